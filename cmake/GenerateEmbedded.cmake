@@ -1,0 +1,12 @@
+# Script mode: writes OUT with one raw string literal per template in DIR.
+file(GLOB _templates "${DIR}/*.mustache")
+list(SORT _templates)
+set(_body "// Generated from templates/ at build time. Do not edit.\n#include \"benchpr/render/embedded_templates.hpp\"\n\nnamespace benchpr::render {\n\nconst std::vector<EmbeddedTemplate>& embedded_templates() {\n  static const std::vector<EmbeddedTemplate> all = {\n")
+foreach(_t IN LISTS _templates)
+  get_filename_component(_name "${_t}" NAME_WE)
+  file(READ "${_t}" _content)
+  string(APPEND _body "    {\"${_name}\", R\"benchpr_tpl(${_content})benchpr_tpl\"},\n")
+endforeach()
+string(APPEND _body "  };\n  return all;\n}\n\n}  // namespace benchpr::render\n")
+file(WRITE "${OUT}.tmp" "${_body}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

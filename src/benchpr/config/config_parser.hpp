@@ -1,0 +1,27 @@
+// .benchpr.yml -> Config. Pure (takes the file's text), so the runner can read it from the base
+// revision's tree rather than the work tree.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr::config {
+
+// Message names the key and the line: ".benchpr.yml:7: rounds: expected a positive integer, got 'ten'".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+Config parse_config(std::string_view yaml_text, const std::string& file_name = ".benchpr.yml");
+
+// "90s", "20m", "1h", "1h30m", "250ms", plain numbers are seconds. nullopt if malformed.
+std::optional<double> parse_duration(std::string_view text);
+// "2%", "0.5%"; nullopt if malformed.
+std::optional<double> parse_percentage(std::string_view text);
+
+}  // namespace benchpr::config

@@ -1,0 +1,58 @@
+#include "benchpr/core/model.hpp"
+
+#include <array>
+#include <utility>
+
+namespace benchpr {
+
+namespace {
+constexpr std::array<std::pair<Verdict, std::string_view>, 9> kVerdicts{{
+    {Verdict::Regression, "regression"},
+    {Verdict::Improvement, "improvement"},
+    {Verdict::Slower, "slower"},
+    {Verdict::Faster, "faster"},
+    {Verdict::Unchanged, "unchanged"},
+    {Verdict::Inconclusive, "inconclusive"},
+    {Verdict::Added, "added"},
+    {Verdict::Removed, "removed"},
+    {Verdict::Failed, "failed"},
+}};
+constexpr std::array<std::pair<RecommendationKind, std::string_view>, 4> kRecommendations{{
+    {RecommendationKind::Merge, "merge"},
+    {RecommendationKind::DoNotMerge, "do-not-merge"},
+    {RecommendationKind::Inconclusive, "inconclusive"},
+    {RecommendationKind::Failed, "failed"},
+}};
+}  // namespace
+
+std::string_view to_string(Side side) { return side == Side::Base ? "base" : "head"; }
+std::string_view to_string(Better better) { return better == Better::Lower ? "lower" : "higher"; }
+std::optional<Better> better_from_string(std::string_view s) {
+  if (s == "lower") return Better::Lower;
+  if (s == "higher") return Better::Higher;
+  return std::nullopt;
+}
+
+std::string_view to_string(Verdict v) {
+  for (const auto& [k, s] : kVerdicts)
+    if (k == v) return s;
+  return "inconclusive";
+}
+std::optional<Verdict> verdict_from_string(std::string_view s) {
+  for (const auto& [k, name] : kVerdicts)
+    if (name == s) return k;
+  return std::nullopt;
+}
+
+std::string_view to_string(RecommendationKind k) {
+  for (const auto& [kind, s] : kRecommendations)
+    if (kind == k) return s;
+  return "inconclusive";
+}
+std::optional<RecommendationKind> recommendation_from_string(std::string_view s) {
+  for (const auto& [kind, name] : kRecommendations)
+    if (name == s) return kind;
+  return std::nullopt;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,233 @@
+// The plain values that flow through benchpr's pipeline. No IO here: every layer (formats,
+// runner, statistics, rendering, GitHub) speaks these types, so each can be tested alone.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchpr {
+
+inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+inline bool is_missing(double v) { return std::isnan(v); }
+
+enum class Side { Base, Head };
+enum class Better { Lower, Higher };
+
+std::string_view to_string(Side side);
+std::string_view to_string(Better better);
+std::optional<Better> better_from_string(std::string_view s);
+
+// ---------------------------------------------------------------------------------------------
+// Configuration (.benchpr.yml, read from the base revision). Durations are in seconds.
+
+struct SuiteConfig {
+  std::string name;
+  std::string run;                        // shell command, run with /bin/sh -c in the worktree
+  std::string format = "google-benchmark";
+  std::optional<double> timeout_seconds;  // per invocation; falls back to Config::timeout_seconds
+  std::string metric;             // which value to compare ("" = the format's default, real_time)
+  std::optional<Better> better;   // override of the format's direction (custom format needs it)
+  int line = 0;                           // line in .benchpr.yml, for error messages
+};
+
+struct Config {
+  std::string build;  // shell command; empty means "nothing to build"
+  double build_timeout_seconds = 30 * 60;
+  std::vector<SuiteConfig> suites;
+  int rounds = 10;        // analysed rounds (after warm-up); rounded up to an even number
+  int warmup_rounds = 1;  // discarded
+  double threshold = 0.02;  // practical significance and equivalence margin, as a fraction
+  double timeout_seconds = 10 * 60;  // default per suite invocation
+  std::optional<double> budget_seconds;  // adaptive rounds stop here
+  std::vector<std::string> scrub_env;    // extra variables removed from children's environment
+  int repetitions = 3;  // Google Benchmark repetitions per run (median taken)
+
+  double timeout_for(const SuiteConfig& s) const {
+    return s.timeout_seconds.value_or(timeout_seconds);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// What one run of one suite produced (the output of a format parser).
+
+struct Measurement {
+  std::string name;  // exactly as the tool reports it, e.g. "BM_Copy/64"
+  std::string unit;  // unit of value, e.g. "ns", "ops/ms", "B/s"
+  Better better = Better::Lower;
+  double value = 0;  // the run's value (e.g. median of its repetitions); always > 0
+};
+
+struct BenchmarkFailure {
+  std::string name;
+  std::string reason;  // e.g. "error_occurred: out of memory", "time is NaN"
+};
+
+struct ParsedRun {
+  std::vector<Measurement> measurements;
+  std::vector<BenchmarkFailure> failures;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The plan and what happened.
+
+struct RoundPlan {
+  int index = 0;  // 0-based over all rounds, warm-up included
+  bool warmup = false;
+  Side first = Side::Base;  // which side runs first in this round
+  bool head_second() const { return first == Side::Base; }
+};
+
+struct RunRecord {
+  int round = 0;
+  std::string suite;
+  Side side = Side::Base;
+  int position = 0;      // 0 ran first in its round, 1 second
+  double started = 0;    // seconds since the measuring phase began
+  double seconds = 0;    // wall time of the process
+  bool ok = true;
+  std::string failure;   // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 5m", ...
+  std::string log_tail;  // last lines of the output when the run failed
+};
+
+struct BuildResult {
+  Side side = Side::Base;
+  bool ok = true;
+  double seconds = 0;
+  std::string failure;   // "exit code 2", "timed out after 30m", ...
+  std::string log_tail;  // last lines of the build log
+};
+
+struct RevisionInfo {
+  std::string spec;  // what the user asked for: "main", "HEAD~1", "refs/pull/7/head"
+  std::string sha;   // full 40-hex SHA
+  std::string subject;  // first line of the commit message
+};
+
+struct MachineInfo {
+  std::string cpu;
+  int cores = 0;
+  std::string kernel;
+  std::string compiler;  // the compiler that built benchpr
+};
+
+struct PullRequestInfo {
+  int number = 0;
+  std::string repo;  // owner/name
+  std::string title;
+  std::vector<std::string> labels;
+  std::string url;
+};
+
+// One benchmark over the whole session. Indexed by round (warm-up included); kMissing where the
+// side's run failed or did not report the benchmark (or the round has not run yet).
+struct BenchmarkSeries {
+  std::string suite;
+  std::string name;
+  std::string unit;
+  Better better = Better::Lower;
+  std::vector<double> base;
+  std::vector<double> head;
+  std::string base_failure;  // last reason this benchmark had no value on that side, if any
+  std::string head_failure;
+};
+
+// Everything measured: persisted after every round (results JSON), and the input of the analysis.
+struct Results {
+  int schema_version = 1;
+  std::string tool_version;
+  RevisionInfo base;
+  RevisionInfo head;
+  Config config;
+  MachineInfo machine;
+  std::optional<PullRequestInfo> pull_request;
+  bool config_changed_by_head = false;  // the PR edits .benchpr.yml (the base's is used)
+  std::uint64_t seed = 0;
+  std::vector<RoundPlan> plan;
+  std::vector<BuildResult> builds;
+  std::vector<RunRecord> runs;
+  std::vector<BenchmarkSeries> series;
+  int rounds_done = 0;      // rounds completed, warm-up included
+  bool complete = false;    // false while running, or when interrupted (partial results)
+  std::string stop_reason;  // "all rounds done", "interrupted by SIGTERM", "budget spent", ...
+  double measuring_seconds = 0;
+  double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
+  std::string workflow_run_url;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The analysis (pure function of Results).
+
+enum class Verdict {
+  Regression,    // BH-significant and |change| >= threshold, in the worse direction
+  Improvement,   // BH-significant and |change| >= threshold, in the better direction
+  Slower,        // BH-significant, worse, below threshold ("small consistent change")
+  Faster,        // BH-significant, better, below threshold
+  Unchanged,     // 90% CI inside +-threshold ("flat")
+  Inconclusive,  // anything else ("no signal"), or flagged order/unstable
+  Added,         // only the PR has it
+  Removed,       // only the base has it
+  Failed,        // no comparable values: crash, timeout, parse error, error_occurred
+};
+std::string_view to_string(Verdict v);
+std::optional<Verdict> verdict_from_string(std::string_view s);
+
+enum class RecommendationKind { Merge, DoNotMerge, Inconclusive, Failed };
+std::string_view to_string(RecommendationKind k);
+std::optional<RecommendationKind> recommendation_from_string(std::string_view s);
+
+struct Recommendation {
+  RecommendationKind kind = RecommendationKind::Inconclusive;
+  std::string reason;  // markdown-free sentence naming the deciding benchmarks and numbers
+};
+
+struct BenchmarkAnalysis {
+  std::string suite;
+  std::string name;
+  std::string unit;
+  Better better = Better::Lower;
+  Verdict verdict = Verdict::Inconclusive;
+  std::string reason;  // why inconclusive / failed, in words
+
+  int rounds_used = 0;                 // analysed rounds with both values, after dropping
+  double base_value = kMissing;        // median over used rounds, in unit
+  double head_value = kMissing;
+  double change = kMissing;            // head/base - 1 of the metric (geometric, from the fit)
+  double ci_low = kMissing;            // 95% CI of change, fractions
+  double ci_high = kMissing;
+  double p = kMissing;                 // two-sided p of "no effect"
+  double p_adjusted = kMissing;        // Benjamini-Hochberg
+  double position_effect = kMissing;   // gamma: log-ratio shift when the PR runs second
+  double position_p = kMissing;
+  double mde = kMissing;               // minimal detectable |change| at 80% power, fraction
+  std::optional<int> rounds_needed;    // rounds that would settle +-threshold (inconclusive only)
+  std::vector<std::string> flags;      // "cold-round", "order", "unstable"
+  std::optional<int> dropped_round;    // analysed-round number (1-based) left out as cold
+  int worse_rounds = 0;                // rounds where the PR was worse
+  int better_rounds = 0;
+  std::vector<double> round_changes;   // per analysed round head/base - 1, kMissing if absent
+};
+
+struct SuiteSummary {
+  std::string suite;
+  int benchmarks = 0;     // benchmarks compared
+  double change = kMissing;  // geometric mean of head/base - 1 over benchmarks ("worse" = +)
+  double ci_low = kMissing;
+  double ci_high = kMissing;
+};
+
+struct Analysis {
+  std::vector<BenchmarkAnalysis> benchmarks;
+  std::vector<SuiteSummary> suites;
+  Recommendation recommendation;
+  int analysed_rounds = 0;       // analysed rounds completed
+  double run_mde = kMissing;     // median MDE over compared benchmarks
+  bool order_warning = false;    // many benchmarks share the order flag
+  std::vector<std::string> notes;  // run-level sentences (cold rounds, partial run, config edit)
+};
+
+}  // namespace benchpr

@@ -1,0 +1,29 @@
+// Results <-> JSON (docs/results-format.md). The reader treats its input as untrusted: it
+// validates types and bounds sizes, and throws ResultsFormatError naming the offending field.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr {
+
+class ResultsFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The full document: the raw results plus, when given, the analysis (benchmarks with verdicts
+// and the recommendation) so that other tools can read benchpr's conclusions directly.
+nlohmann::json results_to_json(const Results& results, const Analysis* analysis = nullptr);
+std::string results_to_string(const Results& results, const Analysis* analysis = nullptr);
+
+// Reads the raw results back (the analysis part is ignored: it is recomputed).
+Results results_from_json(const nlohmann::json& doc);
+Results results_from_string(std::string_view text);
+
+}  // namespace benchpr

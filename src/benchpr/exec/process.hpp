@@ -1,0 +1,65 @@
+// Child processes at the edge: benchpr runs builds and benchmarks it did not write, so every
+// child gets a timeout, its own process group (killed whole), a scrubbed environment, and its
+// output captured to a file with only a bounded tail kept in memory.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchpr::exec {
+
+// Variables never passed to code under test, whatever the configuration says.
+const std::vector<std::string>& default_scrubbed_env();
+
+struct ProcessSpec {
+  std::string command;                 // run as /bin/sh -c COMMAND
+  std::string cwd;                     // working directory
+  double timeout_seconds = 600;        // 0 = no timeout
+  std::vector<std::string> scrub_env;  // removed in addition to default_scrubbed_env()
+  std::vector<std::pair<std::string, std::string>> set_env;  // added/overridden
+  std::string log_path;                // stdout+stderr appended here ("" = discard)
+  std::size_t tail_bytes = 4096;       // how much of the output's end to keep in memory
+};
+
+struct ProcessResult {
+  bool started = true;       // false: could not spawn (spawn_error says why)
+  std::string spawn_error;
+  int exit_code = -1;        // valid when exited normally
+  int signal = 0;            // non-zero when killed by a signal
+  bool timed_out = false;    // killed by benchpr after timeout_seconds
+  bool interrupted = false;  // killed because benchpr itself was asked to stop
+  double wall_seconds = 0;
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long max_rss_kib = 0;
+  std::string output_tail;   // last tail_bytes of stdout+stderr
+
+  bool ok() const { return started && !timed_out && !interrupted && signal == 0 && exit_code == 0; }
+  // "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m", "could not start: ..."
+  std::string describe_failure(double timeout_seconds) const;
+};
+
+// Seam so the runner can be tested with a fake that returns canned results.
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  virtual ProcessResult run(const ProcessSpec& spec) = 0;
+};
+
+// The real thing: fork/exec, setpgid, poll, SIGKILL to the group on timeout or interruption.
+class PosixProcessRunner : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec& spec) override;
+};
+
+// Set by the signal handler when benchpr receives SIGINT/SIGTERM: running children are killed
+// (their whole group) and run() returns with interrupted = true.
+void install_interrupt_handlers();
+bool interrupt_requested();
+int interrupt_signal();          // the signal received, 0 if none
+void request_interrupt_for_tests(int sig);  // for tests: behave as if `sig` had arrived
+void clear_interrupt_for_tests();
+
+}  // namespace benchpr::exec
