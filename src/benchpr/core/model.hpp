@@ -27,25 +27,25 @@ std::optional<Better> better_from_string(std::string_view s);
 
 struct SuiteConfig {
   std::string name;
-  std::string run;                        // shell command, run with /bin/sh -c in the worktree
+  std::string run;  // shell command, run with /bin/sh -c in the worktree
   std::string format = "google-benchmark";
   std::optional<double> timeout_seconds;  // per invocation; falls back to Config::timeout_seconds
-  std::string metric;             // which value to compare ("" = the format's default, real_time)
-  std::optional<Better> better;   // override of the format's direction (custom format needs it)
-  int line = 0;                           // line in .benchpr.yml, for error messages
+  std::string metric;            // which value to compare ("" = the format's default, real_time)
+  std::optional<Better> better;  // override of the format's direction (custom format needs it)
+  int line = 0;                  // line in .benchpr.yml, for error messages
 };
 
 struct Config {
   std::string build;  // shell command; empty means "nothing to build"
   double build_timeout_seconds = 30 * 60;
   std::vector<SuiteConfig> suites;
-  int rounds = 10;        // analysed rounds (after warm-up); rounded up to an even number
-  int warmup_rounds = 1;  // discarded
+  int rounds = 10;          // analysed rounds (after warm-up); rounded up to an even number
+  int warmup_rounds = 1;    // discarded
   double threshold = 0.02;  // practical significance and equivalence margin, as a fraction
-  double timeout_seconds = 10 * 60;  // default per suite invocation
+  double timeout_seconds = 10 * 60;      // default per suite invocation
   std::optional<double> budget_seconds;  // adaptive rounds stop here
   std::vector<std::string> scrub_env;    // extra variables removed from children's environment
-  int repetitions = 3;  // Google Benchmark repetitions per run (median taken)
+  int repetitions = 3;                   // Google Benchmark repetitions per run (median taken)
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
@@ -86,11 +86,11 @@ struct RunRecord {
   int round = 0;
   std::string suite;
   Side side = Side::Base;
-  int position = 0;      // 0 ran first in its round, 1 second
-  double started = 0;    // seconds since the measuring phase began
-  double seconds = 0;    // wall time of the process
+  int position = 0;    // 0 ran first in its round, 1 second
+  double started = 0;  // seconds since the measuring phase began
+  double seconds = 0;  // wall time of the process
   bool ok = true;
-  std::string failure;   // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 5m", ...
+  std::string failure;  // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 5m", ...
   std::string log_tail;  // last lines of the output when the run failed
 };
 
@@ -103,8 +103,8 @@ struct BuildResult {
 };
 
 struct RevisionInfo {
-  std::string spec;  // what the user asked for: "main", "HEAD~1", "refs/pull/7/head"
-  std::string sha;   // full 40-hex SHA
+  std::string spec;     // what the user asked for: "main", "HEAD~1", "refs/pull/7/head"
+  std::string sha;      // full 40-hex SHA
   std::string subject;  // first line of the commit message
 };
 
@@ -180,9 +180,17 @@ enum class RecommendationKind { Merge, DoNotMerge, Inconclusive, Failed };
 std::string_view to_string(RecommendationKind k);
 std::optional<RecommendationKind> recommendation_from_string(std::string_view s);
 
+// A piece of a sentence: plain text, or a benchmark name to show as code. Names are untrusted,
+// so the renderer escapes each part for its kind instead of parsing markup out of a string.
+struct TextPart {
+  std::string text;
+  bool code = false;
+};
+
 struct Recommendation {
   RecommendationKind kind = RecommendationKind::Inconclusive;
-  std::string reason;  // markdown-free sentence naming the deciding benchmarks and numbers
+  std::string reason;  // the sentence as plain text (names in backticks), for JSON and logs
+  std::vector<TextPart> reason_parts;  // the same sentence, for rendering
 };
 
 struct BenchmarkAnalysis {
@@ -193,28 +201,28 @@ struct BenchmarkAnalysis {
   Verdict verdict = Verdict::Inconclusive;
   std::string reason;  // why inconclusive / failed, in words
 
-  int rounds_used = 0;                 // analysed rounds with both values, after dropping
-  double base_value = kMissing;        // median over used rounds, in unit
+  int rounds_used = 0;           // analysed rounds with both values, after dropping
+  double base_value = kMissing;  // median over used rounds, in unit
   double head_value = kMissing;
-  double change = kMissing;            // head/base - 1 of the metric (geometric, from the fit)
-  double ci_low = kMissing;            // 95% CI of change, fractions
+  double change = kMissing;  // head/base - 1 of the metric (geometric, from the fit)
+  double ci_low = kMissing;  // 95% CI of change, fractions
   double ci_high = kMissing;
-  double p = kMissing;                 // two-sided p of "no effect"
-  double p_adjusted = kMissing;        // Benjamini-Hochberg
-  double position_effect = kMissing;   // gamma: log-ratio shift when the PR runs second
+  double p = kMissing;                // two-sided p of "no effect"
+  double p_adjusted = kMissing;       // Benjamini-Hochberg
+  double position_effect = kMissing;  // gamma: log-ratio shift when the PR runs second
   double position_p = kMissing;
-  double mde = kMissing;               // minimal detectable |change| at 80% power, fraction
-  std::optional<int> rounds_needed;    // rounds that would settle +-threshold (inconclusive only)
-  std::vector<std::string> flags;      // "cold-round", "order", "unstable"
-  std::optional<int> dropped_round;    // analysed-round number (1-based) left out as cold
-  int worse_rounds = 0;                // rounds where the PR was worse
+  double mde = kMissing;             // minimal detectable |change| at 80% power, fraction
+  std::optional<int> rounds_needed;  // rounds that would settle +-threshold (inconclusive only)
+  std::vector<std::string> flags;    // "cold-round", "order", "unstable"
+  std::optional<int> dropped_round;  // analysed-round number (1-based) left out as cold
+  int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;
-  std::vector<double> round_changes;   // per analysed round head/base - 1, kMissing if absent
+  std::vector<double> round_changes;  // per analysed round head/base - 1, kMissing if absent
 };
 
 struct SuiteSummary {
   std::string suite;
-  int benchmarks = 0;     // benchmarks compared
+  int benchmarks = 0;        // benchmarks compared
   double change = kMissing;  // geometric mean of head/base - 1 over benchmarks ("worse" = +)
   double ci_low = kMissing;
   double ci_high = kMissing;
@@ -224,9 +232,9 @@ struct Analysis {
   std::vector<BenchmarkAnalysis> benchmarks;
   std::vector<SuiteSummary> suites;
   Recommendation recommendation;
-  int analysed_rounds = 0;       // analysed rounds completed
-  double run_mde = kMissing;     // median MDE over compared benchmarks
-  bool order_warning = false;    // many benchmarks share the order flag
+  int analysed_rounds = 0;         // analysed rounds completed
+  double run_mde = kMissing;       // median MDE over compared benchmarks
+  bool order_warning = false;      // many benchmarks share the order flag
   std::vector<std::string> notes;  // run-level sentences (cold rounds, partial run, config edit)
 };
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchpr::exec {
@@ -19,12 +20,12 @@ struct ProcessSpec {
   double timeout_seconds = 600;        // 0 = no timeout
   std::vector<std::string> scrub_env;  // removed in addition to default_scrubbed_env()
   std::vector<std::pair<std::string, std::string>> set_env;  // added/overridden
-  std::string log_path;                // stdout+stderr appended here ("" = discard)
-  std::size_t tail_bytes = 4096;       // how much of the output's end to keep in memory
+  std::string log_path;           // stdout+stderr appended here ("" = discard)
+  std::size_t tail_bytes = 4096;  // how much of the output's end to keep in memory
 };
 
 struct ProcessResult {
-  bool started = true;       // false: could not spawn (spawn_error says why)
+  bool started = true;  // false: could not spawn (spawn_error says why)
   std::string spawn_error;
   int exit_code = -1;        // valid when exited normally
   int signal = 0;            // non-zero when killed by a signal
@@ -34,12 +35,23 @@ struct ProcessResult {
   double user_seconds = 0;
   double system_seconds = 0;
   long max_rss_kib = 0;
-  std::string output_tail;   // last tail_bytes of stdout+stderr
+  std::string output_tail;  // last tail_bytes of stdout+stderr
 
   bool ok() const { return started && !timed_out && !interrupted && signal == 0 && exit_code == 0; }
   // "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m", "could not start: ..."
+  // ("" when ok()).
   std::string describe_failure(double timeout_seconds) const;
 };
+
+// "SIGSEGV" for 11, "" for a signal without a well-known name; for failure messages.
+std::string signal_name(int sig);
+
+// The child's environment as NAME=VALUE entries: `parent` (a null-terminated environ-style array)
+// minus default_scrubbed_env() and `scrub`, with `set` added or overriding. Separate from run() so
+// the scrubbing can be checked without starting a process.
+std::vector<std::string> child_environment(
+    const char* const* parent, const std::vector<std::string>& scrub,
+    const std::vector<std::pair<std::string, std::string>>& set);
 
 // Seam so the runner can be tested with a fake that returns canned results.
 class ProcessRunner {
@@ -58,8 +70,15 @@ class PosixProcessRunner : public ProcessRunner {
 // (their whole group) and run() returns with interrupted = true.
 void install_interrupt_handlers();
 bool interrupt_requested();
-int interrupt_signal();          // the signal received, 0 if none
+int interrupt_signal();                     // the signal received, 0 if none
 void request_interrupt_for_tests(int sig);  // for tests: behave as if `sig` had arrived
 void clear_interrupt_for_tests();
+
+namespace detail {
+// Read end of the self-pipe the interrupt handler writes to, so a poll() waiting on a child wakes
+// up at once; created on first use, close-on-exec and non-blocking. Drain it before polling again.
+int interrupt_wakeup_fd();
+void drain_interrupt_wakeup_fd();
+}  // namespace detail
 
 }  // namespace benchpr::exec

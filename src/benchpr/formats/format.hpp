@@ -2,11 +2,17 @@
 // is tested on real captured output without running anything.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "benchpr/core/model.hpp"
 
@@ -31,9 +37,59 @@ class Format {
   virtual ParsedRun parse(std::string_view content) const = 0;
 };
 
+// Header-only so the config layer can validate `format:` without linking the parsers.
+inline constexpr std::array<std::string_view, 4> kFormatNames = {"google-benchmark", "jmh",
+                                                                 "hyperfine", "custom"};
+
 // nullptr if unknown. The suite supplies options such as `metric` and `better`.
 std::unique_ptr<Format> make_format(const SuiteConfig& suite);
 // For error messages: "google-benchmark".
-std::vector<std::string> known_formats();
+inline std::vector<std::string> known_formats() {
+  return {kFormatNames.begin(), kFormatNames.end()};
+}
+
+// The parsers behind make_format, for callers that know the format statically (and for tests).
+// `metric` selects the compared value ("" = the format's default); `better`, when set, replaces
+// the direction the format would infer.
+std::unique_ptr<Format> make_google_benchmark_format(std::string metric,
+                                                     std::optional<Better> better);
+std::unique_ptr<Format> make_jmh_format(std::string metric, std::optional<Better> better);
+std::unique_ptr<Format> make_hyperfine_format(std::string metric, std::optional<Better> better);
+std::unique_ptr<Format> make_custom_format(std::optional<Better> better);
+
+// Input limits that keep a hostile or runaway results file from exhausting memory or stack.
+inline constexpr std::size_t kMaxInputBytes = 64u * 1024 * 1024;
+inline constexpr std::size_t kMaxBenchmarks = 100000;
+inline constexpr int kMaxJsonDepth = 64;
+
+// Small pieces shared by the parsers; public because they are useful to test on their own.
+// Median of the values (mean of the middle two for an even count); NaN for an empty list.
+double median(std::vector<double> values);
+// Median where each value counts `weight` times (JMH sample-mode histograms); NaN if empty.
+double weighted_median(std::vector<std::pair<double, double>> value_weight);
+// 'text' with single quotes escaped, safe to paste into a /bin/sh command line.
+std::string shell_quote(std::string_view text);
+
+namespace detail {
+
+// Parses a results file as JSON, enforcing the input limits, accepting the bare NaN / Infinity
+// tokens Google Benchmark writes for non-finite counters (they become the strings "NaN",
+// "Infinity", "-Infinity"). Throws ParseError("not <format_title> JSON: <problem> at byte N").
+nlohmann::json load_json(std::string_view content, std::string_view format_title);
+
+// A JSON number, or one of the strings "NaN", "Infinity", "-Infinity" (how JMH and the
+// rewritten Google Benchmark tokens spell non-finite values); nullopt for anything else.
+std::optional<double> json_number(const nlohmann::json& value);
+
+// "" when `value` is a usable measurement (finite and > 0), otherwise a reason that names the
+// field: "real_time is NaN", "real_time is 0", "real_time is negative (-3)".
+std::string value_problem(std::string_view field, double value);
+
+// The direction after the suite's override.
+inline Better resolve_better(Better inferred, std::optional<Better> configured) {
+  return configured.value_or(inferred);
+}
+
+}  // namespace detail
 
 }  // namespace benchpr::formats

@@ -2,10 +2,13 @@
 // interface so the runner can be tested without a repository.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "benchpr/core/model.hpp"
 
@@ -33,10 +36,41 @@ class Repository {
   virtual std::string git_dir() const = 0;
   // The working tree root ("" for a bare repository).
   virtual std::string workdir() const = 0;
+  // The best common ancestor of two commits, as a full SHA: what a pull request is compared
+  // against when its base branch has moved on. Throws GitError when there is none.
+  virtual std::string merge_base(const std::string& a_sha, const std::string& b_sha) = 0;
+  // True for a shallow clone (the default of actions/checkout), where history may be missing.
+  virtual bool is_shallow() const = 0;
+  // Paths (files, symlinks, submodules) that differ between the two commits' trees, sorted;
+  // tells, for example, whether a pull request edits .benchpr.yml.
+  virtual std::vector<std::string> changed_paths(const std::string& base_sha,
+                                                 const std::string& head_sha) = 0;
 };
 
 // Opens the repository containing `path` (searching upwards). Throws GitError naming the path
-// ("not a git repository: /x — run benchpr inside a clone or pass -C DIR").
+// ("not a git repository: /x (run benchpr inside a clone or pass -C DIR)").
 std::unique_ptr<Repository> open_repository(const std::string& path);
+
+// ---------------------------------------------------------------------------------------------
+// Writing a snapshot of tracked files into a directory: the file-system half of materialise,
+// separate from libgit2 so its safety rules can be tested with trees no git tool would create.
+
+struct SnapshotEntry {
+  enum class Kind { File, Executable, Symlink, Directory };  // Directory: a submodule, left empty
+  std::string path;  // relative, '/'-separated, as in the tree
+  Kind kind = Kind::File;
+};
+
+// The file beside the tracked files that records what the last snapshot wrote, so the next one
+// can delete what is no longer tracked without touching untracked build outputs.
+inline constexpr const char* kSnapshotManifest = ".benchpr-manifest";
+
+// Makes `dir` hold exactly `entries`. `content(i)` gives the bytes of entries[i] (the link target
+// for a symlink) and is only called for files and symlinks. Unchanged files are not rewritten;
+// each written file replaces the old one atomically (temporary file + rename). Throws GitError
+// before writing anything if a path is absolute, contains "." / ".." / ".git" components, or
+// appears twice (hostile repositories).
+void write_snapshot(const std::string& dir, const std::vector<SnapshotEntry>& entries,
+                    const std::function<std::string(std::size_t)>& content);
 
 }  // namespace benchpr::git

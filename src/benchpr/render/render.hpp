@@ -1,8 +1,11 @@
 // Markdown comment from templates (kainjow mustache). Pure: Results + Analysis in, text out.
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "benchpr/core/model.hpp"
 
@@ -10,12 +13,35 @@ namespace benchpr::render {
 
 struct RenderOptions {
   std::string key = "default";         // sticky-comment key in the hidden marker
-  std::size_t max_chars = 65536;       // GitHub's limit on a comment body
+  std::size_t max_chars = 65536;       // GitHub's limit on a comment body (counted in UTF-8 bytes)
   // Template name (file name without .mustache) -> text, overriding the embedded ones.
   std::map<std::string, std::string> template_overrides;
 };
 
+// A template that does not parse, or refers to a partial that does not exist. Only user
+// overrides can cause it; the message names the template.
+class TemplateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The comment body: hidden sticky marker on the first line, then the headline, the
+// recommendation, notes, the table of changed benchmarks and collapsed details. Never longer
+// than options.max_chars bytes: per-round details shrink first, then the unchanged list, then
+// the changed table (regressions are kept longest); tables and <details> are never cut.
+// Throws TemplateError for a broken override.
 std::string render_comment(const Results& results, const Analysis& analysis,
                            const RenderOptions& options = {});
+
+// One plain line for logs: "do-not-merge: 1 regression, 2 improvements, 40 unchanged — <reason>".
+// Control characters and newlines are removed, so nothing can start a new log line.
+std::string render_summary_line(const Analysis& analysis);
+
+// The key reduced to [A-Za-z0-9_.-] (at most 64 characters; "default" when nothing is left).
+std::string sanitize_key(std::string_view key);
+
+// "<!-- benchpr:comment key=<sanitised key> -->": the first line of every comment, which the
+// GitHub layer searches for to update the comment instead of posting a new one.
+std::string sticky_marker(std::string_view key);
 
 }  // namespace benchpr::render

@@ -1,0 +1,305 @@
+#include "benchpr/core/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/stats.hpp"
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+
+namespace {
+
+constexpr double kOrderShare = 0.9;  // "the sign follows run order" in >= 90% of rounds
+constexpr double kOrderWarningShare = 0.25;
+
+bool has_flag(const BenchmarkAnalysis& a, std::string_view flag) {
+  return std::find(a.flags.begin(), a.flags.end(), flag) != a.flags.end();
+}
+
+// Per-benchmark state kept between the passes (fit, then BH, then verdicts).
+struct Work {
+  BenchmarkAnalysis out;
+  PairedRounds rounds;
+  stats::CrossoverFit fit;
+  bool comparable = false;  // has a usable fit and no terminal verdict yet
+};
+
+// Share of rounds (with d != 0) whose sign agrees with the position code s: near 1 when the PR
+// loses whenever it runs second, near 0 when it wins whenever it runs second.
+double sign_follows_order_share(const PairedRounds& r, int* counted) {
+  int agree = 0, n = 0;
+  for (std::size_t i = 0; i < r.d.size(); ++i) {
+    if (r.d[i] == 0) continue;
+    ++n;
+    if ((r.d[i] > 0) == (r.s[i] > 0)) ++agree;
+  }
+  *counted = n;
+  return n ? static_cast<double>(agree) / n : 0.5;
+}
+
+double to_change(double worse_log, Better better) {
+  return std::exp(better == Better::Lower ? worse_log : -worse_log) - 1;
+}
+
+void set_interval(BenchmarkAnalysis& a, double lo_worse, double hi_worse) {
+  const double x = to_change(lo_worse, a.better), y = to_change(hi_worse, a.better);
+  a.ci_low = std::min(x, y);
+  a.ci_high = std::max(x, y);
+}
+
+std::string rounds_phrase(const Work& w) {
+  // "slower in 10 of 10 rounds, whichever side ran first"
+  const auto& r = w.rounds;
+  const bool worse = w.fit.mu > 0;
+  int agree = 0, agree_first = 0, agree_second = 0, n_first = 0, n_second = 0;
+  for (std::size_t i = 0; i < r.d.size(); ++i) {
+    const bool same = worse ? r.d[i] > 0 : r.d[i] < 0;
+    (r.s[i] > 0 ? n_second : n_first)++;
+    if (!same) continue;
+    ++agree;
+    (r.s[i] > 0 ? agree_second : agree_first)++;
+  }
+  std::string word = worse ? worse_word(w.out.better) : better_word(w.out.better);
+  std::string text = fmt::format("{} in {} of {} rounds", word, agree, r.d.size());
+  if (agree_first == n_first && agree_second == n_second && n_first > 0 && n_second > 0) {
+    text += ", whichever side ran first";
+  }
+  return text;
+}
+
+void analyse_series(Work& w, const BenchmarkSeries& series,
+                    const std::vector<AnalysedRound>& rounds, double threshold,
+                    const AnalysisOptions& opt) {
+  BenchmarkAnalysis& a = w.out;
+  a.suite = series.suite;
+  a.name = series.name;
+  a.unit = series.unit;
+  a.better = series.better;
+
+  bool base_any = false, head_any = false;
+  for (const AnalysedRound& r : rounds) {
+    const auto idx = static_cast<std::size_t>(r.round);
+    const double b = idx < series.base.size() ? series.base[idx] : kMissing;
+    const double h = idx < series.head.size() ? series.head[idx] : kMissing;
+    base_any |= std::isfinite(b) && b > 0;
+    head_any |= std::isfinite(h) && h > 0;
+    a.round_changes.push_back(std::isfinite(b) && std::isfinite(h) && b > 0 && h > 0 ? h / b - 1
+                                                                                     : kMissing);
+  }
+
+  if (!series.base_failure.empty() || !series.head_failure.empty()) {
+    a.verdict = Verdict::Failed;
+    std::vector<std::string> why;
+    if (!series.base_failure.empty()) why.push_back("base: " + series.base_failure);
+    if (!series.head_failure.empty()) why.push_back("PR: " + series.head_failure);
+    a.reason = fmt::format("{}", fmt::join(why, "; "));
+  } else if (!base_any && !head_any) {
+    a.verdict = Verdict::Failed;
+    a.reason = rounds.empty() ? "no analysed round has run" : "no values on either side";
+  } else if (!base_any) {
+    a.verdict = Verdict::Added;
+  } else if (!head_any) {
+    a.verdict = Verdict::Removed;
+  }
+
+  w.rounds = pair_rounds(series, rounds);
+  const PairedRounds& r = w.rounds;
+  a.rounds_used = static_cast<int>(r.d.size());
+  a.dropped_round = r.dropped;
+  if (r.dropped) a.flags.push_back("cold-round");
+  if (!r.base.empty()) {
+    a.base_value = stats::median(r.base);
+    a.head_value = stats::median(r.head);
+  }
+  for (double d : r.d) {
+    if (d > 0) ++a.worse_rounds;
+    if (d < 0) ++a.better_rounds;
+  }
+  if (a.verdict == Verdict::Added || a.verdict == Verdict::Removed) return;
+
+  w.fit = stats::fit_crossover(r.d, r.s);
+  if (!w.fit.usable()) {
+    if (a.verdict != Verdict::Failed) {
+      a.verdict = Verdict::Inconclusive;
+      a.reason = fmt::format("too few rounds with values on both sides ({})", r.d.size());
+    }
+    return;
+  }
+  a.change = to_change(w.fit.mu, a.better);
+  const double half95 = w.fit.ci_half_width(0.95);
+  set_interval(a, w.fit.mu - half95, w.fit.mu + half95);
+  a.p = w.fit.p_mu();
+  if (w.fit.has_gamma) {
+    a.position_effect = w.fit.gamma;
+    a.position_p = w.fit.p_gamma();
+  }
+  a.mde = std::exp(w.fit.mde(opt.alpha, opt.power)) - 1;
+
+  int counted = 0;
+  const double share = sign_follows_order_share(r, &counted);
+  const bool sign_follows = counted >= 3 && (share >= kOrderShare || share <= 1 - kOrderShare);
+  const bool gamma_dominates =
+      w.fit.has_gamma && a.position_p < opt.alpha && std::fabs(w.fit.gamma) >= std::fabs(w.fit.mu);
+  if (sign_follows || gamma_dominates) a.flags.push_back("order");
+  w.comparable = a.verdict != Verdict::Failed;
+  (void)threshold;
+}
+
+// Leave-one-round-out: does any single round carry the conclusion?
+bool unstable(const Work& w, double alpha) {
+  const auto& r = w.rounds;
+  for (std::size_t skip = 0; skip < r.d.size(); ++skip) {
+    std::vector<double> d;
+    std::vector<int> s;
+    for (std::size_t i = 0; i < r.d.size(); ++i) {
+      if (i == skip) continue;
+      d.push_back(r.d[i]);
+      s.push_back(r.s[i]);
+    }
+    const stats::CrossoverFit f = stats::fit_crossover(d, s);
+    if (!f.usable()) return true;
+    if ((f.mu > 0) != (w.fit.mu > 0)) return true;
+    if (!(f.p_mu() <= alpha)) return true;
+  }
+  return false;
+}
+
+void decide(Work& w, double threshold, const AnalysisOptions& opt) {
+  BenchmarkAnalysis& a = w.out;
+  const double margin = std::log1p(threshold);
+  const bool significant = a.p_adjusted <= opt.alpha;
+  const bool worse = w.fit.mu > 0;
+  if (has_flag(a, "order")) {
+    a.verdict = Verdict::Inconclusive;
+    a.reason = "the sign follows run order: position effects dominate";
+  } else if (significant && unstable(w, opt.alpha)) {
+    a.flags.push_back("unstable");
+    a.verdict = Verdict::Inconclusive;
+    a.reason = "leaving out a single round changes the conclusion";
+  } else if (significant) {
+    const bool large = std::fabs(w.fit.mu) >= margin;
+    a.verdict = large ? (worse ? Verdict::Regression : Verdict::Improvement)
+                      : (worse ? Verdict::Slower : Verdict::Faster);
+    a.reason = rounds_phrase(w);
+  } else {
+    const double half90 = w.fit.ci_half_width(0.90);
+    if (std::fabs(w.fit.mu) + half90 <= margin) {
+      a.verdict = Verdict::Unchanged;
+      a.reason = fmt::format("within ±{} (90% CI)", format_percent(threshold));
+    } else {
+      a.verdict = Verdict::Inconclusive;
+      a.reason = fmt::format("no signal: the 95% CI {} … {} is wider than ±{}",
+                             format_signed_percent(a.ci_low), format_signed_percent(a.ci_high),
+                             format_percent(threshold));
+    }
+  }
+  if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
+    const int need = stats::rounds_needed(w.fit.residual_sd, margin, opt.alpha, opt.power);
+    if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
+  }
+}
+
+SuiteSummary summarise_suite(const std::string& suite, const std::vector<Work>& works,
+                             const std::vector<AnalysedRound>& rounds) {
+  // Per-round mean of the log ratios over the suite's compared benchmarks, then the same
+  // crossover fit: the rounds stay paired, so correlation between benchmarks is kept.
+  SuiteSummary out;
+  out.suite = suite;
+  std::map<int, std::pair<double, int>> per_round;  // analysed-round number -> (sum, count)
+  for (const Work& w : works) {
+    if (w.out.suite != suite || !w.comparable) continue;
+    ++out.benchmarks;
+    for (std::size_t i = 0; i < w.rounds.d.size(); ++i) {
+      auto& [sum, count] = per_round[w.rounds.numbers[i]];
+      sum += w.rounds.d[i];
+      ++count;
+    }
+  }
+  std::vector<double> d;
+  std::vector<int> s;
+  for (const AnalysedRound& r : rounds) {
+    auto it = per_round.find(r.number);
+    if (it == per_round.end() || it->second.second < std::max(1, out.benchmarks / 2)) continue;
+    d.push_back(it->second.first / it->second.second);
+    s.push_back(r.head_second ? 1 : -1);
+  }
+  const stats::CrossoverFit fit = stats::fit_crossover(d, s);
+  if (out.benchmarks == 0 || !fit.usable()) return out;
+  out.change = std::exp(fit.mu) - 1;
+  const double half = fit.ci_half_width(0.95);
+  out.ci_low = std::exp(fit.mu - half) - 1;
+  out.ci_high = std::exp(fit.mu + half) - 1;
+  return out;
+}
+
+}  // namespace
+
+Analysis analyse(const Results& results, const AnalysisOptions& options) {
+  Analysis out;
+  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  out.analysed_rounds = static_cast<int>(rounds.size());
+  const double threshold = results.config.threshold;
+
+  std::vector<Work> works(results.series.size());
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    analyse_series(works[i], results.series[i], rounds, threshold, options);
+  }
+
+  std::vector<double> p;
+  p.reserve(works.size());
+  for (const Work& w : works) p.push_back(w.comparable ? w.out.p : kMissing);
+  const std::vector<double> adjusted = stats::benjamini_hochberg(p);
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    works[i].out.p_adjusted = adjusted[i];
+    if (works[i].comparable) decide(works[i], threshold, options);
+  }
+
+  int compared = 0, ordered = 0, cold = 0;
+  std::vector<double> mdes;
+  std::vector<std::string> suites;
+  for (const Work& w : works) {
+    if (w.out.dropped_round) ++cold;
+    if (!w.comparable) continue;
+    ++compared;
+    if (has_flag(w.out, "order")) ++ordered;
+    if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
+    if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
+      suites.push_back(w.out.suite);
+  }
+  out.run_mde = stats::median(mdes);
+  out.order_warning = ordered > 0 && ordered >= kOrderWarningShare * compared;
+  for (const std::string& suite : suites) {
+    out.suites.push_back(summarise_suite(suite, works, rounds));
+  }
+
+  if (cold > 0) {
+    out.notes.push_back(
+        fmt::format("Round 1 looked cold for {} benchmark{} and was left out for {}.", cold,
+                    cold == 1 ? "" : "s", cold == 1 ? "it" : "them"));
+  }
+  if (!results.complete) {
+    int planned = 0;
+    for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
+    out.notes.push_back(
+        fmt::format("Partial results: {} of {} analysed rounds ran ({}).", out.analysed_rounds,
+                    planned, results.stop_reason.empty() ? "stopped early" : results.stop_reason));
+  }
+  if (results.config_changed_by_head) {
+    out.notes.push_back(
+        "This pull request edits .benchpr.yml; the base revision's configuration was used.");
+  }
+
+  out.benchmarks.reserve(works.size());
+  for (Work& w : works) out.benchmarks.push_back(std::move(w.out));
+  out.recommendation = recommend(results, out);
+  return out;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,206 @@
+#include "benchpr/core/recommendation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+
+namespace {
+
+constexpr double kInconclusiveShare = 0.25;  // "many benchmarks are inconclusive"
+constexpr std::size_t kNamedAtMost = 3;
+
+// Builds the sentence twice in one go: as TextParts for the renderer and as plain text.
+class Sentence {
+ public:
+  Sentence& text(const std::string& t) {
+    if (t.empty()) return *this;
+    if (!parts_.empty() && !parts_.back().code) {
+      parts_.back().text += t;
+    } else {
+      parts_.push_back({t, false});
+    }
+    plain_ += t;
+    return *this;
+  }
+  Sentence& code(const std::string& name) {
+    parts_.push_back({name, true});
+    plain_ += "`" + name + "`";
+    return *this;
+  }
+  Recommendation done(RecommendationKind kind) && {
+    return {kind, std::move(plain_), std::move(parts_)};
+  }
+
+ private:
+  std::vector<TextPart> parts_;
+  std::string plain_;
+};
+
+std::vector<const BenchmarkAnalysis*> with_verdict(const Analysis& a,
+                                                   std::initializer_list<Verdict> v) {
+  std::vector<const BenchmarkAnalysis*> out;
+  for (const auto& b : a.benchmarks)
+    if (std::find(v.begin(), v.end(), b.verdict) != v.end()) out.push_back(&b);
+  // The largest changes decide: name them first.
+  std::stable_sort(out.begin(), out.end(), [](const auto* x, const auto* y) {
+    return std::fabs(std::log1p(x->change)) > std::fabs(std::log1p(y->change));
+  });
+  return out;
+}
+
+std::string display_name(const BenchmarkAnalysis& b, bool several_suites) {
+  return several_suites ? b.suite + "/" + b.name : b.name;
+}
+
+bool several_suites(const Analysis& a) {
+  for (const auto& b : a.benchmarks)
+    if (b.suite != a.benchmarks.front().suite) return true;
+  return false;
+}
+
+// "`BM_X` is 7.5% slower (95% CI +4.1% … +10.8%), slower in 10 of 10 rounds, whichever side ran
+// first"
+void describe(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
+  s.code(display_name(b, suites))
+      .text(fmt::format(" is {} (95% CI {} … {})", describe_change(b.change, b.better),
+                        format_signed_percent(b.ci_low), format_signed_percent(b.ci_high)));
+  if (!b.reason.empty()) s.text(", " + b.reason);
+}
+
+void list_more(Sentence& s, std::size_t total) {
+  if (total > kNamedAtMost) s.text(fmt::format(" (and {} more)", total - kNamedAtMost));
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+}  // namespace
+
+bool claims_performance(const PullRequestInfo& pr) {
+  const std::string title = lower(pr.title);
+  const auto first = title.find_first_not_of(" \t[(");
+  if (first != std::string::npos && title.compare(first, 4, "perf") == 0) return true;
+  return std::any_of(pr.labels.begin(), pr.labels.end(),
+                     [](const std::string& l) { return lower(l) == "performance"; });
+}
+
+Recommendation recommend(const Results& results, const Analysis& analysis) {
+  const bool suites = several_suites(analysis);
+
+  std::vector<const BuildResult*> failed_builds;
+  for (const auto& b : results.builds)
+    if (!b.ok) failed_builds.push_back(&b);
+  if (!failed_builds.empty()) {
+    Sentence s;
+    for (std::size_t i = 0; i < failed_builds.size(); ++i) {
+      const auto& b = *failed_builds[i];
+      s.text(fmt::format("{}The {} failed to build ({})", i ? "; " : "",
+                         b.side == Side::Base ? "base revision" : "pull request", b.failure));
+    }
+    s.text(": nothing could be compared.");
+    return std::move(s).done(RecommendationKind::Failed);
+  }
+
+  const auto regressions = with_verdict(analysis, {Verdict::Regression});
+  const auto failed = with_verdict(analysis, {Verdict::Failed});
+  const auto improvements = with_verdict(analysis, {Verdict::Improvement});
+  const auto faster = with_verdict(analysis, {Verdict::Faster});
+  const auto slower = with_verdict(analysis, {Verdict::Slower});
+  const auto inconclusive = with_verdict(analysis, {Verdict::Inconclusive});
+  const auto unchanged = with_verdict(analysis, {Verdict::Unchanged});
+  const std::size_t compared = regressions.size() + improvements.size() + faster.size() +
+                               slower.size() + inconclusive.size() + unchanged.size();
+
+  if (!regressions.empty()) {
+    Sentence s;
+    for (std::size_t i = 0; i < std::min(regressions.size(), kNamedAtMost); ++i) {
+      if (i) s.text("; ");
+      describe(s, *regressions[i], suites);
+    }
+    list_more(s, regressions.size());
+    s.text(".");
+    if (!failed.empty())
+      s.text(fmt::format(" {} benchmark{} also failed.", failed.size(),
+                         failed.size() == 1 ? "" : "s"));
+    return std::move(s).done(RecommendationKind::DoNotMerge);
+  }
+
+  if (!failed.empty()) {
+    Sentence s;
+    for (std::size_t i = 0; i < std::min(failed.size(), kNamedAtMost); ++i) {
+      s.text(i ? "; " : "").code(display_name(*failed[i], suites)).text(" failed");
+      if (!failed[i]->reason.empty()) s.text(" (" + failed[i]->reason + ")");
+    }
+    list_more(s, failed.size());
+    s.text(": the comparison is incomplete.");
+    return std::move(s).done(RecommendationKind::Failed);
+  }
+
+  if (results.pull_request && claims_performance(*results.pull_request) && improvements.empty() &&
+      faster.empty()) {
+    Sentence s;
+    s.text(
+        "This pull request presents itself as a performance change, but no benchmark improved "
+        "significantly: not as a performance change on the current evidence");
+    if (!inconclusive.empty()) s.text(fmt::format(" ({} inconclusive)", inconclusive.size()));
+    s.text(".");
+    return std::move(s).done(RecommendationKind::DoNotMerge);
+  }
+
+  if (compared == 0) {
+    Sentence s;
+    s.text("No benchmark could be compared between the two revisions.");
+    return std::move(s).done(RecommendationKind::Inconclusive);
+  }
+
+  if (analysis.order_warning ||
+      static_cast<double>(inconclusive.size()) >= kInconclusiveShare * compared) {
+    Sentence s;
+    s.text(fmt::format("{} of {} benchmarks are inconclusive", inconclusive.size(), compared));
+    if (!inconclusive.empty()) {
+      s.text(", among them ").code(display_name(*inconclusive.front(), suites));
+      s.text(" (" + inconclusive.front()->reason + ")");
+    }
+    if (analysis.order_warning) s.text("; the sign follows run order for many of them");
+    const int need = inconclusive.empty() || !inconclusive.front()->rounds_needed
+                         ? 0
+                         : *inconclusive.front()->rounds_needed;
+    if (need > 0) s.text(fmt::format("; about {} rounds would settle it", need));
+    s.text(".");
+    return std::move(s).done(RecommendationKind::Inconclusive);
+  }
+
+  Sentence s;
+  if (!improvements.empty()) {
+    for (std::size_t i = 0; i < std::min(improvements.size(), kNamedAtMost); ++i) {
+      if (i) s.text("; ");
+      describe(s, *improvements[i], suites);
+    }
+    list_more(s, improvements.size());
+    s.text("; no regressions.");
+  } else {
+    s.text(fmt::format("No benchmark changed by {} or more",
+                       format_percent(results.config.threshold)));
+    s.text(fmt::format(" ({} of {} shown unchanged)", unchanged.size(), compared));
+    s.text(".");
+  }
+  if (!slower.empty()) {
+    s.text(" ").code(display_name(*slower.front(), suites));
+    s.text(fmt::format(" is {}, a small consistent change below the {} threshold",
+                       describe_change(slower.front()->change, slower.front()->better),
+                       format_percent(results.config.threshold)));
+    list_more(s, slower.size());
+    s.text(".");
+  }
+  return std::move(s).done(RecommendationKind::Merge);
+}
+
+}  // namespace benchpr

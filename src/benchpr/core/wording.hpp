@@ -1,0 +1,23 @@
+// Numbers in words, shared by the analysis's sentences and the renderer so that the
+// recommendation and the tables never disagree on how a change is written.
+#pragma once
+
+#include <string>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr {
+
+// 0.075 -> "+7.5%", -0.031 -> "−3.1%" (U+2212), 0.0004 -> "+0.04%". Two significant digits
+// below 1%, one decimal above.
+std::string format_signed_percent(double fraction);
+// 0.075 -> "7.5%" (no sign).
+std::string format_percent(double fraction);
+// "7.5% slower", "3.2× faster" (time-like); "10.0% lower", "2.5× higher" (higher is better).
+// Ratios are used from 2× on.
+std::string describe_change(double change, Better better);
+// "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
+std::string worse_word(Better better);
+std::string better_word(Better better);
+
+}  // namespace benchpr

@@ -1,0 +1,192 @@
+// Helpers every parser needs: guarded JSON loading, number extraction and medians. Results files
+// come from the pull request's code, so they are treated as hostile input.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "benchpr/formats/format.hpp"
+
+namespace benchpr::formats {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return kMissing;
+  const std::size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+  return lower + (upper - lower) / 2;
+}
+
+double weighted_median(std::vector<std::pair<double, double>> value_weight) {
+  std::erase_if(value_weight, [](const auto& vw) { return !(vw.second > 0); });
+  if (value_weight.empty()) return kMissing;
+  std::sort(value_weight.begin(), value_weight.end());
+  double total = 0;
+  for (const auto& [value, weight] : value_weight) total += weight;
+  // The lower median crosses half of the weight; when it lands exactly on the boundary between
+  // two values, average them, as the unweighted median does for even counts.
+  double seen = 0;
+  for (std::size_t i = 0; i < value_weight.size(); ++i) {
+    seen += value_weight[i].second;
+    if (seen > total / 2) return value_weight[i].first;
+    if (seen == total / 2 && i + 1 < value_weight.size()) {
+      return value_weight[i].first + (value_weight[i + 1].first - value_weight[i].first) / 2;
+    }
+  }
+  return value_weight.back().first;
+}
+
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
+}
+
+namespace detail {
+namespace {
+
+constexpr std::array<std::string_view, 6> kNonFiniteTokens = {"-Infinity", "Infinity", "-NaN",
+                                                              "NaN",       "-Inf",     "Inf"};
+
+std::string_view canonical_non_finite(std::string_view token) {
+  if (token.find("NaN") != std::string_view::npos) return "NaN";
+  return token.front() == '-' ? "-Infinity" : "Infinity";
+}
+
+// One pass outside string literals: rejects nesting beyond kMaxJsonDepth (nlohmann's parser
+// and destructor cope with depth, but nothing legitimate nests that deep, and the cap keeps
+// every later walk cheap) and quotes bare non-finite tokens. `inserted` records where two
+// quote characters were added, so parser byte offsets can be mapped back to the original.
+std::string prepare(std::string_view content, std::string_view title,
+                    std::vector<std::size_t>& inserted) {
+  std::string out;
+  bool in_string = false;
+  bool escaped = false;
+  int depth = 0;
+  std::size_t copied = 0;  // content[0, copied) is already in `out` (only used once rewriting)
+  bool rewriting = false;
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    const char c = content[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw ParseError(fmt::format("not {} JSON: nested deeper than {} levels at byte {}", title,
+                                     kMaxJsonDepth, i + 1));
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == 'N' || c == 'I' || c == '-') {
+      for (std::string_view token : kNonFiniteTokens) {
+        if (content.substr(i, token.size()) != token) continue;
+        const std::size_t end = i + token.size();
+        if (end < content.size() && std::isalnum(static_cast<unsigned char>(content[end]))) {
+          continue;  // "Infinityx" or "Info": leave it for the parser to reject
+        }
+        if (!rewriting) {
+          out.reserve(content.size() + 64);
+          rewriting = true;
+        }
+        out.append(content.substr(copied, i - copied));
+        inserted.push_back(out.size());
+        out += '"';
+        out += canonical_non_finite(token);
+        out += '"';
+        copied = end;
+        i = end - 1;
+        break;
+      }
+    }
+  }
+  if (!rewriting) return {};
+  out.append(content.substr(copied));
+  return out;
+}
+
+// "[json.exception.parse_error.101] parse error at line 3, column 1: syntax error while parsing
+// object - unexpected end of input; expected string literal" -> the part after the location.
+std::string describe(const nlohmann::json::exception& e) {
+  std::string what = e.what();
+  if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") &&
+                                            bracket != std::string::npos) {
+    what.erase(0, bracket + 2);
+  }
+  if (what.starts_with("parse error at line")) {
+    if (const auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
+  }
+  return what;
+}
+
+}  // namespace
+
+nlohmann::json load_json(std::string_view content, std::string_view title) {
+  if (content.size() > kMaxInputBytes) {
+    throw ParseError(fmt::format("not {} JSON: the file has {} bytes, more than the limit of {} MiB",
+                                 title, content.size(), kMaxInputBytes / (1024 * 1024)));
+  }
+  if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw ParseError(fmt::format(
+        "not {} JSON: the file is empty (did the benchmark stop before writing its results?)",
+        title));
+  }
+  std::vector<std::size_t> inserted;
+  const std::string rewritten = prepare(content, title, inserted);
+  const std::string_view text = inserted.empty() ? content : std::string_view(rewritten);
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // Map the offset in the rewritten text back to the user's file.
+    std::size_t byte = e.byte;
+    const auto before = std::lower_bound(inserted.begin(), inserted.end(), byte) - inserted.begin();
+    byte -= std::min<std::size_t>(byte, 2 * static_cast<std::size_t>(before));
+    const bool truncated = byte >= content.size();
+    throw ParseError(fmt::format("not {} JSON: {} at byte {}{}", title, describe(e), byte,
+                                 truncated ? " (is the file truncated?)" : ""));
+  } catch (const nlohmann::json::exception& e) {
+    throw ParseError(fmt::format("not {} JSON: {}", title, describe(e)));
+  }
+}
+
+std::optional<double> json_number(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    const auto& s = value.get_ref<const std::string&>();
+    if (s == "NaN" || s == "-NaN") return std::nan("");
+    if (s == "Infinity" || s == "+Infinity") return HUGE_VAL;
+    if (s == "-Infinity") return -HUGE_VAL;
+  }
+  return std::nullopt;
+}
+
+std::string value_problem(std::string_view field, double value) {
+  if (std::isnan(value)) return fmt::format("{} is NaN", field);
+  if (std::isinf(value)) return fmt::format("{} is {}infinite", field, value < 0 ? "negative " : "");
+  if (value == 0) return fmt::format("{} is 0", field);
+  if (value < 0) return fmt::format("{} is negative ({:g})", field, value);
+  return {};
+}
+
+}  // namespace detail
+}  // namespace benchpr::formats

@@ -1,0 +1,238 @@
+// Google Benchmark's JSON (--benchmark_out=FILE --benchmark_out_format=json). One run of a suite
+// holds k repetitions per benchmark; the run's value is their median.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "benchpr/formats/format.hpp"
+
+namespace benchpr::formats {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kTitle = "Google Benchmark";
+
+// Fields of a benchmark entry that are bookkeeping, not something a user could compare.
+bool is_bookkeeping_field(const std::string& key) {
+  static const std::vector<std::string> kFields = {
+      "name",       "family_index", "per_family_instance_index", "run_name",
+      "run_type",   "repetitions",  "repetition_index",          "threads",
+      "iterations", "time_unit",    "aggregate_name",            "aggregate_unit",
+      "error_occurred", "error_message", "label",                "big_o",
+      "rms",        "complexity_n"};
+  return std::find(kFields.begin(), kFields.end(), key) != kFields.end();
+}
+
+std::optional<double> nanoseconds_per(std::string_view time_unit) {
+  if (time_unit == "ns") return 1.0;
+  if (time_unit == "us") return 1e3;
+  if (time_unit == "ms") return 1e6;
+  if (time_unit == "s") return 1e9;
+  return std::nullopt;
+}
+
+struct MetricSpec {
+  std::string field;  // JSON key in each benchmark entry
+  std::string unit;
+  Better better = Better::Lower;
+  bool is_time = false;  // scaled by time_unit to nanoseconds
+};
+
+MetricSpec metric_spec(const std::string& metric) {
+  if (metric.empty() || metric == "real_time") return {"real_time", "ns", Better::Lower, true};
+  if (metric == "cpu_time") return {"cpu_time", "ns", Better::Lower, true};
+  if (metric == "bytes_per_second") return {"bytes_per_second", "B/s", Better::Higher, false};
+  if (metric == "items_per_second") return {"items_per_second", "items/s", Better::Higher, false};
+  // A user counter: most are rates or amounts of work done, so higher is better unless the suite
+  // says otherwise; its name is the most honest unit we have.
+  return {metric, metric, Better::Higher, false};
+}
+
+struct Group {
+  std::string name;
+  std::vector<const json*> iterations;
+  std::vector<const json*> aggregates;
+};
+
+std::string string_field(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  if (it == entry.end() || !it->is_string()) return {};
+  return it->get<std::string>();
+}
+
+class GoogleBenchmarkFormat final : public Format {
+ public:
+  GoogleBenchmarkFormat(std::string metric, std::optional<Better> better)
+      : spec_(metric_spec(metric)), better_(detail::resolve_better(spec_.better, better)) {}
+
+  std::string_view name() const override { return "google-benchmark"; }
+
+  std::string extra_arguments(const std::string& out_path, int repetitions) const override {
+    return fmt::format(
+        " --benchmark_format=json --benchmark_out={} --benchmark_out_format=json"
+        " --benchmark_repetitions={} --benchmark_enable_random_interleaving=true",
+        shell_quote(out_path), repetitions);
+  }
+
+  ParsedRun parse(std::string_view content) const override {
+    const json document = detail::load_json(content, kTitle);
+    if (!document.is_object()) {
+      throw ParseError(fmt::format("not {} JSON: expected an object with \"context\" and "
+                                   "\"benchmarks\", got {}",
+                                   kTitle, document.type_name()));
+    }
+    const auto benchmarks = document.find("benchmarks");
+    if (benchmarks == document.end() || !benchmarks->is_array()) {
+      throw ParseError(fmt::format("not {} JSON: no \"benchmarks\" array", kTitle));
+    }
+
+    std::vector<Group> groups;
+    std::map<std::string, std::size_t, std::less<>> index;
+    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
+      const json& entry = (*benchmarks)[i];
+      if (!entry.is_object()) {
+        throw ParseError(fmt::format("not {} JSON: benchmarks[{}] is {}, not an object", kTitle, i,
+                                     entry.type_name()));
+      }
+      std::string key = string_field(entry, "run_name");
+      if (key.empty()) key = string_field(entry, "name");
+      if (key.empty()) {
+        throw ParseError(fmt::format("not {} JSON: benchmarks[{}] has no name", kTitle, i));
+      }
+      auto [it, inserted] = index.try_emplace(key, groups.size());
+      if (inserted) {
+        if (groups.size() == kMaxBenchmarks) {
+          throw ParseError(fmt::format("not {} JSON: more than {} benchmarks in one file", kTitle,
+                                       kMaxBenchmarks));
+        }
+        groups.push_back({key, {}, {}});
+      }
+      Group& group = groups[it->second];
+      (string_field(entry, "run_type") == "aggregate" ? group.aggregates : group.iterations)
+          .push_back(&entry);
+    }
+
+    ParsedRun run;
+    for (const Group& group : groups) add_group(group, run);
+    return run;
+  }
+
+ private:
+  void add_group(const Group& group, ParsedRun& run) const {
+    for (const json* entry : group.iterations) {
+      const auto error = entry->find("error_occurred");
+      if (error != entry->end() && error->is_boolean() && error->get<bool>()) {
+        const std::string message = string_field(*entry, "error_message");
+        run.failures.push_back({group.name, "error: " + (message.empty() ? "(no message)" : message)});
+        return;
+      }
+    }
+
+    std::vector<const json*> sources = group.iterations;
+    std::string source_note;
+    if (sources.empty()) {
+      // --benchmark_report_aggregates_only: the median aggregate is what we would have computed.
+      const json* fallback = nullptr;
+      for (const char* wanted : {"median", "mean"}) {
+        for (const json* entry : group.aggregates) {
+          if (string_field(*entry, "aggregate_name") == wanted) {
+            fallback = entry;
+            break;
+          }
+        }
+        if (fallback) break;
+      }
+      if (!fallback) {
+        // Complexity fits (BigO, RMS) are summaries of other benchmarks, not measurements.
+        if (only_complexity(group)) return;
+        run.failures.push_back({group.name, "no repetitions and no median or mean aggregate"});
+        return;
+      }
+      sources = {fallback};
+      source_note = " (" + string_field(*fallback, "aggregate_name") + " aggregate)";
+    }
+
+    std::vector<double> values;
+    for (const json* entry : sources) {
+      std::string problem;
+      const double value = read_value(*entry, problem);
+      if (!problem.empty()) {
+        run.failures.push_back({group.name, problem + source_note});
+        return;
+      }
+      values.push_back(value);
+    }
+    run.measurements.push_back({group.name, spec_.unit, better_, median(std::move(values))});
+  }
+
+  static bool only_complexity(const Group& group) {
+    if (group.aggregates.empty()) return false;
+    for (const json* entry : group.aggregates) {
+      const std::string aggregate = string_field(*entry, "aggregate_name");
+      if (aggregate != "BigO" && aggregate != "RMS") return false;
+    }
+    return true;
+  }
+
+  double read_value(const json& entry, std::string& problem) const {
+    const auto field = entry.find(spec_.field);
+    if (field == entry.end()) {
+      problem = spec_.is_time ? fmt::format("{} is missing", spec_.field) : missing_counter(entry);
+      return 0;
+    }
+    const std::optional<double> raw = detail::json_number(*field);
+    if (!raw) {
+      problem = fmt::format("{} is {}, not a number", spec_.field, field->type_name());
+      return 0;
+    }
+    double value = *raw;
+    if (spec_.is_time) {
+      const auto unit = entry.find("time_unit");
+      // The library always writes time_unit; without one the value is in its default, ns.
+      const std::string time_unit =
+          unit != entry.end() && unit->is_string() ? unit->get<std::string>() : "ns";
+      const std::optional<double> scale = nanoseconds_per(time_unit);
+      if (!scale) {
+        problem = fmt::format("unknown time_unit '{}' (expected ns, us, ms or s)", time_unit);
+        return 0;
+      }
+      value *= *scale;
+    }
+    problem = detail::value_problem(spec_.field, value);
+    return value;
+  }
+
+  std::string missing_counter(const json& entry) const {
+    std::vector<std::string> available;
+    for (const auto& [key, value] : entry.items()) {
+      if (!is_bookkeeping_field(key) && key != "real_time" && key != "cpu_time") {
+        available.push_back(key);
+      }
+    }
+    if (available.empty()) {
+      return fmt::format("no counter '{}' (the benchmark reports only real_time and cpu_time)",
+                         spec_.field);
+    }
+    return fmt::format("no counter '{}' (available: real_time, cpu_time, {})", spec_.field,
+                       fmt::join(available, ", "));
+  }
+
+  MetricSpec spec_;
+  Better better_;
+};
+
+}  // namespace
+
+std::unique_ptr<Format> make_google_benchmark_format(std::string metric,
+                                                     std::optional<Better> better) {
+  return std::make_unique<GoogleBenchmarkFormat>(std::move(metric), better);
+}
+
+}  // namespace benchpr::formats

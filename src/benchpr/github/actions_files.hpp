@@ -1,0 +1,44 @@
+// The files through which a GitHub Actions step hands results to the workflow:
+// $GITHUB_OUTPUT (step outputs) and $GITHUB_STEP_SUMMARY (markdown on the run's page).
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace benchpr::github {
+
+class ActionsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// GitHub shows at most this much of one step's summary and fails the upload beyond it.
+inline constexpr std::size_t kMaxStepSummaryBytes = 1024 * 1024;
+
+// A random "ghadelimiter_<32 hex digits>".
+std::string random_output_delimiter();
+
+// One output in the documented multi-line form:
+//   name<<DELIMITER
+//   value
+//   DELIMITER
+// Throws ActionsFileError when the name is empty or holds a newline or "<<", or when the
+// delimiter occurs in the value.
+std::string format_output(std::string_view name, std::string_view value,
+                          std::string_view delimiter);
+
+// Appends the outputs to the file at `path` (normally $GITHUB_OUTPUT), each with a fresh random
+// delimiter. Throws ActionsFileError when the file cannot be written.
+void write_outputs(const std::string& path,
+                   const std::vector<std::pair<std::string, std::string>>& outputs);
+
+// Appends markdown (plus a final newline when missing) to the file at `path` (normally
+// $GITHUB_STEP_SUMMARY). Throws ActionsFileError when the summary would exceed
+// kMaxStepSummaryBytes (nothing is written then) or the file cannot be written.
+void append_step_summary(const std::string& path, std::string_view markdown);
+
+}  // namespace benchpr::github

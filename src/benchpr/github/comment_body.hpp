@@ -1,0 +1,32 @@
+// Rules for the body of a pull-request comment: the hidden marker that makes benchpr's comment
+// "sticky" (found again and updated instead of duplicated) and GitHub's size limit.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace benchpr::github {
+
+// GitHub refuses comment bodies longer than this many characters (422).
+inline constexpr std::size_t kMaxCommentCharacters = 65536;
+
+// Characters as GitHub counts them (Unicode code points of UTF-8 text; stray bytes count one).
+std::size_t comment_characters(std::string_view body);
+
+// A key names one sticky comment among several on the same pull request (one per workflow or
+// matrix job). Letters, digits, '.', '_' and '-' only, so it cannot close the HTML comment.
+bool valid_comment_key(std::string_view key);
+
+// "<!-- benchpr:comment key=KEY -->". Throws std::invalid_argument for an invalid key.
+std::string sticky_marker(std::string_view key);
+
+// True when the body's first line holds the marker for exactly this key (key=default does not
+// match a comment marked key=default2).
+bool has_sticky_marker(std::string_view body, std::string_view key);
+
+// The body itself when its first line already holds the marker; else the marker, a newline and
+// the body, so the comment can always be found again.
+std::string with_sticky_marker(std::string_view body, std::string_view key);
+
+}  // namespace benchpr::github

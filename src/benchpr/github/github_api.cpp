@@ -1,0 +1,166 @@
+// The REST calls of GitHubClient: URLs, JSON in and out, pagination, the sticky comment.
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "benchpr/github/comment_body.hpp"
+#include "benchpr/github/github_client.hpp"
+#include "benchpr/github/link_header.hpp"
+
+namespace benchpr::github {
+namespace {
+
+using nlohmann::json;
+
+// Path segments come from users (--repo); GitHub's names need no escaping, anything else must not
+// change the path.
+std::string segment(const std::string& text) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '~';
+    if (unreserved) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string repo_path(const std::string& owner, const std::string& repo) {
+  return "/repos/" + segment(owner) + "/" + segment(repo);
+}
+
+std::string string_at(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+json parse_answer(const HttpResponse& response, const std::string& what) {
+  auto parsed = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    throw GitHubError(response.status, "GitHub's answer to " + what + " is not JSON");
+  }
+  return parsed;
+}
+
+IssueComment comment_from(const json& j) {
+  IssueComment comment;
+  comment.id = j.value("id", std::int64_t{0});
+  comment.body = string_at(j, "body");
+  comment.html_url = string_at(j, "html_url");
+  if (j.contains("user") && j["user"].is_object()) comment.user_login = string_at(j["user"], "login");
+  return comment;
+}
+
+void check_length(const std::string& body) {
+  std::size_t characters = comment_characters(body);
+  if (characters > kMaxCommentCharacters) {
+    throw GitHubError(0, "the comment has " + std::to_string(characters) +
+                             " characters, more than the " +
+                             std::to_string(kMaxCommentCharacters) +
+                             " GitHub accepts; nothing was posted");
+  }
+}
+
+std::string comment_payload(const std::string& body) { return json{{"body", body}}.dump(); }
+
+}  // namespace
+
+std::string_view to_string(StickyAction action) {
+  switch (action) {
+    case StickyAction::Created:
+      return "created";
+    case StickyAction::Updated:
+      return "updated";
+    case StickyAction::Unchanged:
+      return "unchanged";
+  }
+  return "created";
+}
+
+PullRequest GitHubClient::get_pull_request(const std::string& owner, const std::string& repo,
+                                           int number) {
+  std::string path = repo_path(owner, repo) + "/pulls/" + std::to_string(number);
+  json j = parse_answer(request("GET", path), "GET " + path);
+  if (!j.is_object()) throw GitHubError(200, "GitHub's answer to GET " + path + " is not a PR");
+  PullRequest pr;
+  pr.number = j.value("number", number);
+  pr.title = string_at(j, "title");
+  pr.state = string_at(j, "state");
+  pr.html_url = string_at(j, "html_url");
+  if (j.contains("base") && j["base"].is_object()) {
+    pr.base_ref = string_at(j["base"], "ref");
+    pr.base_sha = string_at(j["base"], "sha");
+  }
+  if (j.contains("head") && j["head"].is_object()) {
+    const json& head = j["head"];
+    pr.head_ref = string_at(head, "ref");
+    pr.head_sha = string_at(head, "sha");
+    if (head.contains("repo") && head["repo"].is_object()) {
+      pr.head_repo_full_name = string_at(head["repo"], "full_name");
+    }
+  }
+  if (j.contains("labels") && j["labels"].is_array()) {
+    for (const auto& label : j["labels"]) {
+      if (label.is_object()) pr.labels.push_back(string_at(label, "name"));
+    }
+  }
+  return pr;
+}
+
+std::vector<IssueComment> GitHubClient::list_issue_comments(const std::string& owner,
+                                                            const std::string& repo, int number) {
+  std::vector<IssueComment> comments;
+  std::string url =
+      repo_path(owner, repo) + "/issues/" + std::to_string(number) + "/comments?per_page=100";
+  std::set<std::string> seen;  // a server that links back to a page already read cannot loop us
+  while (!url.empty() && seen.insert(url).second) {
+    HttpResponse response = request("GET", url);
+    json page = parse_answer(response, "GET " + url);
+    if (!page.is_array()) throw GitHubError(response.status, "GitHub's comment list is not a list");
+    for (const auto& item : page) {
+      if (item.is_object()) comments.push_back(comment_from(item));
+    }
+    url = next_link(response.header("link")).value_or("");
+  }
+  return comments;
+}
+
+IssueComment GitHubClient::create_comment(const std::string& owner, const std::string& repo,
+                                          int number, const std::string& body) {
+  check_length(body);
+  std::string path = repo_path(owner, repo) + "/issues/" + std::to_string(number) + "/comments";
+  return comment_from(parse_answer(request("POST", path, comment_payload(body)), "POST " + path));
+}
+
+IssueComment GitHubClient::update_comment(const std::string& owner, const std::string& repo,
+                                          std::int64_t comment_id, const std::string& body) {
+  check_length(body);
+  std::string path = repo_path(owner, repo) + "/issues/comments/" + std::to_string(comment_id);
+  return comment_from(parse_answer(request("PATCH", path, comment_payload(body)), "PATCH " + path));
+}
+
+StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const std::string& repo,
+                                                 int number, const std::string& body,
+                                                 const std::string& key) {
+  std::string full_body = with_sticky_marker(body, key);
+  check_length(full_body);  // before reading anything: fail fast and write nothing
+  for (const IssueComment& existing : list_issue_comments(owner, repo, number)) {
+    if (!has_sticky_marker(existing.body, key)) continue;
+    if (existing.body == full_body) {
+      return {StickyAction::Unchanged, existing.id, existing.html_url};
+    }
+    IssueComment updated = update_comment(owner, repo, existing.id, full_body);
+    return {StickyAction::Updated, existing.id,
+            updated.html_url.empty() ? existing.html_url : updated.html_url};
+  }
+  IssueComment created = create_comment(owner, repo, number, full_body);
+  return {StickyAction::Created, created.id, created.html_url};
+}
+
+}  // namespace benchpr::github

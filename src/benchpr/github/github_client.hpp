@@ -1,0 +1,89 @@
+// GitHub REST client: the calls benchpr needs (read a pull request, find/create/update its
+// sticky comment) with GitHub's etiquette built in: required headers, retries with backoff for
+// server and network errors, waiting out short rate limits, spacing write requests, and error
+// messages that say what to fix. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchpr/github/api_types.hpp"
+#include "benchpr/github/github_error.hpp"
+#include "benchpr/github/http.hpp"
+
+namespace benchpr::github {
+
+inline constexpr std::string_view kDefaultApiUrl = "https://api.github.com";
+
+struct ClientOptions {
+  std::string api_url;  // "" = $GITHUB_API_URL, else https://api.github.com
+  std::string token;    // "" = no Authorization header
+  int max_attempts = 4;                     // per request, first try included
+  double first_backoff_seconds = 1;         // doubles after each failed attempt: 1, 2, 4
+  double max_wait_seconds = 60;             // longer rate-limit waits fail instead
+  double min_write_interval_seconds = 1;    // GitHub asks for a pause between writes
+  // Injected so tests neither wait nor depend on the real time. Defaults: the real ones.
+  std::function<void(double seconds)> sleep;
+  std::function<double()> now;  // seconds since the epoch
+  // Told about retries and waits ("GitHub answered 502; retrying in 2 s"); never sees the token.
+  std::function<void(const std::string&)> log;
+};
+
+// The explicit URL if not empty, else $GITHUB_API_URL if set, else https://api.github.com;
+// without trailing slashes. GitHub Enterprise Server is just another base: https://HOST/api/v3.
+std::string resolve_api_url(std::string_view explicit_url);
+
+// $GITHUB_TOKEN, else $GH_TOKEN, else "".
+std::string token_from_environment();
+
+class GitHubClient {
+ public:
+  GitHubClient(std::shared_ptr<HttpTransport> transport, ClientOptions options = {});
+
+  const std::string& api_url() const { return api_url_; }
+
+  PullRequest get_pull_request(const std::string& owner, const std::string& repo, int number);
+
+  // All comments of an issue or pull request, oldest first (per_page=100, following
+  // `Link: rel="next"`).
+  std::vector<IssueComment> list_issue_comments(const std::string& owner, const std::string& repo,
+                                                int number);
+
+  // Both refuse a body longer than kMaxCommentCharacters before sending anything.
+  IssueComment create_comment(const std::string& owner, const std::string& repo, int number,
+                              const std::string& body);
+  IssueComment update_comment(const std::string& owner, const std::string& repo,
+                              std::int64_t comment_id, const std::string& body);
+
+  // Updates the first comment whose first line holds the marker of `key` (see comment_body.hpp),
+  // or creates one. The marker is added to `body` when missing. An identical body is left alone
+  // (action Unchanged, no write request).
+  StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo,
+                                     int number, const std::string& body,
+                                     const std::string& key = "default");
+
+  // One API request with headers, retries and rate-limit handling. `path_or_url` is a path under
+  // the API base ("/repos/o/r") or an absolute URL on the same host (pagination links).
+  // Returns 2xx answers; throws GitHubError otherwise.
+  HttpResponse request(const std::string& method, const std::string& path_or_url,
+                       const std::string& body = "");
+
+ private:
+  std::string absolute_url(const std::string& path_or_url) const;
+  std::string describe(const std::string& method, const std::string& url) const;
+  void wait(double seconds, const std::string& why);
+  void space_writes();
+  GitHubError error(long status, const std::string& message) const;
+
+  std::shared_ptr<HttpTransport> transport_;
+  ClientOptions options_;
+  std::string api_url_;
+  std::optional<double> last_write_;
+};
+
+}  // namespace benchpr::github

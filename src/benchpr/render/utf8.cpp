@@ -1,0 +1,83 @@
+#include "benchpr/render/utf8.hpp"
+
+namespace benchpr::render::utf8 {
+
+char32_t next(std::string_view text, std::size_t& pos) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(pos);
+  if (lead < 0x80) {
+    ++pos;
+    return lead;
+  }
+  int extra = 0;
+  char32_t cp = 0;
+  char32_t min = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    extra = 1, cp = lead & 0x1F, min = 0x80;
+  } else if ((lead & 0xF0) == 0xE0) {
+    extra = 2, cp = lead & 0x0F, min = 0x800;
+  } else if ((lead & 0xF8) == 0xF0) {
+    extra = 3, cp = lead & 0x07, min = 0x10000;
+  } else {
+    ++pos;
+    return kReplacement;
+  }
+  if (pos + extra >= text.size()) {  // truncated sequence
+    ++pos;
+    return kReplacement;
+  }
+  for (int i = 1; i <= extra; ++i) {
+    const unsigned char c = byte(pos + i);
+    if ((c & 0xC0) != 0x80) {
+      ++pos;
+      return kReplacement;
+    }
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++pos;
+    return kReplacement;
+  }
+  pos += extra + 1;
+  return cp;
+}
+
+std::vector<char32_t> decode(std::string_view text) {
+  std::vector<char32_t> out;
+  out.reserve(text.size());
+  for (std::size_t pos = 0; pos < text.size();) out.push_back(next(text, pos));
+  return out;
+}
+
+void append(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool is_line_space(char32_t cp) {
+  return cp == '\n' || cp == '\r' || cp == '\t' || cp == '\v' || cp == '\f' || cp == 0x85 ||
+         cp == 0x2028 || cp == 0x2029;
+}
+
+bool is_forbidden_control(char32_t cp) {
+  if (is_line_space(cp)) return false;
+  if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) return true;
+  if (cp >= 0x202A && cp <= 0x202E) return true;  // embeddings and overrides
+  if (cp >= 0x2066 && cp <= 0x2069) return true;  // isolates
+  return cp == 0xFEFF;                            // stray byte-order mark
+}
+
+}  // namespace benchpr::render::utf8

@@ -1,0 +1,93 @@
+// The comment as pre-escaped strings: everything the templates show, computed once from
+// Results + Analysis. The size budget then only decides how many rows of each part to show,
+// so shrinking the comment re-renders without recomputing (or re-escaping) anything.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <kainjow/mustache.hpp>
+
+#include "benchpr/core/model.hpp"
+#include "benchpr/render/render.hpp"
+
+namespace benchpr::render {
+
+struct TableRow {
+  Verdict verdict = Verdict::Inconclusive;
+  std::string suite;  // escaped, for the suite column
+  std::string name;   // code span
+  std::string base;
+  std::string head;
+  std::string change;
+  std::string ci;
+  std::string verdict_text;
+};
+
+struct PerRoundRow {
+  std::string suite;
+  std::string name;
+  std::vector<std::string> cells;  // one per analysed round
+  std::string change;
+  std::string worse;  // "10 of 10"
+};
+
+struct BuildFailureView {
+  std::string side;  // "base" / "PR"
+  std::string failure;
+  std::string seconds;
+  std::string log_block;  // fenced block, "" when there is no log
+};
+
+struct SuiteView {
+  std::string name;
+  std::string benchmarks;
+  std::string change;
+  std::string ci;
+};
+
+struct CommentView {
+  std::string marker;
+  std::string headline;
+  std::vector<std::pair<std::string, int>> counts;  // verdict name -> count
+  std::string recommendation_kind;
+  std::string recommendation_title;
+  std::string recommendation_reason;
+  std::string partial_note;  // "" when the run is complete
+  bool order_warning = false;
+  bool config_changed = false;
+  std::vector<std::string> notes;
+  std::vector<BuildFailureView> build_failures;
+  bool multi_suite = false;
+  std::string threshold;
+  std::vector<TableRow> changed;    // in display order
+  std::vector<TableRow> unchanged;  // in the suites' order
+  std::vector<std::string> round_headers;
+  std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
+  bool any_cold_round = false;
+  std::vector<SuiteView> suites;
+  std::string footer;
+};
+
+// How much of each part to show; the size budget lowers these.
+struct ViewLimits {
+  static constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
+  std::size_t changed_rows = kAll;
+  std::size_t unchanged_rows = kAll;
+  std::size_t per_round_rows = 50;
+  bool build_logs = true;
+  std::size_t notes = kAll;
+};
+
+CommentView make_view(const Results& results, const Analysis& analysis,
+                      const RenderOptions& options);
+
+kainjow::mustache::data to_data(const CommentView& view, const ViewLimits& limits);
+
+// "❌ 1 regression · ⚡ 2 improvements" (emoji = true) or "1 regression, 2 improvements".
+std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts, bool emoji);
+std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis);
+
+}  // namespace benchpr::render

@@ -1,0 +1,95 @@
+// The four rounds of the Apache Pekko TLS thread (seeds/000): per-round JMH scores in ops/ms,
+// rounds 1 and 3 ran this PR first, rounds 2 and 4 ran main first. A careful reader said:
+// 256 B "no signal, the sign follows run order"; 4 KiB "slower in all 4 rounds, round 1 looks
+// cold"; 64 KiB "flat". With four rounds none of them may be called a regression/improvement.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "benchpr/core/analysis.hpp"
+
+namespace benchpr {
+namespace {
+
+Results seed_results() {
+  Results r;
+  r.base.sha = std::string(40, 'a');
+  r.head.sha = std::string(40, 'b');
+  r.config.threshold = 0.02;
+  // No warm-up recorded; analysed rounds 1..4 with the PR first in rounds 1 and 3.
+  r.plan = {{0, false, Side::Head}, {1, false, Side::Base}, {2, false, Side::Head},
+            {3, false, Side::Base}};
+  r.rounds_done = 4;
+  r.complete = true;
+  auto add = [&](std::string name, std::vector<double> pr, std::vector<double> main) {
+    BenchmarkSeries s;
+    s.suite = "tls";
+    s.name = std::move(name);
+    s.unit = "ops/ms";
+    s.better = Better::Higher;
+    s.head = std::move(pr);
+    s.base = std::move(main);
+    r.series.push_back(std::move(s));
+  };
+  add("warmRoundTrip:payload=256", {92.2, 138.8, 125.1, 137.4}, {121.5, 112.2, 138.6, 131.9});
+  add("warmRoundTrip:payload=4096", {34.3, 49.8, 47.5, 48.9}, {41.2, 50.3, 50.7, 51.8});
+  add("warmRoundTrip:payload=65536", {4.97, 4.81, 4.79, 4.80}, {4.58, 4.92, 4.85, 5.01});
+  return r;
+}
+
+bool has_flag(const BenchmarkAnalysis& a, const std::string& f) {
+  return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
+}
+
+TEST(SeedPekkoTls, SmallPayloadSignFollowsRunOrder) {
+  const Analysis a = analyse(seed_results());
+  const auto& b256 = a.benchmarks[0];
+  EXPECT_EQ(b256.verdict, Verdict::Inconclusive);
+  EXPECT_TRUE(has_flag(b256, "order"));
+  EXPECT_NE(b256.reason.find("sign follows run order"), std::string::npos) << b256.reason;
+  // Round 1 is low on both sides (105.8 vs ~125-135 geometric level): left out as cold.
+  ASSERT_TRUE(b256.dropped_round.has_value());
+  EXPECT_EQ(*b256.dropped_round, 1);
+}
+
+TEST(SeedPekkoTls, NothingIsARegressionOrImprovementFromFourRounds) {
+  const Analysis a = analyse(seed_results());
+  for (const auto& b : a.benchmarks) {
+    EXPECT_NE(b.verdict, Verdict::Regression) << b.name;
+    EXPECT_NE(b.verdict, Verdict::Improvement) << b.name;
+  }
+}
+
+TEST(SeedPekkoTls, FourKibRound1IsColdAndThePrIsLowerInEveryKeptRound) {
+  const Analysis a = analyse(seed_results());
+  const auto& b4k = a.benchmarks[1];
+  ASSERT_TRUE(b4k.dropped_round.has_value());
+  EXPECT_TRUE(has_flag(b4k, "cold-round"));
+  EXPECT_EQ(b4k.rounds_used, 3);
+  EXPECT_EQ(b4k.worse_rounds, 3);  // throughput lower in rounds 2, 3, 4
+  // Crossover fit on d = .00999, .0652, .0576 (s = +1, -1, +1): mu = .04950 -> change
+  // exp(-.04950) - 1 = -4.83% in ops/ms, close to the reader's "about -4%".
+  EXPECT_NEAR(b4k.change, std::exp(-0.049497) - 1, 2e-4);
+  EXPECT_EQ(b4k.verdict, Verdict::Inconclusive);
+  ASSERT_TRUE(b4k.rounds_needed.has_value());
+  EXPECT_GT(*b4k.rounds_needed, 4);
+}
+
+TEST(SeedPekkoTls, OrderWarningAndNoMergeRecommendationOnThisEvidence) {
+  Results r = seed_results();
+  r.pull_request = PullRequestInfo{3737, "apache/pekko", "perf: batch ciphertext input", {}, ""};
+  const Analysis a = analyse(r);
+  EXPECT_TRUE(a.order_warning);
+  // A PR that claims to be a performance change and improves nothing: not on this evidence.
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+  EXPECT_NE(a.recommendation.reason.find("not as a performance change on the current evidence"),
+            std::string::npos);
+}
+
+TEST(SeedPekkoTls, WithoutAPerformanceClaimTheAnswerIsInconclusive) {
+  const Analysis a = analyse(seed_results());
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive);
+}
+
+}  // namespace
+}  // namespace benchpr

@@ -1,0 +1,373 @@
+#include <signal.h>
+#include <sys/types.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "benchpr/exec/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::exec {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A zombie nobody reaps (PID 1 of a container may not) still answers kill -0: look at its state.
+bool process_alive(pid_t pid) {
+  if (kill(pid, 0) != 0) return errno != ESRCH;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  auto close_paren = content.rfind(')');
+  if (close_paren == std::string::npos || close_paren + 2 >= content.size()) return false;
+  char state = content[close_paren + 2];
+  return state != 'Z' && state != 'X';
+}
+
+// Death after SIGKILL is asynchronous: allow it a generous moment.
+bool dies_within_seconds(pid_t pid, double seconds) {
+  auto start = Clock::now();
+  while (seconds_since(start) < seconds) {
+    if (!process_alive(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+pid_t read_pid(const std::string& path) { return std::stoi(testing::read_file(path)); }
+
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
+    setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() { unsetenv(name_.c_str()); }
+
+ private:
+  std::string name_;
+};
+
+class ExecProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override { clear_interrupt_for_tests(); }
+  void TearDown() override { clear_interrupt_for_tests(); }
+
+  ProcessSpec spec(const std::string& command) {
+    ProcessSpec s;
+    s.command = command;
+    s.cwd = dir_.path();
+    s.timeout_seconds = 60;
+    return s;
+  }
+
+  testing::TempDir dir_;
+  PosixProcessRunner runner_;
+};
+
+TEST_F(ExecProcessTest, SuccessfulCommandIsOk) {
+  ProcessResult r = runner_.run(spec("true"));
+  EXPECT_TRUE(r.started);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.describe_failure(60), "");
+  EXPECT_GT(r.wall_seconds, 0);
+}
+
+TEST_F(ExecProcessTest, ExitCodeIsReported) {
+  ProcessResult r = runner_.run(spec("exit 3"));
+  EXPECT_TRUE(r.started);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.describe_failure(60), "exit code 3");
+}
+
+TEST_F(ExecProcessTest, CapturesStdoutAndStderrInOrder) {
+  ProcessResult r = runner_.run(spec("echo out; echo err >&2; echo again"));
+  EXPECT_EQ(r.output_tail, "out\nerr\nagain\n");
+}
+
+TEST_F(ExecProcessTest, RunsInTheWorkingDirectory) {
+  testing::write_file(dir_ / "marker.txt", "here\n");
+  ProcessResult r = runner_.run(spec("cat marker.txt"));
+  EXPECT_EQ(r.output_tail, "here\n");
+}
+
+TEST_F(ExecProcessTest, StdinIsEmpty) {
+  ProcessResult r = runner_.run(spec("wc -c"));
+  EXPECT_EQ(r.output_tail, "0\n");
+}
+
+TEST_F(ExecProcessTest, TailKeepsExactlyTheLastBytesAndLogGetsAll) {
+  std::string full;
+  for (int i = 1; i <= 20000; ++i) full += std::to_string(i) + "\n";
+  ASSERT_GT(full.size(), 100'000u);  // 108894 bytes
+
+  ProcessSpec s = spec("seq 1 20000");
+  s.tail_bytes = 1000;
+  s.log_path = dir_ / "out.log";
+  ProcessResult r = runner_.run(s);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(s.timeout_seconds);
+  EXPECT_EQ(r.output_tail.size(), 1000u);
+  EXPECT_EQ(r.output_tail, full.substr(full.size() - 1000));
+  EXPECT_THAT(r.output_tail, ::testing::EndsWith("19999\n20000\n"));
+  EXPECT_EQ(testing::read_file(s.log_path), full);
+}
+
+TEST_F(ExecProcessTest, ZeroTailBytesKeepsNothing) {
+  ProcessSpec s = spec("echo something");
+  s.tail_bytes = 0;
+  EXPECT_EQ(runner_.run(s).output_tail, "");
+}
+
+TEST_F(ExecProcessTest, LogFileIsAppendedNotTruncated) {
+  ProcessSpec s = spec("echo first");
+  s.log_path = dir_ / "append.log";
+  testing::write_file(s.log_path, "previous\n");
+  runner_.run(s);
+  s.command = "echo second >&2";
+  runner_.run(s);
+  EXPECT_EQ(testing::read_file(s.log_path), "previous\nfirst\nsecond\n");
+}
+
+TEST_F(ExecProcessTest, UnwritableLogPathMeansNotStarted) {
+  ProcessSpec s = spec("echo never");
+  s.log_path = dir_ / "no-such-dir/out.log";
+  ProcessResult r = runner_.run(s);
+  EXPECT_FALSE(r.started);
+  EXPECT_THAT(r.spawn_error, HasSubstr(s.log_path));
+}
+
+TEST_F(ExecProcessTest, CrashBySignalIsDescribed) {
+  ProcessResult r = runner_.run(spec("kill -SEGV $$"));
+  EXPECT_TRUE(r.started);
+  EXPECT_EQ(r.signal, SIGSEGV);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.describe_failure(60), "killed by signal 11 (SIGSEGV)");
+}
+
+TEST_F(ExecProcessTest, TimeoutKillsTheWholeGroup) {
+  ProcessSpec s = spec("sleep 1000 >/dev/null 2>&1 & echo $! > grandchild.pid; sleep 30");
+  s.timeout_seconds = 0.5;
+  auto start = Clock::now();
+  ProcessResult r = runner_.run(s);
+  EXPECT_LT(seconds_since(start), 20);
+  EXPECT_TRUE(r.started);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.interrupted);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.signal, 0);
+  EXPECT_EQ(r.describe_failure(s.timeout_seconds), "timed out after 500ms");
+  pid_t grandchild = read_pid(dir_ / "grandchild.pid");
+  EXPECT_TRUE(dies_within_seconds(grandchild, 10)) << "grandchild " << grandchild << " survived";
+}
+
+TEST_F(ExecProcessTest, ChildIgnoringSigtermIsKilled) {
+  ProcessSpec s = spec("trap '' TERM; echo ready; while :; do sleep 0.05; done");
+  s.timeout_seconds = 0.3;
+  auto start = Clock::now();
+  ProcessResult r = runner_.run(s);
+  EXPECT_LT(seconds_since(start), 20);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.signal, SIGKILL);
+  EXPECT_EQ(r.output_tail, "ready\n");
+}
+
+TEST_F(ExecProcessTest, LeftoversAreKilledWhenTheChildExits) {
+  ProcessResult r = runner_.run(spec("sleep 1000 >/dev/null 2>&1 & echo $! > grandchild.pid"));
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  pid_t grandchild = read_pid(dir_ / "grandchild.pid");
+  EXPECT_TRUE(dies_within_seconds(grandchild, 10)) << "grandchild " << grandchild << " survived";
+}
+
+TEST_F(ExecProcessTest, GrandchildHoldingTheOutputOpenDoesNotHang) {
+  auto start = Clock::now();
+  ProcessResult r = runner_.run(spec("(sleep 30 &); echo done"));
+  EXPECT_LT(seconds_since(start), 20);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_EQ(r.output_tail, "done\n");
+}
+
+TEST_F(ExecProcessTest, WriterEscapedFromTheGroupDoesNotHang) {
+  auto start = Clock::now();
+  ProcessResult r = runner_.run(
+      spec("setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 30' & "
+           "until [ -e escaped.pid ]; do sleep 0.01; done; echo done"));
+  double elapsed = seconds_since(start);
+  pid_t escaped = read_pid(dir_ / "escaped.pid");
+  kill(escaped, SIGKILL);  // out of run()'s reach by design: clean up here
+  EXPECT_LT(elapsed, 20);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_EQ(r.output_tail, "done\n");
+}
+
+TEST_F(ExecProcessTest, SecretsAreScrubbedAndSetEnvAdded) {
+  ScopedEnv token("GITHUB_TOKEN", "secret-github-token");
+  ScopedEnv benchpr_token("BENCHPR_TOKEN", "secret-benchpr-token");
+  ScopedEnv custom("BENCHPR_TEST_CUSTOM_SECRET", "secret-custom");
+  ScopedEnv kept("BENCHPR_TEST_KEPT", "kept-value");
+  ScopedEnv overridden("BENCHPR_TEST_OVERRIDDEN", "old-value");
+
+  ProcessSpec s = spec("env");
+  s.scrub_env = {"BENCHPR_TEST_CUSTOM_SECRET"};
+  s.set_env = {{"BENCHPR_TEST_SET", "set-value"}, {"BENCHPR_TEST_OVERRIDDEN", "new-value"}};
+  s.tail_bytes = 1 << 20;
+  ProcessResult r = runner_.run(s);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_THAT(r.output_tail, Not(HasSubstr("secret")));
+  EXPECT_THAT(r.output_tail, Not(HasSubstr("GITHUB_TOKEN")));
+  EXPECT_THAT(r.output_tail, Not(HasSubstr("BENCHPR_TEST_CUSTOM_SECRET")));
+  EXPECT_THAT(r.output_tail, HasSubstr("BENCHPR_TEST_KEPT=kept-value\n"));
+  EXPECT_THAT(r.output_tail, HasSubstr("BENCHPR_TEST_SET=set-value\n"));
+  EXPECT_THAT(r.output_tail, HasSubstr("BENCHPR_TEST_OVERRIDDEN=new-value\n"));
+  EXPECT_THAT(r.output_tail, Not(HasSubstr("old-value")));
+}
+
+TEST(ExecEnvironmentTest, ChildEnvironmentFiltersAndOverrides) {
+  const char* parent[] = {"PATH=/usr/bin", "GH_TOKEN=x",   "ACTIONS_RUNTIME_TOKEN=y", "MY_SECRET=z",
+                          "KEEP=a=b",      "OVERRIDE=old", "GITHUB_TOKENISH=1",       nullptr};
+  std::vector<std::string> env =
+      child_environment(parent, {"MY_SECRET"}, {{"OVERRIDE", "new"}, {"ADDED", "1"}});
+  EXPECT_EQ(env, (std::vector<std::string>{"PATH=/usr/bin", "KEEP=a=b", "GITHUB_TOKENISH=1",
+                                           "OVERRIDE=new", "ADDED=1"}));
+}
+
+TEST(ExecEnvironmentTest, DefaultScrubListNamesTheCiSecrets) {
+  EXPECT_THAT(default_scrubbed_env(),
+              ::testing::UnorderedElementsAre("GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+                                              "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+                                              "ACTIONS_ID_TOKEN_REQUEST_URL", "BENCHPR_TOKEN"));
+}
+
+TEST_F(ExecProcessTest, MissingWorkingDirectoryMeansNotStarted) {
+  ProcessSpec s = spec("echo never");
+  s.cwd = dir_ / "does-not-exist";
+  ProcessResult r = runner_.run(s);
+  EXPECT_FALSE(r.started);
+  EXPECT_FALSE(r.ok());
+  EXPECT_THAT(r.spawn_error, HasSubstr(s.cwd));
+  EXPECT_THAT(r.spawn_error, HasSubstr("No such file or directory"));
+  EXPECT_THAT(r.describe_failure(60), StartsWith("could not start: "));
+  EXPECT_THAT(r.describe_failure(60), HasSubstr(s.cwd));
+}
+
+TEST_F(ExecProcessTest, InterruptKillsTheRunningChild) {
+  std::thread interrupter([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    request_interrupt_for_tests(SIGINT);
+  });
+  auto start = Clock::now();
+  ProcessResult r = runner_.run(spec("sleep 30"));
+  double elapsed = seconds_since(start);
+  interrupter.join();
+  EXPECT_LT(elapsed, 20);
+  EXPECT_TRUE(r.started);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.describe_failure(60), "interrupted");
+  EXPECT_TRUE(interrupt_requested());
+  EXPECT_EQ(interrupt_signal(), SIGINT);
+}
+
+TEST_F(ExecProcessTest, NothingStartsOnceInterrupted) {
+  request_interrupt_for_tests(SIGTERM);
+  ProcessResult r = runner_.run(spec("touch started"));
+  EXPECT_FALSE(r.started);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.describe_failure(60), "interrupted");
+  std::ifstream started(dir_ / "started");
+  EXPECT_FALSE(started.good());
+}
+
+TEST_F(ExecProcessTest, ClearingTheInterruptAllowsRunsAgain) {
+  request_interrupt_for_tests(SIGINT);
+  clear_interrupt_for_tests();
+  EXPECT_FALSE(interrupt_requested());
+  EXPECT_EQ(interrupt_signal(), 0);
+  EXPECT_TRUE(runner_.run(spec("true")).ok());
+}
+
+TEST_F(ExecProcessTest, HandlersCatchSigtermAndIgnoreSigpipe) {
+  install_interrupt_handlers();
+  struct sigaction current {};
+  sigaction(SIGPIPE, nullptr, &current);
+  EXPECT_EQ(current.sa_handler, SIG_IGN);
+
+  raise(SIGTERM);  // without the handler this would end the test process
+  EXPECT_TRUE(interrupt_requested());
+  EXPECT_EQ(interrupt_signal(), SIGTERM);
+}
+
+TEST_F(ExecProcessTest, ChildDoesNotInheritIgnoredSigpipe) {
+  install_interrupt_handlers();
+  // SigIgn is a hex mask; bit (13 - 1) is SIGPIPE.
+  ProcessResult r = runner_.run(spec("sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status"));
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  unsigned long long ignored = std::stoull(r.output_tail, nullptr, 16);
+  EXPECT_EQ(ignored & (1ULL << (SIGPIPE - 1)), 0u) << r.output_tail;
+}
+
+TEST_F(ExecProcessTest, RusageReportsMemoryOfAnAllocatingProcess) {
+  // dd reads into a 64 MiB buffer, touching every page of it.
+  ProcessResult r = runner_.run(spec("dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null"));
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_GT(r.max_rss_kib, 32 * 1024);
+  EXPECT_GE(r.user_seconds, 0);
+  EXPECT_GE(r.system_seconds, 0);
+}
+
+TEST(ExecDescribeFailureTest, DescribesEachKindOfFailure) {
+  ProcessResult r;
+  r.exit_code = 2;
+  EXPECT_EQ(r.describe_failure(300), "exit code 2");
+
+  r.exit_code = -1;
+  r.signal = SIGABRT;
+  EXPECT_EQ(r.describe_failure(300), "killed by signal 6 (SIGABRT)");
+  r.signal = 60;  // a real-time signal without a well-known name
+  EXPECT_EQ(r.describe_failure(300), "killed by signal 60");
+
+  r.signal = SIGTERM;
+  r.timed_out = true;
+  EXPECT_EQ(r.describe_failure(300), "timed out after 5m");
+  EXPECT_EQ(r.describe_failure(90), "timed out after 1m30s");
+
+  r.timed_out = false;
+  r.interrupted = true;
+  EXPECT_EQ(r.describe_failure(300), "interrupted");
+
+  ProcessResult not_started;
+  not_started.started = false;
+  not_started.spawn_error = "cannot change to directory '/x': No such file or directory";
+  EXPECT_EQ(not_started.describe_failure(300),
+            "could not start: cannot change to directory '/x': No such file or directory");
+}
+
+TEST(ExecSignalNameTest, NamesCommonCrashSignals) {
+  EXPECT_EQ(signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(signal_name(SIGBUS), "SIGBUS");
+  EXPECT_EQ(signal_name(SIGFPE), "SIGFPE");
+  EXPECT_EQ(signal_name(SIGILL), "SIGILL");
+  EXPECT_EQ(signal_name(SIGKILL), "SIGKILL");
+  EXPECT_EQ(signal_name(0), "");
+}
+
+}  // namespace
+}  // namespace benchpr::exec
