@@ -44,6 +44,11 @@ bool is_executable(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IXUSR) != 0;
 }
 
+void make_executable(const std::string& path) {
+  fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add);
+}
+
 time_t mtime_of(const std::string& path) {
   struct stat st {};
   EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
@@ -55,7 +60,7 @@ std::vector<std::string> files_under(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (e.is_regular_file() || e.is_symlink()) {
-      out.push_back(fs::relative(e.path(), dir).string());
+      out.push_back(e.path().lexically_relative(dir).string());
     }
   }
   std::sort(out.begin(), out.end());
@@ -150,7 +155,7 @@ TEST(GitRepository, MaterialisesContentExecutableBitAndSymlinks) {
   TempRepo r;
   r.write("README", "hello\n");
   r.write("tools/run.sh", "#!/bin/sh\necho hi\n");
-  r.git("update-index --add --chmod=+x tools/run.sh");
+  make_executable(r.path() + "/tools/run.sh");
   ASSERT_EQ(::symlink("README", (r.path() + "/link").c_str()), 0);
   std::string c = r.commit("files");
   auto repo = open_repository(r.path());
@@ -179,7 +184,7 @@ TEST(GitRepository, RematerialisingRewritesOnlyWhatChanged) {
   r.write("change.txt", "new\n");
   r.remove("gone");
   r.write("added.txt", "hi\n");
-  r.git("update-index --chmod=+x mode.sh");
+  make_executable(r.path() + "/mode.sh");
   std::string c2 = r.commit("two");
   auto repo = open_repository(r.path());
   TempDir out;
@@ -275,11 +280,11 @@ TEST(SnapshotWriter, RejectsUnsafePathsBeforeWritingAnything) {
   TempDir out;
   auto content = [](std::size_t) { return std::string("x"); };
   using K = SnapshotEntry::Kind;
-  for (const std::string& bad :
+  for (const char* bad :
        {"/etc/passwd", "a/../../b", ".git/hooks/pre-commit", "a//b", ".benchpr-manifest"}) {
     std::vector<SnapshotEntry> entries{{"ok.txt", K::File}, {bad, K::File}};
     EXPECT_THAT(git_error_of([&] { write_snapshot(out / "wt", entries, content); }),
-                HasSubstr("refusing to materialise tree path '" + bad + "'"));
+                HasSubstr("refusing to materialise tree path '" + std::string(bad) + "'"));
   }
   std::vector<SnapshotEntry> twice{{"a", K::File}, {"a", K::Symlink}};
   EXPECT_THAT(git_error_of([&] { write_snapshot(out / "wt", twice, content); }),
@@ -303,6 +308,35 @@ TEST(SnapshotWriter, NeverWritesThroughASymlinkLeftByAnEarlierSnapshot) {
   EXPECT_FALSE(fs::exists(outside / "b"));
   EXPECT_FALSE(fs::is_symlink(wt + "/a"));
   EXPECT_EQ(read_file(wt + "/a/b"), "inside");
+}
+
+TEST(SnapshotWriter, NeverWritesThroughAnUntrackedSymlink) {
+  TempDir out;
+  TempDir outside;
+  std::string wt = out / "wt";
+  fs::create_directories(wt);
+  fs::create_directory_symlink(outside.path(), wt + "/a");  // not in any manifest
+
+  write_snapshot(wt, {{"a/b", SnapshotEntry::Kind::File}},
+                 [](std::size_t) { return std::string("inside"); });
+
+  EXPECT_FALSE(fs::exists(outside / "b"));
+  EXPECT_EQ(read_file(wt + "/a/b"), "inside");
+}
+
+TEST(SnapshotWriter, NeverDeletesThroughASymlink) {
+  TempDir out;
+  TempDir outside;
+  std::string wt = out / "wt";
+  using K = SnapshotEntry::Kind;
+  write_snapshot(wt, {{"a/b", K::File}}, [](std::size_t) { return std::string("tracked"); });
+  fs::remove_all(wt + "/a");
+  fs::create_directory_symlink(outside.path(), wt + "/a");
+  benchpr::testing::write_file(outside / "b", "not ours");
+
+  write_snapshot(wt, {{"c", K::File}}, [](std::size_t) { return std::string("c"); });
+
+  EXPECT_EQ(read_file(outside / "b"), "not ours");
 }
 
 }  // namespace

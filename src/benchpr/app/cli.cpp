@@ -1,5 +1,101 @@
 #include "benchpr/app/cli.hpp"
 
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "benchpr/app/commands.hpp"
+#include "benchpr/app/options.hpp"
+#include "benchpr/app/user_error.hpp"
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/git/repository.hpp"
+#include "benchpr/runner/results_store.hpp"
+#include "benchpr/runner/workspace.hpp"
+
 namespace benchpr::app {
-int run_cli(int, char**) { return 0; }
+
+namespace {
+
+void add_run_options(CLI::App& run, RunOptions& o) {
+  run.add_option("--base", o.base, "Revision to compare against (branch, tag, SHA, HEAD~2)");
+  run.add_option("--head", o.head, "Revision of the change (default HEAD)");
+  run.add_option("-C,--directory", o.directory, "Repository to work in (default: .)");
+  run.add_option("--config", o.config_file,
+                 "Configuration file (default: .benchpr.yml of the base revision)");
+  run.add_option("--rounds", o.rounds, "Analysed rounds (overrides the config)");
+  run.add_option("--warmup", o.warmup_rounds, "Warm-up rounds (overrides the config)");
+  run.add_option("--threshold", o.threshold, "Practical threshold, e.g. 2% (overrides the config)");
+  run.add_option("--budget", o.budget, "Time budget for adaptive rounds, e.g. 20m");
+  run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");
+  run.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  run.add_option("--workdir", o.workdir,
+                 "Work directory for worktrees and logs (default: <git dir>/benchpr)");
+  run.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
+  run.add_option("--key", o.key, "Sticky-comment key, for several benchpr comments on one PR");
+  run.add_option("--fail-on", o.fail_on, "Exit non-zero on: never, regression, failed")
+      ->check(CLI::IsMember({"never", "regression", "failed"}));
+  run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
+  run.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+  run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
+  run.add_option("--pr", o.pr, "Pull request number (asks the GitHub API for its revisions)");
+  run.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
+  run.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
+  run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge")
+      ->check(CLI::IsMember({"merge-base", "merge"}));
+}
+
+void add_publish_options(CLI::App& publish, PublishOptions& o) {
+  publish.add_option("results", o.results_file, "Results file written by `benchpr run --output`")
+      ->required();
+  publish.add_option("--pr", o.pr, "Pull request number (default: the one in the file)");
+  publish.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
+  publish.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
+  publish.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  publish.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
+  publish.add_option("--key", o.key, "Sticky-comment key");
+  publish.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "benchpr: tells a pull request, with evidence, whether it makes the code faster or "
+      "slower.\nBuilds base and PR, runs their benchmarks in interleaved rounds, and writes "
+      "the comment."};
+  app.set_version_flag("--version", std::string("benchpr ") + BENCHPR_VERSION);
+  app.require_subcommand(1);
+  RunOptions run_options;
+  PublishOptions publish_options;
+  CLI::App* run = app.add_subcommand("run", "Compare two revisions and report");
+  add_run_options(*run, run_options);
+  CLI::App* publish =
+      app.add_subcommand("publish", "Render and post the comment from a results file");
+  add_publish_options(*publish, publish_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  try {
+    if (run->parsed()) return run_command(run_options);
+    if (publish->parsed()) return publish_command(publish_options);
+  } catch (const UserError& e) {
+    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    return kExitUsage;
+  } catch (const runner::StoreError& e) {
+    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    return kExitFailure;
+  } catch (const git::GitError& e) {
+    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    return kExitFailure;
+  }
+  return kExitUsage;
+}
+
 }  // namespace benchpr::app

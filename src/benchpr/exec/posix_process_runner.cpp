@@ -196,15 +196,17 @@ double seconds_of(const timeval& tv) {
 }
 
 // Waits for the started child while copying its output; sets timed_out/interrupted when it had to
-// be killed. Returns once the child has exited and its output ended (or the drain grace passed).
-void supervise(pid_t pid, int output_fd, const ProcessSpec& spec, Clock::time_point start,
-               OutputSink& sink, ProcessResult& result) {
+// be killed. Returns once the child has exited and its output ended (or the drain grace passed),
+// with the time the child's exit was noticed.
+Clock::time_point supervise(pid_t pid, int output_fd, const ProcessSpec& spec,
+                            Clock::time_point start, OutputSink& sink, ProcessResult& result) {
   Fd pidfd(open_pidfd(pid));
   const int wakeup_fd = detail::interrupt_wakeup_fd();
   const bool has_deadline = spec.timeout_seconds > 0;
+  // Clamped so that an absurd timeout cannot overflow the clock's nanoseconds.
+  const double timeout = has_deadline ? std::min(spec.timeout_seconds, 1e8) : 0.0;
   const auto deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(has_deadline ? spec.timeout_seconds : 0));
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
 
   enum class Kill { kNone, kTermSent, kKillSent } kill_stage = Kill::kNone;
   Clock::time_point term_sent_at;
@@ -218,11 +220,11 @@ void supervise(pid_t pid, int output_fd, const ProcessSpec& spec, Clock::time_po
       exited = true;
       exited_at = now;
       // Leftovers in the group would outlive the measurement and may hold the pipe open.
-      //killpg(pid, SIGKILL);
+      killpg(pid, SIGKILL);
     }
     Clock::time_point next_event = now + std::chrono::milliseconds(kPollCapMs);
     if (exited) {
-      if (!pipe_open || now - exited_at >= kDrainGrace) return;
+      if (!pipe_open || now - exited_at >= kDrainGrace) return exited_at;
       next_event = exited_at + kDrainGrace;
     } else if (kill_stage == Kill::kNone) {
       if (interrupt_requested()) {
@@ -350,15 +352,18 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   fcntl(output_read.get(), F_SETFL, fcntl(output_read.get(), F_GETFL) | O_NONBLOCK);
   ProcessResult result;
   OutputSink sink(log_fd.get(), spec.tail_bytes);
-  supervise(pid, output_read.get(), spec, start, sink, result);
+  const auto exited_at = supervise(pid, output_read.get(), spec, start, sink, result);
   output_read.reset();  // a writer that escaped the group now gets EPIPE instead of blocking
+  result.wall_seconds = std::chrono::duration<double>(exited_at - start).count();
 
   int status = 0;
   rusage usage{};
-  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
-  result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  record_exit(status, usage, result);
+  pid_t reaped;
+  do {
+    reaped = wait4(pid, &status, 0, &usage);
+  } while (reaped < 0 && errno == EINTR);
+  // Fails only if someone else reaped the child (SIGCHLD ignored): then nothing is known of it.
+  if (reaped == pid) record_exit(status, usage, result);
   result.output_tail = sink.take_tail();
   return result;
 }

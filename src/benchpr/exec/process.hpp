@@ -61,6 +61,8 @@ class ProcessRunner {
 };
 
 // The real thing: fork/exec, setpgid, poll, SIGKILL to the group on timeout or interruption.
+// Whatever the child leaves running in its group is killed when it exits. With an interrupt
+// already pending, run() starts nothing and returns started = false, interrupted = true.
 class PosixProcessRunner : public ProcessRunner {
  public:
   ProcessResult run(const ProcessSpec& spec) override;

@@ -35,8 +35,8 @@ class CustomFormat final : public Format {
           kTitle, document.type_name()));
     }
     if (document.size() > kMaxBenchmarks) {
-      throw ParseError(fmt::format("not {} JSON: more than {} benchmarks in one file", kTitle,
-                                   kMaxBenchmarks));
+      throw ParseError(
+          fmt::format("not {} JSON: more than {} benchmarks in one file", kTitle, kMaxBenchmarks));
     }
 
     // A name may repeat (a tool printing one line per repetition): its value is the median.
@@ -50,8 +50,8 @@ class CustomFormat final : public Format {
     for (std::size_t i = 0; i < document.size(); ++i) {
       const json& item = document[i];
       if (!item.is_object()) {
-        throw ParseError(fmt::format("not {} JSON: [{}] is {}, not an object", kTitle, i,
-                                     item.type_name()));
+        throw ParseError(
+            fmt::format("not {} JSON: [{}] is {}, not an object", kTitle, i, item.type_name()));
       }
       const auto name = item.find("name");
       if (name == item.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {

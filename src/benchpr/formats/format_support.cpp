@@ -18,7 +18,8 @@ double median(std::vector<double> values) {
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
   const double upper = values[mid];
   if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+  const double lower =
+      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
   return lower + (upper - lower) / 2;
 }
 
@@ -129,8 +130,8 @@ std::string prepare(std::string_view content, std::string_view title,
 // object - unexpected end of input; expected string literal" -> the part after the location.
 std::string describe(const nlohmann::json::exception& e) {
   std::string what = e.what();
-  if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") &&
-                                            bracket != std::string::npos) {
+  if (const auto bracket = what.find("] ");
+      what.starts_with("[json.exception.") && bracket != std::string::npos) {
     what.erase(0, bracket + 2);
   }
   if (what.starts_with("parse error at line")) {
@@ -143,8 +144,9 @@ std::string describe(const nlohmann::json::exception& e) {
 
 nlohmann::json load_json(std::string_view content, std::string_view title) {
   if (content.size() > kMaxInputBytes) {
-    throw ParseError(fmt::format("not {} JSON: the file has {} bytes, more than the limit of {} MiB",
-                                 title, content.size(), kMaxInputBytes / (1024 * 1024)));
+    throw ParseError(
+        fmt::format("not {} JSON: the file has {} bytes, more than the limit of {} MiB", title,
+                    content.size(), kMaxInputBytes / (1024 * 1024)));
   }
   if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw ParseError(fmt::format(
@@ -161,7 +163,9 @@ nlohmann::json load_json(std::string_view content, std::string_view title) {
     std::size_t byte = e.byte;
     const auto before = std::lower_bound(inserted.begin(), inserted.end(), byte) - inserted.begin();
     byte -= std::min<std::size_t>(byte, 2 * static_cast<std::size_t>(before));
+    // At the end of input the parser points one past the last byte; name the last byte instead.
     const bool truncated = byte >= content.size();
+    byte = std::min(byte, content.size());
     throw ParseError(fmt::format("not {} JSON: {} at byte {}{}", title, describe(e), byte,
                                  truncated ? " (is the file truncated?)" : ""));
   } catch (const nlohmann::json::exception& e) {
@@ -182,7 +186,8 @@ std::optional<double> json_number(const nlohmann::json& value) {
 
 std::string value_problem(std::string_view field, double value) {
   if (std::isnan(value)) return fmt::format("{} is NaN", field);
-  if (std::isinf(value)) return fmt::format("{} is {}infinite", field, value < 0 ? "negative " : "");
+  if (std::isinf(value))
+    return fmt::format("{} is {}infinite", field, value < 0 ? "negative " : "");
   if (value == 0) return fmt::format("{} is 0", field);
   if (value < 0) return fmt::format("{} is negative ({:g})", field, value);
   return {};

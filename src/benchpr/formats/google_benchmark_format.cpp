@@ -21,12 +21,24 @@ constexpr std::string_view kTitle = "Google Benchmark";
 
 // Fields of a benchmark entry that are bookkeeping, not something a user could compare.
 bool is_bookkeeping_field(const std::string& key) {
-  static const std::vector<std::string> kFields = {
-      "name",       "family_index", "per_family_instance_index", "run_name",
-      "run_type",   "repetitions",  "repetition_index",          "threads",
-      "iterations", "time_unit",    "aggregate_name",            "aggregate_unit",
-      "error_occurred", "error_message", "label",                "big_o",
-      "rms",        "complexity_n"};
+  static const std::vector<std::string> kFields = {"name",
+                                                   "family_index",
+                                                   "per_family_instance_index",
+                                                   "run_name",
+                                                   "run_type",
+                                                   "repetitions",
+                                                   "repetition_index",
+                                                   "threads",
+                                                   "iterations",
+                                                   "time_unit",
+                                                   "aggregate_name",
+                                                   "aggregate_unit",
+                                                   "error_occurred",
+                                                   "error_message",
+                                                   "label",
+                                                   "big_o",
+                                                   "rms",
+                                                   "complexity_n"};
   return std::find(kFields.begin(), kFields.end(), key) != kFields.end();
 }
 
@@ -84,9 +96,10 @@ class GoogleBenchmarkFormat final : public Format {
   ParsedRun parse(std::string_view content) const override {
     const json document = detail::load_json(content, kTitle);
     if (!document.is_object()) {
-      throw ParseError(fmt::format("not {} JSON: expected an object with \"context\" and "
-                                   "\"benchmarks\", got {}",
-                                   kTitle, document.type_name()));
+      throw ParseError(
+          fmt::format("not {} JSON: expected an object with \"context\" and "
+                      "\"benchmarks\", got {}",
+                      kTitle, document.type_name()));
     }
     const auto benchmarks = document.find("benchmarks");
     if (benchmarks == document.end() || !benchmarks->is_array()) {
@@ -130,7 +143,8 @@ class GoogleBenchmarkFormat final : public Format {
       const auto error = entry->find("error_occurred");
       if (error != entry->end() && error->is_boolean() && error->get<bool>()) {
         const std::string message = string_field(*entry, "error_message");
-        run.failures.push_back({group.name, "error: " + (message.empty() ? "(no message)" : message)});
+        run.failures.push_back(
+            {group.name, "error: " + (message.empty() ? "(no message)" : message)});
         return;
       }
     }

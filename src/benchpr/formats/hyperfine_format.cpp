@@ -30,9 +30,11 @@ std::string exit_problem(const json& result) {
     if (code.is_null()) {
       problem = "killed by a signal";
     } else if (code.is_number_integer()) {
-      if (code.get<std::int64_t>() != 0) problem = fmt::format("exit code {}", code.get<std::int64_t>());
+      if (code.get<std::int64_t>() != 0)
+        problem = fmt::format("exit code {}", code.get<std::int64_t>());
     } else {
-      problem = fmt::format("exit code {}", code.dump(-1, ' ', false, json::error_handler_t::replace));
+      problem =
+          fmt::format("exit code {}", code.dump(-1, ' ', false, json::error_handler_t::replace));
     }
     if (problem.empty()) continue;
     if (failed++ == 0) first = problem;
@@ -59,8 +61,8 @@ class HyperfineFormat final : public Format {
     }
     if (!results) throw ParseError(fmt::format("not {} JSON: no \"results\" array", kTitle));
     if (results->size() > kMaxBenchmarks) {
-      throw ParseError(fmt::format("not {} JSON: more than {} commands in one file", kTitle,
-                                   kMaxBenchmarks));
+      throw ParseError(
+          fmt::format("not {} JSON: more than {} commands in one file", kTitle, kMaxBenchmarks));
     }
 
     ParsedRun run;
@@ -96,9 +98,10 @@ class HyperfineFormat final : public Format {
     std::string field = metric_.empty() || metric_ == "time" ? "times" : metric_;
     if (field != "times" && field != "user" && field != "system" && field != "mean" &&
         field != "median" && field != "min" && field != "max") {
-      problem = fmt::format("unknown metric '{}' (hyperfine reports time, user, system, mean, "
-                            "median, min, max)",
-                            metric_);
+      problem = fmt::format(
+          "unknown metric '{}' (hyperfine reports time, user, system, mean, "
+          "median, min, max)",
+          metric_);
       return 0;
     }
     if (field == "times") {

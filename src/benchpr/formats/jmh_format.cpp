@@ -29,8 +29,10 @@ std::string param_text(const json& value) {
 // depend on the order JMH happens to write them in).
 std::string benchmark_name(const json& entry, std::size_t index) {
   const auto benchmark = entry.find("benchmark");
-  if (benchmark == entry.end() || !benchmark->is_string() || benchmark->get_ref<const std::string&>().empty()) {
-    throw ParseError(fmt::format("not {} JSON: entry [{}] has no \"benchmark\" name", kTitle, index));
+  if (benchmark == entry.end() || !benchmark->is_string() ||
+      benchmark->get_ref<const std::string&>().empty()) {
+    throw ParseError(
+        fmt::format("not {} JSON: entry [{}] has no \"benchmark\" name", kTitle, index));
   }
   std::string name = benchmark->get<std::string>();
   const auto params = entry.find("params");
@@ -64,7 +66,9 @@ Score metric_value(const json& metric, std::string_view label) {
       if (!fork.is_array()) continue;
       for (const json& iteration : fork) {
         const auto v = detail::json_number(iteration);
-        if (!v) return {0, fmt::format("{} rawData holds {}, not a number", label, iteration.type_name())};
+        if (!v)
+          return {0,
+                  fmt::format("{} rawData holds {}, not a number", label, iteration.type_name())};
         values.push_back(*v);
       }
     }
@@ -101,7 +105,8 @@ Score metric_value(const json& metric, std::string_view label) {
     values.push_back(*v);
   }
   for (double v : values) {
-    if (std::string problem = detail::value_problem(label, v); !problem.empty()) return {0, problem};
+    if (std::string problem = detail::value_problem(label, v); !problem.empty())
+      return {0, problem};
   }
   const double m = median(std::move(values));
   return {m, {}};
@@ -142,8 +147,8 @@ class JmhFormat final : public Format {
                                    document.type_name()));
     }
     if (document.size() > kMaxBenchmarks) {
-      throw ParseError(fmt::format("not {} JSON: more than {} benchmarks in one file", kTitle,
-                                   kMaxBenchmarks));
+      throw ParseError(
+          fmt::format("not {} JSON: more than {} benchmarks in one file", kTitle, kMaxBenchmarks));
     }
 
     struct Entry {
@@ -160,7 +165,8 @@ class JmhFormat final : public Format {
                                      entry.type_name()));
       }
       const auto mode = entry.find("mode");
-      Entry e{benchmark_name(entry, i), mode != entry.end() && mode->is_string() ? mode->get<std::string>() : "", &entry};
+      Entry e{benchmark_name(entry, i),
+              mode != entry.end() && mode->is_string() ? mode->get<std::string>() : "", &entry};
       modes_by_name[e.name].insert(e.mode);
       entries.push_back(std::move(e));
     }
@@ -173,8 +179,9 @@ class JmhFormat final : public Format {
       std::string label;
       const json* metric = find_metric(*e.data, metric_, label);
       if (!metric) {
-        run.failures.push_back({name, metric_.empty() ? "no primaryMetric"
-                                                      : fmt::format("no secondary metric '{}'", metric_)});
+        run.failures.push_back({name, metric_.empty()
+                                          ? "no primaryMetric"
+                                          : fmt::format("no secondary metric '{}'", metric_)});
         continue;
       }
       const auto unit_it = metric->find("scoreUnit");
@@ -187,7 +194,8 @@ class JmhFormat final : public Format {
       }
       const Better inferred = metric_.empty() || metric_ == "primary" ? direction_of(e.mode, unit)
                                                                       : direction_of("", unit);
-      run.measurements.push_back({name, unit, detail::resolve_better(inferred, better_), score.value});
+      run.measurements.push_back(
+          {name, unit, detail::resolve_better(inferred, better_), score.value});
     }
     return run;
   }

@@ -128,7 +128,8 @@ class Libgit2Repository final : public Repository {
  public:
   explicit Libgit2Repository(const std::string& given) {
     std::string path = given.empty() ? "." : given;
-    std::string shown = std::filesystem::absolute(path).lexically_normal().string();
+    std::string shown =
+        without_trailing_slash(std::filesystem::absolute(path).lexically_normal().string().c_str());
     std::error_code ec;
     if (!std::filesystem::is_directory(path, ec)) {
       throw GitError("not a directory: " + shown + " (pass -C DIR with the path of a clone)");

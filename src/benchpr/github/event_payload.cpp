@@ -12,7 +12,8 @@ using nlohmann::json;
 
 json parse(std::string_view text) {
   auto j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) throw EventError("the event payload is not a JSON object");
+  if (j.is_discarded() || !j.is_object())
+    throw EventError("the event payload is not a JSON object");
   return j;
 }
 
@@ -57,7 +58,8 @@ PullRequestEvent parse_pull_request_event(std::string_view json_text) {
   if (event.base_sha.empty() || event.head_sha.empty()) {
     throw EventError("the event's pull_request lacks base.sha or head.sha");
   }
-  if (const json* repo = object_at(*head, "repo")) event.head_repo_full_name = string_at(*repo, "full_name");
+  if (const json* repo = object_at(*head, "repo"))
+    event.head_repo_full_name = string_at(*repo, "full_name");
   if (const json* repo = object_at(j, "repository")) {
     event.repo_full_name = string_at(*repo, "full_name");
   } else if (const json* repo = object_at(*base, "repo")) {
@@ -86,7 +88,8 @@ WorkflowRunEvent parse_workflow_run_event(std::string_view json_text) {
   if (const json* repo = object_at(*run, "head_repository")) {
     event.head_repo_full_name = string_at(*repo, "full_name");
   }
-  if (const json* repo = object_at(j, "repository")) event.repo_full_name = string_at(*repo, "full_name");
+  if (const json* repo = object_at(j, "repository"))
+    event.repo_full_name = string_at(*repo, "full_name");
   if (auto prs = run->find("pull_requests"); prs != run->end() && prs->is_array()) {
     for (const auto& pr : *prs) {
       if (pr.is_object() && pr.contains("number") && pr["number"].is_number_integer()) {

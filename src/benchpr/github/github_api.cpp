@@ -18,8 +18,8 @@ std::string segment(const std::string& text) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : text) {
-    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '~';
+    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.' || c == '~';
     if (unreserved) {
       out += static_cast<char>(c);
     } else {
@@ -53,7 +53,8 @@ IssueComment comment_from(const json& j) {
   comment.id = j.value("id", std::int64_t{0});
   comment.body = string_at(j, "body");
   comment.html_url = string_at(j, "html_url");
-  if (j.contains("user") && j["user"].is_object()) comment.user_login = string_at(j["user"], "login");
+  if (j.contains("user") && j["user"].is_object())
+    comment.user_login = string_at(j["user"], "login");
   return comment;
 }
 
@@ -61,8 +62,7 @@ void check_length(const std::string& body) {
   std::size_t characters = comment_characters(body);
   if (characters > kMaxCommentCharacters) {
     throw GitHubError(0, "the comment has " + std::to_string(characters) +
-                             " characters, more than the " +
-                             std::to_string(kMaxCommentCharacters) +
+                             " characters, more than the " + std::to_string(kMaxCommentCharacters) +
                              " GitHub accepts; nothing was posted");
   }
 }

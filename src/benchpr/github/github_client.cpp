@@ -120,7 +120,8 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
   req.headers = {{"Accept", "application/vnd.github+json"},
                  {"X-GitHub-Api-Version", "2022-11-28"},
                  {"User-Agent", std::string("benchpr/") + BENCHPR_VERSION}};
-  if (!options_.token.empty()) req.headers.emplace_back("Authorization", "Bearer " + options_.token);
+  if (!options_.token.empty())
+    req.headers.emplace_back("Authorization", "Bearer " + options_.token);
   if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
   const std::string what = describe(method, req.url);
 
@@ -128,9 +129,8 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
   for (int attempt = 1;; ++attempt) {
     const bool last = attempt >= options_.max_attempts;
     const std::string retrying = "; retrying in ";
-    const std::string counter =
-        " (attempt " + std::to_string(attempt + 1) + " of " +
-        std::to_string(options_.max_attempts) + ")";
+    const std::string counter = " (attempt " + std::to_string(attempt + 1) + " of " +
+                                std::to_string(options_.max_attempts) + ")";
 
     if (is_write(method)) space_writes();
     HttpResponse response;
@@ -170,9 +170,10 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
     // Secondary rate limit: GitHub says how long to wait, or (without retry-after) asks for at
     // least a minute.
     std::optional<double> retry_after = parse_seconds(response.header("retry-after"));
-    bool secondary = limited_status &&
-                     (retry_after || github_error_detail(response.body).find(
-                                         "secondary rate limit") != std::string::npos);
+    bool secondary =
+        limited_status &&
+        (retry_after ||
+         github_error_detail(response.body).find("secondary rate limit") != std::string::npos);
     if (secondary) {
       double pause = retry_after ? std::max(*retry_after, 0.0) : 60.0;
       if (pause > options_.max_wait_seconds || last) {
@@ -184,8 +185,8 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
     }
 
     if ((status >= 500 || status == 429) && !last) {
-      wait(backoff, "GitHub answered " + std::to_string(status) + retrying +
-                        seconds_text(backoff) + counter);
+      wait(backoff, "GitHub answered " + std::to_string(status) + retrying + seconds_text(backoff) +
+                        counter);
       backoff *= 2;
       continue;
     }

@@ -21,12 +21,12 @@ namespace benchpr::github {
 inline constexpr std::string_view kDefaultApiUrl = "https://api.github.com";
 
 struct ClientOptions {
-  std::string api_url;  // "" = $GITHUB_API_URL, else https://api.github.com
-  std::string token;    // "" = no Authorization header
-  int max_attempts = 4;                     // per request, first try included
-  double first_backoff_seconds = 1;         // doubles after each failed attempt: 1, 2, 4
-  double max_wait_seconds = 60;             // longer rate-limit waits fail instead
-  double min_write_interval_seconds = 1;    // GitHub asks for a pause between writes
+  std::string api_url;                    // "" = $GITHUB_API_URL, else https://api.github.com
+  std::string token;                      // "" = no Authorization header
+  int max_attempts = 4;                   // per request, first try included
+  double first_backoff_seconds = 1;       // doubles after each failed attempt: 1, 2, 4
+  double max_wait_seconds = 60;           // longer rate-limit waits fail instead
+  double min_write_interval_seconds = 1;  // GitHub asks for a pause between writes
   // Injected so tests neither wait nor depend on the real time. Defaults: the real ones.
   std::function<void(double seconds)> sleep;
   std::function<double()> now;  // seconds since the epoch
@@ -63,9 +63,8 @@ class GitHubClient {
   // Updates the first comment whose first line holds the marker of `key` (see comment_body.hpp),
   // or creates one. The marker is added to `body` when missing. An identical body is left alone
   // (action Unchanged, no write request).
-  StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo,
-                                     int number, const std::string& body,
-                                     const std::string& key = "default");
+  StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo, int number,
+                                     const std::string& body, const std::string& key = "default");
 
   // One API request with headers, retries and rate-limit handling. `path_or_url` is a path under
   // the API base ("/repos/o/r") or an absolute URL on the same host (pagination links).

@@ -112,11 +112,27 @@ std::string escape_inline(std::string_view text, std::size_t max_chars) {
     const char32_t c = s[i];
     const char32_t next = i + 1 < s.size() ? s[i + 1] : 0;
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '`': case '*': case '_': case '[': case ']': case '|': case '~': case '\\': case '$':
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '|':
+      case '~':
+      case '\\':
+      case '$':
         out.push_back('\\');
         out.push_back(static_cast<char>(c));
         break;
@@ -149,7 +165,8 @@ std::string escape_inline(std::string_view text, std::size_t max_chars) {
         if (i > 0 && i == leading_digits) out.push_back('\\');
         out.push_back(')');
         break;
-      case '+': case '=':
+      case '+':
+      case '=':
         if (i == 0) out.push_back('\\');
         out.push_back(static_cast<char>(c));
         break;
@@ -178,8 +195,7 @@ std::string code_span(std::string_view text, bool in_table, std::size_t max_char
   return out;
 }
 
-std::string escape_code_block(std::string_view text, std::size_t max_lines,
-                              std::size_t max_bytes) {
+std::string escape_code_block(std::string_view text, std::size_t max_lines, std::size_t max_bytes) {
   const std::string plain = strip_ansi(text);
   std::vector<std::string> lines(1);
   for (std::size_t pos = 0; pos < plain.size();) {

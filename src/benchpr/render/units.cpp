@@ -44,8 +44,8 @@ std::pair<double, std::string_view> pick_scale(double value, const std::array<Sc
 }
 
 constexpr std::array<Scale, 4> kTimeScales{{{1, "ns"}, {1e3, "µs"}, {1e6, "ms"}, {1e9, "s"}}};
-constexpr std::array<Scale, 5> kDecimalScales{{{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"},
-                                               {1e12, "T"}}};
+constexpr std::array<Scale, 5> kDecimalScales{
+    {{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}}};
 
 // Nanoseconds per one of the unit, or 0 when the unit is not a time.
 double nanoseconds_per(std::string_view unit) {

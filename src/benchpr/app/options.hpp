@@ -1,0 +1,51 @@
+// What the command line asked for, as plain values (CLI11 fills them in cli.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace benchpr::app {
+
+struct RunOptions {
+  std::string base;
+  std::string head;
+  std::string directory = ".";
+  std::string config_file;  // "" = .benchpr.yml from the base revision
+  std::optional<int> rounds;
+  std::optional<int> warmup_rounds;
+  std::string threshold;  // "2%"
+  std::string budget;     // "20m"
+  std::string output;     // results JSON
+  std::string markdown;   // markdown file
+  std::string workdir;
+  std::string templates_dir;
+  std::string key = "default";
+  std::string fail_on = "never";  // never | regression | failed
+  std::optional<std::uint64_t> seed;
+  bool dry_run = false;
+  bool skip_build = false;
+  // GitHub (pull-request mode)
+  std::optional<int> pr;
+  std::string repo;
+  std::string api_url;
+  std::string compare = "merge-base";  // merge-base | merge
+};
+
+struct PublishOptions {
+  std::string results_file;
+  std::optional<int> pr;
+  std::string repo;
+  std::string api_url;
+  std::string markdown;
+  std::string templates_dir;
+  std::string key = "default";
+  bool dry_run = false;
+};
+
+// Exit codes of the whole program.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the job ran but something failed (posting, --fail-on)
+inline constexpr int kExitUsage = 2;    // bad usage or configuration: nothing was measured
+
+}  // namespace benchpr::app

@@ -1,0 +1,28 @@
+#include "benchpr/app/templates.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "benchpr/app/user_error.hpp"
+
+namespace benchpr::app {
+
+std::map<std::string, std::string> load_template_overrides(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  if (dir.empty()) return out;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) throw UserError("--templates " + dir + ": " + ec.message());
+  for (const auto& entry : it) {
+    if (entry.path().extension() != ".mustache") continue;
+    std::ifstream in(entry.path());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out[entry.path().stem().string()] = ss.str();
+  }
+  if (out.empty()) throw UserError("--templates " + dir + ": no *.mustache files there");
+  return out;
+}
+
+}  // namespace benchpr::app

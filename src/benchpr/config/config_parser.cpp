@@ -1,0 +1,349 @@
+// .benchpr.yml -> Config. Every error names the file, the line, the key and what to write
+// instead, because the person reading it is looking at a CI log, not at this code.
+#include "benchpr/config/config_parser.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "benchpr/formats/format.hpp"
+
+namespace benchpr::config {
+namespace {
+
+constexpr const char* kMinimalConfig =
+    "a minimal config: 'suites: [{name: core, run: build/bench/core_bench}]'";
+const std::vector<std::string> kTopLevelKeys = {"build",   "build_timeout", "suites",
+                                                "rounds",  "warmup_rounds", "threshold",
+                                                "timeout", "budget",        "scrub_env"};
+const std::vector<std::string> kSuiteKeys = {"name",    "run",    "format",
+                                             "timeout", "metric", "better"};
+constexpr int kMinRounds = 2;
+constexpr int kMaxRounds = 1000;
+constexpr int kMaxWarmupRounds = 100;
+constexpr double kMinThreshold = 0.001;
+constexpr double kMaxThreshold = 0.5;
+
+std::string kind_of(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return "'" + node.Scalar() + "'";
+    default:
+      return "nothing";
+  }
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  // Line of `node`, or of `fallback` (its key) when `node` is an empty value: yaml-cpp places
+  // those at the start of whatever follows, often the next line.
+  static int line_of(const YAML::Node& node, const YAML::Node& fallback = YAML::Node()) {
+    if (node.IsDefined() && !node.IsNull() && !node.Mark().is_null()) return node.Mark().line + 1;
+    if (fallback.IsDefined() && !fallback.Mark().is_null()) return fallback.Mark().line + 1;
+    return 1;
+  }
+
+  [[noreturn]] void fail(int line, const std::string& key, const std::string& problem,
+                         const std::string& hint = "") const {
+    std::string message = fmt::format("{}:{}: {}: {}", file_, line, key, problem);
+    if (!hint.empty()) message += " (" + hint + ")";
+    throw ConfigError(message);
+  }
+
+  // The scalar text of a value; other kinds are an error that says what was expected.
+  std::string scalar(const YAML::Node& key, const YAML::Node& value, const std::string& name,
+                     const std::string& expected, const std::string& hint) const {
+    if (!value.IsScalar()) {
+      fail(line_of(value, key), name, fmt::format("expected {}, got {}", expected, kind_of(value)),
+           hint);
+    }
+    return value.Scalar();
+  }
+
+  double duration(const YAML::Node& key, const YAML::Node& value, const std::string& name) const {
+    const std::string hint = "write e.g. '90s', '20m' or '1h30m'";
+    const std::string text = scalar(key, value, name, "a duration", hint);
+    const auto seconds = parse_duration(text);
+    if (!seconds)
+      fail(line_of(value, key), name, fmt::format("expected a duration, got '{}'", text), hint);
+    if (!(*seconds > 0)) {
+      fail(line_of(value, key), name, fmt::format("must be greater than zero, got '{}'", text),
+           hint);
+    }
+    return *seconds;
+  }
+
+  int integer(const YAML::Node& key, const YAML::Node& value, const std::string& name, int min,
+              int max, const std::string& expected) const {
+    const std::string text = scalar(key, value, name, expected, "");
+    long long number = 0;
+    const bool digits_only = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (!digits_only)
+      fail(line_of(value, key), name, fmt::format("expected {}, got '{}'", expected, text));
+    if (ec == std::errc::result_out_of_range || number > max) {
+      fail(line_of(value, key), name, fmt::format("must be at most {}, got {}", max, text));
+    }
+    if (number < min)
+      fail(line_of(value, key), name, fmt::format("must be at least {}, got {}", min, text));
+    (void)end;
+    return static_cast<int>(number);
+  }
+
+  double percentage(const YAML::Node& key, const YAML::Node& value, const std::string& name) const {
+    const std::string text = scalar(key, value, name, "a percentage", "write e.g. '2%'");
+    const auto fraction = parse_percentage(text);
+    if (!fraction) {
+      // A bare number is ambiguous (0.02 or 2 percent?), so it is refused with the spelling
+      // we would have guessed.
+      double bare = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bare);
+      if (ec == std::errc() && end == text.data() + text.size() && std::isfinite(bare) &&
+          bare > 0) {
+        const double percent = bare < 1 ? bare * 100 : bare;
+        fail(line_of(value, key), name, fmt::format("expected a percentage, got {}", text),
+             fmt::format("write '{:g}%'", percent));
+      }
+      fail(line_of(value, key), name, fmt::format("expected a percentage, got '{}'", text),
+           "write e.g. '2%'");
+    }
+    if (*fraction < kMinThreshold || *fraction > kMaxThreshold) {
+      fail(line_of(value, key), name, fmt::format("must be between 0.1% and 50%, got '{}'", text));
+    }
+    return *fraction;
+  }
+
+  // Walks a mapping's keys: rejects non-scalar, unknown and repeated keys before `visit` sees them.
+  template <typename Visit>
+  void each_key(const YAML::Node& map, const std::string& prefix,
+                const std::vector<std::string>& valid, Visit visit) const {
+    std::map<std::string, int> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::Node key = it->first;
+      if (!key.IsScalar()) {
+        fail(line_of(key), prefix.empty() ? "(key)" : prefix,
+             "expected a key name, got " + kind_of(key));
+      }
+      const std::string& name = key.Scalar();
+      const std::string path = prefix.empty() ? name : prefix + "." + name;
+      if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
+        fail(line_of(key), path, "unknown key",
+             fmt::format("valid keys: {}", fmt::join(valid, ", ")));
+      }
+      if (const auto [first, inserted] = seen.emplace(name, line_of(key)); !inserted) {
+        fail(line_of(key), path, fmt::format("appears twice, first on line {}", first->second),
+             "keep one of them");
+      }
+      visit(name, key, it->second);
+    }
+  }
+
+ private:
+  std::string file_;
+};
+
+const std::regex& suite_name_pattern() {
+  static const std::regex pattern("[A-Za-z0-9_.-]+");
+  return pattern;
+}
+
+const std::regex& env_name_pattern() {
+  static const std::regex pattern("[A-Za-z_][A-Za-z0-9_]*");
+  return pattern;
+}
+
+std::string suggested_name(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    out += ok ? c : '_';
+  }
+  return out.empty() ? "core" : out;
+}
+
+SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t index,
+                       std::map<std::string, int>& names) {
+  const std::string prefix = fmt::format("suites[{}]", index);
+  const int line = Reader::line_of(item);
+  if (!item.IsMap()) {
+    r.fail(line, prefix, "expected a mapping with name and run, got " + kind_of(item),
+           "write '- name: core' and 'run: ...' on the next line");
+  }
+  SuiteConfig suite;
+  suite.line = line;
+  bool has_name = false;
+  bool has_run = false;
+  r.each_key(
+      item, prefix, kSuiteKeys,
+      [&](const std::string& key, const YAML::Node& k, const YAML::Node& v) {
+        const std::string path = prefix + "." + key;
+        const int value_line = Reader::line_of(v, k);
+        if (key == "name") {
+          suite.name = r.scalar(k, v, path, "a name", "write e.g. 'name: core'");
+          if (!std::regex_match(suite.name, suite_name_pattern())) {
+            r.fail(
+                value_line, path,
+                fmt::format("'{}' may contain only letters, digits, '_', '.' and '-'", suite.name),
+                fmt::format("write e.g. '{}'", suggested_name(suite.name)));
+          }
+          if (const auto [first, inserted] = names.emplace(suite.name, value_line); !inserted) {
+            r.fail(value_line, path,
+                   fmt::format("'{}' is already the name of the suite on line {}", suite.name,
+                               first->second),
+                   "give each suite its own name");
+          }
+          has_name = true;
+        } else if (key == "run") {
+          suite.run =
+              r.scalar(k, v, path, "a shell command", "write e.g. 'run: build/bench/core_bench'");
+          if (suite.run.find_first_not_of(" \t\r\n") == std::string::npos) {
+            r.fail(value_line, path, "empty command", "write e.g. 'run: build/bench/core_bench'");
+          }
+          has_run = true;
+        } else if (key == "format") {
+          const auto valid = formats::known_formats();
+          const std::string hint = fmt::format("valid formats: {}", fmt::join(valid, ", "));
+          suite.format = r.scalar(k, v, path, "a format name", hint);
+          if (std::find(valid.begin(), valid.end(), suite.format) == valid.end()) {
+            r.fail(value_line, path, fmt::format("unknown format '{}'", suite.format), hint);
+          }
+        } else if (key == "timeout") {
+          suite.timeout_seconds = r.duration(k, v, path);
+        } else if (key == "metric") {
+          suite.metric = r.scalar(k, v, path, "a metric name", "write e.g. 'metric: cpu_time'");
+        } else if (key == "better") {
+          const std::string text = r.scalar(k, v, path, "'lower' or 'higher'", "");
+          suite.better = better_from_string(text);
+          if (!suite.better) {
+            r.fail(value_line, path, fmt::format("expected 'lower' or 'higher', got '{}'", text));
+          }
+        }
+      });
+  if (!has_name) {
+    r.fail(line, prefix + ".name", "missing", "every suite needs a name, e.g. 'name: core'");
+  }
+  if (!has_run) {
+    r.fail(line, prefix + ".run", "missing",
+           "the command that runs the benchmarks, e.g. 'run: build/bench/core_bench'");
+  }
+  return suite;
+}
+
+std::vector<SuiteConfig> read_suites(const Reader& r, const YAML::Node& key,
+                                     const YAML::Node& value) {
+  if (!value.IsSequence()) {
+    r.fail(Reader::line_of(value, key), "suites",
+           "expected a list of suites, got " + kind_of(value), kMinimalConfig);
+  }
+  if (value.size() == 0) {
+    r.fail(Reader::line_of(value, key), "suites", "the list is empty", kMinimalConfig);
+  }
+  std::vector<SuiteConfig> suites;
+  std::map<std::string, int> names;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    suites.push_back(read_suite(r, value[i], i, names));
+  }
+  return suites;
+}
+
+std::vector<std::string> read_scrub_env(const Reader& r, const YAML::Node& key,
+                                        const YAML::Node& value) {
+  if (!value.IsSequence()) {
+    const std::string example = value.IsScalar() ? value.Scalar() : "MY_SECRET";
+    r.fail(Reader::line_of(value, key), "scrub_env",
+           "expected a list of environment variable names, got " + kind_of(value),
+           fmt::format("write 'scrub_env: [{}]'", example));
+  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string path = fmt::format("scrub_env[{}]", i);
+    const YAML::Node item = value[i];
+    const std::string name = r.scalar(key, item, path, "an environment variable name", "");
+    if (!std::regex_match(name, env_name_pattern())) {
+      r.fail(Reader::line_of(item, key), path,
+             fmt::format("'{}' is not an environment variable name", name),
+             "letters, digits and '_', not starting with a digit");
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+Config parse_config(std::string_view yaml_text, const std::string& file_name) {
+  const Reader r(file_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml_text));
+  } catch (const YAML::Exception& e) {
+    const int line = e.mark.is_null() ? 1 : e.mark.line + 1;
+    throw ConfigError(fmt::format("{}:{}: invalid YAML: {}", file_name, line, e.msg));
+  }
+
+  if (root.IsNull()) r.fail(1, "suites", "missing, the file has no settings", kMinimalConfig);
+  if (!root.IsMap()) {
+    r.fail(Reader::line_of(root), "(top level)",
+           "expected a mapping of settings, got " + kind_of(root),
+           "write 'key: value' lines, starting with 'suites:'");
+  }
+
+  Config config;
+  bool has_suites = false;
+  try {
+    r.each_key(root, "", kTopLevelKeys,
+               [&](const std::string& key, const YAML::Node& k, const YAML::Node& v) {
+                 if (key == "build") {
+                   config.build = v.IsNull() ? ""
+                                             : r.scalar(k, v, key, "a shell command",
+                                                        "write one command; join steps with &&");
+                 } else if (key == "build_timeout") {
+                   config.build_timeout_seconds = r.duration(k, v, key);
+                 } else if (key == "suites") {
+                   config.suites = read_suites(r, k, v);
+                   has_suites = true;
+                 } else if (key == "rounds") {
+                   config.rounds =
+                       r.integer(k, v, key, kMinRounds, kMaxRounds, "a positive integer");
+                 } else if (key == "warmup_rounds") {
+                   config.warmup_rounds =
+                       r.integer(k, v, key, 0, kMaxWarmupRounds, "a non-negative integer");
+                 } else if (key == "threshold") {
+                   config.threshold = r.percentage(k, v, key);
+                 } else if (key == "timeout") {
+                   config.timeout_seconds = r.duration(k, v, key);
+                 } else if (key == "budget") {
+                   config.budget_seconds = r.duration(k, v, key);
+                 } else if (key == "scrub_env") {
+                   config.scrub_env = read_scrub_env(r, k, v);
+                 }
+               });
+  } catch (const YAML::Exception& e) {
+    // Conversions inside yaml-cpp; the checks above should leave nothing for it to refuse.
+    const int line = e.mark.is_null() ? 1 : e.mark.line + 1;
+    throw ConfigError(fmt::format("{}:{}: invalid YAML: {}", file_name, line, e.msg));
+  }
+  if (!has_suites) r.fail(1, "suites", "missing", kMinimalConfig);
+  return config;
+}
+
+}  // namespace benchpr::config

@@ -1,0 +1,236 @@
+#include "benchpr/core/adaptive.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/stats.hpp"
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+
+namespace {
+
+int round_up_even(int n) { return n + n % 2; }
+
+std::string plural(int n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// The results as they stood at a look: the first `rounds` analysed rounds, and only the series
+// still open there. The run records are left out; the analysis does not read them.
+Results at_look(const Results& results, int rounds, const std::vector<bool>& open) {
+  Results r;
+  r.schema_version = results.schema_version;
+  r.tool_version = results.tool_version;
+  r.base = results.base;
+  r.head = results.head;
+  r.config = results.config;
+  r.machine = results.machine;
+  r.pull_request = results.pull_request;
+  r.config_changed_by_head = results.config_changed_by_head;
+  r.seed = results.seed;
+  r.plan = results.plan;
+  r.builds = results.builds;
+  r.complete = true;  // a look is a planned point, not a partial run
+  r.rounds_done = results.rounds_done;
+  int seen = 0;
+  for (const RoundPlan& p : results.plan) {
+    if (p.index >= results.rounds_done) break;
+    if (!p.warmup && ++seen == rounds) {
+      r.rounds_done = p.index + 1;
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < results.series.size(); ++i) {
+    if (open[i]) r.series.push_back(results.series[i]);
+  }
+  return r;
+}
+
+// Every look up to `last_look`, replayed from the results: which look decided each benchmark,
+// and each benchmark's reading at that look (or at the latest look it was open at).
+struct Replay {
+  std::vector<int> decided_at;  // per series: look index, -1 while open
+  std::vector<BenchmarkAnalysis> reading;
+  std::vector<int> decided_per_look;
+  int look = -1;           // last look actually read
+  int rounds = 0;          // analysed rounds that look saw
+  bool cut_short = false;  // the last look read had fewer rounds than planned
+  Analysis analysis;       // the last look's analysis (open benchmarks only)
+};
+
+Replay replay(const Results& results, const AdaptivePlan& plan, int last_look) {
+  const std::size_t n = results.series.size();
+  Replay out;
+  out.decided_at.assign(n, -1);
+  out.reading.resize(n);
+  const int available = static_cast<int>(analysed_rounds(results).size());
+  int previous_rounds = 0;
+  for (int k = 0; k <= last_look && k < static_cast<int>(plan.looks.size()); ++k) {
+    std::vector<bool> open(n);
+    bool any_open = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      open[i] = out.decided_at[i] < 0;
+      any_open |= open[i];
+    }
+    if (!any_open && k > 0) break;
+    const int rounds = std::min(plan.looks[static_cast<std::size_t>(k)], available);
+    // Reading the same rounds again at a later look's level would only spend alpha twice.
+    if (k > 0 && rounds <= previous_rounds) break;
+    out.analysis = analyse(at_look(results, rounds, open), look_options(plan, k));
+    out.look = k;
+    out.rounds = rounds;
+    out.cut_short = rounds < plan.looks[static_cast<std::size_t>(k)];
+    out.decided_per_look.push_back(0);
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!open[i]) continue;
+      out.reading[i] = out.analysis.benchmarks[j++];
+      if (is_decided(out.reading[i].verdict)) {
+        out.decided_at[i] = k;
+        ++out.decided_per_look.back();
+      }
+    }
+    previous_rounds = rounds;
+    if (out.cut_short) break;
+  }
+  return out;
+}
+
+std::string percent_list(const std::vector<double>& alphas) {
+  std::vector<std::string> parts;
+  for (double a : alphas) parts.push_back(fmt::format("{:.2g}%", a * 100));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+AdaptivePlan make_adaptive_plan(int first_look_rounds, int max_rounds, double alpha) {
+  AdaptivePlan plan;
+  const int step = round_up_even(std::max(first_look_rounds, 2));
+  const int last = std::max(round_up_even(max_rounds), step);
+  for (int r = step; r < last; r += step) plan.looks.push_back(r);
+  plan.looks.push_back(last);
+  const int k = static_cast<int>(plan.looks.size());
+  const double total_weight = k * (k + 1) / 2.0;
+  for (int i = 0; i < k; ++i) plan.alpha_per_look.push_back(alpha * (k - i) / total_weight);
+  return plan;
+}
+
+AdaptivePlan adaptive_plan_for(const Config& config, double alpha) {
+  const int first = round_up_even(std::max(config.rounds, 2));
+  return make_adaptive_plan(first, kAdaptiveLookCount * first, alpha);
+}
+
+AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
+  AnalysisOptions options;
+  if (look_index >= 0 && static_cast<std::size_t>(look_index) < plan.alpha_per_look.size()) {
+    options.alpha = plan.alpha_per_look[static_cast<std::size_t>(look_index)];
+  }
+  return options;
+}
+
+std::string benchmark_key(const std::string& suite, const std::string& name) {
+  return suite + "\t" + name;
+}
+
+bool is_decided(Verdict verdict) { return verdict != Verdict::Inconclusive; }
+
+LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
+                            double remaining_budget_seconds, double seconds_per_round) {
+  LookDecision out;
+  if (plan.looks.empty()) {
+    out.stop = true;
+    out.reason = "no adaptive looks were planned";
+    return out;
+  }
+  const int last = static_cast<int>(plan.looks.size()) - 1;
+  Replay r = replay(results, plan, std::clamp(look_index, 0, last));
+  out.rounds = r.rounds;
+  out.analysis = std::move(r.analysis);
+  for (std::size_t i = 0; i < results.series.size(); ++i) {
+    if (r.decided_at[i] < 0) {
+      out.open_benchmarks.push_back(benchmark_key(results.series[i].suite, results.series[i].name));
+    }
+  }
+  const int open = static_cast<int>(out.open_benchmarks.size());
+  out.stop = true;
+  if (open == 0) {
+    out.reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
+    return out;
+  }
+  if (r.look >= last || r.cut_short) {
+    out.reason = fmt::format("the last planned look ({} rounds) left {} inconclusive", r.rounds,
+                             plural(open, "benchmark"));
+    return out;
+  }
+  const int next = plan.looks[static_cast<std::size_t>(r.look + 1)];
+  const int more = next - r.rounds;
+  const double need = more * seconds_per_round;
+  if (!(need <= remaining_budget_seconds)) {
+    out.reason = std::isfinite(need)
+                     ? fmt::format(
+                           "the {} more rounds to the next look would take about {}, and {} of the "
+                           "budget {} left",
+                           more, format_duration(need), format_duration(remaining_budget_seconds),
+                           remaining_budget_seconds >= 1.5 ? "are" : "is")
+                     : std::string(
+                           "the time per round is unknown, so another look might overrun the "
+                           "budget");
+    return out;
+  }
+  out.stop = false;
+  out.next_rounds = next;
+  return out;
+}
+
+Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
+  const int last = static_cast<int>(plan.looks.size()) - 1;
+  if (last < 0) return analyse(results);
+  const double alpha = std::accumulate(plan.alpha_per_look.begin(), plan.alpha_per_look.end(), 0.0);
+  AnalysisOptions overall;
+  overall.alpha = alpha;
+  // Suites and run-level notes come from one reading of everything measured; the benchmarks'
+  // verdicts come from their own looks.
+  Analysis out = analyse(results, overall);
+  Replay r = replay(results, plan, last);
+  if (r.look < 0) return out;
+  out.benchmarks = std::move(r.reading);
+
+  std::vector<double> mdes;
+  for (const BenchmarkAnalysis& b : out.benchmarks) {
+    if (std::isfinite(b.mde)) mdes.push_back(b.mde);
+  }
+  out.run_mde = stats::median(mdes);
+
+  std::vector<std::string> counts;
+  int decided = 0;
+  for (std::size_t k = 0; k < r.decided_per_look.size(); ++k) {
+    if (r.decided_per_look[k] == 0) continue;
+    decided += r.decided_per_look[k];
+    const int rounds = std::min(plan.looks[k], r.rounds);
+    counts.push_back(counts.empty()
+                         ? fmt::format("{} decided after {} rounds",
+                                       plural(r.decided_per_look[k], "benchmark"), rounds)
+                         : fmt::format("{} after {}", r.decided_per_look[k], rounds));
+  }
+  const int open = static_cast<int>(out.benchmarks.size()) - decided;
+  // "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): 45 benchmarks
+  // decided after 10 rounds, 3 after 20; 2 still inconclusive."
+  std::string note = fmt::format(
+      "Adaptive rounds (looks planned at {} rounds; α {}): {}", fmt::join(plan.looks, ", "),
+      percent_list(plan.alpha_per_look),
+      counts.empty() ? "no benchmark decided" : fmt::format("{}", fmt::join(counts, ", ")));
+  if (open > 0) note += fmt::format("; {} still inconclusive", open);
+  out.notes.push_back(note + ".");
+  out.recommendation = recommend(results, out);
+  return out;
+}
+
+}  // namespace benchpr

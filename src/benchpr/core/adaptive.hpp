@@ -1,0 +1,66 @@
+// Adaptive rounds within a time budget: a few looks fixed before the first round runs, the
+// significance level split over them (weighted Bonferroni), more rounds only for benchmarks that
+// are still open, and a stop when everything is decided, the budget is spent or the last look is
+// reached. Pure: the runner asks at each look and runs what it is told; the final reading is
+// replayed from the results alone, so a results file always reproduces its comment.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/model.hpp"
+
+namespace benchpr {
+
+// Pre-registered looks. alpha_per_look[k] is the level (and BH q) used at look k; the levels sum
+// to the overall alpha, so a benchmark with no true change is called changed at some look with
+// probability at most alpha in total, however many looks run.
+struct AdaptivePlan {
+  std::vector<int> looks;              // analysed rounds at each look: even, increasing
+  std::vector<double> alpha_per_look;  // same length as looks
+};
+
+// Looks every `first_look_rounds` analysed rounds (rounded up to even, so AB/BA blocks stay
+// whole) up to `max_rounds`; the last look lands on max_rounds. The weights decrease linearly
+// (K looks: K, K-1, ..., 1, normalised): three looks get 1/2, 1/3 and 1/6 of alpha. Early looks
+// carry most of the level because most benchmarks settle there.
+AdaptivePlan make_adaptive_plan(int first_look_rounds, int max_rounds, double alpha);
+
+// The plan benchpr uses when a budget is configured: looks at rounds, 2x and 3x rounds.
+inline constexpr int kAdaptiveLookCount = 3;
+AdaptivePlan adaptive_plan_for(const Config& config, double alpha = 0.05);
+
+// Analysis options for look k (alpha of that look, default power).
+AnalysisOptions look_options(const AdaptivePlan& plan, int look_index);
+
+// "suite\tname": how the open benchmarks are named to the runner's filter.
+std::string benchmark_key(const std::string& suite, const std::string& name);
+
+// A verdict that more rounds would not change: everything except inconclusive.
+bool is_decided(Verdict verdict);
+
+struct LookDecision {
+  bool stop = false;
+  std::string reason;   // why the session stops, for the comment ("" while continuing)
+  int rounds = 0;       // analysed rounds this look saw
+  int next_rounds = 0;  // analysed rounds to reach before the next look; 0 when stopping
+  std::vector<std::string> open_benchmarks;  // benchmark_key()s: run only these until then
+  Analysis analysis;  // this look's reading of the benchmarks that were open at it
+};
+
+// Reads look `look_index` from the results (benchmarks decided at earlier looks are left out,
+// as the runner stopped running them) and says whether to go on. Stops when nothing is open, at
+// the last look, or when the rounds to the next look (at `seconds_per_round` each, measured on
+// the still-open benchmarks) would not fit in `remaining_budget_seconds`; an unknown (NaN) cost
+// stops too, so the budget is never overrun by a guess.
+LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
+                            double remaining_budget_seconds, double seconds_per_round);
+
+// The final reading of an adaptive session: each benchmark as judged at the look that decided
+// it; those still open as judged at the last look reached (or on the rounds done so far, at the
+// next look's level, when the session was cut short). Suites, notes and the recommendation are
+// computed over these verdicts; a note says how many benchmarks each look decided.
+Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan);
+
+}  // namespace benchpr

@@ -1,0 +1,499 @@
+#include "benchpr/render/view_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/wording.hpp"
+#include "benchpr/render/escape.hpp"
+#include "benchpr/render/units.hpp"
+
+namespace benchpr::render {
+
+namespace {
+
+using Data = kainjow::mustache::data;
+
+constexpr std::size_t kReasonMaxChars = 1000;
+constexpr std::size_t kNoteMaxChars = 500;
+constexpr std::size_t kCellReasonMaxChars = 120;
+
+struct VerdictStyle {
+  Verdict verdict;
+  std::string_view emoji;
+  std::string_view singular;
+  std::string_view plural;
+};
+
+// Headline order: what needs attention first, then the reassuring, then the bookkeeping.
+constexpr std::array<VerdictStyle, 9> kStyles{{
+    {Verdict::Regression, "❌", "regression", "regressions"},
+    {Verdict::Improvement, "⚡", "improvement", "improvements"},
+    {Verdict::Slower, "🐢", "slower", "slower"},
+    {Verdict::Faster, "🐇", "faster", "faster"},
+    {Verdict::Unchanged, "✅", "unchanged", "unchanged"},
+    {Verdict::Inconclusive, "❔", "inconclusive", "inconclusive"},
+    {Verdict::Added, "➕", "added", "added"},
+    {Verdict::Removed, "➖", "removed", "removed"},
+    {Verdict::Failed, "💥", "failed", "failed"},
+}};
+
+const VerdictStyle& style(Verdict v) {
+  for (const auto& s : kStyles)
+    if (s.verdict == v) return s;
+  return kStyles[5];
+}
+
+// Order of the groups in the changed table.
+int table_rank(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+      return 0;
+    case Verdict::Improvement:
+      return 1;
+    case Verdict::Slower:
+      return 2;
+    case Verdict::Faster:
+      return 3;
+    case Verdict::Inconclusive:
+      return 4;
+    case Verdict::Failed:
+      return 5;
+    case Verdict::Added:
+      return 6;
+    case Verdict::Removed:
+      return 7;
+    case Verdict::Unchanged:
+      return 8;
+  }
+  return 8;
+}
+
+bool has_flag(const BenchmarkAnalysis& b, std::string_view flag) {
+  return std::find(b.flags.begin(), b.flags.end(), flag) != b.flags.end();
+}
+
+// "2%", "2.5%", "0.5%": the threshold as configured, without trailing zeros.
+std::string threshold_text(double threshold) { return fmt::format("{:.3g}%", threshold * 100); }
+
+std::string short_sha(const std::string& sha) {
+  if (sha.size() < 7) return "";
+  for (char c : sha)
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return "";
+  std::string s = sha.substr(0, 7);
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string revision_text(const RevisionInfo& rev) {
+  const std::string sha = short_sha(rev.sha);
+  if (!sha.empty()) return "`" + sha + "`";
+  if (!rev.spec.empty()) return code_span(rev.spec, false, 60);
+  return "?";
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string inconclusive_text(const BenchmarkAnalysis& b, const std::string& threshold) {
+  std::string why;
+  if (has_flag(b, "order")) {
+    why = "sign follows run order";
+  } else if (has_flag(b, "unstable")) {
+    why = "one round decides it";
+  } else if (b.reason.empty() || b.reason.rfind("no signal", 0) == 0) {
+    why = "no signal";  // the CI column already shows how wide it is
+  } else {
+    why = escape_inline(b.reason, kCellReasonMaxChars);
+  }
+  std::string text = fmt::format("{} inconclusive: {}", style(Verdict::Inconclusive).emoji, why);
+  if (b.rounds_needed && *b.rounds_needed > 0) {
+    text += fmt::format("; ≈ {} rounds would settle ±{}", *b.rounds_needed, threshold);
+  }
+  return text;
+}
+
+std::string verdict_text(const BenchmarkAnalysis& b, const std::string& threshold) {
+  const VerdictStyle& s = style(b.verdict);
+  if (b.verdict == Verdict::Inconclusive) return inconclusive_text(b, threshold);
+  if (b.verdict == Verdict::Failed) {
+    return fmt::format(
+        "{} failed: {}", s.emoji,
+        b.reason.empty() ? std::string("no values") : escape_inline(b.reason, kCellReasonMaxChars));
+  }
+  return fmt::format("{} {}", s.emoji, s.singular);
+}
+
+TableRow make_row(const BenchmarkAnalysis& b, const std::string& threshold) {
+  TableRow row;
+  row.verdict = b.verdict;
+  row.suite = escape_inline(b.suite, 80);
+  row.name = code_span(b.name);
+  row.base = format_value(b.base_value, b.unit);
+  row.head = format_value(b.head_value, b.unit);
+  row.change = format_change(b.change, b.better);
+  if (b.verdict == Verdict::Regression || b.verdict == Verdict::Improvement)
+    row.change = "**" + row.change + "**";
+  row.ci = format_ci(b.ci_low, b.ci_high);
+  row.verdict_text = verdict_text(b, threshold);
+  return row;
+}
+
+// |ln(head/base)|, so 3× faster and 3× slower weigh the same; unknown changes sort last.
+double magnitude(const BenchmarkAnalysis& b) {
+  if (std::isnan(b.change) || b.change <= -1) return -1;
+  return std::fabs(std::log1p(b.change));
+}
+
+std::string round_cell(double change, bool dropped) {
+  if (std::isnan(change)) return "—";
+  std::string text = format_signed_percent(change);
+  return dropped ? "(" + text + ")" : text;
+}
+
+std::string partial_note(const Results& results, const Analysis& analysis) {
+  if (results.complete) return "";
+  int planned = 0;
+  for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
+  if (planned == 0) planned = results.config.rounds;
+  const std::string why =
+      results.stop_reason.empty() ? "stopped early" : escape_inline(results.stop_reason, 200);
+  return fmt::format("Partial results: {} of {} rounds ran ({}).", analysis.analysed_rounds,
+                     planned, why);
+}
+
+// Core's notes repeat what the renderer shows from Results itself; keep one of each.
+bool duplicates_own_notice(const std::string& note, const Results& results) {
+  if (!results.complete && note.rfind("Partial results", 0) == 0) return true;
+  if (results.config_changed_by_head && note.find(".benchpr.yml") != std::string::npos) return true;
+  return false;
+}
+
+std::string footer(const Results& results, const Analysis& analysis) {
+  std::vector<std::string> parts;
+  int warmups = 0;
+  for (const RoundPlan& r : results.plan) warmups += r.warmup ? 1 : 0;
+  if (results.plan.empty()) warmups = results.config.warmup_rounds;
+  std::string rounds =
+      plural(static_cast<std::size_t>(std::max(0, analysis.analysed_rounds)), "round", "rounds");
+  if (warmups > 0)
+    rounds += " + " + plural(static_cast<std::size_t>(warmups), "warm-up", "warm-ups");
+  if (analysis.analysed_rounds <= 0 && results.rounds_done <= 0) {
+    parts.push_back("no rounds ran");
+  } else {
+    parts.push_back(rounds + ", interleaved AB/BA");
+  }
+  parts.push_back(
+      fmt::format("base {} vs PR {}", revision_text(results.base), revision_text(results.head)));
+  std::string machine = escape_inline(results.machine.cpu, 100);
+  if (results.machine.cores > 0) {
+    if (!machine.empty()) machine += ", ";
+    machine += plural(static_cast<std::size_t>(results.machine.cores), "core", "cores");
+  }
+  if (!machine.empty()) parts.push_back(machine);
+  if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0) {
+    parts.push_back("this run could detect changes ≥ " + format_percent(analysis.run_mde));
+  }
+  if (results.measuring_seconds > 0) {
+    parts.push_back("measured for " + format_duration(results.measuring_seconds));
+  }
+  if (const std::string url = safe_https_url(results.workflow_run_url); !url.empty()) {
+    parts.push_back("[workflow run](" + url + ")");
+  }
+  std::string out;
+  for (const std::string& p : parts) {
+    if (!out.empty()) out += " · ";
+    out += p;
+  }
+  return out;
+}
+
+// The sentence with benchmark names as code spans when core marked them; each fragment is
+// escaped on its own so a name cannot escape its span.
+std::string recommendation_reason(const Recommendation& rec) {
+  if (rec.reason_parts.empty()) return escape_inline(rec.reason, kReasonMaxChars);
+  std::string out;
+  for (const TextPart& part : rec.reason_parts) {
+    if (out.size() > kReasonMaxChars * 2) {
+      out += "…";
+      break;
+    }
+    if (part.code) {
+      out += code_span(part.text, false);
+      continue;
+    }
+    // escape_inline trims; the spaces around a fragment separate it from its neighbours.
+    const bool lead = !part.text.empty() && (part.text.front() == ' ');
+    const bool trail = part.text.size() > 1 && part.text.back() == ' ';
+    if (lead) out += ' ';
+    out += escape_inline(part.text, kReasonMaxChars);
+    if (trail) out += ' ';
+  }
+  return out;
+}
+
+std::string recommendation_title(RecommendationKind kind) {
+  switch (kind) {
+    case RecommendationKind::Merge:
+      return "Looks good to merge.";
+    case RecommendationKind::DoNotMerge:
+      return "Don't merge as is.";
+    case RecommendationKind::Inconclusive:
+      return "No clear answer yet.";
+    case RecommendationKind::Failed:
+      return "Could not compare.";
+  }
+  return "No clear answer yet.";
+}
+
+Data strings(const std::vector<std::string>& items, std::size_t limit = ViewLimits::kAll) {
+  Data list(Data::type::list);
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) list.push_back(Data(items[i]));
+  return list;
+}
+
+Data row_data(const TableRow& r) {
+  Data d;
+  d["suite"] = Data(r.suite);
+  d["name"] = Data(r.name);
+  d["base"] = Data(r.base);
+  d["head"] = Data(r.head);
+  d["change"] = Data(r.change);
+  d["ci"] = Data(r.ci);
+  d["verdict"] = Data(r.verdict_text);
+  return d;
+}
+
+// "… and 1234 more benchmarks (800 inconclusive, 434 added)".
+std::string more_rows_text(const std::vector<TableRow>& rows, std::size_t shown) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const VerdictStyle& s : kStyles) {
+    int n = 0;
+    for (std::size_t i = shown; i < rows.size(); ++i) n += rows[i].verdict == s.verdict;
+    if (n > 0) counts.emplace_back(std::string(s.singular), n);
+  }
+  return fmt::format("… and {} ({})",
+                     plural(rows.size() - shown, "more benchmark", "more benchmarks"),
+                     count_phrase(counts, false));
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const VerdictStyle& s : kStyles) {
+    int n = 0;
+    for (const BenchmarkAnalysis& b : analysis.benchmarks) n += b.verdict == s.verdict;
+    counts.emplace_back(std::string(s.singular), n);
+  }
+  return counts;
+}
+
+std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts, bool emoji) {
+  std::string out;
+  for (const auto& [name, n] : counts) {
+    if (n == 0) continue;
+    const VerdictStyle* s = nullptr;
+    for (const auto& st : kStyles)
+      if (st.singular == name) s = &st;
+    if (!s) continue;
+    if (!out.empty()) out += emoji ? " · " : ", ";
+    if (emoji) out += fmt::format("{} ", s->emoji);
+    out += plural(static_cast<std::size_t>(n), s->singular, s->plural);
+  }
+  return out;
+}
+
+CommentView make_view(const Results& results, const Analysis& analysis,
+                      const RenderOptions& options) {
+  CommentView v;
+  v.marker = sticky_marker(options.key);
+  v.counts = count_verdicts(analysis);
+  v.headline = analysis.benchmarks.empty() ? "nothing was compared" : count_phrase(v.counts, true);
+  v.recommendation_kind = std::string(to_string(analysis.recommendation.kind));
+  v.recommendation_title = recommendation_title(analysis.recommendation.kind);
+  v.recommendation_reason = recommendation_reason(analysis.recommendation);
+  v.partial_note = partial_note(results, analysis);
+  v.order_warning = analysis.order_warning;
+  v.config_changed = results.config_changed_by_head;
+  for (const std::string& note : analysis.notes) {
+    if (!duplicates_own_notice(note, results))
+      v.notes.push_back(escape_inline(note, kNoteMaxChars));
+  }
+  for (const BuildResult& b : results.builds) {
+    if (b.ok) continue;
+    BuildFailureView f;
+    f.side = b.side == Side::Base ? "base" : "PR";
+    f.failure = b.failure.empty() ? "no reason given" : escape_inline(b.failure, 200);
+    while (!f.failure.empty() && f.failure.back() == '.') f.failure.pop_back();
+    f.seconds = b.seconds > 0 ? format_duration(b.seconds) : "";
+    if (!b.log_tail.empty()) f.log_block = escape_code_block(b.log_tail);
+    v.build_failures.push_back(std::move(f));
+  }
+  v.threshold = threshold_text(results.config.threshold);
+
+  std::vector<std::string> suites;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    if (std::find(suites.begin(), suites.end(), b.suite) == suites.end()) suites.push_back(b.suite);
+  }
+  v.multi_suite = suites.size() > 1;
+
+  // Changed table: group by verdict, then by size of the change.
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
+    if (analysis.benchmarks[i].verdict != Verdict::Unchanged) order.push_back(i);
+  }
+  std::vector<double> mags(analysis.benchmarks.size());
+  for (std::size_t i = 0; i < mags.size(); ++i) mags[i] = magnitude(analysis.benchmarks[i]);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const int ra = table_rank(analysis.benchmarks[a].verdict);
+    const int rb = table_rank(analysis.benchmarks[b].verdict);
+    if (ra != rb) return ra < rb;
+    return mags[a] > mags[b];
+  });
+  v.changed.reserve(order.size());
+  for (std::size_t i : order) v.changed.push_back(make_row(analysis.benchmarks[i], v.threshold));
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    if (b.verdict == Verdict::Unchanged) v.unchanged.push_back(make_row(b, v.threshold));
+  }
+
+  // Per-round table: one column per analysed round, labelled with its order.
+  std::vector<const RoundPlan*> analysed;
+  for (const RoundPlan& r : results.plan) {
+    if (!r.warmup) analysed.push_back(&r);
+  }
+  std::size_t columns = static_cast<std::size_t>(std::max(0, analysis.analysed_rounds));
+  for (std::size_t i : order) {
+    columns = std::max(columns, analysis.benchmarks[i].round_changes.size());
+  }
+  for (std::size_t c = 0; c < columns; ++c) {
+    std::string label = std::to_string(c + 1);
+    if (c < analysed.size()) label += analysed[c]->first == Side::Base ? " AB" : " BA";
+    v.round_headers.push_back(std::move(label));
+  }
+  for (std::size_t i : order) {
+    const BenchmarkAnalysis& b = analysis.benchmarks[i];
+    const auto& rc = b.round_changes;
+    if (std::none_of(rc.begin(), rc.end(), [](double x) { return std::isfinite(x); })) continue;
+    PerRoundRow row;
+    row.suite = escape_inline(b.suite, 80);
+    row.name = code_span(b.name);
+    for (std::size_t c = 0; c < columns; ++c) {
+      const bool dropped = b.dropped_round && *b.dropped_round == static_cast<int>(c + 1);
+      row.cells.push_back(round_cell(c < rc.size() ? rc[c] : kMissing, dropped));
+      v.any_cold_round |= dropped && c < rc.size() && std::isfinite(rc[c]);
+    }
+    row.change = format_change(b.change, b.better);
+    row.worse = fmt::format("{} of {}", b.worse_rounds, b.rounds_used);
+    v.per_round.push_back(std::move(row));
+  }
+
+  for (const SuiteSummary& s : analysis.suites) {
+    if (s.benchmarks == 0 || std::isnan(s.change)) continue;
+    v.suites.push_back({escape_inline(s.suite, 80), std::to_string(s.benchmarks),
+                        format_signed_percent(s.change), format_ci(s.ci_low, s.ci_high)});
+  }
+  v.footer = footer(results, analysis);
+  return v;
+}
+
+kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) {
+  Data d;
+  d["marker"] = Data(v.marker);
+  d["headline"] = Data(v.headline);
+  Data counts;
+  for (const auto& [name, n] : v.counts) counts[name] = Data(std::to_string(n));
+  d["counts"] = std::move(counts);
+  Data rec;
+  rec["kind"] = Data(v.recommendation_kind);
+  rec["title"] = Data(v.recommendation_title);
+  rec["reason"] = Data(v.recommendation_reason);
+  d["recommendation"] = std::move(rec);
+  d["partial_note"] = v.partial_note.empty() ? Data(false) : Data(v.partial_note);
+  d["order_warning"] = Data(v.order_warning);
+  d["config_changed"] = Data(v.config_changed);
+  d["threshold"] = Data(v.threshold);
+  d["multi_suite"] = Data(v.multi_suite);
+
+  const std::size_t notes_shown = std::min(v.notes.size(), limits.notes);
+  d["notes"] = strings(v.notes, notes_shown);
+  d["has_notes"] = Data(notes_shown > 0);
+
+  Data failures(Data::type::list);
+  for (const BuildFailureView& f : v.build_failures) {
+    Data item;
+    item["side"] = Data(f.side);
+    item["failure"] = Data(f.failure);
+    item["seconds"] = f.seconds.empty() ? Data(false) : Data(f.seconds);
+    const bool log = limits.build_logs && !f.log_block.empty();
+    item["log"] = log ? Data(f.log_block) : Data(false);
+    failures.push_back(item);
+  }
+  d["build_failures"] = std::move(failures);
+
+  const std::size_t changed_shown = std::min(v.changed.size(), limits.changed_rows);
+  Data changed(Data::type::list);
+  for (std::size_t i = 0; i < changed_shown; ++i) changed.push_back(row_data(v.changed[i]));
+  d["changed_rows"] = std::move(changed);
+  d["has_changed"] = Data(changed_shown > 0);
+  d["changed_more"] = changed_shown < v.changed.size()
+                          ? Data(more_rows_text(v.changed, changed_shown))
+                          : Data(false);
+
+  const std::size_t unchanged_shown = std::min(v.unchanged.size(), limits.unchanged_rows);
+  Data unchanged(Data::type::list);
+  for (std::size_t i = 0; i < unchanged_shown; ++i) unchanged.push_back(row_data(v.unchanged[i]));
+  d["has_unchanged"] = Data(!v.unchanged.empty());
+  d["unchanged_count"] = Data(std::to_string(v.unchanged.size()));
+  d["unchanged_rows"] = std::move(unchanged);
+  d["has_unchanged_rows"] = Data(unchanged_shown > 0);
+  d["unchanged_more"] = unchanged_shown < v.unchanged.size() && unchanged_shown > 0
+                            ? Data(plural(v.unchanged.size() - unchanged_shown,
+                                          "more unchanged benchmark", "more unchanged benchmarks"))
+                            : Data(false);
+
+  const std::size_t per_round_shown = std::min(v.per_round.size(), limits.per_round_rows);
+  Data rounds(Data::type::list);
+  for (std::size_t i = 0; i < per_round_shown; ++i) {
+    const PerRoundRow& r = v.per_round[i];
+    Data item;
+    item["suite"] = Data(r.suite);
+    item["name"] = Data(r.name);
+    item["cells"] = strings(r.cells);
+    item["change"] = Data(r.change);
+    item["worse"] = Data(r.worse);
+    rounds.push_back(item);
+  }
+  d["round_headers"] = strings(v.round_headers);
+  d["has_per_round"] = Data(!v.per_round.empty());
+  d["per_round_rows"] = std::move(rounds);
+  d["has_per_round_rows"] = Data(per_round_shown > 0);
+  d["per_round_more"] =
+      per_round_shown < v.per_round.size() && per_round_shown > 0
+          ? Data(plural(v.per_round.size() - per_round_shown, "more benchmark", "more benchmarks"))
+          : Data(false);
+  d["per_round_cold"] = Data(v.any_cold_round && per_round_shown > 0);
+
+  Data suites(Data::type::list);
+  for (const SuiteView& s : v.suites) {
+    Data item;
+    item["name"] = Data(s.name);
+    item["benchmarks"] = Data(s.benchmarks);
+    item["change"] = Data(s.change);
+    item["ci"] = Data(s.ci);
+    suites.push_back(item);
+  }
+  d["one_suite"] = v.suites.size() == 1 ? Data(suites.list_value().front()) : Data(false);
+  d["many_suites"] = Data(v.suites.size() > 1);
+  d["suites"] = std::move(suites);
+  d["has_suites"] = Data(!v.suites.empty());
+  d["footer"] = Data(v.footer);
+  return d;
+}
+
+}  // namespace benchpr::render

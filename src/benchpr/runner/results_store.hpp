@@ -1,0 +1,21 @@
+// Writes files so that a crash or a cancelled job never leaves a half-written one: the content
+// goes to a temporary file in the same directory, is flushed, then renamed over the target.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace benchpr::runner {
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws StoreError naming the path and the reason ("cannot write /x/results.json: No space
+// left on device").
+void write_file_atomically(const std::string& path, const std::string& content);
+
+std::string read_text_file(const std::string& path);  // throws StoreError
+
+}  // namespace benchpr::runner

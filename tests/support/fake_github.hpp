@@ -1,0 +1,130 @@
+// A fake GitHub REST API on 127.0.0.1 for tests: behaves like GitHub where benchpr depends on it
+// (token and User-Agent checks, pull requests, paginated issue comments with Link headers,
+// creating and editing comments, the 65536-character limit, 404s) and can inject failures
+// (5xx, primary and secondary rate limits, slow answers). Every request is recorded.
+// Thread-safe: the server answers from its own threads.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace benchpr::testing {
+
+struct RecordedRequest {
+  std::string method;
+  std::string path;                                          // without the query
+  std::string query;                                         // "per_page=100&page=2", as sent
+  std::vector<std::pair<std::string, std::string>> headers;  // as received
+  std::string body;
+
+  std::string header(const std::string& name) const;  // case-insensitive; "" when absent
+  bool has_header(const std::string& name) const;
+  std::string param(const std::string& name) const;  // from the query; "" when absent
+};
+
+struct FakePullRequest {
+  int number = 1;
+  std::string title = "Speed up the parser";
+  std::string state = "open";
+  std::vector<std::string> labels;
+  std::string base_ref = "main";
+  std::string base_sha = "1111111111111111111111111111111111111111";
+  std::string head_ref = "feature";
+  std::string head_sha = "2222222222222222222222222222222222222222";
+  // Full name of the head repository; "" means the base repository itself, nullopt makes
+  // head.repo null as for a deleted fork.
+  std::optional<std::string> head_repo = "";
+};
+
+struct FakeComment {
+  std::int64_t id = 0;
+  std::string body;
+  std::string login;
+  std::string html_url;
+};
+
+class FakeGitHub {
+ public:
+  explicit FakeGitHub(std::string token = "ghs_FakeTokenFor_benchpr_Tests_0123456789");
+  ~FakeGitHub();
+  FakeGitHub(const FakeGitHub&) = delete;
+  FakeGitHub& operator=(const FakeGitHub&) = delete;
+
+  std::string url() const;  // "http://127.0.0.1:PORT"
+  const std::string& token() const { return token_; }
+
+  // repo is "owner/name".
+  void add_pull_request(const std::string& repo, const FakePullRequest& pr);
+  // Pre-seeds a comment (also makes issue `number` exist); returns its id.
+  std::int64_t add_comment(const std::string& repo, int number, const std::string& body,
+                           const std::string& login = "octocat");
+  std::vector<FakeComment> comments(const std::string& repo, int number) const;
+
+  // GitHub caps per_page at 100; tests can lower the cap to force pagination.
+  void set_max_per_page(int max_per_page);
+
+  // Faults, consumed one per request in the order they were added.
+  void fail_next(int count, int status = 502, std::string body = R"({"message":"Server Error"})");
+  // 403 (or 429) with x-ratelimit-remaining: 0 and x-ratelimit-reset (default: now + 1 s).
+  void primary_rate_limit_next(std::optional<std::int64_t> reset_epoch = std::nullopt,
+                               int status = 403);
+  // 403 (or 429) with retry-after and GitHub's "secondary rate limit" message.
+  void secondary_rate_limit_next(int status = 403, int retry_after_seconds = 1);
+  // The next `count` requests are answered normally, but only after `delay`.
+  void delay_next(int count, std::chrono::milliseconds delay);
+
+  std::vector<RecordedRequest> requests() const;
+  void clear_requests();
+
+ private:
+  struct Fault {
+    int status = 0;  // 0 = only a delay
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::chrono::milliseconds delay{0};
+  };
+  struct Issue {
+    std::optional<FakePullRequest> pull_request;
+    std::vector<FakeComment> comments;
+  };
+
+  void route(const httplib::Request& req, httplib::Response& res);
+  void get_pull(const std::string& repo, int number, httplib::Response& res);
+  void list_comments(const std::string& repo, int number, const httplib::Request& req,
+                     httplib::Response& res);
+  void create_comment(const std::string& repo, int number, const httplib::Request& req,
+                      httplib::Response& res);
+  void edit_comment(const std::string& repo, std::int64_t id, const httplib::Request& req,
+                    httplib::Response& res);
+  std::string comment_url(const std::string& repo, int number, std::int64_t id) const;
+
+  std::string token_;
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = 0;
+  std::thread thread_;
+
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, int>, Issue> issues_;
+  std::deque<Fault> faults_;
+  std::vector<RecordedRequest> requests_;
+  std::int64_t next_comment_id_ = 5'000'000'001;  // beyond 32 bits, like GitHub's today
+  int max_per_page_ = 100;
+  int rate_remaining_ = 5000;
+};
+
+}  // namespace benchpr::testing

@@ -1,0 +1,383 @@
+// The Google Benchmark parser on real captures of libbenchmark 1.7.1 (tests/data/google-benchmark)
+// and on small hand-written documents for the cases a real run rarely produces.
+#include <string>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "benchpr/formats/format.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::formats {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string data(const std::string& name) {
+  return testing::read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/google-benchmark/" + name);
+}
+
+ParsedRun parse(std::string_view content, std::string metric = "",
+                std::optional<Better> better = std::nullopt) {
+  return make_google_benchmark_format(std::move(metric), better)->parse(content);
+}
+
+const Measurement& measurement(const ParsedRun& run, const std::string& name) {
+  for (const auto& m : run.measurements) {
+    if (m.name == name) return m;
+  }
+  throw std::runtime_error("no measurement " + name);
+}
+
+const BenchmarkFailure& failure(const ParsedRun& run, const std::string& name) {
+  for (const auto& f : run.failures) {
+    if (f.name == name) return f;
+  }
+  throw std::runtime_error("no failure " + name);
+}
+
+std::vector<std::string> names(const ParsedRun& run) {
+  std::vector<std::string> out;
+  for (const auto& m : run.measurements) out.push_back(m.name);
+  return out;
+}
+
+// One iteration entry, as the library writes it.
+std::string iteration(const std::string& name, const std::string& fields) {
+  return fmt::format(R"({{"name": "{0}", "run_name": "{0}", "run_type": "iteration", {1}}})", name,
+                     fields);
+}
+
+std::string aggregate(const std::string& name, const std::string& aggregate_name,
+                      const std::string& fields) {
+  return fmt::format(
+      R"({{"name": "{0}_{1}", "run_name": "{0}", "run_type": "aggregate", "aggregate_name": "{1}", {2}}})",
+      name, aggregate_name, fields);
+}
+
+std::string document(const std::vector<std::string>& entries) {
+  return fmt::format(R"({{"context": {{"num_cpus": 2}}, "benchmarks": [{}]}})",
+                     fmt::join(entries, ", "));
+}
+
+TEST(GoogleBenchmarkFormat, RealRepetitionsGiveTheMedianInNanoseconds) {
+  const ParsedRun run = parse(data("repetitions.json"));
+  EXPECT_THAT(names(run), ::testing::ElementsAre("BM_Checksum", "BM_Copy/64", "BM_Copy/1024",
+                                                 "BM_Spin/threads:2"));
+  // real_time of the three repetitions: 317.826..., 314.659..., 313.740... -> the middle one.
+  const Measurement& checksum = measurement(run, "BM_Checksum");
+  EXPECT_DOUBLE_EQ(checksum.value, 314.659109566946);
+  EXPECT_EQ(checksum.unit, "ns");
+  EXPECT_EQ(checksum.better, Better::Lower);
+  // Reported in us: 0.0026298..., 0.0026596..., 0.0027109... -> 0.0026596 us.
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.002659640476448381 * 1e3);
+  // 0.0097847..., 0.0096968..., 0.0095686... -> 0.0096968 us.
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/1024").value, 0.009696868835444997 * 1e3);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 22.018107248591775);
+}
+
+TEST(GoogleBenchmarkFormat, RealErrorOccurredIsAFailureWithTheMessage) {
+  const ParsedRun run = parse(data("repetitions.json"));
+  ASSERT_EQ(run.failures.size(), 1u);
+  EXPECT_EQ(run.failures[0].name, "BM_Broken");
+  EXPECT_EQ(run.failures[0].reason, "error: could not open fixture file");
+}
+
+TEST(GoogleBenchmarkFormat, RealAggregatesOnlyUsesTheMedianAggregate) {
+  const ParsedRun run = parse(data("aggregates_only.json"));
+  EXPECT_THAT(names(run), ::testing::ElementsAre("BM_Checksum", "BM_Copy/64", "BM_Copy/1024",
+                                                 "BM_Spin/threads:2"));
+  // The median aggregates (the means are 438.99, 0.0030425 us, ...).
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Checksum").value, 452.09827619995303);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0030242334324803548 * 1e3);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 38.465486900372646);
+  EXPECT_EQ(failure(run, "BM_Broken").reason, "error: could not open fixture file");
+}
+
+TEST(GoogleBenchmarkFormat, RealRandomInterleavingKeepsFirstAppearanceOrder) {
+  const ParsedRun run = parse(data("random_interleaving.json"));
+  EXPECT_THAT(names(run), ::testing::ElementsAre("BM_Checksum", "BM_Copy/64", "BM_Spin/threads:2",
+                                                 "BM_Copy/1024"));
+  // 0.0026525..., 0.0047169..., 0.0027700... -> 0.0027700 us.
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0027700631584273343 * 1e3);
+  // 24.3218..., 20.1959..., 17.9557... -> 20.1959.
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 20.195995448007753);
+}
+
+TEST(GoogleBenchmarkFormat, RealSingleRunUsesItsOnlyIteration) {
+  const ParsedRun run = parse(data("single_run.json"));
+  ASSERT_EQ(run.measurements.size(), 2u);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0026142387740941495 * 1e3);
+  EXPECT_EQ(failure(run, "BM_Broken").reason, "error: could not open fixture file");
+}
+
+TEST(GoogleBenchmarkFormat, MetricCpuTime) {
+  const ParsedRun run = parse(data("repetitions.json"), "cpu_time");
+  // cpu_time of BM_Spin/threads:2 sums both threads: 43.9257..., 43.9761..., 43.7316...
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 43.9257958675461);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0026597496010163126 * 1e3);
+  EXPECT_EQ(measurement(run, "BM_Copy/64").better, Better::Lower);
+}
+
+TEST(GoogleBenchmarkFormat, MetricBytesPerSecondIsHigherIsBetter) {
+  const ParsedRun run = parse(data("repetitions.json"), "bytes_per_second");
+  // 12915631503.72, 13017048598.83, 13055115275.82 -> the middle one.
+  const Measurement& m = measurement(run, "BM_Checksum");
+  EXPECT_DOUBLE_EQ(m.value, 13017048598.828354);
+  EXPECT_EQ(m.unit, "B/s");
+  EXPECT_EQ(m.better, Better::Higher);
+  // BM_Spin reports no bytes: a failure that says which values it has.
+  EXPECT_EQ(failure(run, "BM_Spin/threads:2").reason,
+            "no counter 'bytes_per_second' (the benchmark reports only real_time and cpu_time)");
+}
+
+TEST(GoogleBenchmarkFormat, MetricItemsPerSecond) {
+  const ParsedRun run = parse(data("repetitions.json"), "items_per_second");
+  const Measurement& m = measurement(run, "BM_Checksum");
+  EXPECT_DOUBLE_EQ(m.value, 3177990.3805733286);
+  EXPECT_EQ(m.unit, "items/s");
+  EXPECT_EQ(m.better, Better::Higher);
+}
+
+TEST(GoogleBenchmarkFormat, MetricUserCounterIsHigherIsBetterUnlessOverridden) {
+  const ParsedRun run = parse(data("repetitions.json"), "checksums");
+  const Measurement& m = measurement(run, "BM_Checksum");
+  EXPECT_DOUBLE_EQ(m.value, 3177990.3805733286);
+  EXPECT_EQ(m.unit, "checksums");
+  EXPECT_EQ(m.better, Better::Higher);
+  EXPECT_EQ(failure(run, "BM_Copy/64").reason,
+            "no counter 'checksums' (available: real_time, cpu_time, bytes_per_second)");
+
+  const ParsedRun lower = parse(data("repetitions.json"), "checksums", Better::Lower);
+  EXPECT_EQ(measurement(lower, "BM_Checksum").better, Better::Lower);
+}
+
+TEST(GoogleBenchmarkFormat, BetterOverridesTimeDirection) {
+  const ParsedRun run = parse(data("repetitions.json"), "", Better::Higher);
+  EXPECT_EQ(measurement(run, "BM_Checksum").better, Better::Higher);
+}
+
+TEST(GoogleBenchmarkFormat, RealNonFiniteCountersAreReadAndRefused) {
+  // The file holds bare NaN / Infinity tokens, which strict JSON parsers reject.
+  const ParsedRun times = parse(data("non_finite_counters.json"));
+  ASSERT_EQ(times.measurements.size(), 1u);
+  EXPECT_EQ(times.measurements[0].name, "BM_NonFinite");
+  EXPECT_GT(times.measurements[0].value, 0);
+
+  EXPECT_EQ(failure(parse(data("non_finite_counters.json"), "ratio"), "BM_NonFinite").reason,
+            "ratio is NaN");
+  EXPECT_EQ(failure(parse(data("non_finite_counters.json"), "peak"), "BM_NonFinite").reason,
+            "peak is infinite");
+  EXPECT_EQ(failure(parse(data("non_finite_counters.json"), "floor"), "BM_NonFinite").reason,
+            "floor is negative infinite");
+}
+
+TEST(GoogleBenchmarkFormat, MedianOfOddAndEvenRepetitions) {
+  const ParsedRun odd = parse(document({
+      iteration("BM_A", R"("real_time": 10, "cpu_time": 10, "time_unit": "ns")"),
+      iteration("BM_A", R"("real_time": 30, "cpu_time": 30, "time_unit": "ns")"),
+      iteration("BM_A", R"("real_time": 20, "cpu_time": 20, "time_unit": "ns")"),
+  }));
+  EXPECT_DOUBLE_EQ(measurement(odd, "BM_A").value, 20);
+
+  const ParsedRun even = parse(document({
+      iteration("BM_A", R"("real_time": 10, "time_unit": "ns")"),
+      iteration("BM_A", R"("real_time": 40, "time_unit": "ns")"),
+      iteration("BM_A", R"("real_time": 30, "time_unit": "ns")"),
+      iteration("BM_A", R"("real_time": 1000, "time_unit": "ns")"),
+  }));
+  EXPECT_DOUBLE_EQ(measurement(even, "BM_A").value, 35);  // (30 + 40) / 2
+}
+
+TEST(GoogleBenchmarkFormat, TimeUnitsConvertToNanoseconds) {
+  const ParsedRun run = parse(document({
+      iteration("BM_ns", R"("real_time": 7, "time_unit": "ns")"),
+      iteration("BM_us", R"("real_time": 1.5, "time_unit": "us")"),
+      iteration("BM_ms", R"("real_time": 2.25, "time_unit": "ms")"),
+      iteration("BM_s", R"("real_time": 3, "time_unit": "s")"),
+      iteration("BM_default", R"("real_time": 4)"),
+      iteration("BM_weird", R"("real_time": 4, "time_unit": "fortnights")"),
+  }));
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_ns").value, 7);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_us").value, 1500);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_ms").value, 2250000);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_s").value, 3e9);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_default").value, 4);
+  EXPECT_EQ(failure(run, "BM_weird").reason,
+            "unknown time_unit 'fortnights' (expected ns, us, ms or s)");
+}
+
+TEST(GoogleBenchmarkFormat, UnusableValuesAreFailuresWithAReason) {
+  const ParsedRun run = parse(document({
+      iteration("BM_zero", R"("real_time": 0, "time_unit": "ns")"),
+      iteration("BM_negative", R"("real_time": -3, "time_unit": "ns")"),
+      iteration("BM_nan", R"("real_time": NaN, "time_unit": "ns")"),
+      iteration("BM_missing", R"("cpu_time": 5, "time_unit": "ns")"),
+      iteration("BM_text", R"("real_time": "fast", "time_unit": "ns")"),
+      iteration("BM_null", R"("real_time": null, "time_unit": "ns")"),
+      // One bad repetition spoils the run: its median would hide a broken measurement.
+      iteration("BM_one_bad", R"("real_time": 5, "time_unit": "ns")"),
+      iteration("BM_one_bad", R"("real_time": 0, "time_unit": "ns")"),
+      iteration("BM_fine", R"("real_time": 5, "time_unit": "ns")"),
+  }));
+  EXPECT_EQ(failure(run, "BM_zero").reason, "real_time is 0");
+  EXPECT_EQ(failure(run, "BM_negative").reason, "real_time is negative (-3)");
+  EXPECT_EQ(failure(run, "BM_nan").reason, "real_time is NaN");
+  EXPECT_EQ(failure(run, "BM_missing").reason, "real_time is missing");
+  EXPECT_EQ(failure(run, "BM_text").reason, "real_time is string, not a number");
+  EXPECT_EQ(failure(run, "BM_null").reason, "real_time is null, not a number");
+  EXPECT_EQ(failure(run, "BM_one_bad").reason, "real_time is 0");
+  EXPECT_EQ(run.failures.size(), 7u);
+  EXPECT_THAT(names(run), ::testing::ElementsAre("BM_fine"));
+}
+
+TEST(GoogleBenchmarkFormat, ErrorOccurredWinsOverValues) {
+  const ParsedRun run = parse(document({
+      iteration("BM_E", R"("real_time": 5, "time_unit": "ns")"),
+      iteration("BM_E", R"("real_time": 5, "time_unit": "ns", "error_occurred": true,
+                           "error_message": "out of memory")"),
+      iteration("BM_Silent", R"("real_time": 0, "time_unit": "ns", "error_occurred": true)"),
+      iteration("BM_False", R"("real_time": 5, "time_unit": "ns", "error_occurred": false)"),
+  }));
+  EXPECT_EQ(failure(run, "BM_E").reason, "error: out of memory");
+  EXPECT_EQ(failure(run, "BM_Silent").reason, "error: (no message)");
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_False").value, 5);
+}
+
+TEST(GoogleBenchmarkFormat, AggregatesOnlyFallsBackToMeanThenFails) {
+  const ParsedRun run = parse(document({
+      aggregate("BM_M", "mean", R"("real_time": 12, "time_unit": "us")"),
+      aggregate("BM_M", "stddev", R"("real_time": 1, "time_unit": "us")"),
+      aggregate("BM_Both", "mean", R"("real_time": 12, "time_unit": "ns")"),
+      aggregate("BM_Both", "median", R"("real_time": 11, "time_unit": "ns")"),
+      aggregate("BM_S", "stddev", R"("real_time": 1, "time_unit": "ns")"),
+      aggregate("BM_Z", "median", R"("real_time": 0, "time_unit": "ns")"),
+      // Complexity fits summarise other benchmarks and are not compared.
+      aggregate("BM_Fit", "BigO", R"("cpu_coefficient": 1.5, "big_o": "N")"),
+      aggregate("BM_Fit", "RMS", R"("rms": 0.1)"),
+  }));
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_M").value, 12000);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Both").value, 11);
+  EXPECT_EQ(failure(run, "BM_S").reason, "no repetitions and no median or mean aggregate");
+  EXPECT_EQ(failure(run, "BM_Z").reason, "real_time is 0 (median aggregate)");
+  EXPECT_EQ(run.failures.size(), 2u);
+  EXPECT_EQ(run.measurements.size(), 2u);
+}
+
+TEST(GoogleBenchmarkFormat, NameFallsBackWhenRunNameIsAbsent) {
+  const ParsedRun run = parse(
+      R"({"benchmarks": [{"name": "BM_Old/8", "real_time": 3, "time_unit": "ns"},
+                         {"name": "BM_Old/8", "real_time": 5, "time_unit": "ns"},
+                         {"name": "BM_Old/8", "real_time": 4, "time_unit": "ns"}]})");
+  ASSERT_EQ(run.measurements.size(), 1u);
+  EXPECT_EQ(run.measurements[0].name, "BM_Old/8");
+  EXPECT_DOUBLE_EQ(run.measurements[0].value, 4);
+}
+
+TEST(GoogleBenchmarkFormat, TruncatedRealCaptureIsAParseError) {
+  const std::string full = data("repetitions.json");
+  const std::string half = full.substr(0, full.size() / 2);
+  try {
+    parse(half);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), StartsWith("not Google Benchmark JSON: "));
+    EXPECT_THAT(e.what(), HasSubstr(fmt::format("at byte {}", half.size())));
+    EXPECT_THAT(e.what(), HasSubstr("(is the file truncated?)"));
+  }
+}
+
+TEST(GoogleBenchmarkFormat, SyntaxErrorNamesTheByte) {
+  try {
+    parse(R"({"benchmarks": [}])");
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), StartsWith("not Google Benchmark JSON: syntax error"));
+    EXPECT_THAT(e.what(), HasSubstr("at byte 17"));
+    EXPECT_THAT(e.what(), ::testing::Not(HasSubstr("truncated")));
+  }
+}
+
+TEST(GoogleBenchmarkFormat, ByteOffsetsCountTheOriginalText) {
+  // The NaN before the error is rewritten internally; the offset must not move.
+  try {
+    parse(R"({"benchmarks": [{"x": NaN, "y": ?}]})");
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("at byte 33"));
+  }
+}
+
+TEST(GoogleBenchmarkFormat, WrongShapesAreParseErrors) {
+  const auto message = [](std::string_view text) -> std::string {
+    try {
+      parse(text);
+    } catch (const ParseError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message(""), "not Google Benchmark JSON: the file is empty (did the benchmark stop "
+                         "before writing its results?)");
+  EXPECT_EQ(message("  \n"), message(""));
+  EXPECT_EQ(message("[1, 2]"), "not Google Benchmark JSON: expected an object with \"context\" "
+                               "and \"benchmarks\", got array");
+  EXPECT_EQ(message(R"({"context": {}})"), "not Google Benchmark JSON: no \"benchmarks\" array");
+  EXPECT_EQ(message(R"({"benchmarks": {}})"), "not Google Benchmark JSON: no \"benchmarks\" array");
+  EXPECT_EQ(message(R"({"benchmarks": [3]})"),
+            "not Google Benchmark JSON: benchmarks[0] is number, not an object");
+  EXPECT_EQ(message(R"({"benchmarks": [{"real_time": 3}]})"),
+            "not Google Benchmark JSON: benchmarks[0] has no name");
+  EXPECT_EQ(message(R"({"benchmarks": [{"name": 7}]})"),
+            "not Google Benchmark JSON: benchmarks[0] has no name");
+  EXPECT_THAT(message(R"({"benchmarks": [{"name": "a", "real_time": 1e999}]})"),
+              StartsWith("not Google Benchmark JSON: number overflow"));
+}
+
+TEST(GoogleBenchmarkFormat, DeepNestingIsRefusedWithoutRecursing) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  try {
+    parse(deep);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()), "not Google Benchmark JSON: nested deeper than 64 levels at byte 65");
+  }
+  // Brackets inside strings do not count.
+  const std::string name = std::string(100, '[');
+  const ParsedRun run = parse(
+      fmt::format(R"({{"benchmarks": [{{"name": "{}", "real_time": 2, "time_unit": "ns"}}]}})", name));
+  EXPECT_EQ(run.measurements.at(0).name, name);
+}
+
+TEST(GoogleBenchmarkFormat, InputLimits) {
+  std::string huge(kMaxInputBytes + 1, ' ');
+  EXPECT_THROW(parse(huge), ParseError);
+
+  std::string many = R"({"benchmarks": [)";
+  for (std::size_t i = 0; i <= kMaxBenchmarks; ++i) {
+    if (i) many += ',';
+    many += fmt::format(R"({{"name": "B{}", "real_time": 1}})", i);
+  }
+  many += "]}";
+  try {
+    parse(many);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "not Google Benchmark JSON: more than 100000 benchmarks in one file");
+  }
+}
+
+TEST(GoogleBenchmarkFormat, ExtraArgumentsQuoteThePath) {
+  const auto format = make_google_benchmark_format("", std::nullopt);
+  EXPECT_EQ(format->name(), "google-benchmark");
+  EXPECT_EQ(format->extra_arguments("/tmp/run 1/it's.json", 3),
+            " --benchmark_format=json --benchmark_out='/tmp/run 1/it'\\''s.json'"
+            " --benchmark_out_format=json --benchmark_repetitions=3"
+            " --benchmark_enable_random_interleaving=true");
+}
+
+}  // namespace
+}  // namespace benchpr::formats

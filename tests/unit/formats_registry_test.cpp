@@ -1,0 +1,68 @@
+// make_format, known_formats and the helpers the parsers share.
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/formats/format.hpp"
+
+namespace benchpr::formats {
+namespace {
+
+TEST(FormatRegistry, EveryKnownFormatIsMade) {
+  EXPECT_EQ(known_formats(),
+            (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine", "custom"}));
+  for (const std::string& name : known_formats()) {
+    SuiteConfig suite;
+    suite.format = name;
+    const auto format = make_format(suite);
+    ASSERT_NE(format, nullptr) << name;
+    EXPECT_EQ(format->name(), name);
+  }
+}
+
+TEST(FormatRegistry, UnknownFormatIsNull) {
+  SuiteConfig suite;
+  suite.format = "gbench";
+  EXPECT_EQ(make_format(suite), nullptr);
+}
+
+TEST(FormatRegistry, SuiteOptionsReachTheParser) {
+  SuiteConfig suite;
+  suite.format = "custom";
+  suite.better = Better::Higher;
+  EXPECT_EQ(make_format(suite)->parse(R"([{"name": "a", "value": 1}])").measurements.at(0).better,
+            Better::Higher);
+
+  suite.format = "google-benchmark";
+  suite.metric = "cpu_time";
+  suite.better.reset();
+  const ParsedRun run = make_format(suite)->parse(
+      R"({"benchmarks": [{"name": "BM", "real_time": 1, "cpu_time": 2, "time_unit": "ns"}]})");
+  EXPECT_DOUBLE_EQ(run.measurements.at(0).value, 2);
+}
+
+TEST(Median, OddEvenEmpty) {
+  EXPECT_DOUBLE_EQ(median({10, 30, 20}), 20);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({7}), 7);
+  EXPECT_TRUE(std::isnan(median({})));
+}
+
+TEST(WeightedMedian, CountsWeights) {
+  EXPECT_DOUBLE_EQ(weighted_median({{10, 3}, {12, 1}, {11, 2}}), 10.5);  // 10 10 10 11 11 12
+  EXPECT_DOUBLE_EQ(weighted_median({{5, 1}, {1, 10}, {9, 1}}), 1);
+  EXPECT_DOUBLE_EQ(weighted_median({{2, 1}, {4, 1}}), 3);
+  EXPECT_DOUBLE_EQ(weighted_median({{2, 0}, {4, 1}}), 4);  // zero weight counts for nothing
+  EXPECT_TRUE(std::isnan(weighted_median({})));
+}
+
+TEST(ShellQuote, SingleQuotesEverything) {
+  EXPECT_EQ(shell_quote("/tmp/a b.json"), "'/tmp/a b.json'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote("$(rm -rf /)"), "'$(rm -rf /)'");
+  EXPECT_EQ(shell_quote(""), "''");
+}
+
+}  // namespace
+}  // namespace benchpr::formats

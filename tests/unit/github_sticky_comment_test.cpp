@@ -1,0 +1,225 @@
+// The sticky comment: found again (across pages), updated in place, never duplicated; keys keep
+// several comments apart; GitHub's size limit is enforced before anything is sent.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "benchpr/github/comment_body.hpp"
+#include "benchpr/github/curl_transport.hpp"
+#include "benchpr/github/github_client.hpp"
+#include "support/fake_github.hpp"
+
+namespace benchpr::github {
+namespace {
+
+using benchpr::testing::FakeGitHub;
+using benchpr::testing::FakePullRequest;
+using benchpr::testing::RecordedRequest;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class StickyCommentTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FakePullRequest pr;
+    pr.number = 3;
+    fake.add_pull_request("acme/widgets", pr);
+    ClientOptions options;
+    options.api_url = fake.url();
+    options.token = fake.token();
+    options.sleep = [this](double s) {
+      sleeps.push_back(s);
+      clock += s;
+    };
+    options.now = [this] { return clock; };
+    client = std::make_unique<GitHubClient>(std::make_shared<CurlTransport>(), options);
+  }
+
+  std::vector<RecordedRequest> requests_with(const std::string& method) {
+    std::vector<RecordedRequest> out;
+    for (const auto& r : fake.requests()) {
+      if (r.method == method) out.push_back(r);
+    }
+    return out;
+  }
+
+  StickyResult upsert(const std::string& body, const std::string& key = "default") {
+    return client->upsert_sticky_comment("acme", "widgets", 3, body, key);
+  }
+
+  FakeGitHub fake;
+  std::unique_ptr<GitHubClient> client;
+  std::vector<double> sleeps;
+  double clock = 1'700'000'000;
+};
+
+TEST_F(StickyCommentTest, FirstCallCreatesSecondUpdatesThirdLeavesAlone) {
+  StickyResult first = upsert("### benchpr: 1 regression");
+  EXPECT_EQ(first.action, StickyAction::Created);
+  EXPECT_EQ(to_string(first.action), "created");
+  EXPECT_GT(first.id, 4'294'967'295LL) << "ids beyond 32 bits survive the round trip";
+  EXPECT_EQ(first.html_url,
+            "https://github.com/acme/widgets/pull/3#issuecomment-" + std::to_string(first.id));
+
+  StickyResult second = upsert("### benchpr: all unchanged");
+  EXPECT_EQ(second.action, StickyAction::Updated);
+  EXPECT_EQ(second.id, first.id);
+  EXPECT_EQ(second.html_url, first.html_url);
+
+  StickyResult third = upsert("### benchpr: all unchanged");
+  EXPECT_EQ(third.action, StickyAction::Unchanged);
+  EXPECT_EQ(third.id, first.id);
+
+  auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 1u);
+  EXPECT_EQ(comments[0].body, "<!-- benchpr:comment key=default -->\n### benchpr: all unchanged");
+  EXPECT_EQ(requests_with("POST").size(), 1u);
+  auto patches = requests_with("PATCH");
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_EQ(patches[0].path, "/repos/acme/widgets/issues/comments/" + std::to_string(first.id));
+  EXPECT_EQ(patches[0].header("Content-Type"), "application/json");
+  // The PATCH came right after the POST on the injected clock: paced by one second.
+  EXPECT_THAT(sleeps, ElementsAre(1.0));
+}
+
+TEST_F(StickyCommentTest, FindsItsCommentOnPageTwoBehind35Others) {
+  fake.set_max_per_page(30);  // the client asks for 100; this server gives 30 a page
+  for (int i = 0; i < 35; ++i) fake.add_comment("acme/widgets", 3, "LGTM " + std::to_string(i));
+  std::int64_t ours =
+      fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold results",
+                       "github-actions[bot]");
+
+  StickyResult result = upsert("new results");
+  EXPECT_EQ(result.action, StickyAction::Updated);
+  EXPECT_EQ(result.id, ours);
+
+  auto gets = requests_with("GET");
+  ASSERT_EQ(gets.size(), 2u);
+  EXPECT_EQ(gets[0].path, "/repos/acme/widgets/issues/3/comments");
+  EXPECT_EQ(gets[0].param("per_page"), "100");
+  EXPECT_EQ(gets[1].param("page"), "2") << "followed Link rel=\"next\"";
+  EXPECT_EQ(requests_with("POST").size(), 0u);
+  auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 36u);
+  EXPECT_EQ(comments[35].body, "<!-- benchpr:comment key=default -->\nnew results");
+}
+
+TEST_F(StickyCommentTest, ListsMoreThanOneFullPageOfComments) {
+  for (int i = 0; i < 205; ++i) fake.add_comment("acme/widgets", 3, "c" + std::to_string(i));
+  auto comments = client->list_issue_comments("acme", "widgets", 3);
+  ASSERT_EQ(comments.size(), 205u);
+  EXPECT_EQ(comments.front().body, "c0");
+  EXPECT_EQ(comments.back().body, "c204");
+  EXPECT_EQ(comments.back().user_login, "octocat");
+  EXPECT_EQ(requests_with("GET").size(), 3u);  // 100 + 100 + 5
+}
+
+TEST_F(StickyCommentTest, CreatesOnPageTwoThenUpdatesTheSameComment) {
+  fake.set_max_per_page(30);
+  for (int i = 0; i < 35; ++i) fake.add_comment("acme/widgets", 3, "review " + std::to_string(i));
+  StickyResult created = upsert("v1");
+  EXPECT_EQ(created.action, StickyAction::Created);
+  StickyResult updated = upsert("v2");
+  EXPECT_EQ(updated.action, StickyAction::Updated);
+  EXPECT_EQ(updated.id, created.id);
+  EXPECT_EQ(fake.comments("acme/widgets", 3).size(), 36u);
+}
+
+TEST_F(StickyCommentTest, KeysKeepCommentsApart) {
+  // A comment with a key that merely starts like ours must not be taken for ours.
+  std::int64_t other =
+      fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default2 -->\nother job");
+
+  StickyResult a = upsert("default job");
+  EXPECT_EQ(a.action, StickyAction::Created);
+  EXPECT_NE(a.id, other);
+  StickyResult b = upsert("second job, again", "default2");
+  EXPECT_EQ(b.action, StickyAction::Updated);
+  EXPECT_EQ(b.id, other);
+  StickyResult c = upsert("linux job", "linux-x86_64");
+  EXPECT_EQ(c.action, StickyAction::Created);
+
+  auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 3u);
+  EXPECT_EQ(comments[0].body, "<!-- benchpr:comment key=default2 -->\nsecond job, again");
+  EXPECT_EQ(comments[1].body, "<!-- benchpr:comment key=default -->\ndefault job");
+  EXPECT_EQ(comments[2].body, "<!-- benchpr:comment key=linux-x86_64 -->\nlinux job");
+}
+
+TEST_F(StickyCommentTest, BodyThatAlreadyHasTheMarkerIsSentAsIs) {
+  upsert("<!-- benchpr:comment key=default -->\n### benchpr");
+  EXPECT_EQ(fake.comments("acme/widgets", 3).at(0).body,
+            "<!-- benchpr:comment key=default -->\n### benchpr");
+}
+
+TEST_F(StickyCommentTest, TooLongBodyIsRefusedBeforeAnythingIsSent) {
+  std::string body(65537, 'x');
+  try {
+    client->create_comment("acme", "widgets", 3, body);
+    FAIL() << "expected a GitHubError";
+  } catch (const GitHubError& e) {
+    EXPECT_EQ(e.status(), 0);
+    EXPECT_THAT(e.what(), HasSubstr("65537 characters, more than the 65536 GitHub accepts"));
+  }
+  EXPECT_THROW(upsert(std::string(65530, 'x')), GitHubError);  // the marker tips it over
+  EXPECT_THROW(client->update_comment("acme", "widgets", 1, body), GitHubError);
+  EXPECT_TRUE(fake.requests().empty());
+}
+
+TEST_F(StickyCommentTest, LimitCountsCharactersNotBytes) {
+  std::string body;
+  for (int i = 0; i < 65536; ++i) body += "\xC3\xA9";  // é: 2 bytes, 1 character
+  IssueComment comment = client->create_comment("acme", "widgets", 3, body);
+  EXPECT_GT(comment.id, 0);
+  EXPECT_EQ(fake.comments("acme/widgets", 3).at(0).body.size(), 131072u);
+}
+
+TEST_F(StickyCommentTest, CommentOnUnknownPullRequestIsNotFound) {
+  try {
+    upsert("x");
+    FAIL() << "expected a GitHubError";
+  } catch (const GitHubError& e) {
+    EXPECT_EQ(e.status(), 404);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The marker rules alone.
+
+TEST(CommentBodyTest, MarkerMatchesTheExactKeyOnTheFirstLineOnly) {
+  EXPECT_EQ(sticky_marker("default"), "<!-- benchpr:comment key=default -->");
+  EXPECT_TRUE(has_sticky_marker("<!-- benchpr:comment key=default -->\nbody", "default"));
+  EXPECT_TRUE(has_sticky_marker("<!-- benchpr:comment key=default -->", "default"));
+  EXPECT_TRUE(has_sticky_marker("Results <!-- benchpr:comment key=default -->\n", "default"));
+  EXPECT_TRUE(has_sticky_marker("<!-- benchpr:comment key=default -->\r\nbody", "default"));
+  EXPECT_FALSE(has_sticky_marker("<!-- benchpr:comment key=default2 -->\nbody", "default"));
+  EXPECT_FALSE(has_sticky_marker("<!-- benchpr:comment key=default -->\nbody", "default2"));
+  EXPECT_FALSE(has_sticky_marker("quoted:\n<!-- benchpr:comment key=default -->", "default"));
+  EXPECT_FALSE(has_sticky_marker("", "default"));
+}
+
+TEST(CommentBodyTest, KeysThatCouldBreakTheMarkerAreRejected) {
+  EXPECT_TRUE(valid_comment_key("linux-x86_64.gcc12"));
+  EXPECT_FALSE(valid_comment_key(""));
+  EXPECT_FALSE(valid_comment_key("a -->"));
+  EXPECT_FALSE(valid_comment_key("a\nb"));
+  EXPECT_THROW(sticky_marker("x y"), std::invalid_argument);
+}
+
+TEST(CommentBodyTest, WithStickyMarkerAddsItOnce) {
+  EXPECT_EQ(with_sticky_marker("hi", "k"), "<!-- benchpr:comment key=k -->\nhi");
+  EXPECT_EQ(with_sticky_marker("<!-- benchpr:comment key=k -->\nhi", "k"),
+            "<!-- benchpr:comment key=k -->\nhi");
+}
+
+TEST(CommentBodyTest, CountsUnicodeCharacters) {
+  EXPECT_EQ(comment_characters(""), 0u);
+  EXPECT_EQ(comment_characters("abc"), 3u);
+  EXPECT_EQ(comment_characters("µs"), 2u);                // 2-byte + ASCII
+  EXPECT_EQ(comment_characters("\xE2\x9D\x8C ok"), 4u);   // ❌ is 3 bytes
+  EXPECT_EQ(comment_characters("\xF0\x9F\x9A\x80"), 1u);  // 🚀 is 4 bytes
+}
+
+}  // namespace
+}  // namespace benchpr::github
