@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -224,7 +225,12 @@ struct Call {
   bool unchanged = false;    // benchpr only: equivalence shown
   bool has_ci = false;
   double ci_low = 0, ci_high = 0;
+  int kind = 0;  // benchpr only: index into kKinds
 };
+
+// How benchpr labelled a benchmark, with inconclusive split by its reason.
+constexpr std::array<const char*, 5> kKinds{"significant", "unchanged", "inconclusive: order",
+                                            "inconclusive: unstable", "inconclusive: no signal"};
 
 struct Rate {
   long hits = 0, total = 0;
@@ -250,6 +256,20 @@ Call from_benchpr(const benchpr::BenchmarkAnalysis& a) {
   c.has_ci = std::isfinite(a.ci_low) && std::isfinite(a.ci_high);
   c.ci_low = a.ci_low;
   c.ci_high = a.ci_high;
+  auto flagged = [&](const char* f) {
+    return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
+  };
+  if (c.significant) {
+    c.kind = 0;
+  } else if (c.unchanged) {
+    c.kind = 1;
+  } else if (flagged("order")) {
+    c.kind = 2;
+  } else if (flagged("unstable")) {
+    c.kind = 3;
+  } else {
+    c.kind = 4;
+  }
   return c;
 }
 
@@ -279,7 +299,7 @@ struct SessionCalls {
 };
 
 SessionCalls analyse_session(const Session& s, const MannWhitneyExact& mw,
-                             const benchpr::AdaptivePlan& adaptive) {
+                             const benchpr::AdaptivePlan& adaptive, bool check_adaptive) {
   SessionCalls out;
   const std::size_t n = s.base.size();
 
@@ -323,18 +343,29 @@ SessionCalls analyse_session(const Session& s, const MannWhitneyExact& mw,
   const benchpr::Analysis fixed = benchpr::analyse(to_results(s, kRounds));
   for (const auto& a : fixed.benchmarks) out.calls[kBenchprFixed].push_back(from_benchpr(a));
 
-  // (e): benchpr adaptive, run look by look as the runner does, with no time limit.
+  // (e): benchpr adaptive with no time limit. Replaying the looks over all 30 simulated rounds
+  // stops where the runner would have: when nothing is open, or at the last look.
   benchpr::Results results = to_results(s, kMaxRounds);
-  for (std::size_t k = 0; k < adaptive.looks.size(); ++k) {
-    results.rounds_done = kWarmup + adaptive.looks[k];
-    const benchpr::LookDecision d = benchpr::decide_at_look(
-        results, adaptive, static_cast<int>(k), std::numeric_limits<double>::infinity(), 1.0);
-    out.adaptive_rounds = d.rounds;
-    if (d.stop) break;
-  }
-  const benchpr::Analysis adaptive_final = benchpr::adaptive_analysis(results, adaptive);
-  for (const auto& a : adaptive_final.benchmarks) {
-    out.calls[kBenchprAdaptive].push_back(from_benchpr(a));
+  const benchpr::LookReadings looks =
+      benchpr::read_looks(results, adaptive, static_cast<int>(adaptive.looks.size()) - 1);
+  out.adaptive_rounds = looks.rounds;
+  for (const auto& a : looks.benchmarks) out.calls[kBenchprAdaptive].push_back(from_benchpr(a));
+  if (check_adaptive) {
+    // The runner's path, look by look, must agree with the replay.
+    for (std::size_t k = 0; k < adaptive.looks.size(); ++k) {
+      results.rounds_done = kWarmup + adaptive.looks[k];
+      const benchpr::LookDecision d = benchpr::decide_at_look(
+          results, adaptive, static_cast<int>(k), std::numeric_limits<double>::infinity(), 1.0);
+      if (d.stop) {
+        if (d.rounds != looks.rounds) throw std::logic_error("adaptive: stop rounds differ");
+        break;
+      }
+    }
+    const benchpr::Analysis final = benchpr::adaptive_analysis(results, adaptive);
+    for (std::size_t b = 0; b < n; ++b) {
+      if (final.benchmarks[b].verdict != looks.benchmarks[b].verdict)
+        throw std::logic_error("adaptive: final verdicts differ from the replay");
+    }
   }
   return out;
 }
@@ -352,7 +383,13 @@ struct ModelTally {
   std::array<std::array<Rate, kDesigns>, kEffects.size()> single_coverage, single_unchanged;
   std::array<std::array<Rate, kDesigns>, kEffects.size()> pr_unchanged;
   std::array<double, kEffects.size()> pr_rounds{}, single_rounds{};
+  // Label shares for (d) and (e): A/A benchmarks, and the one-benchmark suite at +2%.
+  std::array<std::array<Rate, kKinds.size()>, 2> aa_kinds, single2_kinds;
 };
+
+void add_kind(std::array<Rate, kKinds.size()>& rates, int kind) {
+  for (std::size_t k = 0; k < rates.size(); ++k) rates[k].add(static_cast<int>(k) == kind);
+}
 
 bool detected(const Call& c, double true_change) {
   return c.significant && (true_change > 0 ? c.change > 0 : c.change < 0);
@@ -375,7 +412,7 @@ ModelTally run_model(std::size_t model_index, int aa_prs, int pr_prs, int single
   for (int i = 0; i < aa_prs; ++i) {
     const Session s =
         simulate(m, kBenchmarks, std::vector<double>(kBenchmarks, 0.0), seed_of(model_index, 0, i));
-    const SessionCalls sc = analyse_session(s, mw, adaptive);
+    const SessionCalls sc = analyse_session(s, mw, adaptive, i == 0);
     rounds_sum += sc.adaptive_rounds;
     for (int d = 0; d < kDesigns; ++d) {
       bool any_alarm = false, any_sig = false;
@@ -386,6 +423,7 @@ ModelTally run_model(std::size_t model_index, int aa_prs, int pr_prs, int single
         if (d >= kBenchprFixed) {
           t.aa_unchanged[d].add(c.unchanged);
           t.aa_coverage[d].add(covers(c, 0));
+          add_kind(t.aa_kinds[static_cast<std::size_t>(d - kBenchprFixed)], c.kind);
         }
       }
       t.aa_any_alarm[d].add(any_alarm);
@@ -402,7 +440,7 @@ ModelTally run_model(std::size_t model_index, int aa_prs, int pr_prs, int single
     for (int i = 0; i < pr_prs; ++i) {
       const Session s =
           simulate(m, kBenchmarks, changes, seed_of(model_index, 1 + static_cast<int>(e), i));
-      const SessionCalls sc = analyse_session(s, mw, adaptive);
+      const SessionCalls sc = analyse_session(s, mw, adaptive, i == 0);
       rounds_sum += sc.adaptive_rounds;
       for (int d = 0; d < kDesigns; ++d)
         for (std::size_t b = 0; b < changes.size(); ++b) {
@@ -415,7 +453,7 @@ ModelTally run_model(std::size_t model_index, int aa_prs, int pr_prs, int single
     rounds_sum = 0;
     for (int i = 0; i < single_prs; ++i) {
       const Session s = simulate(m, 1, {effect}, seed_of(model_index, 10 + static_cast<int>(e), i));
-      const SessionCalls sc = analyse_session(s, mw, adaptive);
+      const SessionCalls sc = analyse_session(s, mw, adaptive, i == 0);
       rounds_sum += sc.adaptive_rounds;
       for (int d = 0; d < kDesigns; ++d) {
         const Call& c = sc.calls[d][0];
@@ -423,6 +461,8 @@ ModelTally run_model(std::size_t model_index, int aa_prs, int pr_prs, int single
         if (d >= kBenchprFixed) {
           t.single_coverage[e][d].add(covers(c, effect));
           t.single_unchanged[e][d].add(c.unchanged);
+          if (e == 1)
+            add_kind(t.single2_kinds[static_cast<std::size_t>(d - kBenchprFixed)], c.kind);
         }
       }
     }
@@ -529,6 +569,24 @@ void print_tables(const std::vector<ModelTally>& tallies, int aa_prs, int pr_prs
                  pct(t.single_coverage[2][d]), pct(t.single_unchanged[1][d]),
                  pct(t.single_unchanged[2][d]), pct(t.pr_unchanged[1][d]));
     }
+
+  fmt::print("\n### 5. What benchpr called the benchmarks\n\n");
+  fmt::print(
+      "Shares of all benchmarks of the A/A pull requests (true change 0) and of the "
+      "one-benchmark suite at +2%, by label; inconclusive split by its reason.\n\n");
+  std::vector<std::string> cols{"noise model", "scenario"};
+  for (const char* k : kKinds) cols.emplace_back(k);
+  print_header(cols);
+  for (std::size_t i = 0; i < tallies.size(); ++i)
+    for (std::size_t d = 0; d < 2; ++d)
+      for (int scenario = 0; scenario < 2; ++scenario) {
+        const auto& rates = scenario == 0 ? tallies[i].aa_kinds[d] : tallies[i].single2_kinds[d];
+        std::string row =
+            fmt::format("| {} | {} {} |", d == 0 && scenario == 0 ? kModels[i].name : "",
+                        d == 0 ? "(d)" : "(e)", scenario == 0 ? "A/A" : "+2%");
+        for (const Rate& r : rates) row += " " + pct(r) + " |";
+        fmt::print("{}\n", row);
+      }
 }
 
 }  // namespace
@@ -545,7 +603,7 @@ int main(int argc, char** argv) {
     }
   }
   const int scale = quick ? 10 : 1;
-  const int aa_prs = 2000 / scale, pr_prs = 1000 / scale, single_prs = 4000 / scale;
+  const int aa_prs = 2000 / scale, pr_prs = 600 / scale, single_prs = 4000 / scale;
   const MannWhitneyExact mw(kRounds);
   const benchpr::AdaptivePlan adaptive = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
 
@@ -557,12 +615,14 @@ int main(int argc, char** argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  std::string alphas;
+  for (double a : adaptive.alpha_per_look)
+    alphas += fmt::format("{}{:.3g}%", alphas.empty() ? "" : "/", 100 * a);
   fmt::print("## benchpr method study{}\n\n", quick ? " (quick: 10× fewer simulations)" : "");
   fmt::print(
       "Runs per side: {} (+{} warm-up); threshold {:.0f}%; α {:.0f}%; adaptive looks at "
       "{} rounds with α {}.\n\n",
-      kRounds, kWarmup, 100 * kThreshold, 100 * kAlpha, fmt::join(adaptive.looks, "/"),
-      fmt::join(adaptive.alpha_per_look, "/"));
+      kRounds, kWarmup, 100 * kThreshold, 100 * kAlpha, fmt::join(adaptive.looks, "/"), alphas);
   print_tables(tallies, aa_prs, pr_prs, single_prs);
   std::fprintf(stderr, "method_study: %.1f s\n", seconds);
   return 0;

@@ -110,14 +110,28 @@ std::string RecordedRequest::param(const std::string& name) const {
 FakeGitHub::FakeGitHub(std::string token)
     : token_(std::move(token)), server_(std::make_unique<httplib::Server>()) {
   server_->set_keep_alive_timeout(1);  // so stop() does not wait on idle kept-alive connections
-  server_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    route(req, res);
-    return httplib::Server::HandlerResponse::Handled;
-  });
+  // Route by hand from catch-all handlers: the request body is only read once a handler is
+  // chosen, so a pre-routing handler would not see it.
+  auto handler = [this](const httplib::Request& req, httplib::Response& res) { route(req, res); };
+  server_->Get(".*", handler);
+  server_->Post(".*", handler);
+  server_->Patch(".*", handler);
+  server_->Put(".*", handler);
+  server_->Delete(".*", handler);
   port_ = server_->bind_to_any_port("127.0.0.1");
   if (port_ <= 0) throw std::runtime_error("FakeGitHub: cannot bind a port on 127.0.0.1");
   // bind_to_any_port already listens, so requests made before the thread runs just queue.
   thread_ = std::thread([this] { server_->listen_after_bind(); });
+  // stop() is a no-op until the accept loop runs, so a destructor right after construction
+  // would otherwise wait forever.
+  for (int i = 0; i < 5000 && !server_->is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!server_->is_running()) {
+    server_->stop();
+    thread_.join();
+    throw std::runtime_error("FakeGitHub: the server did not start");
+  }
 }
 
 FakeGitHub::~FakeGitHub() {

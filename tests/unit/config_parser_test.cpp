@@ -142,15 +142,18 @@ INSTANTIATE_TEST_SUITE_P(
     Config, ConfigErrors,
     ::testing::Values(
         // --- the file as a whole
-        ErrorCase{"", ".benchpr.yml:1: suites: missing, the file has no settings (a minimal "
-                      "config: 'suites: [{name: core, run: build/bench/core_bench}]')"},
+        ErrorCase{"",
+                  ".benchpr.yml:1: suites: missing, the file has no settings (a minimal "
+                  "config: 'suites: [{name: core, run: build/bench/core_bench}]')"},
         ErrorCase{"# nothing yet\n",
                   ".benchpr.yml:1: suites: missing, the file has no settings (a minimal "
                   "config: 'suites: [{name: core, run: build/bench/core_bench}]')"},
-        ErrorCase{"rounds: 10\n", ".benchpr.yml:1: suites: missing (a minimal config: 'suites: "
-                                  "[{name: core, run: build/bench/core_bench}]')"},
-        ErrorCase{"- core\n", ".benchpr.yml:1: (top level): expected a mapping of settings, got "
-                              "a list (write 'key: value' lines, starting with 'suites:')"},
+        ErrorCase{"rounds: 10\n",
+                  ".benchpr.yml:1: suites: missing (a minimal config: 'suites: "
+                  "[{name: core, run: build/bench/core_bench}]')"},
+        ErrorCase{"- core\n",
+                  ".benchpr.yml:1: (top level): expected a mapping of settings, got "
+                  "a list (write 'key: value' lines, starting with 'suites:')"},
         ErrorCase{"just words\n",
                   ".benchpr.yml:1: (top level): expected a mapping of settings, got 'just "
                   "words' (write 'key: value' lines, starting with 'suites:')"},
@@ -171,12 +174,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{SUITE "rounds: -4\n",
                   ".benchpr.yml:4: rounds: expected a positive integer, got '-4'"},
         ErrorCase{SUITE "rounds: 1\n", ".benchpr.yml:4: rounds: must be at least 2, got 1"},
-        ErrorCase{SUITE "rounds: 1001\n",
-                  ".benchpr.yml:4: rounds: must be at most 1000, got 1001"},
+        ErrorCase{SUITE "rounds: 1001\n", ".benchpr.yml:4: rounds: must be at most 1000, got 1001"},
         ErrorCase{SUITE "rounds: 99999999999999999999999\n",
                   ".benchpr.yml:4: rounds: must be at most 1000, got 99999999999999999999999"},
-        ErrorCase{SUITE "rounds:\n", ".benchpr.yml:4: rounds: expected a positive integer, got "
-                                     "nothing"},
+        ErrorCase{SUITE "rounds:\n",
+                  ".benchpr.yml:4: rounds: expected a positive integer, got "
+                  "nothing"},
         ErrorCase{SUITE "rounds: [10]\n",
                   ".benchpr.yml:4: rounds: expected a positive integer, got a list"},
         ErrorCase{SUITE "warmup_rounds: none\n",
@@ -219,14 +222,17 @@ INSTANTIATE_TEST_SUITE_P(
                   ".benchpr.yml:6: scrub_env[1]: 'MY-TOKEN' is not an environment variable name "
                   "(letters, digits and '_', not starting with a digit)"},
         // --- suites
-        ErrorCase{"suites: core\n", ".benchpr.yml:1: suites: expected a list of suites, got "
-                                    "'core' (a minimal config: 'suites: [{name: core, run: "
-                                    "build/bench/core_bench}]')"},
-        ErrorCase{"suites: []\n", ".benchpr.yml:1: suites: the list is empty (a minimal config: "
-                                  "'suites: [{name: core, run: build/bench/core_bench}]')"},
-        ErrorCase{"suites:\n", ".benchpr.yml:1: suites: expected a list of suites, got nothing (a "
-                               "minimal config: 'suites: [{name: core, run: "
-                               "build/bench/core_bench}]')"},
+        ErrorCase{"suites: core\n",
+                  ".benchpr.yml:1: suites: expected a list of suites, got "
+                  "'core' (a minimal config: 'suites: [{name: core, run: "
+                  "build/bench/core_bench}]')"},
+        ErrorCase{"suites: []\n",
+                  ".benchpr.yml:1: suites: the list is empty (a minimal config: "
+                  "'suites: [{name: core, run: build/bench/core_bench}]')"},
+        ErrorCase{"suites:\n",
+                  ".benchpr.yml:1: suites: expected a list of suites, got nothing (a "
+                  "minimal config: 'suites: [{name: core, run: "
+                  "build/bench/core_bench}]')"},
         ErrorCase{"suites:\n  - core\n",
                   ".benchpr.yml:2: suites[0]: expected a mapping with name and run, got 'core' "
                   "(write '- name: core' and 'run: ...' on the next line)"},
@@ -269,10 +275,13 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ConfigParser, HostileYamlIsAnErrorNotACrash) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   EXPECT_THAT(error_of("suites: " + deep), ::testing::StartsWith(".benchpr.yml:1: invalid YAML: "));
-  // Aliases are followed, not copied into errors endlessly.
-  const Config c = parse_config(
-      "suites:\n  - &s {name: a, run: x}\n  - {name: b, run: x}\nscrub_env: [A, B]\n");
-  EXPECT_EQ(c.suites.size(), 2u);
+  // An alias repeats a suite, and so its name.
+  EXPECT_EQ(error_of("suites:\n  - &s {name: a, run: x}\n  - *s\n"),
+            ".benchpr.yml:2: suites[1].name: 'a' is already the name of the suite on line 2 (give "
+            "each suite its own name)");
+  // Nothing is mistaken for a duration or a count by YAML's own typing.
+  EXPECT_EQ(error_of(std::string(kMinimal) + "rounds: 0x10\n"),
+            ".benchpr.yml:4: rounds: expected a positive integer, got '0x10'");
 }
 
 }  // namespace

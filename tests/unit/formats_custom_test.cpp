@@ -76,7 +76,8 @@ TEST(CustomFormat, WrongShapesAreParseErrors) {
             "objects, got object");
   EXPECT_EQ(message(R"(["a"])"), "not custom benchmark JSON: [0] is string, not an object");
   EXPECT_EQ(message(R"([{"value": 1}])"), "not custom benchmark JSON: [0] has no \"name\"");
-  EXPECT_THAT(message(R"([{"name": "a", "value": 1)"), ::testing::EndsWith("(is the file truncated?)"));
+  EXPECT_THAT(message(R"([{"name": "a", "value": 1)"),
+              ::testing::EndsWith("(is the file truncated?)"));
 }
 
 }  // namespace

@@ -319,11 +319,13 @@ TEST(GoogleBenchmarkFormat, WrongShapesAreParseErrors) {
     }
     return "no error";
   };
-  EXPECT_EQ(message(""), "not Google Benchmark JSON: the file is empty (did the benchmark stop "
-                         "before writing its results?)");
+  EXPECT_EQ(message(""),
+            "not Google Benchmark JSON: the file is empty (did the benchmark stop "
+            "before writing its results?)");
   EXPECT_EQ(message("  \n"), message(""));
-  EXPECT_EQ(message("[1, 2]"), "not Google Benchmark JSON: expected an object with \"context\" "
-                               "and \"benchmarks\", got array");
+  EXPECT_EQ(message("[1, 2]"),
+            "not Google Benchmark JSON: expected an object with \"context\" "
+            "and \"benchmarks\", got array");
   EXPECT_EQ(message(R"({"context": {}})"), "not Google Benchmark JSON: no \"benchmarks\" array");
   EXPECT_EQ(message(R"({"benchmarks": {}})"), "not Google Benchmark JSON: no \"benchmarks\" array");
   EXPECT_EQ(message(R"({"benchmarks": [3]})"),
@@ -342,12 +344,13 @@ TEST(GoogleBenchmarkFormat, DeepNestingIsRefusedWithoutRecursing) {
     parse(deep);
     FAIL() << "expected ParseError";
   } catch (const ParseError& e) {
-    EXPECT_EQ(std::string(e.what()), "not Google Benchmark JSON: nested deeper than 64 levels at byte 65");
+    EXPECT_EQ(std::string(e.what()),
+              "not Google Benchmark JSON: nested deeper than 64 levels at byte 65");
   }
   // Brackets inside strings do not count.
   const std::string name = std::string(100, '[');
-  const ParsedRun run = parse(
-      fmt::format(R"({{"benchmarks": [{{"name": "{}", "real_time": 2, "time_unit": "ns"}}]}})", name));
+  const ParsedRun run = parse(fmt::format(
+      R"({{"benchmarks": [{{"name": "{}", "real_time": 2, "time_unit": "ns"}}]}})", name));
   EXPECT_EQ(run.measurements.at(0).name, name);
 }
 

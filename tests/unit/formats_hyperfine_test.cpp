@@ -100,10 +100,13 @@ TEST(HyperfineFormat, WrongShapesAreParseErrors) {
     return "no error";
   };
   EXPECT_EQ(message("[]"), "not hyperfine JSON: no \"results\" array");
-  EXPECT_EQ(message(R"({"results": [7]})"), "not hyperfine JSON: results[0] is number, not an object");
-  EXPECT_EQ(message(R"({"results": [{"times": [1]}]})"), "not hyperfine JSON: results[0] has no command");
+  EXPECT_EQ(message(R"({"results": [7]})"),
+            "not hyperfine JSON: results[0] is number, not an object");
+  EXPECT_EQ(message(R"({"results": [{"times": [1]}]})"),
+            "not hyperfine JSON: results[0] has no command");
   const std::string full = data("failing_command.json");
-  EXPECT_THAT(message(full.substr(0, full.size() / 2)), ::testing::StartsWith("not hyperfine JSON: "));
+  EXPECT_THAT(message(full.substr(0, full.size() / 2)),
+              ::testing::StartsWith("not hyperfine JSON: "));
 }
 
 TEST(HyperfineFormat, ExtraArgumentsAreLeftToTheUser) {

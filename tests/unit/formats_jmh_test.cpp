@@ -49,11 +49,11 @@ TEST(JmhFormat, NamesCarrySortedParams) {
   const ParsedRun run = parse(data("tls_benchmark.json"));
   EXPECT_TRUE(run.failures.empty());
   // resume's params are written payload first; the name sorts them.
-  EXPECT_THAT(names(run), ElementsAre(std::string(kPrefix) + "warmRoundTrip:payload=256",
-                                      std::string(kPrefix) + "warmRoundTrip:payload=4096",
-                                      std::string(kPrefix) + "resume:cipher=chacha20:payload=1024",
-                                      std::string(kPrefix) + "handshake",
-                                      std::string(kPrefix) + "coldStart"));
+  EXPECT_THAT(names(run),
+              ElementsAre(std::string(kPrefix) + "warmRoundTrip:payload=256",
+                          std::string(kPrefix) + "warmRoundTrip:payload=4096",
+                          std::string(kPrefix) + "resume:cipher=chacha20:payload=1024",
+                          std::string(kPrefix) + "handshake", std::string(kPrefix) + "coldStart"));
 }
 
 TEST(JmhFormat, ThroughputIsTheMedianOfAllForksAndHigherIsBetter) {
@@ -75,7 +75,8 @@ TEST(JmhFormat, AverageSampleAndSingleShotAreLowerIsBetter) {
   EXPECT_EQ(avgt.unit, "us/op");
   EXPECT_EQ(avgt.better, Better::Lower);
   // Histogram 10 x3, 12 x1 | 11 x2: samples 10 10 10 11 11 12 -> (10 + 11) / 2.
-  const Measurement& sample = measurement(run, std::string(kPrefix) + "resume:cipher=chacha20:payload=1024");
+  const Measurement& sample =
+      measurement(run, std::string(kPrefix) + "resume:cipher=chacha20:payload=1024");
   EXPECT_DOUBLE_EQ(sample.value, 10.5);
   EXPECT_EQ(sample.better, Better::Lower);
   const Measurement& ss = measurement(run, std::string(kPrefix) + "coldStart");
@@ -141,7 +142,8 @@ TEST(JmhFormat, WrongShapesAreParseErrors) {
   EXPECT_EQ(parse_error(R"({"benchmark": "x"})"),
             "not JMH JSON: expected an array of results, got object");
   EXPECT_EQ(parse_error("[1]"), "not JMH JSON: entry [0] is number, not an object");
-  EXPECT_EQ(parse_error(R"([{"mode": "avgt"}])"), "not JMH JSON: entry [0] has no \"benchmark\" name");
+  EXPECT_EQ(parse_error(R"([{"mode": "avgt"}])"),
+            "not JMH JSON: entry [0] has no \"benchmark\" name");
   EXPECT_EQ(parse_error(""),
             "not JMH JSON: the file is empty (did the benchmark stop before writing its results?)");
   const std::string full = data("tls_benchmark.json");

@@ -158,8 +158,9 @@ TEST(WorkflowCommandsTest, GroupsAndAnnotations) {
   EXPECT_EQ(group_command("a\nb"), "::group::a%0Ab");
   EXPECT_EQ(endgroup_command(), "::endgroup::");
   EXPECT_EQ(warning_command("plain"), "::warning::plain");
-  EXPECT_EQ(warning_command("BM_Tls/4096 is 7.5% slower\nsee the comment",
-                            {.title = "benchpr: regression, maybe"}),
+  AnnotationProperties titled;
+  titled.title = "benchpr: regression, maybe";
+  EXPECT_EQ(warning_command("BM_Tls/4096 is 7.5% slower\nsee the comment", titled),
             "::warning title=benchpr%3A regression%2C maybe::BM_Tls/4096 is 7.5%25 slower%0Asee "
             "the comment");
   EXPECT_EQ(

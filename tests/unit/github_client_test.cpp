@@ -160,7 +160,7 @@ TEST_F(GitHubClientTest, GivesUpAfterFourAttempts) {
 }
 
 TEST_F(GitHubClientTest, RetriesATimedOutRequest) {
-  fake.delay_next(1, std::chrono::milliseconds(1500));
+  fake.delay_next(1, std::chrono::milliseconds(800));
   CurlOptions curl;
   curl.total_timeout_ms = 300;
   auto pr = make_client(fake.token(), curl).get_pull_request("acme", "widgets", 7);
@@ -360,6 +360,23 @@ TEST(GitHubClientUrlTest, TokenComesFromGitHubTokenThenGhToken) {
   EXPECT_EQ(token_from_environment(), "github-one");
   ::unsetenv("GITHUB_TOKEN");
   ::unsetenv("GH_TOKEN");
+}
+
+TEST(GitHubClientUrlTest, AnswersOfAnUnexpectedShapeAreGitHubErrors) {
+  auto transport = std::make_shared<RecordingTransport>();
+  ClientOptions options;
+  options.api_url = "https://api.github.com";
+  GitHubClient client(transport, options);
+  transport->next = {200, R"({"number":"seven"})", {}};
+  EXPECT_THROW(client.get_pull_request("o", "r", 7), GitHubError);
+  transport->next = {200, R"([1, 2])", {}};
+  EXPECT_THROW(client.get_pull_request("o", "r", 7), GitHubError);
+  transport->next = {200, R"({"message": "not a list"})", {}};
+  EXPECT_THROW(client.list_issue_comments("o", "r", 7), GitHubError);
+  transport->next = {200, "<html>proxy error</html>", {}};
+  EXPECT_THROW(client.list_issue_comments("o", "r", 7), GitHubError);
+  transport->next = {201, R"({"id":"12"})", {}};
+  EXPECT_THROW(client.create_comment("o", "r", 7, "x"), GitHubError);
 }
 
 TEST(GitHubClientUrlTest, PaginationLinksToAnotherHostAreNotFollowed) {

@@ -177,11 +177,12 @@ TEST_F(StickyCommentTest, LimitCountsCharactersNotBytes) {
 
 TEST_F(StickyCommentTest, CommentOnUnknownPullRequestIsNotFound) {
   try {
-    upsert("x");
+    client->upsert_sticky_comment("acme", "widgets", 99, "x", "default");
     FAIL() << "expected a GitHubError";
   } catch (const GitHubError& e) {
     EXPECT_EQ(e.status(), 404);
   }
+  EXPECT_EQ(requests_with("POST").size(), 0u);
 }
 
 // ---------------------------------------------------------------------------------------------

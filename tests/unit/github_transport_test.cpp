@@ -58,7 +58,7 @@ TEST(CurlTransportTest, SendsMethodHeadersAndBodyAndCapturesLowerCasedHeaders) {
 
 TEST(CurlTransportTest, TimeoutIsATransportErrorWithoutTheToken) {
   FakeGitHub fake;
-  fake.delay_next(1, std::chrono::milliseconds(1000));
+  fake.delay_next(1, std::chrono::milliseconds(500));
   CurlTransport transport(CurlOptions{.connect_timeout_ms = 1000, .total_timeout_ms = 200});
   HttpRequest request{
       "GET", fake.url() + "/repos/o/r/pulls/1", "", {{"Authorization", "Bearer " + fake.token()}}};
@@ -83,9 +83,12 @@ TEST(CurlTransportTest, DoesNotFollowRedirects) {
   });
   int port = server.bind_to_any_port("127.0.0.1");
   std::thread thread([&] { server.listen_after_bind(); });
-  CurlTransport transport;
-  HttpResponse response = transport.send(
-      {"GET", "http://127.0.0.1:" + std::to_string(port) + "/moved", "", {{"User-Agent", "t"}}});
+  HttpResponse response;
+  {
+    CurlTransport transport;  // closed before stop(), which waits for open connections
+    response = transport.send(
+        {"GET", "http://127.0.0.1:" + std::to_string(port) + "/moved", "", {{"User-Agent", "t"}}});
+  }
   server.stop();
   thread.join();
   EXPECT_EQ(response.status, 302);

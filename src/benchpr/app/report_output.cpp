@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "benchpr/app/templates.hpp"
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -12,7 +12,7 @@ namespace benchpr::app {
 
 Report make_report(const Results& results, const ReportTargets& targets) {
   Report report;
-  report.analysis = analyse(results);
+  report.analysis = analyse_session(results);
   render::RenderOptions ro;
   ro.key = targets.key;
   ro.template_overrides = load_template_overrides(targets.templates_dir);

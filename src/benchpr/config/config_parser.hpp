@@ -11,7 +11,8 @@
 
 namespace benchpr::config {
 
-// Message names the key and the line: ".benchpr.yml:7: rounds: expected a positive integer, got 'ten'".
+// Message names the key and the line: ".benchpr.yml:7: rounds: expected a positive integer, got
+// 'ten'".
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -19,9 +20,10 @@ class ConfigError : public std::runtime_error {
 
 Config parse_config(std::string_view yaml_text, const std::string& file_name = ".benchpr.yml");
 
-// "90s", "20m", "1h", "1h30m", "250ms", plain numbers are seconds. nullopt if malformed.
+// "90s", "20m", "1h", "1h30m", "2m 30s", "250ms", "1.5h"; units in decreasing order, each once;
+// plain numbers are seconds. nullopt if malformed (signs, "inf", exponents included).
 std::optional<double> parse_duration(std::string_view text);
-// "2%", "0.5%"; nullopt if malformed.
+// "2%", "0.5%" -> 0.02, 0.005; nullopt if malformed, including bare numbers ("0.02").
 std::optional<double> parse_percentage(std::string_view text);
 
 }  // namespace benchpr::config

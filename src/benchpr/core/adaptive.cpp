@@ -53,56 +53,6 @@ Results at_look(const Results& results, int rounds, const std::vector<bool>& ope
   return r;
 }
 
-// Every look up to `last_look`, replayed from the results: which look decided each benchmark,
-// and each benchmark's reading at that look (or at the latest look it was open at).
-struct Replay {
-  std::vector<int> decided_at;  // per series: look index, -1 while open
-  std::vector<BenchmarkAnalysis> reading;
-  std::vector<int> decided_per_look;
-  int look = -1;           // last look actually read
-  int rounds = 0;          // analysed rounds that look saw
-  bool cut_short = false;  // the last look read had fewer rounds than planned
-  Analysis analysis;       // the last look's analysis (open benchmarks only)
-};
-
-Replay replay(const Results& results, const AdaptivePlan& plan, int last_look) {
-  const std::size_t n = results.series.size();
-  Replay out;
-  out.decided_at.assign(n, -1);
-  out.reading.resize(n);
-  const int available = static_cast<int>(analysed_rounds(results).size());
-  int previous_rounds = 0;
-  for (int k = 0; k <= last_look && k < static_cast<int>(plan.looks.size()); ++k) {
-    std::vector<bool> open(n);
-    bool any_open = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      open[i] = out.decided_at[i] < 0;
-      any_open |= open[i];
-    }
-    if (!any_open && k > 0) break;
-    const int rounds = std::min(plan.looks[static_cast<std::size_t>(k)], available);
-    // Reading the same rounds again at a later look's level would only spend alpha twice.
-    if (k > 0 && rounds <= previous_rounds) break;
-    out.analysis = analyse(at_look(results, rounds, open), look_options(plan, k));
-    out.look = k;
-    out.rounds = rounds;
-    out.cut_short = rounds < plan.looks[static_cast<std::size_t>(k)];
-    out.decided_per_look.push_back(0);
-    std::size_t j = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!open[i]) continue;
-      out.reading[i] = out.analysis.benchmarks[j++];
-      if (is_decided(out.reading[i].verdict)) {
-        out.decided_at[i] = k;
-        ++out.decided_per_look.back();
-      }
-    }
-    previous_rounds = rounds;
-    if (out.cut_short) break;
-  }
-  return out;
-}
-
 std::string percent_list(const std::vector<double>& alphas) {
   std::vector<std::string> parts;
   for (double a : alphas) parts.push_back(fmt::format("{:.2g}%", a * 100));
@@ -132,6 +82,8 @@ AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
   AnalysisOptions options;
   if (look_index >= 0 && static_cast<std::size_t>(look_index) < plan.alpha_per_look.size()) {
     options.alpha = plan.alpha_per_look[static_cast<std::size_t>(look_index)];
+    // Equivalence is tested at every look too: it must share the look's level.
+    options.equivalence_alpha = options.alpha;
   }
   return options;
 }
@@ -142,6 +94,74 @@ std::string benchmark_key(const std::string& suite, const std::string& name) {
 
 bool is_decided(Verdict verdict) { return verdict != Verdict::Inconclusive; }
 
+LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look) {
+  const std::size_t n = results.series.size();
+  LookReadings out;
+  out.decided_at.assign(n, -1);
+  out.benchmarks.resize(n);
+  const int available = static_cast<int>(analysed_rounds(results).size());
+  int previous_rounds = 0;
+  int family = 0;
+  for (int k = 0; k <= last_look && k < static_cast<int>(plan.looks.size()); ++k) {
+    std::vector<bool> open(n);
+    bool any_open = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      open[i] = out.decided_at[i] < 0;
+      any_open |= open[i];
+    }
+    if (!any_open && k > 0) break;
+    const int rounds = std::min(plan.looks[static_cast<std::size_t>(k)], available);
+    // Reading the same rounds again at a later look's level would only spend alpha twice.
+    if (k > 0 && rounds <= previous_rounds) break;
+    const Results snapshot = at_look(results, rounds, open);
+    AnalysisOptions options = look_options(plan, k);
+    if (k == 0) {
+      out.last_analysis = analyse(snapshot, options);
+    } else {
+      // The open benchmarks were selected by their own earlier rounds, so a BH over them alone
+      // would be far more lenient than the first look's BH over all of them (one open benchmark
+      // would be tested at the look's full level). Benjamini-Hochberg over the whole family,
+      // with the decided benchmarks counted at p = 1, keeps each look's level: that is BH over
+      // the open ones at q * open / family.
+      const double q = options.alpha;
+      int tested = 0;
+      for (std::size_t i = 0; i < n; ++i) tested += open[i] ? 1 : 0;
+      options.alpha = q * tested / family;
+      out.last_analysis = analyse(snapshot, options);
+      int with_p = 0;
+      for (const BenchmarkAnalysis& b : out.last_analysis.benchmarks) {
+        with_p += std::isfinite(b.p) ? 1 : 0;
+      }
+      if (with_p > 0 && with_p != tested) {
+        options.alpha = q * with_p / family;
+        out.last_analysis = analyse(snapshot, options);
+      }
+    }
+    out.look = k;
+    out.rounds = rounds;
+    out.cut_short = rounds < plan.looks[static_cast<std::size_t>(k)];
+    out.decided_per_look.push_back(0);
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!open[i]) continue;
+      out.benchmarks[i] = out.last_analysis.benchmarks[j++];
+      if (is_decided(out.benchmarks[i].verdict)) {
+        out.decided_at[i] = k;
+        ++out.decided_per_look.back();
+      }
+    }
+    if (k == 0) {
+      // The family: every benchmark that has, or may still get, a p-value.
+      for (std::size_t i = 0; i < n; ++i) {
+        family += (out.decided_at[i] < 0 || std::isfinite(out.benchmarks[i].p)) ? 1 : 0;
+      }
+    }
+    previous_rounds = rounds;
+    if (out.cut_short) break;
+  }
+  return out;
+}
+
 LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
                             double remaining_budget_seconds, double seconds_per_round) {
   LookDecision out;
@@ -151,9 +171,9 @@ LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, in
     return out;
   }
   const int last = static_cast<int>(plan.looks.size()) - 1;
-  Replay r = replay(results, plan, std::clamp(look_index, 0, last));
+  LookReadings r = read_looks(results, plan, std::clamp(look_index, 0, last));
   out.rounds = r.rounds;
-  out.analysis = std::move(r.analysis);
+  out.analysis = std::move(r.last_analysis);
   for (std::size_t i = 0; i < results.series.size(); ++i) {
     if (r.decided_at[i] < 0) {
       out.open_benchmarks.push_back(benchmark_key(results.series[i].suite, results.series[i].name));
@@ -199,9 +219,9 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   // Suites and run-level notes come from one reading of everything measured; the benchmarks'
   // verdicts come from their own looks.
   Analysis out = analyse(results, overall);
-  Replay r = replay(results, plan, last);
+  LookReadings r = read_looks(results, plan, last);
   if (r.look < 0) return out;
-  out.benchmarks = std::move(r.reading);
+  out.benchmarks = std::move(r.benchmarks);
 
   std::vector<double> mdes;
   for (const BenchmarkAnalysis& b : out.benchmarks) {

@@ -13,9 +13,10 @@
 
 namespace benchpr {
 
-// Pre-registered looks. alpha_per_look[k] is the level (and BH q) used at look k; the levels sum
-// to the overall alpha, so a benchmark with no true change is called changed at some look with
-// probability at most alpha in total, however many looks run.
+// Pre-registered looks. alpha_per_look[k] is the BH q of look k over the whole family of
+// benchmarks (those decided earlier count as p = 1, so the open ones are tested at
+// q * open / family); the levels sum to the overall alpha, so with no true change anywhere a
+// pull request sees any significant change at some look with probability at most alpha.
 struct AdaptivePlan {
   std::vector<int> looks;              // analysed rounds at each look: even, increasing
   std::vector<double> alpha_per_look;  // same length as looks
@@ -56,6 +57,21 @@ struct LookDecision {
 // stops too, so the budget is never overrun by a guess.
 LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
                             double remaining_budget_seconds, double seconds_per_round);
+
+// Every look up to `last_look`, replayed from the results alone (so a results file always
+// reproduces its comment): each benchmark's reading at the look that decided it, or at the last
+// look it was open at. Replaying stops early when nothing is open, or at a look the session did
+// not reach (it then reads the rounds done so far, at that look's level, once).
+struct LookReadings {
+  std::vector<BenchmarkAnalysis> benchmarks;  // per series of the results, in order
+  std::vector<int> decided_at;                // per series: look index, -1 while still open
+  std::vector<int> decided_per_look;          // per look read
+  int look = -1;                              // the last look read
+  int rounds = 0;                             // analysed rounds that look saw
+  bool cut_short = false;                     // it saw fewer rounds than planned
+  Analysis last_analysis;                     // that look's analysis (of the benchmarks open at it)
+};
+LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look);
 
 // The final reading of an adaptive session: each benchmark as judged at the look that decided
 // it; those still open as judged at the last look reached (or on the rounds done so far, at the

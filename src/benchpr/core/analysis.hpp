@@ -9,6 +9,9 @@ namespace benchpr {
 struct AnalysisOptions {
   double alpha = 0.05;  // two-sided test level and BH false discovery rate q
   double power = 0.80;  // for the minimal detectable effect
+  // "unchanged" needs the (1 - 2 * equivalence_alpha) CI inside +-threshold (two one-sided
+  // tests); adaptive looks lower it with alpha so repeated looks do not spend it repeatedly.
+  double equivalence_alpha = 0.05;
 };
 
 Analysis analyse(const Results& results, const AnalysisOptions& options = {});

@@ -56,9 +56,9 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
   if (out.d.size() >= static_cast<std::size_t>(kMinOthersForColdCheck + 1) &&
       out.numbers.front() == 1) {
     std::vector<double> other_levels(level.begin() + 1, level.end());
-    std::vector<double> other_d(out.d.begin() + 1, out.d.end());
-    if (std::fabs(robust_z(level.front(), other_levels)) > kColdZ ||
-        std::fabs(robust_z(out.d.front(), other_d)) > kColdZ) {
+    // Judged on the round's level only: its log ratio is the outcome being tested, and
+    // dropping rounds for an extreme outcome would bias the test (docs/method.md).
+    if (std::fabs(robust_z(level.front(), other_levels)) > kColdZ) {
       out.dropped = out.numbers.front();
       out.d.erase(out.d.begin());
       out.s.erase(out.s.begin());

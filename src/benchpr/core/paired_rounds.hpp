@@ -28,8 +28,8 @@ struct PairedRounds {
 };
 
 // Pairs the rounds where both sides have a positive value. When the first analysed round sits
-// far from the others (robust z > 4 of the round's level or of its log ratio, judged against
-// the rounds after it, with at least 3 of them), it is left out: "round 1 looked cold".
+// far from the others (robust z > 4 of the round's level, the mean log value of both sides, judged
+// against the rounds after it, with at least 3 of them), it is left out: "round 1 looked cold".
 PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds);
 
 // Robust z of x against `others`: (x - median) / (1.4826 * MAD); 0 when MAD is 0.

@@ -68,8 +68,8 @@ bool several_suites(const Analysis& a) {
 // first"
 void describe(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
   s.code(display_name(b, suites))
-      .text(fmt::format(" is {} (95% CI {} … {})", describe_change(b.change, b.better),
-                        format_signed_percent(b.ci_low), format_signed_percent(b.ci_high)));
+      .text(fmt::format(" is {} (95% CI {})", describe_change(b.change, b.better),
+                        format_interval(b.ci_low, b.ci_high)));
   if (!b.reason.empty()) s.text(", " + b.reason);
 }
 

@@ -31,6 +31,19 @@ std::string format_signed_percent(double fraction) {
   return (fraction < 0 ? kMinus : "+") + digits + "%";
 }
 
+std::string format_interval(double low, double high) {
+  if (std::isnan(low) || std::isnan(high)) return "?";
+  auto ratio = [](double r) {
+    return r >= 9.95 ? fmt::format("{:.0f}\u00d7", r) : fmt::format("{:.1f}\u00d7", r);
+  };
+  if (1 + low >= 2) return ratio(1 + low) + " \u2026 " + ratio(1 + high);
+  if (1 + high <= 0.5 && 1 + low > 0)
+    return ratio(1 / (1 + high)) + " \u2026 " + ratio(1 / (1 + low));
+  std::string lo = format_signed_percent(low);
+  if (!lo.empty() && lo.back() == '%') lo.pop_back();
+  return lo + " \u2026 " + format_signed_percent(high);
+}
+
 std::string worse_word(Better better) { return better == Better::Lower ? "slower" : "lower"; }
 std::string better_word(Better better) { return better == Better::Lower ? "faster" : "higher"; }
 
@@ -41,8 +54,13 @@ std::string describe_change(double change, Better better) {
   // For time-like metrics "up" is worse; for throughput-like ones it is better.
   const std::string word =
       better == Better::Lower ? (up ? "slower" : "faster") : (up ? "higher" : "lower");
-  if (ratio >= 2) return fmt::format("{:.1f}\u00d7 {}", ratio, word);
-  if (ratio > 0 && ratio <= 0.5) return fmt::format("{:.1f}\u00d7 {}", 1 / ratio, word);
+  // Same rule as the tables: one decimal below 10x, whole numbers from there on.
+  auto times = [&](double r) {
+    return r >= 9.95 ? fmt::format("{:.0f}\u00d7 {}", r, word)
+                     : fmt::format("{:.1f}\u00d7 {}", r, word);
+  };
+  if (ratio >= 2) return times(ratio);
+  if (ratio > 0 && ratio <= 0.5) return times(1 / ratio);
   return format_percent(change) + " " + word;
 }
 

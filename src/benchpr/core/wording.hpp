@@ -16,6 +16,10 @@ std::string format_percent(double fraction);
 // "7.5% slower", "3.2× faster" (time-like); "10.0% lower", "2.5× higher" (higher is better).
 // Ratios are used from 2× on.
 std::string describe_change(double change, Better better);
+// A confidence interval of a change: "+4.1 … +10.8%"; when both ends are large ratios, as
+// ratios in the same direction as describe_change: "11× … 15×" (both >= 2x up) or
+// "17× … 25×" (both <= 0.5x, i.e. that many times down).
+std::string format_interval(double low, double high);
 // "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
 std::string worse_word(Better better);
 std::string better_word(Better better);

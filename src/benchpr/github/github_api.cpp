@@ -48,6 +48,18 @@ json parse_answer(const HttpResponse& response, const std::string& what) {
   return parsed;
 }
 
+// Runs `map` over an answer's JSON; a field of an unexpected type becomes a GitHubError.
+template <typename Map>
+auto mapped(const HttpResponse& response, const std::string& what, Map map) {
+  json j = parse_answer(response, what);
+  try {
+    return map(j);
+  } catch (const json::exception& e) {
+    throw GitHubError(response.status,
+                      "GitHub's answer to " + what + " has an unexpected shape: " + e.what());
+  }
+}
+
 IssueComment comment_from(const json& j) {
   IssueComment comment;
   comment.id = j.value("id", std::int64_t{0});
@@ -86,31 +98,32 @@ std::string_view to_string(StickyAction action) {
 PullRequest GitHubClient::get_pull_request(const std::string& owner, const std::string& repo,
                                            int number) {
   std::string path = repo_path(owner, repo) + "/pulls/" + std::to_string(number);
-  json j = parse_answer(request("GET", path), "GET " + path);
-  if (!j.is_object()) throw GitHubError(200, "GitHub's answer to GET " + path + " is not a PR");
-  PullRequest pr;
-  pr.number = j.value("number", number);
-  pr.title = string_at(j, "title");
-  pr.state = string_at(j, "state");
-  pr.html_url = string_at(j, "html_url");
-  if (j.contains("base") && j["base"].is_object()) {
-    pr.base_ref = string_at(j["base"], "ref");
-    pr.base_sha = string_at(j["base"], "sha");
-  }
-  if (j.contains("head") && j["head"].is_object()) {
-    const json& head = j["head"];
-    pr.head_ref = string_at(head, "ref");
-    pr.head_sha = string_at(head, "sha");
-    if (head.contains("repo") && head["repo"].is_object()) {
-      pr.head_repo_full_name = string_at(head["repo"], "full_name");
+  return mapped(request("GET", path), "GET " + path, [number](const json& j) {
+    if (!j.is_object()) throw json::type_error::create(302, "not an object", &j);
+    PullRequest pr;
+    pr.number = j.value("number", number);
+    pr.title = string_at(j, "title");
+    pr.state = string_at(j, "state");
+    pr.html_url = string_at(j, "html_url");
+    if (j.contains("base") && j["base"].is_object()) {
+      pr.base_ref = string_at(j["base"], "ref");
+      pr.base_sha = string_at(j["base"], "sha");
     }
-  }
-  if (j.contains("labels") && j["labels"].is_array()) {
-    for (const auto& label : j["labels"]) {
-      if (label.is_object()) pr.labels.push_back(string_at(label, "name"));
+    if (j.contains("head") && j["head"].is_object()) {
+      const json& head = j["head"];
+      pr.head_ref = string_at(head, "ref");
+      pr.head_sha = string_at(head, "sha");
+      if (head.contains("repo") && head["repo"].is_object()) {
+        pr.head_repo_full_name = string_at(head["repo"], "full_name");
+      }
     }
-  }
-  return pr;
+    if (j.contains("labels") && j["labels"].is_array()) {
+      for (const auto& label : j["labels"]) {
+        if (label.is_object()) pr.labels.push_back(string_at(label, "name"));
+      }
+    }
+    return pr;
+  });
 }
 
 std::vector<IssueComment> GitHubClient::list_issue_comments(const std::string& owner,
@@ -121,11 +134,15 @@ std::vector<IssueComment> GitHubClient::list_issue_comments(const std::string& o
   std::set<std::string> seen;  // a server that links back to a page already read cannot loop us
   while (!url.empty() && seen.insert(url).second) {
     HttpResponse response = request("GET", url);
-    json page = parse_answer(response, "GET " + url);
-    if (!page.is_array()) throw GitHubError(response.status, "GitHub's comment list is not a list");
-    for (const auto& item : page) {
-      if (item.is_object()) comments.push_back(comment_from(item));
-    }
+    auto page = mapped(response, "GET " + url, [](const json& j) {
+      if (!j.is_array()) throw json::type_error::create(302, "not a list", &j);
+      std::vector<IssueComment> items;
+      for (const auto& item : j) {
+        if (item.is_object()) items.push_back(comment_from(item));
+      }
+      return items;
+    });
+    comments.insert(comments.end(), page.begin(), page.end());
     url = next_link(response.header("link")).value_or("");
   }
   return comments;
@@ -135,14 +152,14 @@ IssueComment GitHubClient::create_comment(const std::string& owner, const std::s
                                           int number, const std::string& body) {
   check_length(body);
   std::string path = repo_path(owner, repo) + "/issues/" + std::to_string(number) + "/comments";
-  return comment_from(parse_answer(request("POST", path, comment_payload(body)), "POST " + path));
+  return mapped(request("POST", path, comment_payload(body)), "POST " + path, comment_from);
 }
 
 IssueComment GitHubClient::update_comment(const std::string& owner, const std::string& repo,
                                           std::int64_t comment_id, const std::string& body) {
   check_length(body);
   std::string path = repo_path(owner, repo) + "/issues/comments/" + std::to_string(comment_id);
-  return comment_from(parse_answer(request("PATCH", path, comment_payload(body)), "PATCH " + path));
+  return mapped(request("PATCH", path, comment_payload(body)), "PATCH " + path, comment_from);
 }
 
 StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const std::string& repo,

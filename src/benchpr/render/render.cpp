@@ -150,6 +150,9 @@ std::string render_comment(const Results& results, const Analysis& analysis,
   if (fitter.fits(out)) return out;
   fitter.fit(limits.unchanged_rows, out);
   if (fitter.fits(out)) return out;
+  limits.placeholders = false;
+  out = render();
+  if (fitter.fits(out)) return out;
   fitter.fit(limits.changed_rows, out);
   if (fitter.fits(out)) return out;
   limits.build_logs = false;

@@ -102,9 +102,7 @@ std::string format_change(double change, Better better) {
 
 std::string format_ci(double low, double high) {
   if (std::isnan(low) || std::isnan(high)) return kDash;
-  std::string lo = format_signed_percent(low);
-  if (!lo.empty() && lo.back() == '%') lo.pop_back();
-  return lo + " … " + format_signed_percent(high);
+  return format_interval(low, high);
 }
 
 }  // namespace benchpr::render

@@ -448,7 +448,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   const std::size_t unchanged_shown = std::min(v.unchanged.size(), limits.unchanged_rows);
   Data unchanged(Data::type::list);
   for (std::size_t i = 0; i < unchanged_shown; ++i) unchanged.push_back(row_data(v.unchanged[i]));
-  d["has_unchanged"] = Data(!v.unchanged.empty());
+  d["has_unchanged"] = Data(unchanged_shown > 0 || (limits.placeholders && !v.unchanged.empty()));
   d["unchanged_count"] = Data(std::to_string(v.unchanged.size()));
   d["unchanged_rows"] = std::move(unchanged);
   d["has_unchanged_rows"] = Data(unchanged_shown > 0);
@@ -470,7 +470,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     rounds.push_back(item);
   }
   d["round_headers"] = strings(v.round_headers);
-  d["has_per_round"] = Data(!v.per_round.empty());
+  d["has_per_round"] = Data(per_round_shown > 0 || (limits.placeholders && !v.per_round.empty()));
   d["per_round_rows"] = std::move(rounds);
   d["has_per_round_rows"] = Data(per_round_shown > 0);
   d["per_round_more"] =

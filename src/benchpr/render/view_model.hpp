@@ -77,6 +77,7 @@ struct ViewLimits {
   std::size_t changed_rows = kAll;
   std::size_t unchanged_rows = kAll;
   std::size_t per_round_rows = 50;
+  bool placeholders = true;  // say "left out" where a collapsed section lost all its rows
   bool build_logs = true;
   std::size_t notes = kAll;
 };

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/formats/format.hpp"
@@ -59,7 +59,7 @@ Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn 
     : processes_(processes), setup_(std::move(setup)), progress_(std::move(progress)) {}
 
 void Session::persist(const Results& results) {
-  const Analysis analysis = analyse(results);
+  const Analysis analysis = analyse_session(results);
   const std::string text = results_to_string(results, &analysis);
   for (const auto& path : setup_.persist_paths) write_file_atomically(path, text);
 }
@@ -224,6 +224,7 @@ void Session::run(Results& results) {
     persist(results);
     return;
   }
+  if (setup_.after_build) setup_.after_build(results);
   run_rounds(results, 0);
   results.overhead_seconds = std::max(0.0, now_seconds() - wall_start - child_seconds_);
   persist(results);

@@ -19,6 +19,9 @@ struct SessionSetup {
   std::string log_dir;                     // build and run logs
   std::vector<std::string> persist_paths;  // results JSON rewritten here after every round
   bool skip_build = false;
+  // Called once both sides built, before the first round: lets the caller fill in suites that
+  // can only be known from a build (zero-config discovery of benchmark executables).
+  std::function<void(Results&)> after_build;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.

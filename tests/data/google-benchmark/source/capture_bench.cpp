@@ -22,8 +22,8 @@ static void BM_Checksum(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 4096);
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
-  state.counters["checksums"] = benchmark::Counter(static_cast<double>(checksums),
-                                                   benchmark::Counter::kIsRate);
+  state.counters["checksums"] =
+      benchmark::Counter(static_cast<double>(checksums), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Checksum);
 

@@ -1,0 +1,153 @@
+// The backbone, for real: a temporary git repository with a real Google Benchmark project at
+// two commits, built and run by the real benchpr binary in interleaved rounds.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+const json* find_benchmark(const json& doc, const std::string& name) {
+  for (const json& b : doc["benchmarks"])
+    if (b["name"] == name) return &b;
+  return nullptr;
+}
+
+TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 6;
+  const std::vector<GbenchCase> base = {{"BM_Changed", spin(2000), ""},
+                                        {"BM_SameA", spin(3000), ""},
+                                        {"BM_SameB", spin(1000), "->Arg(64)"}};
+  write_gbench_project(repo, base, cfg);
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  auto head = base;
+  head[0].body = spin(8000);  // 4x the work: a large, certain regression
+  write_gbench_project(repo, head, cfg);
+  repo.commit("make BM_Changed slower");
+
+  TempDir out;
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                       "--dry-run", "--seed", "42", "--output", out / "results.json",
+                       "--markdown", out / "comment.md"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  // The comment on stdout, also written to --markdown.
+  EXPECT_EQ(r.out, read_file(out / "comment.md"));
+  EXPECT_EQ(r.out.rfind("<!-- benchpr:comment key=default -->", 0), 0u);
+  EXPECT_NE(r.out.find("Don't merge"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("BM_Changed"), std::string::npos);
+
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
+  EXPECT_EQ(doc["base"]["sha"], repo.git("rev-parse main"));
+  EXPECT_EQ(doc["head"]["sha"], repo.git("rev-parse feature"));
+
+  const json* changed = find_benchmark(doc, "BM_Changed");
+  ASSERT_NE(changed, nullptr);
+  EXPECT_EQ((*changed)["verdict"], "regression");
+  EXPECT_GT((*changed)["change"].get<double>(), 1.0);  // about +300%
+  for (const char* name : {"BM_SameA", "BM_SameB/64"}) {
+    const json* same = find_benchmark(doc, name);
+    ASSERT_NE(same, nullptr) << name;
+    EXPECT_NE((*same)["verdict"], "regression") << name;
+    EXPECT_NE((*same)["verdict"], "improvement") << name;
+  }
+
+  // Interleaving: analysed rounds ran in both orders, and each round's runs alternate sides.
+  bool ab = false, ba = false;
+  for (const json& p : doc["plan"]) {
+    if (p["warmup"].get<bool>()) continue;
+    ab |= p["order"] == "AB";
+    ba |= p["order"] == "BA";
+  }
+  EXPECT_TRUE(ab && ba);
+  int runs = 0;
+  for (const json& run : doc["runs"]) {
+    const int round = run["round"].get<int>();
+    const std::string expected_first = doc["plan"][round]["first"].get<std::string>();
+    const bool first = run["position"].get<int>() == 0;
+    EXPECT_EQ(run["side"].get<std::string>() == expected_first, first);
+    EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+    ++runs;
+  }
+  EXPECT_EQ(runs, 2 * 7);  // 6 analysed + 1 warm-up, two sides each
+  EXPECT_TRUE(doc["complete"].get<bool>());
+}
+
+TEST(EndToEnd, SecondRunReusesWorktreesAndBuildsIncrementally) {
+  TempRepo repo;
+  GbenchConfig small;
+  small.rounds = 2;
+  small.warmup = 0;
+  write_gbench_project(repo, {{"BM_A", spin(1000), ""}}, small);
+  repo.commit("base");
+  auto first = run_benchpr(BENCHPR_BINARY,
+                           {"run", "-C", repo.path(), "--base", "main", "--head", "main",
+                            "--rounds", "2", "--warmup", "0"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string wt = repo.path() + "/.git/benchpr/wt/base/bench.cpp";
+  const auto mtime_before = std::filesystem::last_write_time(wt);
+  const std::string before = repo.git("log -1 --format=%H");
+  auto second = run_benchpr(BENCHPR_BINARY,
+                            {"run", "-C", repo.path(), "--base", "main", "--head", "main",
+                             "--rounds", "2", "--warmup", "0"});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  // Unchanged sources keep their mtime, so make/ninja builds stay incremental.
+  EXPECT_EQ(std::filesystem::last_write_time(wt), mtime_before);
+  // The user's work tree is untouched: benchpr works inside .git/benchpr.
+  EXPECT_EQ(repo.git("status --porcelain"), "");
+  EXPECT_EQ(repo.git("log -1 --format=%H"), before);
+}
+
+TEST(EndToEnd, BadInputEndsInOneClearMessageAndExitCode2) {
+  TempRepo repo;
+  write_gbench_project(repo, {{"BM_A", spin(100), ""}});
+  repo.commit("base");
+
+  auto missing = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "nope"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("revision 'nope' not found"), std::string::npos) << missing.err;
+
+  TempDir not_repo;
+  auto no_repo = run_benchpr(BENCHPR_BINARY, {"run", "-C", not_repo.path(), "--base", "main"});
+  EXPECT_EQ(no_repo.exit_code, 2);
+  EXPECT_NE(no_repo.err.find("not a git repository"), std::string::npos) << no_repo.err;
+
+  repo.write(".benchpr.yml", "rounds: ten\nsuites: []\n");
+  repo.commit("break the config");
+  auto bad = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(".benchpr.yml:1: rounds"), std::string::npos) << bad.err;
+
+  repo.remove(".benchpr.yml");
+  repo.commit("no config");
+  auto none = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no .benchpr.yml"), std::string::npos) << none.err;
+}
+
+TEST(EndToEnd, HelpAndVersion) {
+  auto version = run_benchpr(BENCHPR_BINARY, {"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find("benchpr "), std::string::npos);
+  auto help = run_benchpr(BENCHPR_BINARY, {"run", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--base"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchpr::testing

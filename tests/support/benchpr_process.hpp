@@ -1,0 +1,22 @@
+// Runs the real benchpr binary as a child process and captures stdout, stderr and the exit
+// code separately, so integration tests check exactly what a user or CI would see.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace benchpr::testing {
+
+struct BenchprRun {
+  int exit_code = -1;
+  std::string out;  // stdout: the markdown
+  std::string err;  // stderr: progress and errors
+};
+
+// `args` are passed as separate argv entries; `env` entries are added to the environment.
+BenchprRun run_benchpr(const std::string& binary, const std::vector<std::string>& args,
+                       const std::vector<std::pair<std::string, std::string>>& env = {},
+                       const std::string& cwd = "");
+
+}  // namespace benchpr::testing

@@ -1,0 +1,41 @@
+// Writes a tiny real Google Benchmark project into a TempRepo: each benchmark's body is C++ code
+// given by the test, so two commits can differ by a known effect (or a crash, a hang, ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+
+struct GbenchCase {
+  std::string name;  // function name, e.g. "BM_Spin"
+  std::string body;  // statements run inside `for (auto _ : state) { ... }`
+  std::string registration_suffix;  // e.g. "->Arg(64)"
+};
+
+// The project's single source file.
+std::string gbench_source(const std::vector<GbenchCase>& cases, const std::string& prelude = "");
+
+struct GbenchConfig {
+  int rounds = 4;
+  int warmup = 1;
+  std::string min_time = "0.01";
+  std::string timeout = "2m";
+  std::string threshold = "2%";
+  std::string extra;  // appended to .benchpr.yml verbatim
+};
+
+// `.benchpr.yml` that builds bench.cpp with g++ (no CMake: keeps integration tests fast) and runs
+// the binary as suite "micro".
+std::string gbench_config(const GbenchConfig& c = {});
+
+// Writes bench.cpp and .benchpr.yml.
+void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,
+                          const GbenchConfig& config = {}, const std::string& prelude = "");
+
+// A busy loop of `n` iterations the optimiser cannot remove.
+std::string spin(int n);
+
+}  // namespace benchpr::testing

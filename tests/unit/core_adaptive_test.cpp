@@ -1,0 +1,259 @@
+// Adaptive rounds: the pre-registered looks, the per-look level, which benchmarks stay open, why
+// a session stops, and that a benchmark keeps the verdict of the look that decided it.
+//
+// The series are built so the crossover fit is known by hand. Analysed round i (1-based) runs the
+// base first when i is odd (s = +1, -1, +1, ...). Per block of 10 rounds the log ratio is
+// d = m + a * w with w = (1, 1, -1, -1, 1, 1, -1, -1, 0, 0): w sums to 0 and is orthogonal to s,
+// so mu = m, gamma = 0, and for n = 10 the residual SD is a and SE(mu) = a / sqrt(10).
+#include "benchpr/core/adaptive.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+namespace benchpr {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kPlanned = 30;
+
+struct Shape {
+  double m = 0;  // true log ratio
+  double a = 0;  // residual scale
+};
+
+double d_of(const Shape& shape, int round) {  // round: 1-based analysed round
+  static constexpr int w[10] = {1, 1, -1, -1, 1, 1, -1, -1, 0, 0};
+  return shape.m + shape.a * w[(round - 1) % 10];
+}
+
+class AdaptiveTest : public ::testing::Test {
+ protected:
+  AdaptiveTest() {
+    results_.config.threshold = 0.02;
+    results_.config.rounds = 10;
+    results_.plan.push_back({0, true, Side::Base});
+    for (int i = 1; i <= kPlanned; ++i) {
+      results_.plan.push_back({i, false, i % 2 == 1 ? Side::Base : Side::Head});
+    }
+    results_.complete = true;
+    done(10);
+  }
+
+  // A benchmark whose first ten rounds follow `first` and later rounds follow `later`.
+  void add(const std::string& name, Shape first, Shape later) {
+    BenchmarkSeries s;
+    s.suite = "bench";
+    s.name = name;
+    s.unit = "ns";
+    s.base.assign(kPlanned + 1, 100.0);
+    s.head.assign(kPlanned + 1, 100.0);
+    for (int i = 1; i <= kPlanned; ++i) {
+      s.head[static_cast<std::size_t>(i)] = 100.0 * std::exp(d_of(i <= 10 ? first : later, i));
+    }
+    results_.series.push_back(std::move(s));
+  }
+  void add(const std::string& name, Shape shape) { add(name, shape, shape); }
+
+  void done(int analysed_rounds) { results_.rounds_done = 1 + analysed_rounds; }
+
+  Results results_;
+  const AdaptivePlan plan_ = make_adaptive_plan(10, 30, 0.05);
+};
+
+const Shape kFlat{0.0, 0.002};           // 90% CI +-0.12%: unchanged
+const Shape kRegression{0.0953, 0.002};  // ln 1.10, t ~ 150: a regression at any level
+const Shape kNoisy{0.01, 0.05};          // t = 0.63 at 10 rounds, 1.2 at 30: never settles
+
+TEST(AdaptivePlanTest, ThreeLooksWithLinearlyDecreasingWeights) {
+  const AdaptivePlan p = make_adaptive_plan(10, 30, 0.05);
+  EXPECT_EQ(p.looks, (std::vector<int>{10, 20, 30}));
+  ASSERT_EQ(p.alpha_per_look.size(), 3u);
+  EXPECT_DOUBLE_EQ(p.alpha_per_look[0], 0.025);  // 3/6 of alpha
+  EXPECT_DOUBLE_EQ(p.alpha_per_look[1], 0.05 / 3);
+  EXPECT_DOUBLE_EQ(p.alpha_per_look[2], 0.05 / 6);
+  EXPECT_NEAR(std::accumulate(p.alpha_per_look.begin(), p.alpha_per_look.end(), 0.0), 0.05, 1e-15);
+}
+
+TEST(AdaptivePlanTest, LooksAreEvenAndTheLastLandsOnTheMaximum) {
+  const AdaptivePlan p = make_adaptive_plan(5, 15, 0.06);  // 5 -> 6; 15 -> 16
+  EXPECT_EQ(p.looks, (std::vector<int>{6, 12, 16}));
+  const AdaptivePlan two = make_adaptive_plan(10, 24, 0.06);
+  EXPECT_EQ(two.looks, (std::vector<int>{10, 20, 24}));
+  const AdaptivePlan one = make_adaptive_plan(10, 4, 0.05);  // maximum below the first look
+  EXPECT_EQ(one.looks, (std::vector<int>{10}));
+  EXPECT_EQ(one.alpha_per_look, (std::vector<double>{0.05}));
+  const AdaptivePlan halves = make_adaptive_plan(10, 20, 0.06);
+  EXPECT_EQ(halves.looks, (std::vector<int>{10, 20}));
+  EXPECT_DOUBLE_EQ(halves.alpha_per_look[0], 0.04);  // 2/3
+  EXPECT_DOUBLE_EQ(halves.alpha_per_look[1], 0.02);  // 1/3
+}
+
+TEST(AdaptivePlanTest, ConfigPlanLooksAtOnceTwiceAndThriceTheRounds) {
+  Config c;
+  c.rounds = 8;
+  EXPECT_EQ(adaptive_plan_for(c).looks, (std::vector<int>{8, 16, 24}));
+  c.rounds = 7;  // rounded up to whole AB/BA blocks
+  EXPECT_EQ(adaptive_plan_for(c).looks, (std::vector<int>{8, 16, 24}));
+  EXPECT_DOUBLE_EQ(look_options(adaptive_plan_for(c), 1).alpha, 0.05 / 3);
+  EXPECT_DOUBLE_EQ(look_options(adaptive_plan_for(c), 7).alpha, 0.05);  // no such look
+}
+
+TEST(AdaptiveHelpers, KeysAndDecidedVerdicts) {
+  EXPECT_EQ(benchmark_key("core", "BM_Copy/64"), "core\tBM_Copy/64");
+  EXPECT_FALSE(is_decided(Verdict::Inconclusive));
+  for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::Slower, Verdict::Faster,
+                    Verdict::Unchanged, Verdict::Added, Verdict::Removed, Verdict::Failed}) {
+    EXPECT_TRUE(is_decided(v)) << to_string(v);
+  }
+}
+
+TEST_F(AdaptiveTest, StopsWhenEveryBenchmarkIsDecided) {
+  add("flat", kFlat);
+  add("slow", kRegression);
+  const LookDecision d = decide_at_look(results_, plan_, 0, kInf, 10);
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.reason, "every benchmark was decided after 10 rounds");
+  EXPECT_EQ(d.rounds, 10);
+  EXPECT_TRUE(d.open_benchmarks.empty());
+  ASSERT_EQ(d.analysis.benchmarks.size(), 2u);
+  EXPECT_EQ(d.analysis.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(d.analysis.benchmarks[1].verdict, Verdict::Regression);
+}
+
+TEST_F(AdaptiveTest, ContinuesWithOnlyTheOpenBenchmarks) {
+  add("flat", kFlat);
+  add("noisy", kNoisy);
+  const LookDecision d = decide_at_look(results_, plan_, 0, 3600, 10);
+  EXPECT_FALSE(d.stop);
+  EXPECT_EQ(d.reason, "");
+  EXPECT_EQ(d.next_rounds, 20);
+  EXPECT_EQ(d.open_benchmarks, (std::vector<std::string>{"bench\tnoisy"}));
+}
+
+TEST_F(AdaptiveTest, TheLookAnalysesAtItsOwnLevel) {
+  add("noisy", kNoisy);
+  const LookDecision d = decide_at_look(results_, plan_, 0, kInf, 10);
+  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
+  const BenchmarkAnalysis& b = d.analysis.benchmarks[0];
+  EXPECT_EQ(b.verdict, Verdict::Inconclusive);
+  // MDE at alpha 0.025 and 80% power, df 8: (t(0.9875) + t(0.8)) * a / sqrt(10)
+  // = (2.751524 + 0.888890) * 0.05 / 3.162278 = 0.057560, as a change 5.925%.
+  EXPECT_NEAR(b.mde, std::expm1((2.751524 + 0.888890) * 0.05 / std::sqrt(10.0)), 1e-5);
+  // At the overall 5% the same data would claim a smaller MDE: (2.306004 + 0.888890) * ...
+  EXPECT_GT(b.mde, std::expm1((2.306004 + 0.888890) * 0.05 / std::sqrt(10.0)) + 0.005);
+}
+
+TEST_F(AdaptiveTest, LaterLooksKeepTheWholeFamilyInTheMultipleTestingCorrection) {
+  // Two benchmarks; "flat" is decided at the first look. BH over both with flat at p = 1 is BH
+  // over "noisy" alone at q = (0.05 / 3) * 1/2 = 0.008333, not at the look's full 0.016667.
+  add("flat", kFlat);
+  add("noisy", kNoisy);
+  done(20);
+  const LookDecision d = decide_at_look(results_, plan_, 1, kInf, 10);
+  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
+  // 20 rounds: residual SD = a * sqrt(16/18), SE = SD / sqrt(20), df 18;
+  // MDE = (t(1 - 0.008333/2, 18) + t(0.8, 18)) * SE = (2.962735 + 0.862049) * SE -> 4.1141%
+  // (it would be 3.7595% with t(1 - 0.016667/2, 18) = 2.639145).
+  EXPECT_NEAR(d.analysis.benchmarks[0].mde, 0.0411405, 1e-6);
+}
+
+TEST_F(AdaptiveTest, StopsWhenTheNextLookWouldOverrunTheBudget) {
+  add("noisy", kNoisy);
+  const LookDecision d = decide_at_look(results_, plan_, 0, 50, 10);
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.reason,
+            "the 10 more rounds to the next look would take about 1m40s, and 50s of the budget "
+            "are left");
+  EXPECT_EQ(d.next_rounds, 0);
+  EXPECT_EQ(d.open_benchmarks, (std::vector<std::string>{"bench\tnoisy"}));
+  // Exactly enough time is enough.
+  EXPECT_FALSE(decide_at_look(results_, plan_, 0, 100, 10).stop);
+}
+
+TEST_F(AdaptiveTest, AnUnknownTimePerRoundStops) {
+  add("noisy", kNoisy);
+  const LookDecision d =
+      decide_at_look(results_, plan_, 0, 3600, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.reason, "the time per round is unknown, so another look might overrun the budget");
+}
+
+TEST_F(AdaptiveTest, StopsAtTheLastLook) {
+  add("noisy", kNoisy);
+  done(30);
+  const LookDecision d = decide_at_look(results_, plan_, 2, kInf, 10);
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.rounds, 30);
+  EXPECT_EQ(d.reason, "the last planned look (30 rounds) left 1 benchmark inconclusive");
+}
+
+TEST_F(AdaptiveTest, ADecidedBenchmarkKeepsItsVerdict) {
+  // "flat" is unchanged after 10 rounds. Its later rounds would read as a 10% regression, but a
+  // decided benchmark is not run again, and if values appear anyway they are not looked at.
+  add("flat", kFlat, kRegression);
+  add("noisy", kNoisy);
+  done(20);
+  const LookDecision d = decide_at_look(results_, plan_, 1, kInf, 10);
+  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
+  EXPECT_EQ(d.analysis.benchmarks[0].name, "noisy");
+  EXPECT_EQ(d.analysis.benchmarks[0].rounds_used, 20);
+
+  const Analysis a = adaptive_analysis(results_, plan_);
+  ASSERT_EQ(a.benchmarks.size(), 2u);
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(a.benchmarks[0].rounds_used, 10);
+  EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Inconclusive);
+  EXPECT_EQ(a.benchmarks[1].rounds_used, 20);
+  // One of two benchmarks still open is "many inconclusive": no merge advice either way.
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
+}
+
+TEST_F(AdaptiveTest, LateDecisionsAreReadAtTheirLook) {
+  // Noisy for 10 rounds, then a clear 10% regression: open at look 1, decided at look 2.
+  add("late", kNoisy, kRegression);
+  done(20);
+  const LookReadings r = read_looks(results_, plan_, 2);
+  EXPECT_EQ(r.decided_at, (std::vector<int>{1}));
+  EXPECT_EQ(r.decided_per_look, (std::vector<int>{0, 1}));
+  EXPECT_EQ(r.rounds, 20);
+  EXPECT_FALSE(r.cut_short);
+  EXPECT_EQ(r.benchmarks[0].verdict, Verdict::Regression);
+  EXPECT_NEAR(r.benchmarks[0].p_adjusted, r.benchmarks[0].p, 1e-15);  // one benchmark: BH = p
+}
+
+TEST_F(AdaptiveTest, ASessionCutShortIsReadOnTheRoundsItRan) {
+  add("flat", kFlat);
+  add("noisy", kNoisy);
+  done(14);  // interrupted between the looks at 10 and 20
+  const LookReadings r = read_looks(results_, plan_, 2);
+  EXPECT_TRUE(r.cut_short);
+  EXPECT_EQ(r.look, 1);
+  EXPECT_EQ(r.rounds, 14);
+  EXPECT_EQ(r.benchmarks[0].rounds_used, 10);
+  EXPECT_EQ(r.benchmarks[1].rounds_used, 14);
+  // Stopping exactly at a look does not read the same rounds again at the next level.
+  done(10);
+  const LookReadings at_look = read_looks(results_, plan_, 2);
+  EXPECT_EQ(at_look.look, 0);
+  EXPECT_FALSE(at_look.cut_short);
+}
+
+TEST_F(AdaptiveTest, TheFinalNoteSaysWhatEachLookDecided) {
+  add("flat", kFlat);
+  add("late", kNoisy, kRegression);
+  add("noisy", kNoisy);
+  done(30);
+  const Analysis a = adaptive_analysis(results_, plan_);
+  ASSERT_FALSE(a.notes.empty());
+  EXPECT_EQ(a.notes.back(),
+            "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): "
+            "1 benchmark decided after 10 rounds, 1 after 20; 1 still inconclusive.");
+  EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Regression);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+}
+
+}  // namespace
+}  // namespace benchpr
