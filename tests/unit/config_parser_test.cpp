@@ -257,7 +257,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "line 2 (give each suite its own name)"},
         ErrorCase{"suites:\n  - name: core\n    run: a\n    format: gbench\n",
                   ".benchpr.yml:4: suites[0].format: unknown format 'gbench' (valid formats: "
-                  "google-benchmark, jmh, hyperfine, custom)"},
+                  "google-benchmark, jmh, hyperfine, command, custom)"},
         ErrorCase{"suites:\n  - name: core\n    run: a\n    better: faster\n",
                   ".benchpr.yml:4: suites[0].better: expected 'lower' or 'higher', got 'faster'"},
         ErrorCase{"suites:\n  - name: core\n    run: a\n    timeout: -1m\n",

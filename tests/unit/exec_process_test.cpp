@@ -371,3 +371,19 @@ TEST(ExecSignalNameTest, NamesCommonCrashSignals) {
 
 }  // namespace
 }  // namespace benchpr::exec
+
+namespace benchpr::exec {
+namespace {
+
+TEST(DescribeFailure, ShellReportsAKilledChildAsExitCode128PlusSignal) {
+  ProcessResult r;
+  r.exit_code = 139;  // what /bin/sh -c returns when its child dies of SIGSEGV
+  EXPECT_EQ(r.describe_failure(60), "killed by signal 11 (SIGSEGV)");
+  r.exit_code = 134;
+  EXPECT_EQ(r.describe_failure(60), "killed by signal 6 (SIGABRT)");
+  r.exit_code = 2;
+  EXPECT_EQ(r.describe_failure(60), "exit code 2");
+}
+
+}  // namespace
+}  // namespace benchpr::exec

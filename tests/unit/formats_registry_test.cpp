@@ -11,7 +11,7 @@ namespace {
 
 TEST(FormatRegistry, EveryKnownFormatIsMade) {
   EXPECT_EQ(known_formats(),
-            (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine", "custom"}));
+            (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine", "command", "custom"}));
   for (const std::string& name : known_formats()) {
     SuiteConfig suite;
     suite.format = name;
@@ -19,6 +19,18 @@ TEST(FormatRegistry, EveryKnownFormatIsMade) {
     ASSERT_NE(format, nullptr) << name;
     EXPECT_EQ(format->name(), name);
   }
+}
+
+TEST(FormatRegistry, CommandIsMeasuredNotParsed) {
+  SuiteConfig suite;
+  suite.format = "command";
+  const auto format = make_format(suite);
+  ASSERT_NE(format, nullptr);
+  EXPECT_TRUE(format->measures_process());
+  EXPECT_EQ(format->extra_arguments("/tmp/out.json", 3), "");
+  EXPECT_THROW(format->parse("anything"), ParseError);
+  suite.format = "custom";
+  EXPECT_FALSE(make_format(suite)->measures_process());
 }
 
 TEST(FormatRegistry, UnknownFormatIsNull) {

@@ -61,6 +61,11 @@ std::string ProcessResult::describe_failure(double timeout_seconds) const {
     std::string name = signal_name(signal);
     return "killed by signal " + std::to_string(signal) + (name.empty() ? "" : " (" + name + ")");
   }
+  // Commands run under /bin/sh, which reports a child killed by signal N as exit code 128+N.
+  if (exit_code > 128 && exit_code < 128 + 32 && !signal_name(exit_code - 128).empty()) {
+    const int sig = exit_code - 128;
+    return "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
+  }
   if (exit_code != 0) return "exit code " + std::to_string(exit_code);
   return "";
 }

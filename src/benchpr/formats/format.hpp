@@ -35,11 +35,15 @@ class Format {
   virtual std::string extra_arguments(const std::string& out_path, int repetitions) const = 0;
   // Parses one run's results file.
   virtual ParsedRun parse(std::string_view content) const = 0;
+  // True when there is nothing to parse because benchpr measures the suite's process itself
+  // (the `command` format: wall time, CPU time, peak memory). The runner then runs the command
+  // through runner::measure_command instead of reading an output; parse() throws ParseError.
+  virtual bool measures_process() const { return false; }
 };
 
 // Header-only so the config layer can validate `format:` without linking the parsers.
-inline constexpr std::array<std::string_view, 4> kFormatNames = {"google-benchmark", "jmh",
-                                                                 "hyperfine", "custom"};
+inline constexpr std::array<std::string_view, 5> kFormatNames = {
+    "google-benchmark", "jmh", "hyperfine", "command", "custom"};
 
 // nullptr if unknown. The suite supplies options such as `metric` and `better`.
 std::unique_ptr<Format> make_format(const SuiteConfig& suite);
@@ -56,6 +60,8 @@ std::unique_ptr<Format> make_google_benchmark_format(std::string metric,
 std::unique_ptr<Format> make_jmh_format(std::string metric, std::optional<Better> better);
 std::unique_ptr<Format> make_hyperfine_format(std::string metric, std::optional<Better> better);
 std::unique_ptr<Format> make_custom_format(std::optional<Better> better);
+// `command`: measured by benchpr, not parsed (see Format::measures_process).
+std::unique_ptr<Format> make_command_format();
 
 // Input limits that keep a hostile or runaway results file from exhausting memory or stack.
 inline constexpr std::size_t kMaxInputBytes = 64u * 1024 * 1024;

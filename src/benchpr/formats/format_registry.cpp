@@ -10,6 +10,7 @@ std::unique_ptr<Format> make_format(const SuiteConfig& suite) {
   if (suite.format == "jmh") return make_jmh_format(suite.metric, suite.better);
   if (suite.format == "hyperfine") return make_hyperfine_format(suite.metric, suite.better);
   if (suite.format == "custom") return make_custom_format(suite.better);
+  if (suite.format == "command") return make_command_format();
   return nullptr;
 }
 

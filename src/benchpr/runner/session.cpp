@@ -2,15 +2,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
-#include <map>
 
 #include <fmt/format.h>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/formats/format.hpp"
+#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/crash_probe.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
 
@@ -18,12 +22,15 @@ namespace benchpr::runner {
 
 namespace {
 
+constexpr const char* kGoogleBenchmark = "google-benchmark";
+
 double now_seconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
 std::string side_name(Side s) { return s == Side::Base ? "base" : "PR"; }
+Side other(Side s) { return s == Side::Base ? Side::Head : Side::Base; }
 
 // Keeps the last `lines` lines: enough to see the error, small enough for a comment.
 std::string last_lines(const std::string& text, std::size_t lines) {
@@ -35,14 +42,21 @@ std::string last_lines(const std::string& text, std::size_t lines) {
   return text.substr(pos);
 }
 
-BenchmarkSeries& series_for(Results& r, const std::string& suite, const Measurement& m) {
+BenchmarkSeries& series_for(Results& r, const std::string& suite, const std::string& name,
+                            const std::string& unit, Better better) {
   for (auto& s : r.series)
-    if (s.suite == suite && s.name == m.name) return s;
+    if (s.suite == suite && s.name == name) {
+      if (s.unit.empty()) {
+        s.unit = unit;
+        s.better = better;
+      }
+      return s;
+    }
   BenchmarkSeries s;
   s.suite = suite;
-  s.name = m.name;
-  s.unit = m.unit;
-  s.better = m.better;
+  s.name = name;
+  s.unit = unit;
+  s.better = better;
   r.series.push_back(std::move(s));
   return r.series.back();
 }
@@ -51,6 +65,10 @@ void set_value(std::vector<double>& values, int round, double v) {
   if (values.size() <= static_cast<std::size_t>(round))
     values.resize(static_cast<std::size_t>(round) + 1, kMissing);
   values[static_cast<std::size_t>(round)] = v;
+}
+
+int analysed_index_to_plan(const Results& r, int analysed) {
+  return r.config.warmup_rounds + analysed;
 }
 
 }  // namespace
@@ -100,8 +118,28 @@ bool Session::build(Results& results, Side side) {
   return b.ok;
 }
 
-void Session::run_one(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
-                      int position) {
+std::vector<std::string> Session::selection(const SuiteConfig& suite, Side side, bool* skip) const {
+  // Which benchmarks this run must include: everything (empty result), or an explicit list
+  // when crashers are excluded or adaptive rounds narrowed the suite to its open benchmarks.
+  *skip = false;
+  if (suite.format != kGoogleBenchmark) return {};
+  const auto crashed = crashed_.find({suite.name, side});
+  const auto open = open_.find(suite.name);
+  if (crashed == crashed_.end() && open == open_.end()) return {};
+  std::vector<std::string> names;
+  if (open != open_.end()) {
+    names = open->second;
+  } else if (auto listed = listed_.find({suite.name, side}); listed != listed_.end()) {
+    names = listed->second;
+  }
+  if (crashed != crashed_.end())
+    std::erase_if(names, [&](const std::string& n) { return crashed->second.count(n) > 0; });
+  *skip = names.empty();
+  return names;
+}
+
+RunRecord& Session::run_process(Results& results, const RoundPlan& round, const SuiteConfig& suite,
+                                Side side, int position, const std::vector<std::string>& only) {
   const Config& c = results.config;
   RunRecord rec;
   rec.round = round.index;
@@ -115,13 +153,14 @@ void Session::run_one(Results& results, const RoundPlan& round, const SuiteConfi
     rec.ok = false;
     rec.failure = "unknown format '" + suite.format + "'";
     results.runs.push_back(rec);
-    return;
+    return results.runs.back();
   }
   const std::string out_path =
       fmt::format("{}/r{}-{}-{}.json", setup_.out_dir, round.index, suite.name, to_string(side));
   std::error_code ec;
   std::filesystem::remove(out_path, ec);
-  const RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
+  RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
+  if (!only.empty()) cmd.command += gbench_filter_argument(only);
 
   exec::ProcessSpec spec;
   spec.command = cmd.command;
@@ -142,9 +181,10 @@ void Session::run_one(Results& results, const RoundPlan& round, const SuiteConfi
     rec.log_tail = last_lines(p.output_tail, 20);
   };
   if (!p.ok()) fail_run(p.describe_failure(spec.timeout_seconds));
+  if (p.timed_out) given_up_[{suite.name, side}] = rec.failure;
 
-  // Parse what the run left behind even when it failed: a suite that crashes in its last
-  // benchmark still measured the others.
+  // Parse what the run left behind even when it failed: a suite whose process failed late
+  // may still have measured the others.
   std::string content;
   bool have_output = false;
   if (cmd.reads_file) {
@@ -162,116 +202,220 @@ void Session::run_one(Results& results, const RoundPlan& round, const SuiteConfi
     content = p.output_tail;
     have_output = true;
   }
-  if (have_output) {
+  if (have_output && !p.interrupted) {
     try {
       ParsedRun parsed = format->parse(content);
       for (const Measurement& m : parsed.measurements) {
-        BenchmarkSeries& s = series_for(results, suite.name, m);
+        BenchmarkSeries& s = series_for(results, suite.name, m.name, m.unit, m.better);
         set_value(side == Side::Base ? s.base : s.head, round.index, m.value);
       }
       for (const BenchmarkFailure& f : parsed.failures) {
-        BenchmarkSeries& s =
-            series_for(results, suite.name, Measurement{f.name, "", Better::Lower, 0});
+        BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
         (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
       }
     } catch (const formats::ParseError& e) {
       if (rec.ok) fail_run(std::string("could not read its output: ") + e.what());
     }
   }
-  if (!rec.ok) {
+  if (!rec.ok && !p.interrupted) {
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
   results.runs.push_back(std::move(rec));
+  return results.runs.back();
+}
+
+void Session::handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite,
+                           Side side, int position) {
+  exec::ProcessSpec spec;
+  spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
+  spec.timeout_seconds = results.config.timeout_for(suite);
+  spec.scrub_env = results.config.scrub_env;
+  progress_(fmt::format("  finding which benchmark of {} crashes on the {}", suite.name,
+                        side_name(side)));
+  const CrashProbe probe = probe_crashing_benchmarks(processes_, spec, suite.run);
+  if (!probe.listed || probe.crashers.empty()) return;
+  listed_[{suite.name, side}] = probe.names;
+  for (const auto& [name, why] : probe.crashers) {
+    crashed_[{suite.name, side}].insert(name);
+    BenchmarkSeries& s = series_for(results, suite.name, name, "", Better::Lower);
+    (side == Side::Base ? s.base_failure : s.head_failure) = why;
+    progress_(fmt::format("  {} crashes on the {} ({}): left out of its later runs", name,
+                          side_name(side), why));
+  }
+  // Run the rest of the suite again in this round, so the other benchmarks are still compared.
+  bool skip = false;
+  const std::vector<std::string> rest = selection(suite, side, &skip);
+  if (!skip) run_process(results, round, suite, side, position, rest);
+}
+
+void Session::run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite,
+                        Side side, int position) {
+  if (auto it = given_up_.find({suite.name, side}); it != given_up_.end()) {
+    RunRecord rec;
+    rec.round = round.index;
+    rec.suite = suite.name;
+    rec.side = side;
+    rec.position = position;
+    rec.ok = false;
+    rec.failure = "not run again: " + it->second + " earlier";
+    results.runs.push_back(std::move(rec));
+    return;
+  }
+  bool skip = false;
+  const std::vector<std::string> only = selection(suite, side, &skip);
+  if (skip) return;
+  const RunRecord& rec = run_process(results, round, suite, side, position, only);
+  const bool crashed = !rec.ok && (rec.failure.rfind("exit code", 0) == 0 ||
+                                   rec.failure.rfind("killed by signal", 0) == 0);
+  if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
+      crashed_.find({suite.name, side}) == crashed_.end()) {
+    handle_crash(results, round, suite, side, position);
+  }
 }
 
 void Session::finish_failures(Results& results) {
   // A failed run leaves its benchmarks without values in that round; say why on the series so
-  // the analysis reports them as failed instead of silently comparing fewer rounds.
+  // the analysis reports them as failed instead of silently comparing fewer rounds. A run that
+  // was repeated without its crashing benchmarks only counts for the benchmarks still missing.
   for (const RunRecord& rec : results.runs) {
     if (rec.ok) continue;
     bool any = false;
     for (BenchmarkSeries& s : results.series) {
       if (s.suite != rec.suite) continue;
+      any = true;
       const auto& values = rec.side == Side::Base ? s.base : s.head;
       const auto idx = static_cast<std::size_t>(rec.round);
       const bool missing = idx >= values.size() || is_missing(values[idx]);
-      any = true;
       if (!missing) continue;
+      // Benchmarks deliberately not run (left out after a crash, or decided by an earlier
+      // adaptive look) are missing for a known reason already recorded.
+      if (crashed_.count({s.suite, rec.side}) && crashed_[{s.suite, rec.side}].count(s.name))
+        continue;
+      if (auto open = open_.find(s.suite);
+          open != open_.end() &&
+          std::find(open->second.begin(), open->second.end(), s.name) == open->second.end())
+        continue;
       std::string& why = rec.side == Side::Base ? s.base_failure : s.head_failure;
-      if (why.empty()) why = fmt::format("round {}: {}", rec.round, rec.failure);
+      if (why.empty()) why = fmt::format("{} in round {}", rec.failure, rec.round);
     }
     if (!any) {
-      // The suite never reported a benchmark on any side: keep the failure visible as a row.
+      // The suite never reported a benchmark: keep the failure visible as a row of its own.
       BenchmarkSeries s;
       s.suite = rec.suite;
       s.name = "(suite " + rec.suite + ")";
-      s.unit = "";
       (rec.side == Side::Base ? s.base_failure : s.head_failure) = rec.failure;
       results.series.push_back(std::move(s));
     }
   }
 }
 
+void Session::mark_interrupted(Results& results, int round) {
+  // The interrupted round is incomplete: its values would be unpaired. Drop them.
+  const auto keep = static_cast<std::size_t>(round);
+  for (BenchmarkSeries& s : results.series) {
+    if (s.base.size() > keep) s.base.resize(keep);
+    if (s.head.size() > keep) s.head.resize(keep);
+  }
+  std::erase_if(results.runs, [&](const RunRecord& r) { return r.round >= round; });
+  results.complete = false;
+  const int sig = exec::interrupt_signal();
+  results.stop_reason = sig == 15  ? "interrupted by SIGTERM"
+                        : sig == 2 ? "interrupted by SIGINT"
+                                   : "interrupted";
+}
+
 void Session::run(Results& results) {
   started_ = now_seconds();
-  const double wall_start = started_;
   child_seconds_ = 0;
   const bool base_ok = build(results, Side::Base);
   const bool head_ok = !exec::interrupt_requested() && build(results, Side::Head);
+  if (exec::interrupt_requested()) {
+    mark_interrupted(results, 0);
+    persist(results);
+    return;
+  }
   if (!base_ok || !head_ok) {
-    results.complete = !exec::interrupt_requested();
-    results.stop_reason = exec::interrupt_requested() ? "interrupted" : "build failed";
+    results.complete = true;
+    results.stop_reason = "build failed";
     persist(results);
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
-  run_rounds(results, 0);
-  results.overhead_seconds = std::max(0.0, now_seconds() - wall_start - child_seconds_);
+  if (results.config.budget_seconds) {
+    run_adaptive(results);
+  } else if (run_rounds(results, 0, static_cast<int>(results.plan.size()))) {
+    results.complete = true;
+    results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
+  }
+  finish_failures(results);
+  results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);
 }
 
-void Session::run_rounds(Results& results, int from_round) {
-  if (started_ == 0) started_ = now_seconds();
+bool Session::run_rounds(Results& results, int from, int to) {
   const double t0 = now_seconds();
-  const int total = static_cast<int>(results.plan.size());
-  for (int i = from_round; i < total; ++i) {
+  const int total = std::min(to, static_cast<int>(results.plan.size()));
+  for (int i = from; i < total; ++i) {
     const RoundPlan& round = results.plan[static_cast<std::size_t>(i)];
     const double elapsed = now_seconds() - t0;
-    const int done = i - from_round;
-    std::string eta =
+    const int done = i - from;
+    const std::string eta =
         done > 0 ? ", about " + format_duration(elapsed / done * (total - i)) + " left" : "";
-    progress_(fmt::format(
-        "round {} of {}{} ({} first), elapsed {}{}", i + 1, total, round.warmup ? " (warm-up)" : "",
-        round.first == Side::Base ? "base" : "PR", format_duration(elapsed), eta));
-    const Side order[2] = {round.first, round.first == Side::Base ? Side::Head : Side::Base};
+    progress_(fmt::format("round {} of {}{} ({} first), elapsed {}{}", i + 1, total,
+                          round.warmup ? " (warm-up)" : "", side_name(round.first),
+                          format_duration(now_seconds() - started_), eta));
+    const Side order[2] = {round.first, other(round.first)};
     for (const SuiteConfig& suite : results.config.suites) {
       for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
-        run_one(results, round, suite, order[pos], pos);
+        run_suite(results, round, suite, order[pos], pos);
       }
     }
     if (exec::interrupt_requested()) {
-      // The interrupted round is incomplete: its values would be unpaired. Drop them.
-      for (BenchmarkSeries& s : results.series) {
-        if (s.base.size() > static_cast<std::size_t>(i)) s.base.resize(static_cast<std::size_t>(i));
-        if (s.head.size() > static_cast<std::size_t>(i)) s.head.resize(static_cast<std::size_t>(i));
-      }
-      std::erase_if(results.runs, [&](const RunRecord& r) { return r.round == i; });
-      results.complete = false;
-      const int sig = exec::interrupt_signal();
-      results.stop_reason = sig == 15  ? "interrupted by SIGTERM"
-                            : sig == 2 ? "interrupted by SIGINT"
-                                       : "interrupted";
+      mark_interrupted(results, i);
       finish_failures(results);
       persist(results);
-      return;
+      return false;
     }
     results.rounds_done = i + 1;
-    results.measuring_seconds = now_seconds() - t0;
+    results.measuring_seconds = now_seconds() - started_;
     persist(results);
   }
-  finish_failures(results);
+  return true;
+}
+
+void Session::run_adaptive(Results& results) {
+  const AdaptivePlan plan = adaptive_plan_for(results.config);
+  const int warmup = results.config.warmup_rounds;
+  // Pre-registered: the schedule covers the last look from the start (same seed, so its first
+  // blocks are the fixed design's), and the looks never move.
+  results.plan = make_schedule(plan.looks.back(), warmup, results.seed);
+  const double budget = *results.config.budget_seconds;
+  int done = 0;
+  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
+    const int to = analysed_index_to_plan(results, plan.looks[k]);
+    const double t0 = now_seconds();
+    if (!run_rounds(results, done, to)) return;
+    const double per_round = (now_seconds() - t0) / std::max(1, to - done);
+    done = to;
+    const double remaining = budget - (now_seconds() - started_);
+    const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
+    progress_(fmt::format("look {} after {} rounds: {}", k + 1, plan.looks[k], d.reason));
+    if (d.stop) {
+      results.complete = true;
+      results.stop_reason = d.reason;
+      return;
+    }
+    // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
+    // other formats run whole and their decided benchmarks' new values are ignored).
+    open_.clear();
+    for (const SuiteConfig& s : results.config.suites) open_[s.name];
+    for (const std::string& key : d.open_benchmarks) {
+      const auto tab = key.find('\t');
+      open_[key.substr(0, tab)].push_back(key.substr(tab + 1));
+    }
+  }
   results.complete = true;
-  results.stop_reason = fmt::format("all {} rounds done", total);
+  results.stop_reason = "the last planned look was reached";
 }
 
 }  // namespace benchpr::runner

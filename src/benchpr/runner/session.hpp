@@ -4,7 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchpr/core/model.hpp"
@@ -33,26 +36,45 @@ class Session {
   Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress);
 
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
-  // series, rounds_done, complete and stop_reason filled. Never throws for failures of the code
-  // under test (they are recorded); throws StoreError when results cannot be persisted.
+  // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
+  // rounds are adaptive (pre-registered looks, see core/adaptive.hpp). Never throws for
+  // failures of the code under test (they are recorded); throws StoreError when results
+  // cannot be persisted.
   void run(Results& results);
 
-  // Runs the given extra rounds (already appended to results.plan) for `only` benchmarks
-  // ("" = all). Used by adaptive rounds.
-  void run_rounds(Results& results, int from_round);
-
  private:
+  using SuiteSide = std::pair<std::string, Side>;
+
   bool build(Results& results, Side side);
-  void run_one(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
-               int position);
+  // Runs rounds [from, to) of the plan; false when interrupted.
+  bool run_rounds(Results& results, int from, int to);
+  void run_adaptive(Results& results);
+  void run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
+                 int position);
+  // Runs one process of `suite` for `side`, restricted to `only` when non-empty (Google
+  // Benchmark filter); returns the record (already stored) and parses what it left.
+  RunRecord& run_process(Results& results, const RoundPlan& round, const SuiteConfig& suite,
+                         Side side, int position, const std::vector<std::string>& only);
+  void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
+                    int position);
+  std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
   void persist(const Results& results);
   void finish_failures(Results& results);
+  void mark_interrupted(Results& results, int round);
 
   exec::ProcessRunner& processes_;
   SessionSetup setup_;
   ProgressFn progress_;
   double started_ = 0;
   double child_seconds_ = 0;
+  // Benchmarks that crashed a side's suite are left out of that side's later runs.
+  std::map<SuiteSide, std::set<std::string>> crashed_;
+  std::map<SuiteSide, std::vector<std::string>> listed_;
+  // A suite that timed out on a side is not run again on it: one timeout is evidence enough,
+  // and the session's length stays bounded by the configured timeouts.
+  std::map<SuiteSide, std::string> given_up_;
+  // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
+  std::map<std::string, std::vector<std::string>> open_;
 };
 
 }  // namespace benchpr::runner

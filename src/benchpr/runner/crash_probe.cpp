@@ -1,0 +1,36 @@
+#include "benchpr/runner/crash_probe.hpp"
+
+#include <sstream>
+
+#include "benchpr/runner/benchmark_filter.hpp"
+
+namespace benchpr::runner {
+
+CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::ProcessSpec spec,
+                                     const std::string& suite_run, std::size_t max_probes) {
+  CrashProbe probe;
+  spec.log_path.clear();
+  spec.tail_bytes = 4u << 20;
+  spec.command = suite_run + " --benchmark_list_tests=true";
+  const exec::ProcessResult list = processes.run(spec);
+  if (!list.ok()) return probe;
+  std::istringstream lines(list.output_tail);
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) probe.names.push_back(line);
+  }
+  probe.listed = !probe.names.empty();
+  if (!probe.listed || probe.names.size() > max_probes) return probe;
+  spec.tail_bytes = 4096;
+  for (const std::string& name : probe.names) {
+    if (exec::interrupt_requested()) break;
+    spec.command = suite_run + gbench_filter_argument({name}) + " --benchmark_repetitions=1";
+    const exec::ProcessResult one = processes.run(spec);
+    // A timeout is not a crash: the suite's timeout already reports it.
+    if (!one.ok() && !one.timed_out && !one.interrupted)
+      probe.crashers.emplace_back(name, one.describe_failure(spec.timeout_seconds));
+  }
+  return probe;
+}
+
+}  // namespace benchpr::runner

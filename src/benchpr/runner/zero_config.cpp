@@ -1,0 +1,421 @@
+#include "benchpr/runner/zero_config.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "benchpr/runner/suite_command.hpp"
+
+namespace benchpr::runner {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Deep enough for bench/ and modules/*/bench/, shallow enough to stay quick on big trees.
+constexpr int kMaxProjectDepth = 4;
+constexpr std::size_t kMaxProjectFiles = 20000;
+constexpr std::uintmax_t kMaxTextFileBytes = 4u << 20;
+constexpr std::uintmax_t kMaxExecutableBytes = 1ull << 30;
+
+constexpr std::string_view kDocsHint = "see docs/config.md";
+
+std::string read_text(const fs::path& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || size > kMaxTextFileBytes) return "";
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Directories that hold other people's code or build output, never the project's own setup.
+bool skipped_source_dir(const std::string& name) {
+  return name.empty() || name[0] == '.' || name == "CMakeFiles" || name == "_deps" ||
+         name == "node_modules" || name == "target" || name.rfind("build", 0) == 0 ||
+         name.rfind("cmake-build", 0) == 0;
+}
+
+// Files called `file_name` under `root` (root first, then by path), within kMaxProjectDepth.
+std::vector<fs::path> find_project_files(const fs::path& root, const std::string& file_name) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  std::size_t visited = 0;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied,
+                                                  ec);
+       !ec && it != fs::end(it); it.increment(ec)) {
+    if (++visited > kMaxProjectFiles) break;
+    const fs::path& p = it->path();
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) {
+      if (it.depth() + 1 >= kMaxProjectDepth || skipped_source_dir(p.filename().string()))
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (p.filename() == file_name && it->is_regular_file(type_ec)) found.push_back(p);
+  }
+  std::sort(found.begin(), found.end(), [&](const fs::path& a, const fs::path& b) {
+    const auto da = std::distance(a.begin(), a.end());
+    const auto db = std::distance(b.begin(), b.end());
+    return da != db ? da < db : a < b;
+  });
+  return found;
+}
+
+// CMake source without comments (a '#' outside a quoted string starts one), so commented-out
+// targets are not suggested.
+std::string strip_cmake_comments(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool quoted = false, comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      comment = false;
+      out += c;
+      continue;
+    }
+    if (comment) continue;
+    if (c == '"' && (i == 0 || text[i - 1] != '\\')) quoted = !quoted;
+    if (c == '#' && !quoted) {
+      comment = true;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+const std::regex& uses_benchmark_pattern() {
+  static const std::regex re(
+      R"(find_package\s*\(\s*benchmark\b|benchmark::benchmark|google/benchmark|googlebenchmark|\bbenchmark_main\b|target_link_libraries\s*\([^)]*[\s"]benchmark[\s")])",
+      std::regex::icase | std::regex::ECMAScript);
+  return re;
+}
+
+const std::regex& links_benchmark_pattern() {
+  static const std::regex re(R"((^|[\s"])(benchmark::)?benchmark(_main)?([\s"]|$))",
+                             std::regex::icase | std::regex::ECMAScript);
+  return re;
+}
+
+// A name or path that can go into YAML and a shell command unquoted.
+bool plain_word(std::string_view s) {
+  if (s.empty()) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+           c == '/' || c == '+';
+  });
+}
+
+// A suite name the configuration accepts: letters, digits, '_', '.', '-'.
+std::string suite_name(std::string_view raw) {
+  std::string name;
+  for (char c : raw) {
+    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+    name += ok ? c : '-';
+  }
+  return name.empty() ? "bench" : name;
+}
+
+struct BenchTarget {
+  std::string name;  // CMake target = executable name
+  std::string dir;   // directory of its CMakeLists.txt relative to the project ("" at the root)
+};
+
+struct Project {
+  bool cmake = false;            // CMakeLists.txt at the root
+  bool uses_benchmark = false;   // some CMake file uses Google Benchmark
+  std::vector<BenchTarget> targets;
+  std::optional<std::string> jmh_module;  // directory of the pom.xml that uses JMH ("" = root)
+  std::string jmh_jar = "benchmarks.jar";
+};
+
+void scan_cmake(const fs::path& root, Project& project) {
+  for (const fs::path& file : find_project_files(root, "CMakeLists.txt")) {
+    const std::string text = strip_cmake_comments(read_text(file));
+    if (std::regex_search(text, uses_benchmark_pattern())) project.uses_benchmark = true;
+
+    std::set<std::string> executables;
+    static const std::regex add_exe(R"(add_executable\s*\(\s*([A-Za-z0-9_.+-]+))",
+                                    std::regex::icase);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), add_exe);
+         it != std::sregex_iterator(); ++it)
+      executables.insert((*it)[1]);
+    static const std::regex link(R"(target_link_libraries\s*\(\s*([A-Za-z0-9_.+-]+)([^)]*)\))",
+                                 std::regex::icase);
+    std::string dir = fs::relative(file.parent_path(), root).generic_string();
+    if (dir == ".") dir.clear();
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
+         it != std::sregex_iterator(); ++it) {
+      const std::string target = (*it)[1];
+      const std::string args = (*it)[2];
+      if (!executables.count(target) || !std::regex_search(args, links_benchmark_pattern()))
+        continue;
+      if (!plain_word(dir) && !dir.empty()) continue;
+      const bool known = std::any_of(project.targets.begin(), project.targets.end(),
+                                     [&](const BenchTarget& t) { return t.name == target; });
+      if (!known) project.targets.push_back({target, dir});
+    }
+  }
+}
+
+void scan_maven(const fs::path& root, Project& project) {
+  for (const fs::path& pom : find_project_files(root, "pom.xml")) {
+    const std::string text = read_text(pom);
+    if (lower(text).find("jmh") == std::string::npos) continue;
+    std::string dir = fs::relative(pom.parent_path(), root).generic_string();
+    if (dir == ".") dir.clear();
+    if (!dir.empty() && !plain_word(dir)) continue;
+    // The root pom often only manages the JMH version; the module that uses it is deeper.
+    if (!project.jmh_module || project.jmh_module->empty()) {
+      project.jmh_module = dir;
+      static const std::regex final_name(R"(<finalName>\s*([A-Za-z0-9_.+-]+)\s*</finalName>)");
+      std::smatch m;
+      project.jmh_jar = std::regex_search(text, m, final_name) ? m[1].str() + ".jar"
+                                                               : std::string("benchmarks.jar");
+    }
+  }
+}
+
+Project scan_project(const std::string& project_dir) {
+  Project project;
+  const fs::path root(project_dir);
+  std::error_code ec;
+  project.cmake = fs::is_regular_file(root / "CMakeLists.txt", ec);
+  if (project.cmake) scan_cmake(root, project);
+  if (fs::is_regular_file(root / "pom.xml", ec)) scan_maven(root, project);
+  return project;
+}
+
+std::string cmake_build_command() {
+  return fmt::format(
+      "cmake -S . -B {0} -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF && "
+      "cmake --build {0} -j2",
+      kZeroConfigBuildDir);
+}
+
+constexpr std::string_view kCommonSettings =
+    "# Analysed rounds (after warm-up), each running base and PR in alternating order.\n"
+    "rounds: 10\n"
+    "warmup_rounds: 1\n"
+    "# Smallest change that counts as a regression or improvement.\n"
+    "threshold: 2%\n";
+
+std::string cmake_yaml(const Project& project) {
+  std::string yaml = fmt::format(
+      "# benchpr: compares the benchmarks of a pull request with its base ({}).\n"
+      "# Read from the base branch, so a pull request cannot change what is run.\n"
+      "\n"
+      "# Built once per revision, each in its own worktree, in Release.\n"
+      "build: {}\n"
+      "build_timeout: 30m\n"
+      "\n"
+      "# One suite per Google Benchmark executable. benchpr adds --benchmark_format=json,\n"
+      "# --benchmark_out and --benchmark_repetitions itself; add filters or\n"
+      "# --benchmark_min_time=0.2 to `run` as you like.\n"
+      "suites:\n",
+      kDocsHint, cmake_build_command());
+  if (project.targets.empty()) {
+    yaml +=
+        "  # No executable linking benchmark was found in the CMake files: name yours here.\n"
+        "  - name: bench\n";
+    yaml += fmt::format("    run: {}/bench/my_bench\n", kZeroConfigBuildDir);
+    yaml += "    format: google-benchmark\n";
+  } else {
+    std::map<std::string, int> seen;
+    for (const BenchTarget& t : project.targets) {
+      std::string name = suite_name(t.name);
+      if (seen[name]++ > 0) name += "-" + std::to_string(seen[name]);
+      const std::string path = t.dir.empty()
+                                   ? fmt::format("{}/{}", kZeroConfigBuildDir, t.name)
+                                   : fmt::format("{}/{}/{}", kZeroConfigBuildDir, t.dir, t.name);
+      yaml += fmt::format("  - name: {}\n    run: {}\n    format: google-benchmark\n", name, path);
+    }
+  }
+  yaml += "\n";
+  yaml += kCommonSettings;
+  return yaml;
+}
+
+std::string jmh_yaml(const Project& project) {
+  const std::string& module = *project.jmh_module;
+  const std::string build = module.empty()
+                                ? std::string("mvn -B -q -DskipTests package")
+                                : fmt::format("mvn -B -q -DskipTests -pl {} -am package", module);
+  const std::string jar =
+      module.empty() ? "target/" + project.jmh_jar : module + "/target/" + project.jmh_jar;
+  return fmt::format(
+      "# benchpr: compares the benchmarks of a pull request with its base ({}).\n"
+      "# Read from the base branch, so a pull request cannot change what is run.\n"
+      "\n"
+      "# Built once per revision, each in its own worktree.\n"
+      "build: {}\n"
+      "build_timeout: 30m\n"
+      "\n"
+      "suites:\n"
+      "  # JMH writes its JSON results to {{out}}, which benchpr reads. benchpr repeats the run\n"
+      "  # in interleaved rounds, so one fork and a few iterations per run are enough; add a\n"
+      "  # benchmark regex after the jar to run a subset.\n"
+      "  - name: jmh\n"
+      "    run: java -jar {} -f 1 -wi 3 -i 5 -rf json -rff {{out}}\n"
+      "    format: jmh\n"
+      "    timeout: 30m\n"
+      "\n"
+      "{}",
+      kDocsHint, build, jar, kCommonSettings);
+}
+
+std::string what_to_add(const std::string& project_dir, const Project& project) {
+  std::string found;
+  if (project.cmake) {
+    found = "it has a CMakeLists.txt, but no CMake file uses Google Benchmark "
+            "(find_package(benchmark), benchmark::benchmark)";
+  } else {
+    found = "it is neither a CMake project using Google Benchmark nor a Maven project with JMH";
+  }
+  return fmt::format(
+      "no .benchpr.yml in {}, and benchpr cannot guess how to run its benchmarks: {}. Add a "
+      ".benchpr.yml that says how to build and run them ({}), for example:\n\n"
+      "build: make bench\n"
+      "suites:\n"
+      "  - name: bench\n"
+      "    run: ./bench --json {{out}}   # writes github-action-benchmark JSON\n"
+      "    format: custom\n",
+      project_dir, found, kDocsHint);
+}
+
+// Whether `path` is an ELF executable carrying Google Benchmark: its strings when linked
+// statically, its dynamic symbols or the library's soname when linked dynamically.
+bool is_google_benchmark_binary(const fs::path& path) {
+  static constexpr std::array<std::string_view, 4> kMarkers = {
+      "--benchmark_filter", "_ZN9benchmark22RunSpecifiedBenchmarks", "libbenchmark.so",
+      "benchmark_format"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  char magic[4] = {};
+  if (!in.read(magic, 4) || std::string_view(magic, 4) != "\x7f" "ELF") return false;
+  std::size_t longest = 0;
+  for (std::string_view m : kMarkers) longest = std::max(longest, m.size());
+  std::string window;
+  std::vector<char> chunk(1 << 20);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    window.append(chunk.data(), got);
+    for (std::string_view m : kMarkers)
+      if (window.find(m) != std::string::npos) return true;
+    // Keep the tail so a marker split across two chunks is still found.
+    window.erase(0, window.size() - std::min(window.size(), longest - 1));
+  }
+  return false;
+}
+
+bool skipped_build_dir(const std::string& name) {
+  return name == "CMakeFiles" || name == "_deps" || name == "tests" || name == "test" ||
+         name == "Testing" || (!name.empty() && name[0] == '.');
+}
+
+bool shared_library_name(const std::string& file_name) {
+  return file_name.size() > 3 && (file_name.ends_with(".so") || file_name.find(".so.") !=
+                                                                    std::string::npos);
+}
+
+}  // namespace
+
+Config zero_config(const std::string& project_dir) {
+  const Project project = scan_project(project_dir);
+  if (project.cmake && project.uses_benchmark) {
+    Config config;
+    config.build = cmake_build_command();
+    return config;
+  }
+  if (project.jmh_module) {
+    throw std::runtime_error(fmt::format(
+        "no .benchpr.yml in {}: it is a Maven project with JMH benchmarks, which benchpr runs "
+        "once you say how. Commit this .benchpr.yml to the base branch (`benchpr init` writes "
+        "it), check the jar path, and run again:\n\n{}",
+        project_dir, jmh_yaml(project)));
+  }
+  throw std::runtime_error(what_to_add(project_dir, project));
+}
+
+std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
+                                                   const std::string& worktree_root) {
+  const fs::path build(build_dir);
+  const fs::path root =
+      worktree_root.empty() ? fs::path(build_dir).lexically_normal().parent_path() : worktree_root;
+  std::vector<fs::path> found;
+  std::error_code ec;
+  if (!fs::is_directory(build, ec)) return {};
+  for (auto it = fs::recursive_directory_iterator(build, fs::directory_options::skip_permission_denied,
+                                                  ec);
+       !ec && it != fs::end(it); it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string file_name = p.filename().string();
+    std::error_code type_ec;
+    if (it->is_symlink(type_ec)) continue;
+    if (it->is_directory(type_ec)) {
+      if (skipped_build_dir(file_name)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(type_ec) || shared_library_name(file_name)) continue;
+    const auto perms = it->status(type_ec).permissions();
+    if ((perms & fs::perms::owner_exec) == fs::perms::none) continue;
+    if (it->file_size(type_ec) > kMaxExecutableBytes) continue;
+    if (is_google_benchmark_binary(p)) found.push_back(p);
+  }
+  std::sort(found.begin(), found.end());
+
+  std::map<std::string, int> stems;
+  for (const fs::path& p : found) ++stems[suite_name(p.stem().string())];
+  std::vector<SuiteConfig> suites;
+  for (const fs::path& p : found) {
+    SuiteConfig suite;
+    const std::string relative = p.lexically_normal().lexically_relative(root.lexically_normal())
+                                     .generic_string();
+    const std::string in_build =
+        p.lexically_normal().lexically_relative(build.lexically_normal()).generic_string();
+    const std::string stem = suite_name(p.stem().string());
+    if (stems[stem] > 1) {
+      // Two executables of the same name: their directories tell them apart (bench.core_bench).
+      std::string dotted = in_build;
+      std::replace(dotted.begin(), dotted.end(), '/', '.');
+      suite.name = suite_name(dotted);
+    } else {
+      suite.name = stem;
+    }
+    const std::string path = relative.empty() || relative.starts_with("..") ? p.string() : relative;
+    suite.run = plain_word(path) ? path : shell_quote(path);
+    suite.format = "google-benchmark";
+    suites.push_back(std::move(suite));
+  }
+  return suites;
+}
+
+std::optional<std::string> suggest_config_yaml(const std::string& project_dir,
+                                               std::string* why_not) {
+  const Project project = scan_project(project_dir);
+  if (project.cmake && project.uses_benchmark) return cmake_yaml(project);
+  if (project.jmh_module) return jmh_yaml(project);
+  if (why_not) *why_not = what_to_add(project_dir, project);
+  return std::nullopt;
+}
+
+}  // namespace benchpr::runner

@@ -1,0 +1,45 @@
+// Starting without a .benchpr.yml: recognise the project (CMake with Google Benchmark, Maven with
+// JMH), build it in Release, find its benchmark executables, and write a commented configuration
+// for `benchpr init`. Everything here is a best effort on the files the project has; what cannot
+// be recognised ends in a message that shows the configuration to add.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr::runner {
+
+// The build directory zero-config uses, relative to the worktree root. Its own name, so it never
+// collides with a `build/` the project or its developers already use.
+inline constexpr std::string_view kZeroConfigBuildDir = "build-benchpr";
+
+// The configuration for a project without a .benchpr.yml in `project_dir` (a worktree root):
+//  - a CMake project (CMakeLists.txt at the root) whose CMake files use Google Benchmark gets
+//    a Release build into kZeroConfigBuildDir and no suites: those are known only after the
+//    build (discover_benchmark_suites, from SessionSetup::after_build);
+//  - a Maven project with a JMH module: throws std::runtime_error whose message shows the
+//    .benchpr.yml to add (JMH needs its own flags and jar, benchpr does not guess them);
+//  - anything else: throws std::runtime_error saying what to add.
+Config zero_config(const std::string& project_dir);
+
+// One google-benchmark suite per Google Benchmark executable under `build_dir` (found by the
+// library's symbols and strings in the file; CMakeFiles, _deps, test and tests directories are
+// skipped), sorted by path. `name` is the file name (made unique with its directory when two
+// executables share it) and `run` the path relative to `worktree_root`, which defaults to the
+// parent of build_dir: "build-benchpr/bench/core_bench". Empty when there are none or build_dir
+// does not exist.
+std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
+                                                   const std::string& worktree_root = "");
+
+// A commented .benchpr.yml for `benchpr init`: for CMake + Google Benchmark, the zero-config
+// build and one suite per executable target that links benchmark (read from the CMake files,
+// best effort; a commented template suite when none is found); for Maven + JMH, the build and a
+// jmh suite. nullopt for anything else, with the reason in *why_not (when given).
+std::optional<std::string> suggest_config_yaml(const std::string& project_dir,
+                                               std::string* why_not);
+
+}  // namespace benchpr::runner

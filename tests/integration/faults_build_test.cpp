@@ -1,0 +1,158 @@
+// Faults before anything is measured: a revision that does not compile, a work directory or
+// results file that cannot be written, and two runs on one repository at once.
+#include <gtest/gtest.h>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+const std::vector<GbenchCase> kWorking = {{"BM_A", spin(1000), ""}};
+// A compile error whose message carries markup, so the log tail in the comment must be escaped.
+const std::string kBroken =
+    "#error \"broken on purpose </details> <img src=x onerror=alert(1)> @octocat #1\"\n";
+
+TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFailed) {
+  TempRepo repo;
+  commit_base_and_pr(repo, kWorking, kWorking, small_config(), "", kBroken);
+  TempDir out;
+
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe();
+  // The comparison ran and reported the failure: exit 0 unless --fail-on says otherwise.
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  ASSERT_EQ(doc["builds"].size(), 2u) << doc["builds"].dump(2);
+  EXPECT_EQ(doc["builds"][0]["side"], "base");
+  EXPECT_TRUE(doc["builds"][0]["ok"].get<bool>());
+  EXPECT_EQ(doc["builds"][1]["side"], "head");
+  EXPECT_FALSE(doc["builds"][1]["ok"].get<bool>());
+  EXPECT_EQ(doc["builds"][1]["failure"], "exit code 1");  // g++'s exit code on an error
+  EXPECT_NE(doc["builds"][1]["log_tail"].get<std::string>().find("broken on purpose"),
+            std::string::npos);
+  EXPECT_EQ(doc["runs"].size(), 0u);  // nothing is run against a side that did not build
+
+  const std::string& md = e.out;
+  EXPECT_EQ(md, slurp(out / "comment.md"));
+  EXPECT_NE(md.find("**Could not compare.** The PR revision did not build (exit code 1)."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("💥 **The PR build failed:** exit code 1"), std::string::npos) << md;
+  EXPECT_EQ(md.find("The base build failed"), std::string::npos) << md;
+  EXPECT_NE(md.find("<details><summary>Last lines of the PR build log</summary>"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("broken on purpose"), std::string::npos) << md;
+  const auto problems = markdown_problems(md);
+  EXPECT_TRUE(problems.empty()) << join(problems) << md;
+
+  // With --fail-on failed the job fails, and says why on stderr.
+  TempDir out2;
+  const Ending strict = run_benchpr_to_end(run_args(repo, out2, {"--fail-on", "failed"}));
+  ASSERT_TRUE(strict.exited) << strict.describe();
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+  EXPECT_NE(strict.err.find("recommendation: failed"), std::string::npos) << strict.err;
+}
+
+TEST(FaultsBuild, BaseThatDoesNotCompileIsSaidPlainly) {
+  TempRepo repo;
+  commit_base_and_pr(repo, kWorking, kWorking, small_config(), kBroken, "");
+  TempDir out;
+
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  EXPECT_NE(e.out.find("💥 **The base build failed:** exit code 1"), std::string::npos) << e.out;
+  EXPECT_EQ(e.out.find("The PR build failed"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("base revision did not build"), std::string::npos) << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+TEST(FaultsBuild, UnwritableWorkDirectoryIsAClearErrorNamingThePath) {
+  TempRepo repo;
+  write_gbench_project(repo, kWorking, small_config());
+  repo.commit("base");
+  TempDir tmp;
+  write_file(tmp / "file", "a regular file, so nothing can be created below it\n");
+  const std::string workdir = tmp / "file/sub";
+
+  const Ending e = run_benchpr_to_end(
+      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--workdir", workdir});
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 2) << e.err;  // nothing was measured: a usage/configuration error
+  EXPECT_NE(e.err.find("benchpr: error: "), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find(workdir), std::string::npos) << contains_msg(e.err, workdir);
+  EXPECT_NE(e.err.find("Not a directory"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("--workdir"), std::string::npos) << e.err;  // says how to fix it
+  EXPECT_EQ(e.out, "");
+  EXPECT_LT(e.seconds, 30);  // fails before building anything
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+TEST(FaultsBuild, UnwritableResultsFileIsAClearErrorNamingThePath) {
+  TempRepo repo;
+  write_gbench_project(repo, kWorking, small_config());
+  repo.commit("base");
+  TempDir tmp;
+  write_file(tmp / "file", "a regular file\n");
+  const std::string output = tmp / "file/results.json";
+
+  const Ending e = run_benchpr_to_end(
+      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--output", output});
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 1) << e.err;  // README: 1 when a file could not be written
+  EXPECT_NE(e.err.find(output), std::string::npos) << contains_msg(e.err, output);
+  EXPECT_NE(e.err.find("Not a directory"), std::string::npos) << e.err;
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+TEST(FaultsBuild, SecondRunOnTheSameRepositoryFailsFastWhileTheFirstHoldsTheLock) {
+  TempRepo repo;
+  GbenchConfig cfg = small_config();
+  cfg.rounds = 4;
+  // Slow enough that the first run is still measuring when the second starts.
+  const std::vector<GbenchCase> slow = {
+      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""}};
+  commit_base_and_pr(repo, slow, slow, cfg);
+  TempDir out1, out2;
+
+  BenchprChild first(run_args(repo, out1));
+  const double deadline = now_seconds() + 60;
+  while (first.err_so_far().find("comparing base") == std::string::npos &&
+         now_seconds() < deadline && !first.wait_for(0))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_NE(first.err_so_far().find("comparing base"), std::string::npos)
+      << "the first run never got the work directory:\n"
+      << first.err_so_far();
+
+  const Ending second = run_benchpr_to_end(run_args(repo, out2), 30);
+  ASSERT_TRUE(second.exited) << second.describe();
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("another benchpr run is using the work directory " + repo.path() +
+                            "/.git/benchpr"),
+            std::string::npos)
+      << second.err;
+  EXPECT_LT(second.seconds, 10);  // fails fast instead of waiting for the first to finish
+  EXPECT_EQ(second.out, "");
+  ASSERT_FALSE(first.wait_for(0)) << "the first run ended before the second was refused";
+
+  // The first run is not disturbed: it finishes with a complete, valid result.
+  ASSERT_TRUE(first.wait_for(120));
+  const Ending& e1 = first.ending();
+  ASSERT_TRUE(e1.exited) << e1.describe();
+  EXPECT_EQ(e1.exit_code, 0) << e1.err;
+  const json doc = read_json(out1 / "results.json");
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  EXPECT_EQ(doc["rounds_done"], 4);
+  for (const json& run : doc["runs"]) EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults

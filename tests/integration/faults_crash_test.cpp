@@ -1,0 +1,212 @@
+// Faults of the code under test while it is measured: a benchmark that crashes (signal or exit
+// code), output that is truncated, a benchmark reporting an error, benchmarks added and removed.
+// What can still be compared must be compared; what cannot is `failed` with the reason.
+#include <gtest/gtest.h>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+// The suite's benchmarks that behave, on both sides.
+std::vector<GbenchCase> healthy() { return {{"BM_A", spin(1000), ""}, {"BM_B", spin(3000), ""}}; }
+
+std::vector<GbenchCase> with(std::vector<GbenchCase> cases, const GbenchCase& extra) {
+  cases.push_back(extra);
+  return cases;
+}
+
+// Every analysed round of `name` has values on both sides: it was compared, not dropped.
+void expect_compared_in_every_round(const json& doc, const std::string& name, int rounds) {
+  const json* b = find_benchmark(doc, name);
+  ASSERT_NE(b, nullptr) << name << " missing from the analysis";
+  EXPECT_NE((*b)["verdict"], "failed") << name << ": " << (*b)["reason"];
+  EXPECT_EQ((*b)["rounds_used"], rounds) << name << ": " << b->dump();
+  for (const json& s : doc["series"]) {
+    if (s["name"] != name) continue;
+    for (const char* side : {"base", "head"}) {
+      ASSERT_EQ(s[side].size(), static_cast<std::size_t>(rounds)) << name << " " << side;
+      for (const json& v : s[side]) EXPECT_TRUE(v.is_number()) << name << " " << side << s.dump();
+    }
+  }
+}
+
+void expect_failed_with(const json& doc, const std::string& name, const std::string& reason) {
+  const json* b = find_benchmark(doc, name);
+  ASSERT_NE(b, nullptr) << name << " missing from the analysis:\n" << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*b)["verdict"], "failed") << b->dump();
+  EXPECT_NE((*b)["reason"].get<std::string>().find(reason), std::string::npos)
+      << contains_msg((*b)["reason"].get<std::string>(), reason);
+}
+
+void expect_clean_ending(const Ending& e, const TempRepo& repo, int exit_code = 0) {
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, exit_code) << e.err;
+  const auto left = survivors_under(repo.path());
+  EXPECT_TRUE(left.empty()) << "processes left behind:\n" << join(left);
+}
+
+TEST(FaultsCrash, SegfaultingBenchmarkIsFailedWithTheSignalAndTheOthersAreStillCompared) {
+  TempRepo repo;
+  commit_base_and_pr(repo, with(healthy(), {"BM_Crash", spin(500), ""}),
+                     with(healthy(), {"BM_Crash", "std::raise(SIGSEGV);", ""}));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  const json doc = read_json(out / "results.json");
+  bool crash_recorded = false;
+  for (const json& run : doc["runs"]) {
+    if (run["side"] == "base") EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+    if (run["side"] == "head" && !run["ok"].get<bool>()) {
+      EXPECT_EQ(run["failure"], "killed by signal 11 (SIGSEGV)") << run.dump();
+      crash_recorded = true;
+    }
+  }
+  EXPECT_TRUE(crash_recorded) << doc["runs"].dump(2);
+  expect_failed_with(doc, "BM_Crash", "killed by signal 11 (SIGSEGV)");
+  expect_compared_in_every_round(doc, "BM_A", 2);
+  expect_compared_in_every_round(doc, "BM_B", 2);
+  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  EXPECT_TRUE(doc["complete"].get<bool>());
+
+  EXPECT_NE(e.out.find("SIGSEGV"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("`BM_Crash`"), std::string::npos) << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+TEST(FaultsCrash, SeveralCrashingBenchmarksWithRegexCharactersInTheirNamesAreEachExcluded) {
+  // Two crashers in one suite (an abort and an exit), one named with regex metacharacters: the
+  // filter that excludes it must match it literally, and excluding one must not hide the other.
+  const std::string prelude =
+      "static void Aborts(benchmark::State& s) { for (auto _ : s) std::abort(); }\n"
+      "static const int kRegistered = [] {\n"
+      "  benchmark::RegisterBenchmark(\"BM_Abort/[x]+.*\", Aborts);\n"
+      "  return 0;\n"
+      "}();\n";
+  const std::string base_prelude =
+      "static void Fine(benchmark::State& s) { for (auto _ : s) { " + spin(800) +
+      " } }\n"
+      "static const int kRegistered = [] {\n"
+      "  benchmark::RegisterBenchmark(\"BM_Abort/[x]+.*\", Fine);\n"
+      "  return 0;\n"
+      "}();\n";
+  TempRepo repo;
+  commit_base_and_pr(repo, with(healthy(), {"BM_Exit", spin(700), ""}),
+                     with(healthy(), {"BM_Exit", "std::exit(3);", ""}), small_config(),
+                     base_prelude, prelude);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  const json doc = read_json(out / "results.json");
+  expect_failed_with(doc, "BM_Abort/[x]+.*", "killed by signal 6 (SIGABRT)");
+  expect_failed_with(doc, "BM_Exit", "exit code 3");
+  expect_compared_in_every_round(doc, "BM_A", 2);
+  expect_compared_in_every_round(doc, "BM_B", 2);
+  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+// The suite runs through a wrapper that is a pass-through on the base and, on the PR, cuts the
+// results file to 100 bytes after the benchmarks wrote it: a real truncated file, exit code 0.
+std::string wrapped_config() {
+  std::string c = gbench_config(small_config());
+  const std::string from = "run: ./bench_bin";
+  c.replace(c.find(from), from.size(), "run: sh ./wrap.sh ./bench_bin");
+  return c;
+}
+
+TEST(FaultsCrash, TruncatedResultsFileIsAFailureWithItsReasonNotACrashOrANumber) {
+  TempRepo repo;
+  write_gbench_project(repo, healthy(), small_config());
+  repo.write(".benchpr.yml", wrapped_config());
+  repo.write("wrap.sh", "exec \"$@\"\n");
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("wrap.sh",
+             "for a in \"$@\"; do case $a in --benchmark_out=*) out=${a#--benchmark_out=};; "
+             "esac; done\n"
+             "\"$@\"\nstatus=$?\ntruncate -s 100 \"$out\"\nexit $status\n");
+  repo.commit("truncate the results");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  const json doc = read_json(out / "results.json");
+  int failed_runs = 0;
+  for (const json& run : doc["runs"]) {
+    if (run["side"] != "head") {
+      EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+      continue;
+    }
+    EXPECT_FALSE(run["ok"].get<bool>()) << run.dump();
+    const std::string failure = run["failure"].get<std::string>();
+    EXPECT_EQ(failure.rfind("could not read its output: not Google Benchmark JSON: ", 0), 0u)
+        << failure;
+    EXPECT_NE(failure.find("(is the file truncated?)"), std::string::npos) << failure;
+    ++failed_runs;
+  }
+  EXPECT_EQ(failed_runs, 2);
+  expect_failed_with(doc, "BM_A", "could not read its output");
+  expect_failed_with(doc, "BM_B", "could not read its output");
+  for (const json& s : doc["series"])
+    for (const json& v : s["head"]) EXPECT_TRUE(v.is_null()) << "a value from a broken file";
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  EXPECT_NE(e.out.find("is the file truncated?"), std::string::npos) << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+TEST(FaultsCrash, BenchmarkReportingAnErrorIsFailedWithItsEscapedMessage) {
+  TempRepo repo;
+  commit_base_and_pr(
+      repo, with(healthy(), {"BM_Err", spin(600), ""}),
+      with(healthy(),
+           {"BM_Err", "state.SkipWithError(\"disk on fire <img src=x onerror=alert(1)> @octocat\"); break;",
+            ""}));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  const json doc = read_json(out / "results.json");
+  for (const json& run : doc["runs"]) EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+  expect_failed_with(doc, "BM_Err", "error: disk on fire <img src=x onerror=alert(1)> @octocat");
+  expect_compared_in_every_round(doc, "BM_A", 2);
+  expect_compared_in_every_round(doc, "BM_B", 2);
+  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  EXPECT_NE(e.out.find("disk on fire"), std::string::npos) << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out)) << e.out;
+}
+
+TEST(FaultsCrash, AddedAndRemovedBenchmarksAreListedNotCompared) {
+  TempRepo repo;
+  commit_base_and_pr(repo, with(healthy(), {"BM_Old", spin(900), ""}),
+                     with(healthy(), {"BM_New", spin(900), ""}));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  const json doc = read_json(out / "results.json");
+  const json* added = find_benchmark(doc, "BM_New");
+  const json* removed = find_benchmark(doc, "BM_Old");
+  ASSERT_NE(added, nullptr);
+  ASSERT_NE(removed, nullptr);
+  EXPECT_EQ((*added)["verdict"], "added");
+  EXPECT_EQ((*removed)["verdict"], "removed");
+  EXPECT_TRUE((*added)["change"].is_null());
+  EXPECT_TRUE((*removed)["change"].is_null());
+  expect_compared_in_every_round(doc, "BM_A", 2);
+  expect_compared_in_every_round(doc, "BM_B", 2);
+  for (const json& run : doc["runs"]) EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+  // Not a failure of the PR: nothing crashed.
+  EXPECT_NE(doc["recommendation"]["verdict"], "failed");
+  EXPECT_NE(e.out.find("`BM_New`"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("`BM_Old`"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("added"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("removed"), std::string::npos) << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults

@@ -1,0 +1,64 @@
+// A benchmark that never returns: the suite's timeout kills the whole process group (including a
+// child the benchmark forked), the comment says which suite timed out after how long, and the
+// session's time stays bounded by the configured timeouts.
+#include <gtest/gtest.h>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+TEST(FaultsHang, SleepingBenchmarkIsKilledWithItsChildrenAfterTheSuiteTimeout) {
+  const std::string forks_and_sleeps =
+      "static bool forked = false;"
+      "if (!forked) { forked = true; if (fork() == 0) {"
+      " std::this_thread::sleep_for(std::chrono::hours(1)); _exit(0); } }"
+      "std::this_thread::sleep_for(std::chrono::hours(1));";
+  GbenchConfig cfg = small_config();
+  cfg.timeout = "3s";
+  TempRepo repo;
+  commit_base_and_pr(repo, {{"BM_A", spin(1000), ""}, {"BM_Hang", spin(500), ""}},
+                     {{"BM_A", spin(1000), ""}, {"BM_Hang", forks_and_sleeps, ""}}, cfg,
+                     "#include <unistd.h>\n", "#include <unistd.h>\n");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 120);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  const auto left = survivors_under(repo.path());
+  EXPECT_TRUE(left.empty()) << "processes left behind:\n" << join(left);
+
+  const json doc = read_json(out / "results.json");
+  int timed_out = 0;
+  for (const json& run : doc["runs"]) {
+    if (run["ok"].get<bool>()) continue;
+    EXPECT_EQ(run["side"], "head") << run.dump();
+    EXPECT_EQ(run["suite"], "micro") << run.dump();
+    EXPECT_EQ(run["failure"], "timed out after 3s") << run.dump();
+    // Killed at the timeout, not long after it.
+    EXPECT_LT(run["seconds"].get<double>(), 3 + 2.0) << run.dump();
+    ++timed_out;
+  }
+  EXPECT_GE(timed_out, 2) << doc["runs"].dump(2);  // one per round at least
+
+  // Bounded: 2 rounds, at most one 3 s timeout per PR run (plus a re-run of the rest of the
+  // suite, which is fast), and quick base runs.
+  EXPECT_LT(doc["measuring_seconds"].get<double>(), 2 * (2 * 3.0) + 10) << doc.dump(2);
+  double build_seconds = 0;
+  for (const json& b : doc["builds"]) build_seconds += b["seconds"].get<double>();
+  EXPECT_LT(e.seconds, build_seconds + 2 * (2 * 3.0) + 20);
+
+  const json* hang = find_benchmark(doc, "BM_Hang");
+  ASSERT_NE(hang, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*hang)["verdict"], "failed");
+  EXPECT_NE((*hang)["reason"].get<std::string>().find("timed out after 3s"), std::string::npos)
+      << hang->dump();
+  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+
+  // The comment names the suite and the timeout.
+  EXPECT_NE(e.out.find("timed out after 3s"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("micro"), std::string::npos) << "the suite is not named:\n" << e.out;
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults

@@ -1,0 +1,222 @@
+// The results file is read back by `benchpr publish`, often in another job than the one that
+// wrote it: whatever it contains is untrusted. These tests check the round trip and that every
+// kind of broken or hostile file is refused with a message naming the field, never a crash.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "benchpr/core/results_json.hpp"
+
+namespace benchpr {
+namespace {
+
+using nlohmann::json;
+
+const std::string kBaseSha = "0123456789abcdef0123456789abcdef01234567";
+const std::string kHeadSha = "89abcdef0123456789abcdef0123456789abcdef";
+
+Results sample() {
+  Results r;
+  r.tool_version = "0.1.0";
+  r.base = {"main", kBaseSha, "Base subject with <b>html</b>"};
+  r.head = {"refs/pull/7/head", kHeadSha, "perf: @octocat </details> | x"};
+  r.config.build = "make -j2";
+  r.config.rounds = 2;
+  r.config.warmup_rounds = 1;
+  r.config.threshold = 0.05;
+  r.config.timeout_seconds = 90;
+  r.config.repetitions = 5;
+  r.config.budget_seconds = 1200;
+  SuiteConfig suite;
+  suite.name = "micro";
+  suite.run = "./bench --x";
+  suite.format = "google-benchmark";
+  suite.timeout_seconds = 3;
+  suite.metric = "cpu_time";
+  suite.better = Better::Higher;
+  r.config.suites.push_back(suite);
+  r.machine = {"AMD EPYC", 2, "Linux 6.1", "g++ 12"};
+  r.pull_request = PullRequestInfo{7, "acme/widgets", "perf: faster <img src=x>",
+                                   {"performance", "@team"}, "https://github.com/acme/widgets/pull/7"};
+  r.config_changed_by_head = true;
+  r.seed = 18446744073709551615ull;  // the largest seed survives as an unsigned 64-bit number
+  r.plan = {{0, true, Side::Base}, {1, false, Side::Head}, {2, false, Side::Base}};
+  r.builds = {{Side::Base, true, 12.5, "", ""}, {Side::Head, true, 13.25, "", ""}};
+  r.runs = {{0, "micro", Side::Base, 0, 0.5, 1.25, true, "", ""},
+            {0, "micro", Side::Head, 1, 1.75, 2.0, false, "killed by signal 11 (SIGSEGV)",
+             "Segmentation fault\n</details>\n"}};
+  BenchmarkSeries s;
+  s.suite = "micro";
+  s.name = "<img src=x onerror=alert(1)>|@octocat";
+  s.unit = "ns";
+  s.better = Better::Lower;
+  s.base = {100.5, 101.25, kMissing};
+  s.head = {kMissing, 99.0, 98.5};
+  s.head_failure = "round 0: killed by signal 11 (SIGSEGV)";
+  r.series.push_back(s);
+  r.rounds_done = 3;
+  r.complete = false;
+  r.stop_reason = "interrupted by SIGTERM";
+  r.measuring_seconds = 42.5;
+  r.overhead_seconds = 0.25;
+  r.workflow_run_url = "https://github.com/acme/widgets/actions/runs/1";
+  return r;
+}
+
+// The message of the ResultsFormatError `text` raises ("" if it is accepted).
+std::string rejection(const std::string& text) {
+  try {
+    results_from_string(text);
+  } catch (const ResultsFormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The sample document with one change applied.
+std::string edited(const std::function<void(json&)>& edit) {
+  json j = results_to_json(sample());
+  edit(j);
+  return j.dump();
+}
+
+TEST(ResultsJson, RoundTripKeepsEveryField) {
+  const Results a = sample();
+  const std::string text = results_to_string(a);
+  const Results b = results_from_string(text);
+  EXPECT_EQ(results_to_string(b), text);
+
+  EXPECT_EQ(b.head.subject, "perf: @octocat </details> | x");  // data, not escaped here
+  EXPECT_EQ(b.seed, 18446744073709551615ull);
+  ASSERT_EQ(b.config.suites.size(), 1u);
+  EXPECT_EQ(b.config.suites[0].timeout_seconds, 3.0);
+  EXPECT_EQ(b.config.suites[0].better, Better::Higher);
+  EXPECT_EQ(b.config.budget_seconds, 1200.0);
+  ASSERT_TRUE(b.pull_request.has_value());
+  EXPECT_EQ(b.pull_request->labels, (std::vector<std::string>{"performance", "@team"}));
+  ASSERT_EQ(b.runs.size(), 2u);
+  EXPECT_FALSE(b.runs[1].ok);
+  EXPECT_EQ(b.runs[1].log_tail, "Segmentation fault\n</details>\n");
+  ASSERT_EQ(b.series.size(), 1u);
+  EXPECT_EQ(b.series[0].name, "<img src=x onerror=alert(1)>|@octocat");
+  ASSERT_EQ(b.series[0].base.size(), 3u);
+  EXPECT_EQ(b.series[0].base[1], 101.25);
+  EXPECT_TRUE(is_missing(b.series[0].base[2]));  // written as null, read back as missing
+  EXPECT_TRUE(is_missing(b.series[0].head[0]));
+  EXPECT_EQ(b.rounds_done, 3);
+  EXPECT_FALSE(b.complete);
+  EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
+}
+
+TEST(ResultsJson, MissingValuesAreWrittenAsNull) {
+  const json j = results_to_json(sample());
+  EXPECT_TRUE(j["series"][0]["base"][2].is_null());
+  EXPECT_EQ(j["series"][0]["base"][0], 100.5);
+}
+
+TEST(ResultsJson, NotJsonOrTruncatedIsRefused) {
+  const std::string text = results_to_string(sample());
+  const std::string expected = "results file: document: not valid JSON (truncated or corrupted?)";
+  EXPECT_EQ(rejection(text.substr(0, text.size() / 2)), expected);
+  EXPECT_EQ(rejection(""), expected);
+  EXPECT_EQ(rejection("\x89PNG\r\n"), expected);
+  EXPECT_EQ(rejection("[1, 2, 3]"), "results file: document: expected a JSON object");
+  EXPECT_EQ(rejection("{}"), "results file: schema_version: missing (this file was not written by "
+                             "benchpr)");
+}
+
+TEST(ResultsJson, DeeplyNestedInputIsRefusedWithoutExhaustingTheStack) {
+  // Nested arrays are a classic way to overflow a recursive parser or destructor.
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  EXPECT_EQ(rejection(deep), "results file: document: expected a JSON object");
+  const std::string deep_field = "{\"schema_version\":1,\"x\":" + deep + "}";
+  EXPECT_NE(rejection(deep_field), "");
+}
+
+TEST(ResultsJson, WrongSchemaVersionIsRefused) {
+  EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = 2; })),
+            "results file: document.schema_version: out of range [1, 1]");
+  EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = "1"; })),
+            "results file: document.schema_version: expected an integer");
+}
+
+TEST(ResultsJson, FieldsOfTheWrongTypeAreNamed) {
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["name"] = 5; })),
+            "results file: series[0].name: expected a string");
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["base"] = {1, "x"}; })),
+            "results file: series[0].base: expected numbers or null");
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["head"] = "fast"; })),
+            "results file: series[0].head: expected an array");
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["better"] = "faster"; })),
+            "results file: series[0].better: expected \"lower\" or \"higher\"");
+  EXPECT_EQ(rejection(edited([](json& j) { j["complete"] = "yes"; })),
+            "results file: document.complete: expected true or false");
+  EXPECT_EQ(rejection(edited([](json& j) { j["runs"][1]["side"] = "pr"; })),
+            "results file: runs[1].side: expected \"base\" or \"head\"");
+  EXPECT_EQ(rejection(edited([](json& j) { j["config"]["rounds"] = 1e300; })),
+            "results file: config.rounds: expected an integer");
+  EXPECT_EQ(rejection(edited([](json& j) { j["config"]["threshold"] = 5; })),
+            "results file: config.threshold: expected a fraction in (0, 1)");
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"] = json::object(); })),
+            "results file: document.series: expected an array");
+  EXPECT_EQ(rejection(edited([](json& j) { j.erase("base"); })),
+            "results file: document.base: missing");
+  EXPECT_EQ(rejection(edited([](json& j) { j["plan"][1]["round"] = 5; })),
+            "results file: plan[1].round: rounds must be numbered 0, 1, 2, ...");
+}
+
+TEST(ResultsJson, CommitShasMustBeFull40HexDigits) {
+  EXPECT_EQ(rejection(edited([](json& j) { j["base"]["sha"] = "abc1234"; })),
+            "results file: base.sha: expected a full 40-hex commit SHA");
+  EXPECT_EQ(rejection(edited([](json& j) {
+              j["head"]["sha"] = "`rm -rf /`89abcdef0123456789abcdef0123456789";
+            })),
+            "results file: head.sha: expected a full 40-hex commit SHA");
+}
+
+TEST(ResultsJson, SizesAreBounded) {
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["name"] = std::string(70000, 'x'); })),
+            "results file: series[0].name: string too long");
+  EXPECT_EQ(rejection(edited([](json& j) {
+              json plan = json::array();
+              for (int i = 0; i < 10001; ++i)
+                plan.push_back({{"round", i}, {"warmup", false}, {"first", "base"}});
+              j["plan"] = plan;
+            })),
+            "results file: document.plan: too many entries");
+  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["base"] = json(std::vector<int>(10001, 1)); })),
+            "results file: series[0].base: too many rounds");
+  EXPECT_EQ(rejection(edited([](json& j) { j["rounds_done"] = 4; })),
+            "results file: document.rounds_done: out of range [0, 3]");
+  EXPECT_EQ(rejection(edited([](json& j) { j["builds"].push_back(j["builds"][0]); })),
+            "results file: document.builds: too many entries");
+}
+
+TEST(ResultsJson, UnusableValuesBecomeMissingRatherThanNumbers) {
+  const Results r = results_from_string(edited([](json& j) {
+    j["series"][0]["base"] = {0, -3.5, 1e-320, 7.25};
+  }));
+  ASSERT_EQ(r.series[0].base.size(), 4u);
+  EXPECT_TRUE(is_missing(r.series[0].base[0]));  // zero
+  EXPECT_TRUE(is_missing(r.series[0].base[1]));  // negative
+  EXPECT_EQ(r.series[0].base[2], 1e-320);         // tiny but positive: a value
+  EXPECT_EQ(r.series[0].base[3], 7.25);
+}
+
+TEST(ResultsJson, LabelsAreBoundedAndOnlyStringsKept) {
+  const Results r = results_from_string(edited([](json& j) {
+    json labels = json::array({1, "performance", nullptr});
+    for (int i = 0; i < 500; ++i) labels.push_back("l" + std::to_string(i));
+    j["pull_request"]["labels"] = labels;
+  }));
+  ASSERT_TRUE(r.pull_request.has_value());
+  EXPECT_EQ(r.pull_request->labels.size(), 100u);
+  EXPECT_EQ(r.pull_request->labels[0], "performance");
+}
+
+}  // namespace
+}  // namespace benchpr
