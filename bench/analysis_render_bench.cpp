@@ -92,8 +92,10 @@ Results make_results(const Shape& shape, std::uint64_t seed = 42) {
   r.config.build = "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2";
   static const char* const kSuites[] = {"core", "codec", "net"};
   for (const char* s : kSuites) {
-    r.config.suites.push_back(
-        {s, fmt::format("build/bench/{}_bench --benchmark_min_time=0.2", s), "google-benchmark"});
+    SuiteConfig suite;
+    suite.name = s;
+    suite.run = fmt::format("build/bench/{}_bench --benchmark_min_time=0.2", s);
+    r.config.suites.push_back(std::move(suite));
   }
   r.config.rounds = shape.budget ? shape.rounds / 3 : shape.rounds;
   r.config.warmup_rounds = kWarmup;

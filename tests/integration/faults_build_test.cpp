@@ -37,7 +37,7 @@ TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFaile
 
   const std::string& md = e.out;
   EXPECT_EQ(md, slurp(out / "comment.md"));
-  EXPECT_NE(md.find("**Could not compare.** The PR revision did not build (exit code 1)."),
+  EXPECT_NE(md.find("**Could not compare.** The pull request failed to build (exit code 1)"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("💥 **The PR build failed:** exit code 1"), std::string::npos) << md;
@@ -69,7 +69,9 @@ TEST(FaultsBuild, BaseThatDoesNotCompileIsSaidPlainly) {
   EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
   EXPECT_NE(e.out.find("💥 **The base build failed:** exit code 1"), std::string::npos) << e.out;
   EXPECT_EQ(e.out.find("The PR build failed"), std::string::npos) << e.out;
-  EXPECT_NE(e.out.find("base revision did not build"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("**Could not compare.** The base revision failed to build (exit code 1)"),
+            std::string::npos)
+      << e.out;
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
   EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
 }

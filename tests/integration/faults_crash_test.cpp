@@ -20,7 +20,8 @@ std::vector<GbenchCase> with(std::vector<GbenchCase> cases, const GbenchCase& ex
 void expect_compared_in_every_round(const json& doc, const std::string& name, int rounds) {
   const json* b = find_benchmark(doc, name);
   ASSERT_NE(b, nullptr) << name << " missing from the analysis";
-  EXPECT_NE((*b)["verdict"], "failed") << name << ": " << (*b)["reason"];
+  EXPECT_NE((*b)["verdict"], "failed") << name << ": " << (*b)["reason"] << "\nruns:\n"
+                                       << doc["runs"].dump(1);
   EXPECT_EQ((*b)["rounds_used"], rounds) << name << ": " << b->dump();
   for (const json& s : doc["series"]) {
     if (s["name"] != name) continue;

@@ -346,6 +346,10 @@ inline std::vector<std::string> markdown_problems(const std::string& md) {
         problems.push_back("first line is not the sticky marker (" + where + ")");
       continue;
     }
+    if (line.rfind("<!-- benchpr:comment", 0) == 0) {
+      problems.push_back("a second sticky marker: the comment appears twice (" + where + ")");
+      continue;
+    }
     if (line.rfind("|", 0) == 0) {
       const int cells = cell_separators(line);
       if (table_cells < 0) {

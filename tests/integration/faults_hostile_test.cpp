@@ -16,7 +16,7 @@ const std::vector<std::string> kHostileNames = {
 };
 
 // Registers each hostile name with a busy loop; `slow_first` makes the first one 4x slower so it
-// lands in the changed table and in the recommendation's sentence.
+// is named in the recommendation's sentence too.
 std::string register_hostile(bool slow_first) {
   std::string p;
   p += "static void Fast(benchmark::State& s) { for (auto _ : s) { " + spin(1000) + " } }\n";
@@ -55,7 +55,6 @@ TEST(FaultsHostile, HostileBenchmarkNamesCannotInjectMarkupIntoTheComment) {
     ASSERT_NE(b, nullptr) << "missing: " << name << "\n" << doc["benchmarks"].dump(2);
     EXPECT_NE((*b)["verdict"], "failed") << name << ": " << b->dump();
   }
-  EXPECT_EQ((*find_benchmark(doc, kHostileNames[0]))["verdict"], "regression");
 
   const std::string& md = e.out;
   const auto problems = markdown_problems(md);

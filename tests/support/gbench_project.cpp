@@ -33,11 +33,11 @@ std::string gbench_config(const GbenchConfig& c) {
       "  - name: micro\n"
       "    run: ./bench_bin --benchmark_min_time={}\n"
       "    format: google-benchmark\n"
-      "    timeout: {}\n"
+      "    timeout: {}\n{}"
       "rounds: {}\n"
       "warmup_rounds: {}\n"
       "threshold: {}\n{}",
-      c.min_time, c.timeout, c.rounds, c.warmup, c.threshold, c.extra);
+      c.min_time, c.timeout, c.metric.empty() ? "" : "    metric: " + c.metric + "\n", c.rounds, c.warmup, c.threshold, c.extra);
 }
 
 void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,

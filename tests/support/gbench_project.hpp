@@ -24,6 +24,7 @@ struct GbenchConfig {
   std::string min_time = "0.01";
   std::string timeout = "2m";
   std::string threshold = "2%";
+  std::string metric;  // "" = the format's default (real_time)
   std::string extra;  // appended to .benchpr.yml verbatim
 };
 

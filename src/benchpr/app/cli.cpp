@@ -9,6 +9,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/git/repository.hpp"
+#include "benchpr/github/github_error.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/workspace.hpp"
 
@@ -17,7 +18,9 @@ namespace benchpr::app {
 namespace {
 
 void add_run_options(CLI::App& run, RunOptions& o) {
-  run.add_option("--base", o.base, "Revision to compare against (branch, tag, SHA, HEAD~2)");
+  run.add_option("--base", o.base,
+                 "Revision to compare against (branch, tag, SHA, HEAD~2); not needed with --pr "
+                 "or inside a GitHub Actions pull_request job");
   run.add_option("--head", o.head, "Revision of the change (default HEAD)");
   run.add_option("-C,--directory", o.directory, "Repository to work in (default: .)");
   run.add_option("--config", o.config_file,
@@ -28,6 +31,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--budget", o.budget, "Time budget for adaptive rounds, e.g. 20m");
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");
   run.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  run.add_option("--html", o.html, "Write a self-contained HTML report (charts per round) here");
   run.add_option("--workdir", o.workdir,
                  "Work directory for worktrees and logs (default: <git dir>/benchpr)");
   run.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
@@ -37,7 +41,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
   run.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
-  run.add_option("--pr", o.pr, "Pull request number (asks the GitHub API for its revisions)");
+  run.add_option("--pr", o.pr, "Pull request number: asks the GitHub API for it, fetches it from origin, "
+                 "compares and posts the comment");
   run.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   run.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge")
@@ -51,9 +56,15 @@ void add_publish_options(CLI::App& publish, PublishOptions& o) {
   publish.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   publish.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
   publish.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  publish.add_option("--html", o.html, "Write a self-contained HTML report here");
   publish.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
   publish.add_option("--key", o.key, "Sticky-comment key");
   publish.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+}
+
+void add_init_options(CLI::App& init, InitOptions& o) {
+  init.add_option("-C,--directory", o.directory, "Project directory (default: .)");
+  init.add_flag("--force", o.force, "Replace existing .benchpr.yml and workflow files");
 }
 
 }  // namespace
@@ -72,6 +83,10 @@ int run_cli(int argc, char** argv) {
   CLI::App* publish =
       app.add_subcommand("publish", "Render and post the comment from a results file");
   add_publish_options(*publish, publish_options);
+  InitOptions init_options;
+  CLI::App* init = app.add_subcommand(
+      "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
+  add_init_options(*init, init_options);
 
   try {
     app.parse(argc, argv);
@@ -82,12 +97,18 @@ int run_cli(int argc, char** argv) {
   try {
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
+    if (init->parsed()) return init_command(init_options);
   } catch (const UserError& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
     return kExitUsage;
   } catch (const runner::StoreError& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
     return kExitFailure;
+  } catch (const github::GitHubError& e) {
+    // Reading the pull request failed: a token, repository or number to fix is configuration.
+    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    const long s = e.status();
+    return s == 401 || s == 403 || s == 404 ? kExitUsage : kExitFailure;
   } catch (const git::GitError& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
     return kExitFailure;

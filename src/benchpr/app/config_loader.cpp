@@ -5,21 +5,12 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/config/config_parser.hpp"
+#include "benchpr/runner/zero_config.hpp"
 
 namespace benchpr::app {
 
-namespace {
-
-constexpr const char* kMinimalConfig =
-    "  build: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build\n"
-    "  suites:\n"
-    "    - name: core\n"
-    "      run: build/bench/core_bench --benchmark_min_time=0.2\n"
-    "      format: google-benchmark";
-
-}  // namespace
-
-Config load_config(const RunOptions& options, git::Repository& repo, const std::string& base_sha) {
+std::optional<Config> load_config(const RunOptions& options, git::Repository& repo,
+                                  const std::string& base_sha) {
   std::string text;
   std::string name;
   if (!options.config_file.empty()) {
@@ -31,11 +22,7 @@ Config load_config(const RunOptions& options, git::Repository& repo, const std::
     name = options.config_file;
   } else {
     auto content = repo.read_file(base_sha, ".benchpr.yml");
-    if (!content) {
-      throw UserError("no .benchpr.yml in the base revision " + base_sha.substr(0, 7) +
-                      ": commit one to the base branch (or pass --config FILE), for example:\n" +
-                      kMinimalConfig);
-    }
+    if (!content) return std::nullopt;
     text = *content;
     name = ".benchpr.yml";
   }
@@ -45,6 +32,22 @@ Config load_config(const RunOptions& options, git::Repository& repo, const std::
   } catch (const config::ConfigError& e) {
     throw UserError(e.what());
   }
+  apply_overrides(c, options);
+  return c;
+}
+
+Config zero_config_for(const RunOptions& options, const std::string& base_worktree) {
+  Config c;
+  try {
+    c = runner::zero_config(base_worktree);
+  } catch (const std::runtime_error& e) {
+    throw UserError(e.what());
+  }
+  apply_overrides(c, options);
+  return c;
+}
+
+void apply_overrides(Config& c, const RunOptions& options) {
   if (options.rounds) {
     if (*options.rounds < 2 || *options.rounds > 1000)
       throw UserError("--rounds: expected 2 to 1000, got " + std::to_string(*options.rounds));
@@ -69,7 +72,6 @@ Config load_config(const RunOptions& options, git::Repository& repo, const std::
     c.budget_seconds = *b;
   }
   c.rounds += c.rounds % 2;
-  return c;
 }
 
 }  // namespace benchpr::app

@@ -8,7 +8,7 @@
 namespace benchpr::app {
 
 struct RunOptions {
-  std::string base;
+  std::string base;  // "" with --pr or inside GitHub Actions: taken from the pull request
   std::string head;
   std::string directory = ".";
   std::string config_file;  // "" = .benchpr.yml from the base revision
@@ -18,6 +18,7 @@ struct RunOptions {
   std::string budget;     // "20m"
   std::string output;     // results JSON
   std::string markdown;   // markdown file
+  std::string html;       // HTML report file
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";
@@ -38,9 +39,15 @@ struct PublishOptions {
   std::string repo;
   std::string api_url;
   std::string markdown;
+  std::string html;
   std::string templates_dir;
   std::string key = "default";
   bool dry_run = false;
+};
+
+struct InitOptions {
+  std::string directory = ".";
+  bool force = false;  // overwrite existing files
 };
 
 // Exit codes of the whole program.

@@ -17,9 +17,14 @@ struct ReportTargets {
   std::string templates_dir;
   std::string key = "default";
   std::string markdown_file;   // "" = none
+  std::string html_file;       // "" = none: the self-contained HTML report
   std::string results_file;    // "" = none
-  bool print_markdown = true;  // to stdout
+  bool print_markdown = true;  // to stdout (plain; GitHub Actions prints it through Progress)
 };
+
+// "Compared pull/7 head (abc1234) against the merge base of main (def5678)." for a pull request
+// (from RevisionInfo::spec), "" otherwise: the comment says what was compared.
+std::string comparison_note(const Results& results);
 
 // Throws runner::StoreError when a file cannot be written (the markdown is printed first).
 Report make_report(const Results& results, const ReportTargets& targets);

@@ -1,27 +1,29 @@
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
+#include "benchpr/app/comment_posting.hpp"
+#include "benchpr/app/comparison.hpp"
 #include "benchpr/app/config_loader.hpp"
+#include "benchpr/app/github_access.hpp"
+#include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/exec/process.hpp"
-#include "benchpr/git/repository.hpp"
 #include "benchpr/runner/machine_info.hpp"
-#include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/workspace.hpp"
+#include "benchpr/runner/zero_config.hpp"
 
 namespace benchpr::app {
 
 namespace {
-
-void progress(const std::string& line) { std::cerr << "benchpr: " << line << std::endl; }
 
 std::uint64_t fresh_seed() {
   std::random_device rd;
@@ -36,47 +38,60 @@ bool fails_job(const RunOptions& o, const Analysis& a) {
   return false;
 }
 
-RevisionInfo resolve(git::Repository& repo, const std::string& spec) {
-  try {
-    return repo.resolve(spec);
-  } catch (const git::GitError& e) {
-    throw UserError(e.what());
+bool actions_event_available() {
+  const char* event = std::getenv("GITHUB_EVENT_PATH");
+  return in_github_actions() && event != nullptr && *event != '\0';
+}
+
+Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
+                             const Progress& progress) {
+  if (options.pr) {
+    const github::RepoSlug slug =
+        resolve_repo_slug(options.repo, [&ctx] { return ctx.remote.origin_url(); });
+    auto client = make_github_client(options.api_url, github::token_from_environment(),
+                                     [&progress](const std::string& m) { progress.line(m); });
+    return pull_request_comparison(ctx, options, *client, slug, progress);
   }
+  if (options.base.empty() && actions_event_available())
+    return actions_comparison(ctx, options, progress);
+  if (options.compare != "merge-base")
+    throw UserError("--compare applies to pull requests (--pr N, or a GitHub Actions event)");
+  return local_comparison(ctx, options);
+}
+
+std::string workflow_run_url() {
+  const char* server = std::getenv("GITHUB_SERVER_URL");
+  const char* repo_slug = std::getenv("GITHUB_REPOSITORY");
+  const char* run_id = std::getenv("GITHUB_RUN_ID");
+  if (!server || !repo_slug || !run_id) return "";
+  return fmt::format("{}/{}/actions/runs/{}", server, repo_slug, run_id);
 }
 
 }  // namespace
 
 int run_command(const RunOptions& options) {
   exec::install_interrupt_handlers();
-  if (options.base.empty()) {
-    throw UserError("--base REV is required (the revision to compare against, e.g. main)");
-  }
-  std::unique_ptr<git::Repository> repo;
-  try {
-    repo = git::open_repository(options.directory);
-  } catch (const git::GitError& e) {
-    throw UserError(e.what());
-  }
+  check_comment_key(options.key);
+  const Progress progress(in_github_actions());
+  exec::PosixProcessRunner processes;
+  RepoContext ctx(options.directory, processes, github::token_from_environment());
+  const Comparison comparison = choose_comparison(ctx, options, progress);
+  git::Repository& repo = *ctx.repo;
 
   Results results;
   results.tool_version = BENCHPR_VERSION;
-  results.base = resolve(*repo, options.base);
-  results.head = resolve(*repo, options.head.empty() ? "HEAD" : options.head);
-  results.config = load_config(options, *repo, results.base.sha);
+  results.base = comparison.base;
+  results.head = comparison.head;
+  results.pull_request = comparison.pull_request;
+  std::optional<Config> config = load_config(options, repo, results.base.sha);
   results.config_changed_by_head = false;
-  for (const auto& p : repo->changed_paths(results.base.sha, results.head.sha))
+  for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
     if (p == ".benchpr.yml") results.config_changed_by_head = true;
   results.machine = runner::read_machine_info();
   results.seed = options.seed ? *options.seed : fresh_seed();
-  results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
-  if (const char* server = std::getenv("GITHUB_SERVER_URL")) {
-    const char* repo_slug = std::getenv("GITHUB_REPOSITORY");
-    const char* run_id = std::getenv("GITHUB_RUN_ID");
-    if (repo_slug && run_id)
-      results.workflow_run_url = fmt::format("{}/{}/actions/runs/{}", server, repo_slug, run_id);
-  }
+  results.workflow_run_url = workflow_run_url();
 
-  const std::string root = options.workdir.empty() ? repo->git_dir() + "/benchpr" : options.workdir;
+  const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
   runner::Workspace ws;
   std::unique_ptr<runner::WorkspaceLock> lock;
   try {
@@ -87,15 +102,22 @@ int run_command(const RunOptions& options) {
   } catch (const runner::WorkspaceError& e) {
     throw UserError(e.what());
   }
-  progress(fmt::format(
-      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work "
-      "directory {}",
+  repo.materialise(results.base.sha, ws.base_dir);
+  const bool zero_config = !config;
+  if (zero_config) {
+    config = zero_config_for(options, ws.base_dir);
+    progress.line("no .benchpr.yml in the base revision: building with `" + config->build +
+                  "` and running every Google Benchmark executable it produces");
+  }
+  results.config = *config;
+  results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
+  progress.line(fmt::format(
+      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
       results.base.spec, results.base.sha.substr(0, 7), results.head.spec,
-      results.head.sha.substr(0, 7), results.config.rounds, results.config.warmup_rounds, ws.root));
-  repo->materialise(results.base.sha, ws.base_dir);
-  repo->materialise(results.head.sha, ws.head_dir);
+      results.head.sha.substr(0, 7), results.config.rounds, results.config.warmup_rounds,
+      ws.root));
+  repo.materialise(results.head.sha, ws.head_dir);
 
-  exec::PosixProcessRunner processes;
   runner::SessionSetup setup;
   setup.base_dir = ws.base_dir;
   setup.head_dir = ws.head_dir;
@@ -104,36 +126,69 @@ int run_command(const RunOptions& options) {
   setup.persist_paths = {ws.results_path};
   if (!options.output.empty()) setup.persist_paths.push_back(options.output);
   setup.skip_build = options.skip_build;
-  runner::Session session(processes, setup, progress);
-  session.run(results);
-
-  ReportTargets targets;
-  targets.templates_dir = options.templates_dir;
-  targets.key = options.key;
-  targets.markdown_file = options.markdown;
-  targets.results_file = options.output;
-  const Report report = make_report(results, targets);
-  progress(fmt::format("recommendation: {} ({})", to_string(report.analysis.recommendation.kind),
-                       report.analysis.recommendation.reason));
-  if (!results.complete) return kExitFailure;
-  return fails_job(options, report.analysis) ? kExitFailure : kExitOk;
-}
-
-int publish_command(const PublishOptions& options) {
-  std::string text;
-  Results results;
-  try {
-    text = runner::read_text_file(options.results_file);
-    results = results_from_string(text);
-  } catch (const std::exception& e) {
-    throw UserError(e.what());
+  if (zero_config) {
+    const std::string base_dir = ws.base_dir;
+    setup.after_build = [base_dir, &progress](Results& r) {
+      const std::string build_dir = base_dir + "/" + std::string(runner::kZeroConfigBuildDir);
+      r.config.suites = runner::discover_benchmark_suites(build_dir, base_dir);
+      if (r.config.suites.empty()) {
+        throw UserError("the base revision built, but " + build_dir +
+                        " holds no Google Benchmark executable: add a .benchpr.yml that names "
+                        "the suites (benchpr init writes one)");
+      }
+      progress.line(fmt::format("found {} benchmark executable(s)", r.config.suites.size()));
+    };
   }
+  progress.begin_group("benchpr: build and measure");
+  runner::Session session(processes, setup, [&progress](const std::string& l) { progress.line(l); });
+  session.run(results);
+  progress.end_group();
+
   ReportTargets targets;
   targets.templates_dir = options.templates_dir;
   targets.key = options.key;
   targets.markdown_file = options.markdown;
-  make_report(results, targets);
-  return kExitOk;
+  targets.html_file = options.html;
+  targets.results_file = options.output;
+  targets.print_markdown = !progress.github_actions();
+  const Report report = make_report(results, targets);
+  if (progress.github_actions())
+    progress.print_untrusted_block("benchpr: comment", report.markdown);
+  progress.line(fmt::format("recommendation: {} ({})",
+                            to_string(report.analysis.recommendation.kind),
+                            report.analysis.recommendation.reason));
+  if (progress.github_actions())
+    for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
+
+  PostOutcome posted;
+  if (results.pull_request) {
+    PostRequest request;
+    request.pull_request = *results.pull_request;
+    request.markdown = report.markdown;
+    request.key = options.key;
+    request.api_url = options.api_url;
+    request.dry_run = options.dry_run;
+    posted = post_comment(request, progress);
+  }
+  int exit_code = kExitOk;
+  if (progress.github_actions()) {
+    const std::string results_path = options.output.empty() ? ws.results_path : options.output;
+    const std::string problems = write_actions_files(
+        report.markdown, step_outputs(report.analysis, results_path, posted.url));
+    if (!problems.empty()) {
+      std::cerr << "benchpr: error: " << problems << std::endl;
+      exit_code = kExitFailure;
+    }
+  }
+  if (posted.state == PostOutcome::State::Failed) {
+    std::cerr << "benchpr: error: posting failed: " << posted.error
+              << " (the report was printed" << (options.markdown.empty() ? "" : " and written")
+              << ")" << std::endl;
+    exit_code = kExitFailure;
+  }
+  if (!results.complete) return kExitFailure;
+  if (fails_job(options, report.analysis)) return kExitFailure;
+  return exit_code;
 }
 
 }  // namespace benchpr::app

@@ -113,7 +113,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
   const PairedRounds& r = w.rounds;
   a.rounds_used = static_cast<int>(r.d.size());
   a.dropped_round = r.dropped;
-  if (r.dropped) a.flags.push_back("cold-round");
+  if (r.cold_first) a.flags.push_back("cold-round");
   if (!r.base.empty()) {
     a.base_value = stats::median(r.base);
     a.head_value = stats::median(r.head);
@@ -166,7 +166,9 @@ bool unstable(const Work& w, double alpha) {
     const stats::CrossoverFit f = stats::fit_crossover(d, s);
     if (!f.usable()) return true;
     if ((f.mu > 0) != (w.fit.mu > 0)) return true;
-    if (!(f.p_mu() <= alpha)) return true;
+    // With very few rounds a leave-one-out fit has 1-2 degrees of freedom and cannot be
+    // significant whatever the data; there only a sign flip counts as "one round decides it".
+    if (f.df >= 3 && !(f.p_mu() <= alpha)) return true;
   }
   return false;
 }
@@ -268,11 +270,12 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     if (works[i].comparable) decide(works[i], threshold, options);
   }
 
-  int compared = 0, ordered = 0, cold = 0;
+  int compared = 0, ordered = 0, cold = 0, cold_kept = 0;
   std::vector<double> mdes;
   std::vector<std::string> suites;
   for (const Work& w : works) {
     if (w.out.dropped_round) ++cold;
+    if (!w.out.dropped_round && w.rounds.cold_first) ++cold_kept;
     if (!w.comparable) continue;
     ++compared;
     if (has_flag(w.out, "order")) ++ordered;
@@ -290,6 +293,11 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     out.notes.push_back(
         fmt::format("Round 1 looked cold for {} benchmark{} and was left out for {}.", cold,
                     cold == 1 ? "" : "s", cold == 1 ? "it" : "them"));
+  }
+  if (cold_kept > 0) {
+    out.notes.push_back(fmt::format(
+        "Round 1 looked cold for {} benchmark{} but was kept: too few rounds to leave it out.",
+        cold_kept, cold_kept == 1 ? "" : "s"));
   }
   if (!results.complete) {
     int planned = 0;

@@ -9,6 +9,7 @@ namespace benchpr {
 namespace {
 constexpr double kColdZ = 4.0;
 constexpr int kMinOthersForColdCheck = 3;
+constexpr int kMinRoundsAfterDrop = 4;
 
 double at(const std::vector<double>& v, int i) {
   return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)]
@@ -58,7 +59,8 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
     std::vector<double> other_levels(level.begin() + 1, level.end());
     // Judged on the round's level only: its log ratio is the outcome being tested, and
     // dropping rounds for an extreme outcome would bias the test (docs/method.md).
-    if (std::fabs(robust_z(level.front(), other_levels)) > kColdZ) {
+    out.cold_first = std::fabs(robust_z(level.front(), other_levels)) > kColdZ;
+    if (out.cold_first && out.d.size() >= static_cast<std::size_t>(kMinRoundsAfterDrop + 1)) {
       out.dropped = out.numbers.front();
       out.d.erase(out.d.begin());
       out.s.erase(out.s.begin());

@@ -24,6 +24,7 @@ struct PairedRounds {
   std::vector<int> numbers;  // 1-based analysed-round number of each entry
   std::vector<double> base;  // raw values of the used rounds
   std::vector<double> head;
+  bool cold_first = false;     // the first analysed round looked cold
   std::optional<int> dropped;  // analysed-round number left out as cold
 };
 

@@ -13,8 +13,10 @@ namespace benchpr::render {
 namespace {
 
 std::size_t row_bytes(const TableRow& r) {
+  std::size_t params = 0;
+  for (const std::string& p : r.params) params += p.size();
   return r.suite.size() + r.name.size() + r.base.size() + r.head.size() + r.change.size() +
-         r.ci.size() + r.verdict_text.size();
+         r.ci.size() + r.verdict_text.size() + params;
 }
 
 // Bytes the shown rows of a part take at least: when the other parts alone already exceed the

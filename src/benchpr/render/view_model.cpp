@@ -10,6 +10,7 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
+#include "benchpr/render/parameter_groups.hpp"
 #include "benchpr/render/units.hpp"
 
 namespace benchpr::render {
@@ -269,6 +270,37 @@ Data row_data(const TableRow& r) {
   return d;
 }
 
+// The first `shown` changed rows, split into their tables (a table whose rows are all left out
+// disappears; one cut short keeps its header).
+Data tables_data(const CommentView& v, std::size_t shown) {
+  Data tables(Data::type::list);
+  std::size_t i = 0;
+  while (i < shown) {
+    const std::size_t t = v.changed[i].table;
+    const ChangedTable& table = v.changed_tables.at(t);
+    Data item;
+    item["grouped"] = Data(table.grouped);
+    item["title"] = Data(table.title);
+    Data headers(Data::type::list);
+    for (std::size_t k = 0; k < table.param_headers.size(); ++k) {
+      Data h;
+      h["name"] = Data(table.param_headers[k]);
+      h["align"] = Data(std::string(table.param_numeric[k] ? "--:" : ":--"));
+      headers.push_back(h);
+    }
+    item["param_headers"] = std::move(headers);
+    Data rows(Data::type::list);
+    for (; i < shown && v.changed[i].table == t; ++i) {
+      Data row = row_data(v.changed[i]);
+      row["params"] = strings(v.changed[i].params);
+      rows.push_back(row);
+    }
+    item["rows"] = std::move(rows);
+    tables.push_back(item);
+  }
+  return tables;
+}
+
 // "… and 1234 more benchmarks (800 inconclusive, 434 added)".
 std::string more_rows_text(const std::vector<TableRow>& rows, std::size_t shown) {
   std::vector<std::pair<std::string, int>> counts;
@@ -280,6 +312,73 @@ std::string more_rows_text(const std::vector<TableRow>& rows, std::size_t shown)
   return fmt::format("… and {} ({})",
                      plural(rows.size() - shown, "more benchmark", "more benchmarks"),
                      count_phrase(counts, false));
+}
+
+// The changed section as tables. Benchmarks that differ only by parameters get a table of their
+// own, with every member (unchanged ones too, so a size sweep reads complete) ordered by the
+// parameters, placed where its most pressing member would be. Within one verdict rank the
+// plain rows come first, then the parameter tables; consecutive plain rows share one table.
+void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& order,
+                     bool multi_suite, const std::string& threshold, CommentView& v) {
+  const auto& benches = analysis.benchmarks;
+  std::vector<ParameterGroup> groups = find_parameter_groups(benches);
+  std::erase_if(groups, [&](const ParameterGroup& g) {
+    return std::all_of(g.members.begin(), g.members.end(),
+                       [&](std::size_t i) { return benches[i].verdict == Verdict::Unchanged; });
+  });
+  std::vector<int> group_of(benches.size(), -1);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t i : groups[g].members) group_of[i] = static_cast<int>(g);
+
+  struct Block {
+    int rank;
+    int group;  // -1: a plain row
+    std::size_t index;
+  };
+  std::vector<Block> blocks;
+  std::vector<bool> placed(groups.size(), false);
+  for (std::size_t i : order) {
+    const int g = group_of[i];
+    if (g >= 0 && placed[static_cast<std::size_t>(g)]) continue;
+    if (g >= 0) placed[static_cast<std::size_t>(g)] = true;
+    blocks.push_back({table_rank(benches[i].verdict), g, i});
+  }
+  std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return (a.group >= 0) < (b.group >= 0);
+  });
+
+  for (const Block& block : blocks) {
+    if (block.group < 0) {
+      if (v.changed_tables.empty() || v.changed_tables.back().grouped) v.changed_tables.emplace_back();
+      TableRow row = make_row(benches[block.index], threshold);
+      row.table = v.changed_tables.size() - 1;
+      v.changed.push_back(std::move(row));
+      continue;
+    }
+    const ParameterGroup& g = groups[static_cast<std::size_t>(block.group)];
+    ChangedTable table;
+    table.grouped = true;
+    table.title = "**" + code_span(g.base, false) + "**";
+    if (multi_suite) table.title += " in suite " + escape_inline(g.suite, 80);
+    for (const std::string& key : g.keys) table.param_headers.push_back(escape_inline(key, 40));
+    table.param_numeric = g.numeric;
+    v.changed_tables.push_back(std::move(table));
+    for (std::size_t m = 0; m < g.members.size(); ++m) {
+      TableRow row = make_row(benches[g.members[m]], threshold);
+      row.table = v.changed_tables.size() - 1;
+      for (const std::string& value : g.values[m]) row.params.push_back(escape_inline(value, 60));
+      v.changed.push_back(std::move(row));
+    }
+  }
+  for (std::size_t i = 0; i < benches.size(); ++i) {
+    if (benches[i].verdict != Verdict::Unchanged) continue;
+    if (group_of[i] >= 0) {
+      ++v.unchanged_in_tables;
+    } else {
+      v.unchanged.push_back(make_row(benches[i], threshold));
+    }
+  }
 }
 
 }  // namespace
@@ -356,11 +455,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     if (ra != rb) return ra < rb;
     return mags[a] > mags[b];
   });
-  v.changed.reserve(order.size());
-  for (std::size_t i : order) v.changed.push_back(make_row(analysis.benchmarks[i], v.threshold));
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    if (b.verdict == Verdict::Unchanged) v.unchanged.push_back(make_row(b, v.threshold));
-  }
+  lay_out_changed(analysis, order, v.multi_suite, v.threshold, v);
 
   // Per-round table: one column per analysed round, labelled with its order.
   std::vector<const RoundPlan*> analysed;
@@ -440,6 +535,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   Data changed(Data::type::list);
   for (std::size_t i = 0; i < changed_shown; ++i) changed.push_back(row_data(v.changed[i]));
   d["changed_rows"] = std::move(changed);
+  d["changed_tables"] = tables_data(v, changed_shown);
   d["has_changed"] = Data(changed_shown > 0);
   d["changed_more"] = changed_shown < v.changed.size()
                           ? Data(more_rows_text(v.changed, changed_shown))
@@ -450,6 +546,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   for (std::size_t i = 0; i < unchanged_shown; ++i) unchanged.push_back(row_data(v.unchanged[i]));
   d["has_unchanged"] = Data(unchanged_shown > 0 || (limits.placeholders && !v.unchanged.empty()));
   d["unchanged_count"] = Data(std::to_string(v.unchanged.size()));
+  d["unchanged_more_than_shown_above"] = Data(v.unchanged_in_tables > 0);
   d["unchanged_rows"] = std::move(unchanged);
   d["has_unchanged_rows"] = Data(unchanged_shown > 0);
   d["unchanged_more"] = unchanged_shown < v.unchanged.size() && unchanged_shown > 0

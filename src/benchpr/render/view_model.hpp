@@ -17,6 +17,8 @@ namespace benchpr::render {
 
 struct TableRow {
   Verdict verdict = Verdict::Inconclusive;
+  std::size_t table = 0;            // index into CommentView::changed_tables (changed rows)
+  std::vector<std::string> params;  // parameter cells, for rows of a parameter table
   std::string suite;  // escaped, for the suite column
   std::string name;   // code span
   std::string base;
@@ -24,6 +26,15 @@ struct TableRow {
   std::string change;
   std::string ci;
   std::string verdict_text;
+};
+
+// One table of the changed section: the plain one (suite, benchmark, ...) or a parameter table
+// for benchmarks that differ only by parameters (title = the common name; a column per parameter).
+struct ChangedTable {
+  bool grouped = false;
+  std::string title;                       // grouped only
+  std::vector<std::string> param_headers;  // grouped only, escaped
+  std::vector<bool> param_numeric;         // right-aligned columns
 };
 
 struct PerRoundRow {
@@ -62,8 +73,10 @@ struct CommentView {
   std::vector<BuildFailureView> build_failures;
   bool multi_suite = false;
   std::string threshold;
-  std::vector<TableRow> changed;    // in display order
-  std::vector<TableRow> unchanged;  // in the suites' order
+  std::vector<TableRow> changed;    // in display order; each row names its table
+  std::vector<ChangedTable> changed_tables;
+  std::vector<TableRow> unchanged;  // in the suites' order, without those in parameter tables
+  std::size_t unchanged_in_tables = 0;  // unchanged benchmarks already shown in parameter tables
   std::vector<std::string> round_headers;
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
   bool any_cold_round = false;

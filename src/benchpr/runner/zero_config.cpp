@@ -27,7 +27,7 @@ constexpr std::size_t kMaxProjectFiles = 20000;
 constexpr std::uintmax_t kMaxTextFileBytes = 4u << 20;
 constexpr std::uintmax_t kMaxExecutableBytes = 1ull << 30;
 
-constexpr std::string_view kDocsHint = "see docs/config.md";
+constexpr std::string_view kDocsHint = "see benchpr's docs/config.md";
 
 std::string read_text(const fs::path& path) {
   std::error_code ec;
@@ -358,9 +358,9 @@ Config zero_config(const std::string& project_dir) {
 
 std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
                                                    const std::string& worktree_root) {
-  const fs::path build(build_dir);
-  const fs::path root =
-      worktree_root.empty() ? fs::path(build_dir).lexically_normal().parent_path() : worktree_root;
+  fs::path build = fs::path(build_dir).lexically_normal();
+  if (!build.has_filename()) build = build.parent_path();  // "build-benchpr/"
+  const fs::path root = worktree_root.empty() ? build.parent_path() : fs::path(worktree_root);
   std::vector<fs::path> found;
   std::error_code ec;
   if (!fs::is_directory(build, ec)) return {};

@@ -1,0 +1,77 @@
+#include "benchpr/app/actions_report.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "benchpr/github/actions_files.hpp"
+#include "benchpr/github/workflow_commands.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+int count(const Analysis& a, Verdict v) {
+  int n = 0;
+  for (const auto& b : a.benchmarks) n += b.verdict == v ? 1 : 0;
+  return n;
+}
+
+std::string percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
+
+}  // namespace
+
+bool in_github_actions() { return env_or_empty("GITHUB_ACTIONS") == "true"; }
+
+std::vector<std::pair<std::string, std::string>> step_outputs(const Analysis& analysis,
+                                                              const std::string& results_path,
+                                                              const std::string& comment_url) {
+  return {{"recommendation", std::string(to_string(analysis.recommendation.kind))},
+          {"regressions", std::to_string(count(analysis, Verdict::Regression))},
+          {"improvements", std::to_string(count(analysis, Verdict::Improvement))},
+          {"inconclusive", std::to_string(count(analysis, Verdict::Inconclusive))},
+          {"failed", std::to_string(count(analysis, Verdict::Failed))},
+          {"results", results_path},
+          {"comment-url", comment_url}};
+}
+
+std::vector<std::string> regression_annotations(const Analysis& analysis) {
+  std::vector<std::string> lines;
+  for (const auto& b : analysis.benchmarks) {
+    if (b.verdict != Verdict::Regression) continue;
+    std::string message = fmt::format("{} ({}) regressed: change {}", b.name, b.suite,
+                                      is_missing(b.change) ? "?" : percent(b.change));
+    if (!is_missing(b.ci_low) && !is_missing(b.ci_high))
+      message += fmt::format(" (95% CI {} to {})", percent(b.ci_low), percent(b.ci_high));
+    github::AnnotationProperties props;
+    props.title = "benchpr regression";
+    lines.push_back(github::warning_command(message, props));
+  }
+  return lines;
+}
+
+std::string write_actions_files(const std::string& markdown,
+                                const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::string problems;
+  try {
+    if (const std::string path = env_or_empty("GITHUB_STEP_SUMMARY"); !path.empty())
+      github::append_step_summary(path, markdown);
+  } catch (const github::ActionsFileError& e) {
+    problems += std::string("job summary: ") + e.what();
+  }
+  try {
+    if (const std::string path = env_or_empty("GITHUB_OUTPUT"); !path.empty())
+      github::write_outputs(path, outputs);
+  } catch (const github::ActionsFileError& e) {
+    problems += (problems.empty() ? "" : "; ") + std::string("step outputs: ") + e.what();
+  }
+  return problems;
+}
+
+}  // namespace benchpr::app

@@ -1,0 +1,30 @@
+// What a run leaves for the GitHub Actions workflow: the report in the job summary, step
+// outputs, and a warning annotation per regression.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchpr/app/progress.hpp"
+#include "benchpr/core/model.hpp"
+
+namespace benchpr::app {
+
+// GITHUB_ACTIONS=true: benchpr runs as a step of a workflow.
+bool in_github_actions();
+
+// recommendation, regressions, improvements, inconclusive, failed, results, comment-url.
+std::vector<std::pair<std::string, std::string>> step_outputs(const Analysis& analysis,
+                                                              const std::string& results_path,
+                                                              const std::string& comment_url);
+
+// `::warning title=benchpr regression::BM_X is 7.5% slower ...` lines (names escaped).
+std::vector<std::string> regression_annotations(const Analysis& analysis);
+
+// Appends the markdown to $GITHUB_STEP_SUMMARY and the outputs to $GITHUB_OUTPUT (each when
+// set). Returns "" or what could not be written.
+std::string write_actions_files(const std::string& markdown,
+                                const std::vector<std::pair<std::string, std::string>>& outputs);
+
+}  // namespace benchpr::app

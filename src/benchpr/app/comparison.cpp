@@ -1,0 +1,209 @@
+#include "benchpr/app/comparison.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "benchpr/app/user_error.hpp"
+#include "benchpr/github/event_payload.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+std::string short_sha(const std::string& sha) { return sha.substr(0, 7); }
+
+PullRequestInfo pull_request_info(int number, const std::string& repo, const std::string& title,
+                                  const std::vector<std::string>& labels, const std::string& url) {
+  PullRequestInfo info;
+  info.number = number;
+  info.repo = repo;
+  info.title = title;
+  info.labels = labels;
+  info.url = url;
+  return info;
+}
+
+// A shallow checkout (actions/checkout's default depth 1) lacks the base commit and the history
+// a merge base needs: fetch it, or say exactly what to change in the workflow.
+void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
+                    const Progress& progress) {
+  const std::string fix = "set fetch-depth: 0 in the actions/checkout step";
+  if (ctx.repo->is_shallow()) {
+    progress.line("the checkout is shallow: fetching its history (" + fix + " to skip this)");
+    const std::string error = ctx.remote.fetch({"--unshallow"});
+    ctx.reopen();
+    if (!error.empty() && ctx.repo->is_shallow()) {
+      throw std::runtime_error("the checkout is shallow and fetching its history failed (" +
+                               error + "): " + fix);
+    }
+  }
+  std::vector<std::string> missing;
+  for (const auto& sha : shas)
+    if (!ctx.has_commit(sha)) missing.push_back(sha);
+  if (missing.empty()) return;
+  progress.line("fetching missing commits from origin");
+  const std::string error = ctx.remote.fetch(missing);
+  ctx.reopen();
+  for (const auto& sha : missing) {
+    if (!ctx.has_commit(sha)) {
+      throw std::runtime_error("commit " + sha + " is not in the checkout at " + ctx.directory +
+                               " and could not be fetched" +
+                               (error.empty() ? std::string() : " (" + error + ")") + ": " +
+                               fix);
+    }
+  }
+}
+
+}  // namespace
+
+RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes, std::string token)
+    : directory(std::move(dir)), remote(processes, directory, std::move(token)) {
+  reopen();
+}
+
+void RepoContext::reopen() {
+  try {
+    repo = git::open_repository(directory);
+  } catch (const git::GitError& e) {
+    throw UserError(e.what());
+  }
+}
+
+RevisionInfo RepoContext::resolve(const std::string& spec) {
+  try {
+    return repo->resolve(spec);
+  } catch (const git::GitError& e) {
+    throw UserError(e.what());
+  }
+}
+
+bool RepoContext::has_commit(const std::string& sha) {
+  try {
+    repo->resolve(sha);
+    return true;
+  } catch (const git::GitError&) {
+    return false;
+  }
+}
+
+Comparison local_comparison(RepoContext& ctx, const RunOptions& options) {
+  if (options.base.empty()) {
+    throw UserError(
+        "--base REV is required (the revision to compare against, e.g. main), or --pr NUMBER "
+        "for a pull request");
+  }
+  Comparison c;
+  c.base = ctx.resolve(options.base);
+  c.head = ctx.resolve(options.head.empty() ? "HEAD" : options.head);
+  return c;
+}
+
+Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
+                                   github::GitHubClient& client, const github::RepoSlug& slug,
+                                   const Progress& progress) {
+  const int n = *options.pr;
+  if (n <= 0) throw UserError("--pr: expected a pull request number, got " + std::to_string(n));
+  const github::PullRequest pr = client.get_pull_request(slug.owner, slug.name, n);
+  if (pr.head_sha.empty() || pr.base_ref.empty()) {
+    throw std::runtime_error("GitHub's answer for pull request #" + std::to_string(n) + " of " +
+                             slug.full_name() + " lacks its base branch or head commit");
+  }
+  const bool merge = options.compare == "merge";
+  const std::string number = std::to_string(n);
+  const std::string ns = "refs/benchpr/pull/" + number + "/";
+  // head.repo may be null (a deleted fork): refs/pull/N/* of the base repository always exist.
+  std::vector<std::string> refspecs = {"+refs/pull/" + number + "/head:" + ns + "head",
+                                       "+refs/heads/" + pr.base_ref + ":" + ns + "base"};
+  if (merge) refspecs.push_back("+refs/pull/" + number + "/merge:" + ns + "merge");
+  progress.line("fetching pull request #" + number + " and " + pr.base_ref + " from origin");
+  const std::string error = ctx.remote.fetch(refspecs);
+  if (!error.empty()) {
+    throw std::runtime_error("cannot fetch pull request #" + number + " from origin: " + error +
+                             (merge ? " (GitHub has no merge ref for a pull request with "
+                                      "conflicts: try --compare merge-base)"
+                                    : ""));
+  }
+  ctx.reopen();
+  RevisionInfo head = ctx.resolve(ns + "head");
+  if (head.sha != pr.head_sha) {
+    throw std::runtime_error("the fetched head of pull request #" + number + " is " +
+                             short_sha(head.sha) + " but GitHub reports " +
+                             short_sha(pr.head_sha) +
+                             ": the branch moved while benchpr fetched it; run again");
+  }
+  RevisionInfo base_tip = ctx.resolve(ns + "base");
+  Comparison c;
+  if (merge) {
+    c.head = ctx.resolve(ns + "merge");
+    c.head.spec = "pull/" + number + " merge";
+    c.base = base_tip;
+    c.base.spec = pr.base_ref;
+  } else {
+    c.head = head;
+    c.head.spec = "pull/" + number + " head";
+    std::string merge_base;
+    try {
+      merge_base = ctx.repo->merge_base(base_tip.sha, head.sha);
+    } catch (const git::GitError& e) {
+      throw UserError(e.what());
+    }
+    c.base = ctx.resolve(merge_base);
+    c.base.spec = "merge base of " + pr.base_ref;
+  }
+  c.pull_request = pull_request_info(n, slug.full_name(), pr.title, pr.labels, pr.html_url);
+  return c;
+}
+
+Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
+                              const Progress& progress) {
+  github::PullRequestEvent event;
+  const std::string path = env_or_empty("GITHUB_EVENT_PATH");
+  try {
+    event = github::parse_pull_request_event(github::read_event_file(path));
+  } catch (const github::EventError& e) {
+    throw UserError(std::string(e.what()) + " (" + path + ")");
+  }
+  std::string repo = options.repo;
+  if (repo.empty()) repo = event.repo_full_name;
+  if (repo.empty()) repo = env_or_empty("GITHUB_REPOSITORY");
+  if (!github::parse_repo_slug(repo)) {
+    throw UserError("which GitHub repository? the event names none: pass --repo OWNER/NAME");
+  }
+  const bool merge = options.compare == "merge";
+  const std::string number = std::to_string(event.number);
+  const std::string merge_sha = env_or_empty("GITHUB_SHA");
+  std::vector<std::string> needed = {event.base_sha, event.head_sha};
+  if (merge && !merge_sha.empty()) needed.push_back(merge_sha);
+  ensure_history(ctx, needed, progress);
+
+  Comparison c;
+  if (merge) {
+    // What actions/checkout checks out for a pull_request event: refs/pull/N/merge.
+    c.head = ctx.resolve(merge_sha.empty() ? std::string("HEAD") : merge_sha);
+    c.head.spec = "pull/" + number + " merge";
+    c.base = ctx.resolve(c.head.sha + "^1");
+    c.base.spec = event.base_ref.empty() ? "base" : event.base_ref;
+  } else {
+    c.head = ctx.resolve(event.head_sha);
+    c.head.spec = "pull/" + number + " head";
+    std::string merge_base;
+    try {
+      merge_base = ctx.repo->merge_base(event.base_sha, event.head_sha);
+    } catch (const git::GitError& e) {
+      throw UserError(e.what());
+    }
+    c.base = ctx.resolve(merge_base);
+    c.base.spec = "merge base of " + (event.base_ref.empty() ? std::string("the base branch")
+                                                             : event.base_ref);
+  }
+  c.pull_request =
+      pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
+  return c;
+}
+
+}  // namespace benchpr::app

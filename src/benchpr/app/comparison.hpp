@@ -1,0 +1,52 @@
+// What a run compares: two revisions, and the pull request they belong to when there is one.
+// Three ways to get there: local revisions (--base/--head), a pull request by number (--pr, asks
+// the API and fetches from origin), or the pull_request event of a GitHub Actions job.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "benchpr/app/git_remote.hpp"
+#include "benchpr/app/options.hpp"
+#include "benchpr/app/progress.hpp"
+#include "benchpr/core/model.hpp"
+#include "benchpr/git/repository.hpp"
+#include "benchpr/github/github_client.hpp"
+#include "benchpr/github/repo_slug.hpp"
+
+namespace benchpr::app {
+
+struct Comparison {
+  RevisionInfo base;
+  RevisionInfo head;
+  std::optional<PullRequestInfo> pull_request;
+};
+
+// The repository a run works in, reopened after git fetches so libgit2 sees the new refs.
+struct RepoContext {
+  RepoContext(std::string directory, exec::ProcessRunner& processes, std::string token);
+  void reopen();
+  // resolve() that turns "not found" into UserError.
+  RevisionInfo resolve(const std::string& spec);
+  bool has_commit(const std::string& sha);
+
+  std::string directory;
+  std::unique_ptr<git::Repository> repo;
+  GitRemote remote;
+};
+
+Comparison local_comparison(RepoContext& ctx, const RunOptions& options);
+
+// --pr N: GET the pull request, fetch refs/pull/N/head (or /merge) and the base branch from
+// origin into refs/benchpr/pull/N/*, check the fetched head is the one GitHub reports.
+Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
+                                   github::GitHubClient& client, const github::RepoSlug& slug,
+                                   const Progress& progress);
+
+// Inside GitHub Actions: the pull_request event at $GITHUB_EVENT_PATH, compared in the workspace
+// checkout (its missing history is fetched when the checkout is shallow).
+Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
+                              const Progress& progress);
+
+}  // namespace benchpr::app

@@ -1,0 +1,114 @@
+#include "benchpr/app/git_remote.hpp"
+
+#include "benchpr/github/redact.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+// "https://host[:port]/" of an http(s) URL, "" for anything else (ssh, git@, file paths).
+std::string http_origin(const std::string& url) {
+  for (const char* scheme : {"https://", "http://"}) {
+    if (!url.starts_with(scheme)) continue;
+    std::string rest = url.substr(std::string(scheme).size());
+    std::string authority = rest.substr(0, rest.find('/'));
+    if (auto at = authority.rfind('@'); at != std::string::npos)  // drop user:password@
+      authority = authority.substr(at + 1);
+    if (authority.empty()) return "";
+    return std::string(scheme) + authority + "/";
+  }
+  return "";
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string base64_encode(const std::string& bytes) {
+  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                 (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                 static_cast<unsigned char>(bytes[i + 2]);
+    out += table[(v >> 18) & 63];
+    out += table[(v >> 12) & 63];
+    out += table[(v >> 6) & 63];
+    out += table[v & 63];
+  }
+  if (i + 1 == bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    out += table[(v >> 18) & 63];
+    out += table[(v >> 12) & 63];
+    out += "==";
+  } else if (i + 2 == bytes.size()) {
+    unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                 (static_cast<unsigned char>(bytes[i + 1]) << 8);
+    out += table[(v >> 18) & 63];
+    out += table[(v >> 12) & 63];
+    out += table[(v >> 6) & 63];
+    out += '=';
+  }
+  return out;
+}
+
+std::string git_basic_auth_value(const std::string& token) {
+  return "Basic " + base64_encode("x-access-token:" + token);
+}
+
+std::vector<std::pair<std::string, std::string>> git_auth_environment(
+    const std::string& remote_url, const std::string& token) {
+  const std::string origin = http_origin(remote_url);
+  if (token.empty() || origin.empty()) return {};
+  // The empty value first clears headers configured before (actions/checkout persists its own
+  // Authorization header in .git/config; two of them make GitHub refuse the request).
+  const std::string key = "http." + origin + ".extraHeader";
+  return {{"GIT_CONFIG_COUNT", "2"},
+          {"GIT_CONFIG_KEY_0", key},
+          {"GIT_CONFIG_VALUE_0", ""},
+          {"GIT_CONFIG_KEY_1", key},
+          {"GIT_CONFIG_VALUE_1", "Authorization: " + git_basic_auth_value(token)}};
+}
+
+std::string shell_word(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+GitRemote::GitRemote(exec::ProcessRunner& processes, std::string repo_dir, std::string token)
+    : processes_(processes), repo_dir_(std::move(repo_dir)), token_(std::move(token)) {}
+
+exec::ProcessResult GitRemote::git(const std::string& args,
+                                   const std::vector<std::pair<std::string, std::string>>& env) {
+  exec::ProcessSpec spec;
+  spec.command = "git " + args;
+  spec.cwd = repo_dir_;
+  spec.timeout_seconds = 30 * 60;
+  spec.tail_bytes = 2000;
+  spec.set_env = env;
+  // Never wait for a password on a terminal that no one watches.
+  spec.set_env.emplace_back("GIT_TERMINAL_PROMPT", "0");
+  return processes_.run(spec);
+}
+
+std::string GitRemote::origin_url() {
+  auto result = git("remote get-url origin", {});
+  return result.ok() ? trim(result.output_tail) : std::string();
+}
+
+std::string GitRemote::fetch(const std::vector<std::string>& args) {
+  std::string command = "fetch --no-tags --quiet origin";
+  for (const auto& a : args) command += " " + shell_word(a);
+  auto result = git(command, git_auth_environment(origin_url(), token_));
+  if (result.ok()) return "";
+  std::string detail = trim(result.output_tail);
+  if (detail.empty()) detail = result.describe_failure(30 * 60);
+  return github::redact(detail, token_);
+}
+
+}  // namespace benchpr::app

@@ -1,0 +1,94 @@
+#include <iostream>
+
+#include "benchpr/app/actions_report.hpp"
+#include "benchpr/app/commands.hpp"
+#include "benchpr/app/comment_posting.hpp"
+#include "benchpr/app/github_access.hpp"
+#include "benchpr/app/progress.hpp"
+#include "benchpr/app/publish_checks.hpp"
+#include "benchpr/app/report_output.hpp"
+#include "benchpr/app/user_error.hpp"
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/runner/results_store.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+// The results file is untrusted (the job that wrote it ran the pull request's code): it is
+// validated while read, every name in it is escaped when rendered, and the pull request it
+// names is checked against the workflow_run event before anything is posted.
+Results read_results(const std::string& path) {
+  try {
+    return results_from_string(runner::read_text_file(path));
+  } catch (const std::exception& e) {
+    throw UserError(e.what());
+  }
+}
+
+}  // namespace
+
+int publish_command(const PublishOptions& options) {
+  check_comment_key(options.key);
+  const Progress progress(in_github_actions());
+  Results results = read_results(options.results_file);
+  if (options.pr) {
+    if (*options.pr <= 0) throw UserError("--pr: expected a pull request number");
+    if (!results.pull_request || results.pull_request->number != *options.pr) {
+      results.pull_request = PullRequestInfo{};
+      results.pull_request->number = *options.pr;
+    }
+  }
+  if (results.pull_request && (!options.repo.empty() || results.pull_request->repo.empty())) {
+    results.pull_request->repo = resolve_repo_slug(options.repo, nullptr).full_name();
+  }
+
+  ReportTargets targets;
+  targets.templates_dir = options.templates_dir;
+  targets.key = options.key;
+  targets.markdown_file = options.markdown;
+  targets.html_file = options.html;
+  targets.print_markdown = !progress.github_actions();
+  const Report report = make_report(results, targets);
+  if (progress.github_actions())
+    progress.print_untrusted_block("benchpr: comment", report.markdown);
+
+  PostOutcome posted;
+  if (!results.pull_request) {
+    if (!options.dry_run) {
+      progress.line("the results file names no pull request and no --pr was given: nothing "
+                    "posted");
+    }
+  } else {
+    PostRequest request;
+    request.pull_request = *results.pull_request;
+    request.markdown = report.markdown;
+    request.key = options.key;
+    request.api_url = options.api_url;
+    request.dry_run = options.dry_run;
+    if (!options.dry_run) {
+      const std::string refusal = check_against_workflow_run(results, options.api_url, progress);
+      if (!refusal.empty()) {
+        posted.state = PostOutcome::State::Failed;
+        posted.error = refusal;
+      }
+    }
+    if (posted.state != PostOutcome::State::Failed) posted = post_comment(request, progress);
+  }
+  int exit_code = kExitOk;
+  if (progress.github_actions()) {
+    const std::string problems = write_actions_files(
+        report.markdown, step_outputs(report.analysis, options.results_file, posted.url));
+    if (!problems.empty()) {
+      std::cerr << "benchpr: error: " << problems << std::endl;
+      exit_code = kExitFailure;
+    }
+  }
+  if (posted.state == PostOutcome::State::Failed) {
+    std::cerr << "benchpr: error: posting failed: " << posted.error << std::endl;
+    exit_code = kExitFailure;
+  }
+  return exit_code;
+}
+
+}  // namespace benchpr::app

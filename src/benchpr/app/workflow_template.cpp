@@ -1,0 +1,42 @@
+#include "benchpr/app/workflow_template.hpp"
+
+#include <fmt/format.h>
+
+namespace benchpr::app {
+
+std::string pull_request_workflow_yaml() {
+  return fmt::format(R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
+# benchmarks of .benchpr.yml in interleaved rounds and keeps one comment on the pull request
+# up to date. Pull requests from forks get a read-only token here: for those, use the
+# fork-safe pair of workflows described in benchpr's docs/github.md.
+name: benchmarks
+on:
+  pull_request:
+    types: [opened, synchronize, reopened]
+
+permissions:
+  contents: read        # check out the code
+  pull-requests: write  # create and update the benchpr comment
+
+concurrency:            # a new push cancels the run for the previous one
+  group: benchpr-${{{{ github.event.pull_request.number }}}}
+  cancel-in-progress: true
+
+jobs:
+  compare:
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0    # the base commit and the merge base are needed too
+      - name: Compare base and PR
+        id: benchpr
+        uses: {}
+        with:
+          fail-on: never    # or: regression (fails the job on "don't merge")
+)",
+                     kActionReference);
+}
+
+}  // namespace benchpr::app

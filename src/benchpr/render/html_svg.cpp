@@ -1,0 +1,354 @@
+#include "benchpr/render/html_svg.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "benchpr/render/units.hpp"
+#include "benchpr/render/utf8.hpp"
+
+namespace benchpr::render {
+
+namespace {
+
+constexpr std::string_view kBaseColour = "#2563eb";
+constexpr std::string_view kHeadColour = "#ea580c";
+constexpr std::string_view kFont =
+    "font-family=\"system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif\"";
+constexpr std::string_view kMono = "font-family=\"ui-monospace,'DejaVu Sans Mono',monospace\"";
+
+constexpr double kWidth = 1100;
+
+std::string num(double v) { return fmt::format("{:.1f}", v); }
+
+std::string svg_open(double width, double height, std::string_view label) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\" aria-label=\"{2}\" {3} font-size=\"12\">\n",
+      num(width), num(height), escape_html(label), kFont);
+}
+
+bool usable(double v) { return std::isfinite(v) && v > 0; }
+
+// The ratio's logarithm: the axis of change charts, symmetric for "x times slower/faster".
+double log_ratio(double change) { return std::log1p(std::max(change, -0.999)); }
+
+std::string tick_label(double change) {
+  if (change == 0) return "0";
+  const double pct = change * 100;
+  const double rounded = std::round(pct);
+  const std::string text =
+      std::fabs(pct - rounded) < 1e-9 ? fmt::format("{:g}%", std::fabs(rounded))
+                                      : fmt::format("{:g}%", std::fabs(pct));
+  return (change < 0 ? "\u2212" : "+") + text;
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text, std::size_t max_chars) {
+  std::string out;
+  std::size_t count = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    char32_t cp = utf8::next(text, pos);
+    if (utf8::is_line_space(cp)) cp = ' ';
+    if (utf8::is_forbidden_control(cp)) continue;
+    if (count == max_chars) {
+      out += "\u2026";
+      break;
+    }
+    ++count;
+    switch (cp) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        utf8::append(out, cp);
+    }
+  }
+  return out;
+}
+
+std::string_view verdict_colour(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+      return "#dc2626";
+    case Verdict::Improvement:
+      return "#16a34a";
+    case Verdict::Slower:
+      return "#d97706";
+    case Verdict::Faster:
+      return "#65a30d";
+    case Verdict::Unchanged:
+      return "#64748b";
+    case Verdict::Inconclusive:
+      return "#7c3aed";
+    case Verdict::Added:
+    case Verdict::Removed:
+      return "#0891b2";
+    case Verdict::Failed:
+      return "#9f1239";
+  }
+  return "#64748b";
+}
+
+std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchmarks,
+                             double threshold) {
+  constexpr double kLabelRight = 430, kPlotLeft = 445, kPlotWidth = 500, kTextLeft = 960;
+  constexpr double kTop = 30, kRow = 24, kBottom = 34;
+  const double height = kTop + kRow * static_cast<double>(benchmarks.size()) + kBottom;
+
+  // Wide enough for every interval (and a little of the threshold band around 0), but never
+  // wider than 10x either way: beyond that the numbers on the right say it.
+  double range = std::log1p(std::max(3 * threshold, 0.01));
+  for (const BenchmarkAnalysis* b : benchmarks) {
+    for (double c : {b->change, b->ci_low, b->ci_high})
+      if (std::isfinite(c)) range = std::max(range, std::fabs(log_ratio(c)));
+  }
+  range = std::min(range, std::log(10.0)) * 1.08;
+  const auto x_of = [&](double change) {
+    const double x = kPlotLeft + kPlotWidth * (log_ratio(change) + range) / (2 * range);
+    return std::clamp(x, kPlotLeft, kPlotLeft + kPlotWidth);
+  };
+
+  std::string svg = svg_open(kWidth, height, "change of each benchmark with its 95% CI");
+  // Threshold band and grid.
+  const double band_lo = x_of(-threshold), band_hi = x_of(threshold);
+  svg += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#e2e8f0\" opacity=\"0.6\"/>\n",
+      num(band_lo), num(kTop - 6), num(band_hi - band_lo),
+      num(kRow * static_cast<double>(benchmarks.size()) + 6));
+  // Round numbers of percent; 9 is "10x" on the far right.
+  static constexpr std::array<double, 19> kTicks = {-0.9, -0.75, -0.5, -0.25, -0.1, -0.05, -0.02,
+                                                    -0.01, 0.01, 0.02,  0.05, 0.1,   0.25,  0.5,
+                                                    1,     2,    3,     5,    9};
+  std::vector<double> chosen = {0};
+  for (int side : {1, -1}) {
+    std::vector<double> candidates;
+    for (double t : kTicks)
+      if (t * side > 0) candidates.push_back(t);
+    if (side < 0) std::reverse(candidates.begin(), candidates.end());
+    std::sort(candidates.begin(), candidates.end(),
+              [&](double a, double b) { return std::fabs(a) < std::fabs(b); });
+    for (double t : candidates) {
+      if (std::fabs(log_ratio(t)) > range) continue;
+      const bool crowded = std::any_of(chosen.begin(), chosen.end(), [&](double c) {
+        return std::fabs(x_of(c) - x_of(t)) < 48;
+      });
+      if (!crowded) chosen.push_back(t);
+    }
+  }
+  const double grid_bottom = kTop + kRow * static_cast<double>(benchmarks.size());
+  for (double t : chosen) {
+    const double x = x_of(t);
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\"/>"
+        "<text x=\"{0}\" y=\"{5}\" text-anchor=\"middle\" fill=\"#475569\">{6}</text>\n",
+        num(x), num(kTop - 6), num(grid_bottom), t == 0 ? "#64748b" : "#e2e8f0",
+        t == 0 ? "1.5" : "1", num(kTop - 12), tick_label(t));
+  }
+
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const BenchmarkAnalysis& b = *benchmarks[i];
+    const double y = kTop + kRow * (static_cast<double>(i) + 0.5);
+    const std::string_view colour = verdict_colour(b.verdict);
+    if (i % 2 == 1) {
+      svg += fmt::format(
+          "<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f8fafc\" opacity=\"0.7\"/>\n",
+          num(y - kRow / 2), num(kWidth), num(kRow));
+    }
+    const std::string full = b.suite.empty() ? b.name : b.suite + " / " + b.name;
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}"
+        "</text>\n",
+        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), escape_html(b.name, 56));
+    if (!std::isfinite(b.change)) {
+      svg += fmt::format(
+          "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" "
+          "fill=\"{}\">{}</text>\n",
+          num(kPlotLeft + kPlotWidth / 2), num(y + 4), colour, to_string(b.verdict));
+      continue;
+    }
+    if (std::isfinite(b.ci_low) && std::isfinite(b.ci_high)) {
+      const double x1 = x_of(b.ci_low), x2 = x_of(b.ci_high);
+      svg += fmt::format(
+          "<path d=\"M{0} {2}V{3}M{0} {4}H{1}M{1} {2}V{3}\" stroke=\"{5}\" stroke-width=\"2\" "
+          "fill=\"none\"/>\n",
+          num(x1), num(x2), num(y - 5), num(y + 5), num(y), colour);
+    }
+    svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/>\n", num(x_of(b.change)),
+                       num(y), colour);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" font-weight=\"600\">{}</text>\n",
+                       num(kTextLeft), num(y + 4), colour,
+                       escape_html(format_change(b.change, b.better)));
+  }
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#475569\">PR against base, 95% "
+      "confidence interval (log scale); shaded: within \u00b1{:g}%</text>\n",
+      num(kPlotLeft + kPlotWidth / 2), num(grid_bottom + 22), threshold * 100);
+  svg += "</svg>\n";
+  return svg;
+}
+
+std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnalysis& analysis,
+                             const std::vector<RoundPlan>& plan) {
+  constexpr double kLeft = 96, kRight = 16, kTop = 18, kPlotHeight = 150, kBottom = 30;
+  const double height = kTop + kPlotHeight + kBottom;
+  const std::size_t n = std::max({plan.size(), series.base.size(), series.head.size()});
+
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto* values : {&series.base, &series.head})
+    for (double v : *values)
+      if (usable(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+
+  std::string svg = svg_open(kWidth, height, "values of base and PR in every round");
+  if (n == 0 || !std::isfinite(lo)) {
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#64748b\">no values were measured</text>",
+                       num(kLeft), num(kTop + 20));
+    return svg + "</svg>\n";
+  }
+  if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) {
+    lo *= 0.95, hi *= 1.05;
+  } else {
+    const double pad = (hi - lo) * 0.1;
+    lo -= pad, hi += pad;
+  }
+  const double plot_width = kWidth - kLeft - kRight;
+  const double step = plot_width / static_cast<double>(n);
+  const auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
+  const auto y_of = [&](double v) { return kTop + kPlotHeight * (1 - (v - lo) / (hi - lo)); };
+
+  // Analysed-round numbers (as in the comment) and the round the analysis left out.
+  std::vector<int> analysed(n, 0);
+  for (std::size_t i = 0, k = 0; i < n; ++i)
+    if (i >= plan.size() || !plan[i].warmup) analysed[i] = static_cast<int>(++k);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool warmup = i < plan.size() && plan[i].warmup;
+    const bool dropped = analysis.dropped_round && analysed[i] == *analysis.dropped_round;
+    if (!warmup && !dropped) continue;
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" "
+        "fill=\"#64748b\">{}</text>\n",
+        num(x_of(i) - step / 2), num(kTop), num(step), num(kPlotHeight),
+        warmup ? "#f1f5f9" : "#fef3c7", num(x_of(i)), num(kTop - 5),
+        step >= 44 ? (warmup ? "warm-up" : "left out") : (warmup ? "w" : "×"));
+  }
+  // Value axis.
+  for (int k = 0; k <= 4; ++k) {
+    const double v = lo + (hi - lo) * k / 4;
+    const double y = y_of(v);
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e2e8f0\"/>"
+        "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\" fill=\"#475569\">{5}</text>\n",
+        num(kLeft), num(y), num(kWidth - kRight), num(kLeft - 8), num(y + 4),
+        escape_html(format_value(v, series.unit)));
+  }
+  // Round labels: AB = base ran first.
+  const std::size_t every = std::max<std::size_t>(1, (n + 24) / 25);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % every != 0) continue;
+    const bool warmup = i < plan.size() && plan[i].warmup;
+    const Side first = i < plan.size() ? plan[i].first : Side::Base;
+    const std::string label =
+        warmup ? "w" : fmt::format("{} {}", analysed[i], first == Side::Base ? "AB" : "BA");
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#475569\">{}"
+        "</text>\n",
+        num(x_of(i)), num(kTop + kPlotHeight + 16), label);
+  }
+
+  const double r = std::clamp(step / 5, 2.0, 5.0);
+  for (const Side side : {Side::Base, Side::Head}) {
+    const auto& values = side == Side::Base ? series.base : series.head;
+    const std::string_view colour = side == Side::Base ? kBaseColour : kHeadColour;
+    // A thin line through each side's values makes drift visible; gaps stay gaps.
+    std::string path;
+    bool open = false;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!usable(values[i])) {
+        open = false;
+        continue;
+      }
+      path += fmt::format("{}{} {}", open ? "L" : "M", num(x_of(i)), num(y_of(values[i])));
+      open = true;
+    }
+    if (!path.empty()) {
+      svg += fmt::format(
+          "<path d=\"{}\" stroke=\"{}\" stroke-width=\"1.2\" fill=\"none\" opacity=\"0.45\"/>\n",
+          path, colour);
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!usable(values[i])) continue;
+      const Side first = i < plan.size() ? plan[i].first : Side::Base;
+      const bool ran_first = first == side;
+      const std::string fill = ran_first ? std::string(colour) : "#ffffff";
+      const std::string title = fmt::format(
+          "round {}: {} {} ({})", analysed[i] > 0 ? std::to_string(analysed[i]) : "warm-up",
+          side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
+          ran_first ? "ran first" : "ran second");
+      const double x = x_of(i), y = y_of(values[i]);
+      if (side == Side::Base) {
+        svg += fmt::format(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" "
+            "stroke-width=\"1.8\"><title>{}</title></circle>\n",
+            num(x), num(y), num(r), fill, colour, escape_html(title));
+      } else {
+        svg += fmt::format(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" "
+            "stroke-width=\"1.8\"><title>{}</title></rect>\n",
+            num(x - r), num(y - r), num(2 * r), num(2 * r), fill, colour, escape_html(title));
+      }
+    }
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+std::string rounds_legend_svg() {
+  std::string svg = svg_open(620, 22, "legend");
+  struct Item {
+    bool base;
+    bool first;
+    std::string_view text;
+  };
+  constexpr Item kItems[] = {{true, true, "base, ran first"},
+                             {true, false, "base, ran second"},
+                             {false, true, "PR, ran first"},
+                             {false, false, "PR, ran second"}};
+  double x = 8;
+  for (const Item& item : kItems) {
+    const std::string_view colour = item.base ? kBaseColour : kHeadColour;
+    const std::string fill = item.first ? std::string(colour) : "#ffffff";
+    if (item.base) {
+      svg += fmt::format(
+          "<circle cx=\"{}\" cy=\"11\" r=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.8\"/>",
+          num(x), fill, colour);
+    } else {
+      svg += fmt::format(
+          "<rect x=\"{}\" y=\"6\" width=\"10\" height=\"10\" fill=\"{}\" stroke=\"{}\" "
+          "stroke-width=\"1.8\"/>",
+          num(x - 5), fill, colour);
+    }
+    svg += fmt::format("<text x=\"{}\" y=\"15\" fill=\"#334155\">{}</text>\n", num(x + 10),
+                       item.text);
+    x += 150;
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace benchpr::render

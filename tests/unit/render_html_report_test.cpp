@@ -1,0 +1,170 @@
+// The HTML report as text: self-contained (no script, nothing fetched), everything untrusted
+// escaped, the run order drawn for every round, the numbers of the analysis shown. The
+// rendering itself is checked in a real browser by tests/integration/html_report_test.cpp.
+#include <cmath>
+#include <random>
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/render/html_report.hpp"
+#include "benchpr/render/html_svg.hpp"
+
+namespace benchpr::render {
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+// A session of 1 warm-up + 10 rounds with known effects, analysed by the real analysis.
+Results session(int benchmarks_extra = 0) {
+  Results r;
+  r.tool_version = "0.1.0";
+  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", "Merge <b>#41</b>"};
+  r.head = {"pr", "def5678abc1234def5678abc1234def5678abc12", "Batch TLS input"};
+  r.config.threshold = 0.02;
+  r.plan = make_schedule(10, 1, 7);
+  r.rounds_done = static_cast<int>(r.plan.size());
+  r.complete = true;
+  std::mt19937 rng(3);
+  std::normal_distribution<double> noise(0, 0.004);
+  auto add = [&](std::string name, double base, double effect, std::string unit = "ns",
+                 Better better = Better::Lower) {
+    BenchmarkSeries s;
+    s.suite = "core";
+    s.name = std::move(name);
+    s.unit = std::move(unit);
+    s.better = better;
+    for (std::size_t i = 0; i < r.plan.size(); ++i) {
+      const double warm = r.plan[i].warmup ? 1.3 : 1.0;
+      s.base.push_back(base * warm * std::exp(noise(rng)));
+      s.head.push_back(base * warm * (1 + effect) * std::exp(noise(rng)));
+    }
+    r.series.push_back(std::move(s));
+  };
+  add("BM_Tls/4096", 45100, 0.075);
+  add("BM_Copy/65536", 1.63e6, -0.69);
+  add("BM_Same", 812, 0);
+  add("<img src=x onerror=alert(1)>", 100, 0);
+  add("Tls.roundTrip:payload=256", 126, -0.10, "ops/ms", Better::Higher);  // 10% fewer ops
+  for (int i = 0; i < benchmarks_extra; ++i) add("BM_Extra/" + std::to_string(i), 100, 0);
+  BenchmarkSeries failed;
+  failed.suite = "core";
+  failed.name = "BM_Crash";
+  failed.unit = "ns";
+  failed.base.assign(r.plan.size(), 500);
+  failed.head.assign(r.plan.size(), kMissing);
+  failed.head_failure = "killed by signal 11 (SIGSEGV)";
+  r.series.push_back(failed);
+  return r;
+}
+
+TEST(HtmlReport, SelfContainedAndEscaped) {
+  const Results r = session();
+  const Analysis a = analyse_session(r);
+  const std::string html = render_html_report(r, a);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // Nothing to fetch: the only URLs are the SVG namespace names.
+  EXPECT_EQ(count(html, "http:"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_EQ(count(html, "https:"), 0u);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>#41</b>"), std::string::npos);
+  EXPECT_NE(html.find("Merge &lt;b&gt;#41&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(count(html, "<html"), 1u);
+  EXPECT_EQ(count(html, "</html>"), 1u);
+}
+
+TEST(HtmlReport, HeadlineRecommendationAndOrderOfBenchmarks) {
+  const Results r = session();
+  const Analysis a = analyse_session(r);
+  const std::string html = render_html_report(r, a);
+  EXPECT_NE(html.find("<h1>benchpr: 2 regressions, 1 improvement"), std::string::npos) << html;
+  EXPECT_NE(html.find("<p class=\"rec rec-do-not-merge\"><strong>Don't merge as is."),
+            std::string::npos);
+  // Regressions first, the larger one first: the throughput drop (10%) before the 7.5%.
+  const std::size_t tls = html.find("<code>Tls.roundTrip:payload=256</code>");
+  const std::size_t bm_tls = html.find("<code>BM_Tls/4096</code>");
+  const std::size_t copy = html.find("<code>BM_Copy/65536</code>");
+  const std::size_t same = html.find("<code>BM_Same</code>");
+  ASSERT_NE(tls, std::string::npos);
+  EXPECT_LT(tls, bm_tls);
+  EXPECT_LT(bm_tls, copy);
+  EXPECT_LT(copy, same);
+  EXPECT_NE(html.find("PR slower in 10 of 10 rounds"), std::string::npos);
+  EXPECT_NE(html.find("PR lower in 10 of 10 rounds"), std::string::npos);  // throughput
+}
+
+TEST(HtmlReport, EveryRoundOfBothSidesIsDrawnWithItsOrder) {
+  const Results r = session();
+  const Analysis a = analyse_session(r);
+  BenchmarkAnalysis tls;
+  for (const auto& b : a.benchmarks)
+    if (b.name == "BM_Tls/4096") tls = b;
+  const std::string svg = rounds_chart_svg(r.series[0], tls, r.plan);
+  // 11 rounds: one circle (base) and one square (PR) each, plus the value lines.
+  EXPECT_EQ(count(svg, "<circle"), 11u);
+  EXPECT_EQ(count(svg, "<rect x=\"") - count(svg, "fill=\"#f1f5f9\""), 11u);
+  EXPECT_EQ(count(svg, "fill=\"#f1f5f9\""), 1u);  // the warm-up round, shaded
+  // Filled = ran first: per round exactly one of the two sides ran first.
+  EXPECT_EQ(count(svg, "ran first)"), 11u);
+  EXPECT_EQ(count(svg, "ran second)"), 11u);
+  int ab = 0, ba = 0;
+  for (std::size_t i = 1; i < r.plan.size(); ++i) (r.plan[i].first == Side::Base ? ab : ba)++;
+  EXPECT_EQ(count(svg, " AB</text>"), static_cast<std::size_t>(ab));
+  EXPECT_EQ(count(svg, " BA</text>"), static_cast<std::size_t>(ba));
+  EXPECT_EQ(ab, 5);
+  EXPECT_EQ(ba, 5);
+}
+
+TEST(HtmlReport, ChangeChartPlacesIntervalsOnOneAxis) {
+  BenchmarkAnalysis up, down, none;
+  up.name = "up";
+  up.change = 0.10, up.ci_low = 0.05, up.ci_high = 0.15, up.verdict = Verdict::Regression;
+  down.name = "down";
+  down.change = -0.0909, down.ci_low = -0.13, down.ci_high = -0.0476;
+  down.verdict = Verdict::Improvement;
+  none.name = "gone";
+  none.verdict = Verdict::Removed;
+  const std::string svg = change_chart_svg({&up, &down, &none}, 0.02);
+  // +10% and -9.09% are the same distance from 0 on a log axis: x(0) - x(down) == x(up) - x(0).
+  const std::regex circle(R"re(<circle cx="([0-9.]+)")re");
+  std::vector<double> xs;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle);
+       it != std::sregex_iterator(); ++it)
+    xs.push_back(std::stod((*it)[1]));
+  ASSERT_EQ(xs.size(), 2u);
+  const double zero = 445 + 500 / 2.0;
+  EXPECT_NEAR(xs[0] - zero, zero - xs[1], 0.2);
+  EXPECT_GT(xs[0], zero);
+  EXPECT_NE(svg.find(">removed</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos);  // the zero tick
+}
+
+TEST(HtmlReport, CapsTheNumberOfBenchmarksDrawn) {
+  const Results r = session(250);
+  const Analysis a = analyse_session(r);
+  const std::string html = render_html_report(r, a);
+  EXPECT_EQ(count(html, "<section class=\"bench\""), kHtmlMaxBenchmarks);
+  EXPECT_NE(html.find("and 56 more benchmarks"), std::string::npos);  // 256 in all
+  EXPECT_LT(html.size(), 6u << 20);
+}
+
+TEST(EscapeHtml, EntitiesControlsAndInvalidUtf8) {
+  EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(escape_html("line\nnext\x01\u202e!"), "line next!");
+  EXPECT_EQ(escape_html("\xff" "ok"), "\ufffdok");
+  EXPECT_EQ(escape_html("abcdef", 3), "abc\u2026");
+}
+
+}  // namespace
+}  // namespace benchpr::render

@@ -1,0 +1,251 @@
+// Zero-config on small project trees written into temporary directories: which projects are
+// recognised, which executables count as Google Benchmark binaries, and that every suggested
+// .benchpr.yml is accepted by the configuration parser.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/config/config_parser.hpp"
+#include "benchpr/runner/zero_config.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::runner {
+namespace {
+
+namespace fs = std::filesystem;
+using benchpr::testing::TempDir;
+using benchpr::testing::write_file;
+
+const std::string kCmakeBuild =
+    "cmake -S . -B build-benchpr -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF && "
+    "cmake --build build-benchpr -j2";
+
+void write_cmake_project(const TempDir& dir) {
+  write_file(dir / "CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+             "find_package(benchmark REQUIRED)\nadd_subdirectory(src)\nadd_subdirectory(bench)\n");
+  write_file(dir / "src/CMakeLists.txt",
+             "add_library(core core.cpp)\nadd_executable(tool main.cpp)\n"
+             "target_link_libraries(tool PRIVATE core)\n");
+  write_file(dir / "bench/CMakeLists.txt",
+             "add_executable(core_bench core_bench.cpp)\n"
+             "target_link_libraries(core_bench PRIVATE core benchmark::benchmark)\n"
+             "add_executable(io_bench io_bench.cpp)  # the I/O suite\n"
+             "target_link_libraries(io_bench\n  PRIVATE core\n  benchmark::benchmark_main)\n"
+             "# add_executable(old_bench old.cpp)\n"
+             "# target_link_libraries(old_bench benchmark::benchmark)\n");
+}
+
+std::string message_of(const std::string& dir) {
+  try {
+    zero_config(dir);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "zero_config(" << dir << ") did not throw";
+  return "";
+}
+
+TEST(ZeroConfig, CmakeProjectWithGoogleBenchmarkBuildsInReleaseWithoutSuitesYet) {
+  TempDir dir;
+  write_cmake_project(dir);
+  const Config config = zero_config(dir.path());
+  EXPECT_EQ(config.build, kCmakeBuild);
+  EXPECT_TRUE(config.suites.empty());
+  EXPECT_EQ(config.rounds, Config{}.rounds);
+}
+
+TEST(ZeroConfig, FetchContentOfGoogleBenchmarkCountsToo) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "include(FetchContent)\nFetchContent_Declare(googlebenchmark\n"
+             "  GIT_REPOSITORY https://github.com/google/benchmark.git)\n");
+  EXPECT_EQ(zero_config(dir.path()).build, kCmakeBuild);
+}
+
+TEST(ZeroConfig, CmakeProjectWithoutBenchmarkSaysWhatToAdd) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt", "project(x)\nadd_executable(x main.cpp)\n");
+  const std::string msg = message_of(dir.path());
+  EXPECT_NE(msg.find("no .benchpr.yml in " + dir.path()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("it has a CMakeLists.txt, but no CMake file uses Google Benchmark"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("Add a .benchpr.yml"), std::string::npos) << msg;
+}
+
+TEST(ZeroConfig, UnknownProjectSaysWhatToAdd) {
+  TempDir dir;
+  write_file(dir / "Cargo.toml", "[package]\nname = \"proxy\"\n");
+  const std::string msg = message_of(dir.path());
+  EXPECT_NE(msg.find("neither a CMake project using Google Benchmark nor a Maven project with JMH"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("format: custom"), std::string::npos) << msg;
+  std::string why;
+  EXPECT_FALSE(suggest_config_yaml(dir.path(), &why));
+  EXPECT_EQ(why, msg);
+}
+
+TEST(ZeroConfig, MavenProjectWithJmhShowsTheConfigToAdd) {
+  TempDir dir;
+  write_file(dir / "pom.xml",
+             "<project><modules><module>core</module><module>bench</module></modules>"
+             "<dependencyManagement><dependency><groupId>org.openjdk.jmh</groupId>"
+             "</dependency></dependencyManagement></project>\n");
+  write_file(dir / "core/pom.xml", "<project><artifactId>core</artifactId></project>\n");
+  write_file(dir / "bench/pom.xml",
+             "<project><dependencies><dependency><groupId>org.openjdk.jmh</groupId>"
+             "<artifactId>jmh-core</artifactId></dependency></dependencies></project>\n");
+  const std::string msg = message_of(dir.path());
+  EXPECT_NE(msg.find("Maven project with JMH"), std::string::npos) << msg;
+  const std::string expected_suite =
+      "  - name: jmh\n"
+      "    run: java -jar bench/target/benchmarks.jar -f 1 -wi 3 -i 5 -rf json -rff {out}\n"
+      "    format: jmh\n";
+  EXPECT_NE(msg.find(expected_suite), std::string::npos) << msg;
+  EXPECT_NE(msg.find("build: mvn -B -q -DskipTests -pl bench -am package\n"), std::string::npos)
+      << msg;
+
+  // The same text from `benchpr init`, and it is a valid configuration.
+  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
+  ASSERT_TRUE(yaml);
+  EXPECT_NE(msg.find(*yaml), std::string::npos);
+  const Config config = config::parse_config(*yaml);
+  ASSERT_EQ(config.suites.size(), 1u);
+  EXPECT_EQ(config.suites[0].format, "jmh");
+  EXPECT_EQ(config.suites[0].run,
+            "java -jar bench/target/benchmarks.jar -f 1 -wi 3 -i 5 -rf json -rff {out}");
+  EXPECT_EQ(config.build, "mvn -B -q -DskipTests -pl bench -am package");
+}
+
+TEST(ZeroConfig, SingleModuleMavenWithFinalName) {
+  TempDir dir;
+  write_file(dir / "pom.xml",
+             "<project><artifactId>jmh-bench</artifactId><build>"
+             "<finalName>perf</finalName></build></project>\n");
+  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
+  ASSERT_TRUE(yaml);
+  const Config config = config::parse_config(*yaml);
+  EXPECT_EQ(config.build, "mvn -B -q -DskipTests package");
+  EXPECT_EQ(config.suites.at(0).run,
+            "java -jar target/perf.jar -f 1 -wi 3 -i 5 -rf json -rff {out}");
+}
+
+TEST(SuggestConfig, CmakeSuitesComeFromExecutablesThatLinkBenchmark) {
+  TempDir dir;
+  write_cmake_project(dir);
+  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
+  ASSERT_TRUE(yaml);
+  EXPECT_NE(yaml->find("# "), std::string::npos);  // commented for the reader
+  const Config config = config::parse_config(*yaml);
+  EXPECT_EQ(config.build, kCmakeBuild);
+  ASSERT_EQ(config.suites.size(), 2u) << *yaml;  // not `tool`, not the commented-out old_bench
+  EXPECT_EQ(config.suites[0].name, "core_bench");
+  EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/core_bench");
+  EXPECT_EQ(config.suites[0].format, "google-benchmark");
+  EXPECT_EQ(config.suites[1].name, "io_bench");
+  EXPECT_EQ(config.suites[1].run, "build-benchpr/bench/io_bench");
+  EXPECT_EQ(config.rounds, 10);
+  EXPECT_DOUBLE_EQ(config.threshold, 0.02);
+}
+
+TEST(SuggestConfig, CmakeWithoutVisibleTargetsGetsATemplateSuite) {
+  TempDir dir;
+  // Targets made by a helper function cannot be read from the CMake files.
+  write_file(dir / "CMakeLists.txt",
+             "find_package(benchmark REQUIRED)\nadd_bench(core)\nadd_bench(io)\n");
+  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
+  ASSERT_TRUE(yaml);
+  EXPECT_NE(yaml->find("name yours here"), std::string::npos) << *yaml;
+  const Config config = config::parse_config(*yaml);
+  ASSERT_EQ(config.suites.size(), 1u);
+  EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/my_bench");
+}
+
+TEST(SuggestConfig, BuildOutputAndDependenciesAreNotTheProject) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt", "project(x)\nadd_subdirectory(bench)\n");
+  write_file(dir / "bench/CMakeLists.txt", "add_executable(x x.cpp)\n");
+  // A fetched copy of Google Benchmark in a build tree must not make this a benchmark project.
+  write_file(dir / "build/_deps/benchmark-src/CMakeLists.txt",
+             "add_executable(benchmark_test t.cc)\n"
+             "target_link_libraries(benchmark_test benchmark::benchmark)\n");
+  EXPECT_FALSE(suggest_config_yaml(dir.path(), nullptr));
+}
+
+// A fake executable: ELF magic, padding, then `marker` (as the library's strings or symbols
+// appear in a real binary).
+void write_binary(const std::string& path, const std::string& marker, bool executable = true,
+                  std::size_t padding = 100) {
+  write_file(path, std::string("\x7f" "ELF", 4) + std::string(padding, '\0') + marker +
+                       std::string(50, '\0'));
+  fs::permissions(path,
+                  executable ? fs::perms::owner_all : fs::perms::owner_read | fs::perms::owner_write);
+}
+
+TEST(DiscoverBenchmarks, FindsGoogleBenchmarkExecutablesOnly) {
+  TempDir root;
+  const std::string build = root / "build-benchpr";
+  write_binary(build + "/bench/core_bench", "_ZN9benchmark22RunSpecifiedBenchmarksEv");
+  write_binary(build + "/io_bench", "libbenchmark.so.1debian");
+  write_binary(build + "/static_bench", "  [--benchmark_filter=<regex>]");
+  write_binary(build + "/tool", "main");                            // not a benchmark
+  write_binary(build + "/CMakeFiles/3.25/a.out", "libbenchmark.so");  // CMake's probes
+  write_binary(build + "/_deps/benchmark-build/bm", "libbenchmark.so");
+  write_binary(build + "/tests/unit_tests", "libbenchmark.so");
+  write_binary(build + "/lib/libcore.so", "libbenchmark.so");
+  write_binary(build + "/lib/libcore.so.1.2", "libbenchmark.so");
+  write_binary(build + "/not_executable", "libbenchmark.so", false);
+  write_file(build + "/run.sh", "#!/bin/sh\nexec ./core_bench --benchmark_filter=x\n");
+  fs::permissions(build + "/run.sh", fs::perms::owner_all);
+
+  const auto suites = discover_benchmark_suites(build);
+  ASSERT_EQ(suites.size(), 3u);
+  EXPECT_EQ(suites[0].name, "core_bench");
+  EXPECT_EQ(suites[0].run, "build-benchpr/bench/core_bench");
+  EXPECT_EQ(suites[0].format, "google-benchmark");
+  EXPECT_EQ(suites[1].name, "io_bench");
+  EXPECT_EQ(suites[1].run, "build-benchpr/io_bench");
+  EXPECT_EQ(suites[2].name, "static_bench");
+  EXPECT_EQ(suites[2].run, "build-benchpr/static_bench");
+
+  // Same answer with a trailing slash or an explicit worktree root.
+  const auto again = discover_benchmark_suites(build + "/");
+  ASSERT_EQ(again.size(), 3u);
+  EXPECT_EQ(again[0].run, "build-benchpr/bench/core_bench");
+  const auto from_build = discover_benchmark_suites(build, build);
+  EXPECT_EQ(from_build.at(0).run, "bench/core_bench");
+}
+
+TEST(DiscoverBenchmarks, MarkerAcrossAReadChunkIsFound) {
+  TempDir root;
+  const std::string build = root / "b";
+  // The reader works in 1 MiB chunks: put the marker across the first boundary.
+  write_binary(build + "/edge", "libbenchmark.so", true, (1u << 20) - 4 - 6);
+  EXPECT_EQ(discover_benchmark_suites(build).size(), 1u);
+}
+
+TEST(DiscoverBenchmarks, SameFileNameInTwoDirectoriesGetsDistinctNames) {
+  TempDir root;
+  const std::string build = root / "build-benchpr";
+  write_binary(build + "/core/bench", "libbenchmark.so");
+  write_binary(build + "/net/bench", "libbenchmark.so");
+  write_binary(build + "/odd name/x bench", "libbenchmark.so");
+  const auto suites = discover_benchmark_suites(build);
+  ASSERT_EQ(suites.size(), 3u);
+  EXPECT_EQ(suites[0].name, "core.bench");
+  EXPECT_EQ(suites[1].name, "net.bench");
+  EXPECT_EQ(suites[2].name, "x-bench");
+  EXPECT_EQ(suites[2].run, "'build-benchpr/odd name/x bench'");  // quoted for the shell
+}
+
+TEST(DiscoverBenchmarks, MissingDirectoryIsEmpty) {
+  TempDir root;
+  EXPECT_TRUE(discover_benchmark_suites(root / "nope").empty());
+}
+
+}  // namespace
+}  // namespace benchpr::runner
