@@ -4,15 +4,17 @@
 // parameterised names). The promise to users: 10,000 benchmarks x 30 rounds in well under a
 // second. Figures and how to reproduce them: docs/performance.md.
 //
-// Usage: analysis_render_bench [google benchmark flags]
+// Usage: analysis_render_bench [--benchmarks N] [google benchmark flags]
 //        analysis_render_bench --write-results FILE [--benchmarks N] [--budget]
-// The second form writes one synthetic results file (as `benchpr run --output` would) so that
-// `benchpr publish FILE --dry-run` can be timed on it.
+// --benchmarks N runs every benchmark at N benchmarks only (the ctest smoke run uses a small N).
+// The second form writes one synthetic results file of N benchmarks (default 10,000), as
+// `benchpr run --output` would, so that `benchpr publish FILE --dry-run` can be timed on it.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <string_view>
@@ -163,29 +165,32 @@ Results make_results(const Shape& shape, std::uint64_t seed = 42) {
 
 // Fixtures are built once per shape: building 10,000 series is not what is being measured.
 const Results& fixture(int benchmarks, bool budget) {
-  static std::vector<std::pair<std::pair<int, bool>, Results>> cache;
-  for (const auto& [key, r] : cache)
-    if (key == std::pair{benchmarks, budget}) return r;
-  cache.push_back({{benchmarks, budget}, make_results({benchmarks, kRounds, budget})});
-  return cache.back().second;
+  static std::map<std::pair<int, bool>, Results> cache;  // a map: references stay valid
+  auto it = cache.find({benchmarks, budget});
+  if (it == cache.end()) {
+    it = cache.emplace(std::pair{benchmarks, budget}, make_results({benchmarks, kRounds, budget}))
+             .first;
+  }
+  return it->second;
 }
 
+int size_of(const benchmark::State& state) { return static_cast<int>(state.range(0)); }
+
 void BM_Analyse(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), false);
+  const Results& r = fixture(size_of(state), false);
   for (auto _ : state) benchmark::DoNotOptimize(analyse(r));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_Analyse)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
+// With a budget: the adaptive replay of the looks at 10, 20 and 30 rounds, as `publish` does it.
 void BM_AnalyseSessionAdaptive(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), true);
+  const Results& r = fixture(size_of(state), true);
   for (auto _ : state) benchmark::DoNotOptimize(analyse_session(r));
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_AnalyseSessionAdaptive)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 void BM_RenderComment(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), false);
+  const Results& r = fixture(size_of(state), false);
   const Analysis a = analyse(r);
   std::size_t bytes = 0;
   for (auto _ : state) {
@@ -196,10 +201,9 @@ void BM_RenderComment(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.counters["comment_bytes"] = static_cast<double>(bytes);
 }
-BENCHMARK(BM_RenderComment)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 void BM_ResultsToString(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), false);
+  const Results& r = fixture(size_of(state), false);
   const Analysis a = analyse(r);
   std::size_t bytes = 0;
   for (auto _ : state) {
@@ -210,21 +214,19 @@ void BM_ResultsToString(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
 }
-BENCHMARK(BM_ResultsToString)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 void BM_ResultsFromString(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), false);
+  const Results& r = fixture(size_of(state), false);
   const Analysis a = analyse(r);
   const std::string text = results_to_string(r, &a);
   for (auto _ : state) benchmark::DoNotOptimize(results_from_string(text));
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(text.size()));
 }
-BENCHMARK(BM_ResultsFromString)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 // What `benchpr publish FILE --dry-run` computes: read, analyse, render.
 void BM_PublishPipeline(benchmark::State& state) {
-  const Results& r = fixture(static_cast<int>(state.range(0)), false);
+  const Results& r = fixture(size_of(state), false);
   const Analysis a = analyse(r);
   const std::string text = results_to_string(r, &a);
   for (auto _ : state) {
@@ -234,7 +236,32 @@ void BM_PublishPipeline(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_PublishPipeline)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// The published sizes, or every benchmark at one size (`--benchmarks N`: a quick smoke run).
+void register_benchmarks(int only_size) {
+  using Fn = void (*)(benchmark::State&);
+  struct Entry {
+    const char* name;
+    Fn fn;
+    std::vector<int> sizes;
+  };
+  const Entry entries[] = {
+      {"BM_Analyse", BM_Analyse, {100, 1000, 10000}},
+      {"BM_AnalyseSessionAdaptive", BM_AnalyseSessionAdaptive, {10000}},
+      {"BM_RenderComment", BM_RenderComment, {1000, 10000}},
+      {"BM_ResultsToString", BM_ResultsToString, {10000}},
+      {"BM_ResultsFromString", BM_ResultsFromString, {10000}},
+      {"BM_PublishPipeline", BM_PublishPipeline, {10000}},
+  };
+  for (const Entry& e : entries) {
+    auto* b = benchmark::RegisterBenchmark(e.name, e.fn)->Unit(benchmark::kMillisecond);
+    if (only_size > 0) {
+      b->Arg(only_size);
+    } else {
+      for (int n : e.sizes) b->Arg(n);
+    }
+  }
+}
 
 int write_results(const std::string& path, int benchmarks, bool budget) {
   const Results r = make_results({benchmarks, kRounds, budget});
@@ -255,7 +282,7 @@ int write_results(const std::string& path, int benchmarks, bool budget) {
 
 int main(int argc, char** argv) {
   std::string write_path;
-  int benchmarks = 10000;
+  int benchmarks = 0;
   bool budget = false;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -264,19 +291,19 @@ int main(int argc, char** argv) {
       write_path = argv[++i];
     } else if (arg == "--benchmarks" && i + 1 < argc) {
       benchmarks = std::atoi(argv[++i]);
+      if (benchmarks < 1 || benchmarks > 200000) {
+        std::fprintf(stderr, "--benchmarks must be in [1, 200000]\n");
+        return 2;
+      }
     } else if (arg == "--budget") {
       budget = true;
     } else {
       rest.push_back(argv[i]);
     }
   }
-  if (!write_path.empty()) {
-    if (benchmarks < 1 || benchmarks > 200000) {
-      std::fprintf(stderr, "--benchmarks must be in [1, 200000]\n");
-      return 2;
-    }
-    return write_results(write_path, benchmarks, budget);
-  }
+  if (!write_path.empty())
+    return write_results(write_path, benchmarks > 0 ? benchmarks : 10000, budget);
+  register_benchmarks(benchmarks);
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(rest_argc, rest.data())) return 2;
