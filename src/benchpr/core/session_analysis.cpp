@@ -3,11 +3,20 @@
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
 
+#include <string>
+
 namespace benchpr {
 
 Analysis analyse_session(const Results& results) {
   if (results.config.budget_seconds) {
-    return adaptive_analysis(results, adaptive_plan_for(results.config));
+    Analysis a = adaptive_analysis(results, adaptive_plan_for(results.config));
+    // Say how many rounds ran and why the session stopped: the reader must be able to tell a
+    // pre-registered stop from a cut-off.
+    if (results.complete && !results.stop_reason.empty()) {
+      a.notes.push_back("Stopped after " + std::to_string(a.analysed_rounds) +
+                        " analysed rounds: " + results.stop_reason + ".");
+    }
+    return a;
   }
   return analyse(results);
 }
