@@ -154,9 +154,7 @@ inline Ending run_benchpr_to_end(const std::vector<std::string>& args, double li
 inline std::vector<std::string> processes_under(const std::string& dir) {
   std::vector<std::string> found;
   const std::string root = std::filesystem::weakly_canonical(dir).string();
-  auto inside = [&](const std::string& p) {
-    return p == root || p.rfind(root + "/", 0) == 0;
-  };
+  auto inside = [&](const std::string& p) { return p == root || p.rfind(root + "/", 0) == 0; };
   DIR* proc = ::opendir("/proc");
   if (!proc) return found;
   while (const dirent* e = ::readdir(proc)) {
@@ -221,9 +219,12 @@ inline void commit_base_and_pr(TempRepo& repo, const std::vector<GbenchCase>& ba
 // and the markdown into `out`.
 inline std::vector<std::string> run_args(const TempRepo& repo, const TempDir& out,
                                          const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> a = {"run",      "-C",     repo.path(),          "--base",
-                                "main",     "--head", "feature",            "--dry-run",
-                                "--seed",   "7",      "--output",           out / "results.json",
+  std::vector<std::string> a = {"run",        "-C",
+                                repo.path(),  "--base",
+                                "main",       "--head",
+                                "feature",    "--dry-run",
+                                "--seed",     "7",
+                                "--output",   out / "results.json",
                                 "--markdown", out / "comment.md"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
@@ -321,8 +322,8 @@ inline std::vector<std::string> markdown_problems(const std::string& md) {
   std::string fence;  // the open fence, "" outside a code block
   int open_details = 0;
   int table_cells = -1;  // separators of the current table's header row
-  static const std::vector<std::string> allowed = {"<details>", "</details>", "<summary>",
-                                                   "</summary>", "<sub>", "</sub>"};
+  static const std::vector<std::string> allowed = {"<details>",  "</details>", "<summary>",
+                                                   "</summary>", "<sub>",      "</sub>"};
   while (std::getline(in, line)) {
     ++line_no;
     const std::string where = fmt::format("line {}: {}", line_no, line);

@@ -38,9 +38,8 @@ void interrupt_mid_run(int sig, const std::string& reason) {
   commit_slow_project(repo, 20);
   TempDir out;
   BenchprChild child(run_args(repo, out));
-  ASSERT_TRUE(wait_for_rounds(child, out / "results.json", 120))
-      << "no round finished:\n"
-      << child.err_so_far();
+  ASSERT_TRUE(wait_for_rounds(child, out / "results.json", 120)) << "no round finished:\n"
+                                                                 << child.err_so_far();
   // Let the next round's run start, so the signal arrives while a benchmark is running.
   std::this_thread::sleep_for(std::chrono::milliseconds(150));
   ASSERT_FALSE(processes_under(repo.path()).empty()) << "no benchmark running at the signal";

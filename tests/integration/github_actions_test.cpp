@@ -65,8 +65,8 @@ class ActionsMode : public ::testing::Test {
 
   // The recorded payload with this repository's commits.
   void write_event() {
-    json event = json::parse(read_file(std::string(BENCHPR_TEST_DATA_DIR) +
-                                       "/github/pull_request_event.json"));
+    json event = json::parse(
+        read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/github/pull_request_event.json"));
     event["pull_request"]["base"]["sha"] = base_sha;
     event["pull_request"]["head"]["sha"] = head_sha;
     event["after"] = head_sha;
@@ -104,8 +104,9 @@ TEST_F(ActionsMode, PostsTheCommentWritesSummaryAndOutputsAndFailsOnRegression) 
   make_repo(6);
   write_event();
   // No -C and no revisions: the workspace checkout and the event say everything.
-  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run", "--fail-on", "regression", "--seed", "3"},
-                                   actions_env(github.token()), repo.path());
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "--fail-on", "regression", "--seed", "3"},
+                  actions_env(github.token()), repo.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;  // --fail-on regression and a do-not-merge
 
   const auto comments = github.comments(kRepo, kNumber);
@@ -146,10 +147,10 @@ TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComm
   make_repo(2);
   write_event();
   // The unprivileged job: no token at all, nothing posted, everything kept in the files.
-  const BenchprRun run = run_benchpr(
-      BENCHPR_BINARY,
-      {"run", "--output", files / "results.json", "--markdown", files / "comment.md"},
-      actions_env(""), repo.path());
+  const BenchprRun run =
+      run_benchpr(BENCHPR_BINARY,
+                  {"run", "--output", files / "results.json", "--markdown", files / "comment.md"},
+                  actions_env(""), repo.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(github.requests().empty());
   EXPECT_TRUE(contains(run.out, "was not posted")) << run.out;
@@ -176,15 +177,14 @@ TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComm
     }
     return env;
   };
-  const BenchprRun refused =
-      run_benchpr(BENCHPR_BINARY, {"publish", files / "results.json"},
-                  publish_env("0123456789abcdef0123456789abcdef01234567"));
+  const BenchprRun refused = run_benchpr(BENCHPR_BINARY, {"publish", files / "results.json"},
+                                         publish_env("0123456789abcdef0123456789abcdef01234567"));
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_TRUE(contains(refused.err, "posting failed: pull request #1842 is at")) << refused.err;
   EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
 
-  const BenchprRun publish = run_benchpr(BENCHPR_BINARY, {"publish", files / "results.json"},
-                                         publish_env(head_sha));
+  const BenchprRun publish =
+      run_benchpr(BENCHPR_BINARY, {"publish", files / "results.json"}, publish_env(head_sha));
   ASSERT_EQ(publish.exit_code, 0) << publish.err;
   const auto comments = github.comments(kRepo, kNumber);
   ASSERT_EQ(comments.size(), 1u);
@@ -199,9 +199,8 @@ TEST_F(ActionsMode, AShallowCheckoutGetsItsHistoryFetched) {
   run_checked("git clone -q --depth 1 --branch lookup-no-copy file://" + repo.path() + " " +
               shell_quote(workspace / "ws"));
   ASSERT_EQ(run_command("git cat-file -e " + base_sha, workspace / "ws").exit_code == 0, false);
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "--dry-run"}, actions_env(github.token()),
-                  workspace / "ws");
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run", "--dry-run"},
+                                   actions_env(github.token()), workspace / "ws");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "the checkout is shallow: fetching its history")) << r.out;
   EXPECT_TRUE(contains(r.out, base_sha.substr(0, 7))) << r.out;

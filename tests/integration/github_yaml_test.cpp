@@ -35,6 +35,28 @@ TEST(GitHubYaml, ActionAndWorkflowsPassYamllint) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
+// The workflows docs/github.md offers for copying are as valid as the shipped ones.
+TEST(GitHubYaml, WorkflowsInTheDocsPassYamllint) {
+  if (run_command("yamllint --version").exit_code != 0) GTEST_SKIP() << "yamllint not installed";
+  const std::string doc = read_file(kSource + "/docs/github.md");
+  TempDir dir;
+  int blocks = 0;
+  std::string command = "yamllint -s -f parsable -d " + shell_quote(kYamllintConfig);
+  for (std::size_t pos = doc.find("```yaml\n"); pos != std::string::npos;
+       pos = doc.find("```yaml\n", pos)) {
+    pos += 8;
+    const std::size_t end = doc.find("```", pos);
+    ASSERT_NE(end, std::string::npos);
+    const std::string path = dir / ("block" + std::to_string(++blocks) + ".yml");
+    write_file(path, doc.substr(pos, end - pos));
+    command += " " + shell_quote(path);
+    pos = end + 3;
+  }
+  EXPECT_GE(blocks, 3);  // same-repository, measure, publish
+  const CommandResult r = run_command(command);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
 TEST(GitHubYaml, YamllintCatchesABrokenFile) {
   if (run_command("yamllint --version").exit_code != 0) GTEST_SKIP() << "yamllint not installed";
   TempDir dir;
@@ -46,8 +68,8 @@ TEST(GitHubYaml, YamllintCatchesABrokenFile) {
 
 TEST(GitHubYaml, ActionDeclaresTheDocumentedInputsAndOutputs) {
   const std::string action = read_file(kSource + "/action.yml");
-  for (const char* input : {"config:", "rounds:", "budget:", "fail-on:", "token:", "key:",
-                            "args:", "command:"}) {
+  for (const char* input :
+       {"config:", "rounds:", "budget:", "fail-on:", "token:", "key:", "args:", "command:"}) {
     EXPECT_NE(action.find("\n  " + std::string(input)), std::string::npos) << input;
   }
   for (const char* output : {"recommendation", "regressions", "improvements", "inconclusive",

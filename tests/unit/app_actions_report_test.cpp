@@ -21,8 +21,10 @@ BenchmarkAnalysis bench(const std::string& name, Verdict v, double change = kMis
 Analysis sample() {
   Analysis a;
   a.benchmarks = {bench("BM_Tls/4096", Verdict::Regression, 0.075, 0.041, 0.108),
-                  bench("BM_Copy", Verdict::Improvement), bench("BM_A", Verdict::Inconclusive),
-                  bench("BM_B", Verdict::Inconclusive), bench("BM_C", Verdict::Failed),
+                  bench("BM_Copy", Verdict::Improvement),
+                  bench("BM_A", Verdict::Inconclusive),
+                  bench("BM_B", Verdict::Inconclusive),
+                  bench("BM_C", Verdict::Failed),
                   bench("BM_D", Verdict::Unchanged)};
   a.recommendation.kind = RecommendationKind::DoNotMerge;
   return a;
@@ -31,8 +33,12 @@ Analysis sample() {
 TEST(AppActionsReport, OutputsCountVerdicts) {
   const auto outputs = step_outputs(sample(), "/w/results.json", "https://c/1");
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"recommendation", "do-not-merge"}, {"regressions", "1"}, {"improvements", "1"},
-      {"inconclusive", "2"},              {"failed", "1"},      {"results", "/w/results.json"},
+      {"recommendation", "do-not-merge"},
+      {"regressions", "1"},
+      {"improvements", "1"},
+      {"inconclusive", "2"},
+      {"failed", "1"},
+      {"results", "/w/results.json"},
       {"comment-url", "https://c/1"}};
   EXPECT_EQ(outputs, expected);
 }

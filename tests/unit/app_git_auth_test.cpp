@@ -22,8 +22,8 @@ TEST(AppGitAuth, TokenBecomesABasicHeaderForGitHub) {
 }
 
 TEST(AppGitAuth, HeaderIsScopedToTheRemotesHostAndResetsEarlierOnes) {
-  const auto env = git_auth_environment("https://x-access-token@github.com/acme/widgets.git",
-                                        "ghs_abc");
+  const auto env =
+      git_auth_environment("https://x-access-token@github.com/acme/widgets.git", "ghs_abc");
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"GIT_CONFIG_COUNT", "2"},
       {"GIT_CONFIG_KEY_0", "http.https://github.com/.extraHeader"},

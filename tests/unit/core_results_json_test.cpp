@@ -40,8 +40,11 @@ Results sample() {
   suite.better = Better::Higher;
   r.config.suites.push_back(suite);
   r.machine = {"AMD EPYC", 2, "Linux 6.1", "g++ 12"};
-  r.pull_request = PullRequestInfo{7, "acme/widgets", "perf: faster <img src=x>",
-                                   {"performance", "@team"}, "https://github.com/acme/widgets/pull/7"};
+  r.pull_request = PullRequestInfo{7,
+                                   "acme/widgets",
+                                   "perf: faster <img src=x>",
+                                   {"performance", "@team"},
+                                   "https://github.com/acme/widgets/pull/7"};
   r.config_changed_by_head = true;
   r.seed = 18446744073709551615ull;  // the largest seed survives as an unsigned 64-bit number
   r.plan = {{0, true, Side::Base}, {1, false, Side::Head}, {2, false, Side::Base}};
@@ -125,8 +128,9 @@ TEST(ResultsJson, NotJsonOrTruncatedIsRefused) {
   EXPECT_EQ(rejection(""), expected);
   EXPECT_EQ(rejection("\x89PNG\r\n"), expected);
   EXPECT_EQ(rejection("[1, 2, 3]"), "results file: document: expected a JSON object");
-  EXPECT_EQ(rejection("{}"), "results file: schema_version: missing (this file was not written by "
-                             "benchpr)");
+  EXPECT_EQ(rejection("{}"),
+            "results file: schema_version: missing (this file was not written by "
+            "benchpr)");
 }
 
 TEST(ResultsJson, DeeplyNestedInputIsRefusedWithoutExhaustingTheStack) {
@@ -147,7 +151,9 @@ TEST(ResultsJson, WrongSchemaVersionIsRefused) {
 TEST(ResultsJson, FieldsOfTheWrongTypeAreNamed) {
   EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["name"] = 5; })),
             "results file: series[0].name: expected a string");
-  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["base"] = {1, "x"}; })),
+  EXPECT_EQ(rejection(edited([](json& j) {
+              j["series"][0]["base"] = {1, "x"};
+            })),
             "results file: series[0].base: expected numbers or null");
   EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["head"] = "fast"; })),
             "results file: series[0].head: expected an array");
@@ -188,8 +194,9 @@ TEST(ResultsJson, SizesAreBounded) {
               j["plan"] = plan;
             })),
             "results file: document.plan: too many entries");
-  EXPECT_EQ(rejection(edited([](json& j) { j["series"][0]["base"] = json(std::vector<int>(10001, 1)); })),
-            "results file: series[0].base: too many rounds");
+  EXPECT_EQ(
+      rejection(edited([](json& j) { j["series"][0]["base"] = json(std::vector<int>(10001, 1)); })),
+      "results file: series[0].base: too many rounds");
   EXPECT_EQ(rejection(edited([](json& j) { j["rounds_done"] = 4; })),
             "results file: document.rounds_done: out of range [0, 3]");
   EXPECT_EQ(rejection(edited([](json& j) { j["builds"].push_back(j["builds"][0]); })),
@@ -203,7 +210,7 @@ TEST(ResultsJson, UnusableValuesBecomeMissingRatherThanNumbers) {
   ASSERT_EQ(r.series[0].base.size(), 4u);
   EXPECT_TRUE(is_missing(r.series[0].base[0]));  // zero
   EXPECT_TRUE(is_missing(r.series[0].base[1]));  // negative
-  EXPECT_EQ(r.series[0].base[2], 1e-320);         // tiny but positive: a value
+  EXPECT_EQ(r.series[0].base[2], 1e-320);        // tiny but positive: a value
   EXPECT_EQ(r.series[0].base[3], 7.25);
 }
 

@@ -41,7 +41,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
   run.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
-  run.add_option("--pr", o.pr, "Pull request number: asks the GitHub API for it, fetches it from origin, "
+  run.add_option("--pr", o.pr,
+                 "Pull request number: asks the GitHub API for it, fetches it from origin, "
                  "compares and posts the comment");
   run.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   run.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");

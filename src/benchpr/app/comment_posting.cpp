@@ -15,6 +15,11 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
     return outcome;
   }
   const std::string token = github::token_from_environment();
+  if (token.empty() && request.require_token) {
+    outcome.state = PostOutcome::State::Failed;
+    outcome.error = "no GITHUB_TOKEN or GH_TOKEN is set (pass --dry-run to only print)";
+    return outcome;
+  }
   if (token.empty()) {
     progress.line("no GITHUB_TOKEN or GH_TOKEN: the comment for " + where +
                   " was not posted (benchpr publish RESULTS.json posts it later)");
@@ -29,9 +34,8 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
   try {
     auto client = make_github_client(request.api_url, token,
                                      [&progress](const std::string& m) { progress.line(m); });
-    const auto result =
-        client->upsert_sticky_comment(slug->owner, slug->name, pr.number, request.markdown,
-                                      request.key);
+    const auto result = client->upsert_sticky_comment(slug->owner, slug->name, pr.number,
+                                                      request.markdown, request.key);
     outcome.state = PostOutcome::State::Posted;
     outcome.url = result.html_url;
     progress.line("comment " + std::string(github::to_string(result.action)) + ": " +

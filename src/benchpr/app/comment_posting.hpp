@@ -22,6 +22,8 @@ struct PostRequest {
   std::string key = "default";
   std::string api_url;  // "" = $GITHUB_API_URL or https://api.github.com
   bool dry_run = false;
+  // `publish` exists to post: there a missing token is a failure, not a measuring-only job.
+  bool require_token = false;
 };
 
 // Never throws for GitHub's failures: they come back as State::Failed, so the caller can still

@@ -38,8 +38,8 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
     const std::string error = ctx.remote.fetch({"--unshallow"});
     ctx.reopen();
     if (!error.empty() && ctx.repo->is_shallow()) {
-      throw std::runtime_error("the checkout is shallow and fetching its history failed (" +
-                               error + "): " + fix);
+      throw std::runtime_error("the checkout is shallow and fetching its history failed (" + error +
+                               "): " + fix);
     }
   }
   std::vector<std::string> missing;
@@ -53,8 +53,7 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
     if (!ctx.has_commit(sha)) {
       throw std::runtime_error("commit " + sha + " is not in the checkout at " + ctx.directory +
                                " and could not be fetched" +
-                               (error.empty() ? std::string() : " (" + error + ")") + ": " +
-                               fix);
+                               (error.empty() ? std::string() : " (" + error + ")") + ": " + fix);
     }
   }
 }
@@ -132,8 +131,7 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
   RevisionInfo head = ctx.resolve(ns + "head");
   if (head.sha != pr.head_sha) {
     throw std::runtime_error("the fetched head of pull request #" + number + " is " +
-                             short_sha(head.sha) + " but GitHub reports " +
-                             short_sha(pr.head_sha) +
+                             short_sha(head.sha) + " but GitHub reports " + short_sha(pr.head_sha) +
                              ": the branch moved while benchpr fetched it; run again");
   }
   RevisionInfo base_tip = ctx.resolve(ns + "base");
@@ -198,11 +196,10 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
       throw UserError(e.what());
     }
     c.base = ctx.resolve(merge_base);
-    c.base.spec = "merge base of " + (event.base_ref.empty() ? std::string("the base branch")
-                                                             : event.base_ref);
+    c.base.spec = "merge base of " +
+                  (event.base_ref.empty() ? std::string("the base branch") : event.base_ref);
   }
-  c.pull_request =
-      pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
+  c.pull_request = pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
   return c;
 }
 

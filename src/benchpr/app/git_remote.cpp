@@ -60,8 +60,8 @@ std::string git_basic_auth_value(const std::string& token) {
   return "Basic " + base64_encode("x-access-token:" + token);
 }
 
-std::vector<std::pair<std::string, std::string>> git_auth_environment(
-    const std::string& remote_url, const std::string& token) {
+std::vector<std::pair<std::string, std::string>> git_auth_environment(const std::string& remote_url,
+                                                                      const std::string& token) {
   const std::string origin = http_origin(remote_url);
   if (token.empty() || origin.empty()) return {};
   // The empty value first clears headers configured before (actions/checkout persists its own

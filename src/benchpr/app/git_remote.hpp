@@ -21,8 +21,8 @@ std::string base64_encode(const std::string& bytes);
 // only (git's http.<url>.extraHeader, replacing any configured before), through
 // GIT_CONFIG_COUNT/KEY/VALUE. Empty when there is
 // no token or the remote does not use http(s) (ssh and local remotes need no header).
-std::vector<std::pair<std::string, std::string>> git_auth_environment(
-    const std::string& remote_url, const std::string& token);
+std::vector<std::pair<std::string, std::string>> git_auth_environment(const std::string& remote_url,
+                                                                      const std::string& token);
 
 class GitRemote {
  public:

@@ -27,7 +27,8 @@ void write_new_file(const fs::path& path, const std::string& content, bool force
 int init_command(const InitOptions& options) {
   const fs::path dir(options.directory);
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw UserError("-C " + options.directory + ": no such directory");
+  if (!fs::is_directory(dir, ec))
+    throw UserError("-C " + options.directory + ": no such directory");
   std::string why_not;
   auto yaml = runner::suggest_config_yaml(options.directory, &why_not);
   if (!yaml) throw UserError(why_not);

@@ -56,8 +56,9 @@ int publish_command(const PublishOptions& options) {
   PostOutcome posted;
   if (!results.pull_request) {
     if (!options.dry_run) {
-      progress.line("the results file names no pull request and no --pr was given: nothing "
-                    "posted");
+      progress.line(
+          "the results file names no pull request and no --pr was given: nothing "
+          "posted");
     }
   } else {
     PostRequest request;
@@ -66,6 +67,7 @@ int publish_command(const PublishOptions& options) {
     request.key = options.key;
     request.api_url = options.api_url;
     request.dry_run = options.dry_run;
+    request.require_token = true;
     if (!options.dry_run) {
       const std::string refusal = check_against_workflow_run(results, options.api_url, progress);
       if (!refusal.empty()) {

@@ -11,6 +11,7 @@
 #include "benchpr/app/comparison.hpp"
 #include "benchpr/app/config_loader.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
@@ -46,6 +47,8 @@ bool actions_event_available() {
 Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
                              const Progress& progress) {
   if (options.pr) {
+    if (!options.base.empty() || !options.head.empty())
+      throw UserError("--pr takes the revisions from the pull request: leave out --base/--head");
     const github::RepoSlug slug =
         resolve_repo_slug(options.repo, [&ctx] { return ctx.remote.origin_url(); });
     auto client = make_github_client(options.api_url, github::token_from_environment(),
@@ -71,6 +74,7 @@ std::string workflow_run_url() {
 
 int run_command(const RunOptions& options) {
   exec::install_interrupt_handlers();
+  protect_own_environment();  // before any code under test can start
   check_comment_key(options.key);
   const Progress progress(in_github_actions());
   exec::PosixProcessRunner processes;
@@ -114,8 +118,7 @@ int run_command(const RunOptions& options) {
   progress.line(fmt::format(
       "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
       results.base.spec, results.base.sha.substr(0, 7), results.head.spec,
-      results.head.sha.substr(0, 7), results.config.rounds, results.config.warmup_rounds,
-      ws.root));
+      results.head.sha.substr(0, 7), results.config.rounds, results.config.warmup_rounds, ws.root));
   repo.materialise(results.head.sha, ws.head_dir);
 
   runner::SessionSetup setup;
@@ -140,7 +143,8 @@ int run_command(const RunOptions& options) {
     };
   }
   progress.begin_group("benchpr: build and measure");
-  runner::Session session(processes, setup, [&progress](const std::string& l) { progress.line(l); });
+  runner::Session session(processes, setup,
+                          [&progress](const std::string& l) { progress.line(l); });
   session.run(results);
   progress.end_group();
 
@@ -181,9 +185,8 @@ int run_command(const RunOptions& options) {
     }
   }
   if (posted.state == PostOutcome::State::Failed) {
-    std::cerr << "benchpr: error: posting failed: " << posted.error
-              << " (the report was printed" << (options.markdown.empty() ? "" : " and written")
-              << ")" << std::endl;
+    std::cerr << "benchpr: error: posting failed: " << posted.error << " (the report was printed"
+              << (options.markdown.empty() ? "" : " and written") << ")" << std::endl;
     exit_code = kExitFailure;
   }
   if (!results.complete) return kExitFailure;

@@ -5,7 +5,8 @@
 namespace benchpr::app {
 
 std::string pull_request_workflow_yaml() {
-  return fmt::format(R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
+  return fmt::format(
+      R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
 # benchmarks of .benchpr.yml in interleaved rounds and keeps one comment on the pull request
 # up to date. Pull requests from forks get a read-only token here: for those, use the
 # fork-safe pair of workflows described in benchpr's docs/github.md.
@@ -30,13 +31,14 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0    # the base commit and the merge base are needed too
+          persist-credentials: false  # no token in .git/config for the PR's build to read
       - name: Compare base and PR
         id: benchpr
         uses: {}
         with:
           fail-on: never    # or: regression (fails the job on "don't merge")
 )",
-                     kActionReference);
+      kActionReference);
 }
 
 }  // namespace benchpr::app

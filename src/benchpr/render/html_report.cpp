@@ -126,14 +126,20 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
 
 std::string numbers_line(const BenchmarkAnalysis& b) {
   std::vector<std::string> parts;
-  parts.push_back(fmt::format("base {} \u2192 PR {}", escape_html(format_value(b.base_value, b.unit)),
-                              escape_html(format_value(b.head_value, b.unit))));
+  if (std::isfinite(b.base_value) || std::isfinite(b.head_value)) {
+    parts.push_back(fmt::format("base {} \u2192 PR {}",
+                                escape_html(format_value(b.base_value, b.unit)),
+                                escape_html(format_value(b.head_value, b.unit))));
+  }
   if (std::isfinite(b.change)) {
     parts.push_back(fmt::format("<strong>{}</strong> (95% CI {})",
                                 escape_html(describe_change(b.change, b.better)),
                                 escape_html(format_ci(b.ci_low, b.ci_high))));
   }
-  if (b.rounds_used > 0) {
+  // The analysis's own sentence often already counts the rounds.
+  const bool reason_counts_rounds =
+      b.reason.find(fmt::format("of {} rounds", b.rounds_used)) != std::string::npos;
+  if (b.rounds_used > 0 && !reason_counts_rounds) {
     parts.push_back(fmt::format("PR {} in {} of {} rounds", worse_word(b.better), b.worse_rounds,
                                 b.rounds_used));
   }

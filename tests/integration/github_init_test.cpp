@@ -1,0 +1,86 @@
+// Starting from nothing: `benchpr init` writes a configuration and a ready GitHub workflow for
+// a CMake + Google Benchmark project, and `benchpr run` works on such a project even before a
+// .benchpr.yml is committed (zero-config: Release build, benchmark executables discovered).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+void write_cmake_project(TempRepo& repo, const std::string& work) {
+  repo.write("CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.20)\nproject(demo CXX)\n"
+             "find_package(benchmark REQUIRED)\n"
+             "add_executable(core_bench bench/core_bench.cpp)\n"
+             "target_link_libraries(core_bench benchmark::benchmark)\n");
+  repo.write("bench/core_bench.cpp", gbench_source({{"BM_Work", work, ""}}));
+}
+
+TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(100));
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string config = read_file(repo.path() + "/.benchpr.yml");
+  EXPECT_TRUE(contains(config, "build-benchpr/core_bench")) << config;
+  const std::string workflow = read_file(repo.path() + "/.github/workflows/benchpr.yml");
+  EXPECT_TRUE(contains(workflow, "pull-requests: write"));
+  EXPECT_TRUE(contains(workflow, "fetch-depth: 0"));
+  if (run_command("yamllint --version").exit_code == 0) {
+    const CommandResult lint = run_command(
+        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
+        "disable, truthy: {check-keys: false}}}' " +
+        shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
+    EXPECT_EQ(lint.exit_code, 0) << lint.output;
+  }
+
+  repo.write(".benchpr.yml", "# mine\n");
+  const BenchprRun again = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(contains(again.err, "exists already (pass --force")) << again.err;
+  EXPECT_EQ(read_file(repo.path() + "/.benchpr.yml"), "# mine\n");
+  const BenchprRun forced = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path(), "--force"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(read_file(repo.path() + "/.benchpr.yml"), config);
+}
+
+TEST(Init, AnUnknownProjectGetsTheConfigurationToAdd) {
+  TempRepo repo;
+  repo.write("README", "nothing to build\n");
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "suites:")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(repo.path() + "/.github"));
+}
+
+TEST(ZeroConfig, RunsTheBenchmarksOfACMakeProjectWithoutABenchprYml) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(1000));
+  repo.commit("base");
+  write_cmake_project(repo, spin(1100));
+  repo.commit("change");
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD~1", "--rounds", "2",
+                                   "--warmup", "0", "--dry-run", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "no .benchpr.yml in the base revision")) << r.err;
+  const auto doc = nlohmann::json::parse(read_file(out / "results.json"));
+  ASSERT_EQ(doc["config"]["suites"].size(), 1u) << doc["config"].dump();
+  EXPECT_EQ(doc["config"]["suites"][0]["run"], "build-benchpr/core_bench");
+  EXPECT_TRUE(contains(r.out, "BM_Work")) << r.out;
+}
+
+}  // namespace
+}  // namespace benchpr::testing
