@@ -37,9 +37,9 @@ std::string custom_script(const std::string& unit, const std::string& pairs) {
 }
 
 json run_and_read(TempRepo& repo, const TempDir& out) {
-  const BenchprRun r = run_benchpr(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                       "--dry-run", "--seed", "7", "--output", out / "results.json"});
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--seed", "7", "--output", out / "results.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return json::parse(read_file(out / "results.json"));
 }

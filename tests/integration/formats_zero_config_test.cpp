@@ -29,7 +29,8 @@ TEST(ZeroConfigDemo, BuildsTheDemoProjectAndFindsItsBenchmark) {
   EXPECT_EQ(suites[0].run, "build-benchpr/demo_bench");
   EXPECT_EQ(suites[0].format, "google-benchmark");
   // The suite's command works from the worktree root, as the session runs it.
-  const std::string listed = run_checked(suites[0].run + " --benchmark_list_tests=true", dir.path());
+  const std::string listed =
+      run_checked(suites[0].run + " --benchmark_list_tests=true", dir.path());
   EXPECT_NE(listed.find("BM_"), std::string::npos) << listed;
 
   // The configuration `benchpr init` would write names the same executable.

@@ -86,7 +86,8 @@ Png read_png(const std::string& path) {
   auto be32 = [&](std::size_t at) {
     return (std::uint32_t(std::uint8_t(data[at])) << 24) |
            (std::uint32_t(std::uint8_t(data[at + 1])) << 16) |
-           (std::uint32_t(std::uint8_t(data[at + 2])) << 8) | std::uint32_t(std::uint8_t(data[at + 3]));
+           (std::uint32_t(std::uint8_t(data[at + 2])) << 8) |
+           std::uint32_t(std::uint8_t(data[at + 3]));
   };
   png.width = be32(16);
   png.height = be32(20);
@@ -99,7 +100,8 @@ bool have_chromium() { return run_command("command -v chromium").exit_code == 0;
 // Screenshot of `html_path` at 1200x2000 into `png_path`.
 CommandResult screenshot(const TempDir& dir, const std::string& html_path,
                          const std::string& png_path) {
-  const std::string profile = dir / ("profile-" + std::to_string(std::hash<std::string>{}(png_path)));
+  const std::string profile =
+      dir / ("profile-" + std::to_string(std::hash<std::string>{}(png_path)));
   return run_command(
       "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
       "--disable-background-networking --disable-component-update --disable-sync "

@@ -377,7 +377,7 @@ TEST(GoogleBenchmarkFormat, ExtraArgumentsQuoteThePath) {
   const auto format = make_google_benchmark_format("", std::nullopt);
   EXPECT_EQ(format->name(), "google-benchmark");
   EXPECT_EQ(format->extra_arguments("/tmp/run 1/it's.json", 3),
-            " --benchmark_format=json --benchmark_out='/tmp/run 1/it'\\''s.json'"
+            " --benchmark_format=console --benchmark_out='/tmp/run 1/it'\\''s.json'"
             " --benchmark_out_format=json --benchmark_repetitions=3"
             " --benchmark_enable_random_interleaving=true");
 }

@@ -10,8 +10,8 @@ namespace benchpr::formats {
 namespace {
 
 TEST(FormatRegistry, EveryKnownFormatIsMade) {
-  EXPECT_EQ(known_formats(),
-            (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine", "command", "custom"}));
+  EXPECT_EQ(known_formats(), (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine",
+                                                       "command", "custom"}));
   for (const std::string& name : known_formats()) {
     SuiteConfig suite;
     suite.format = name;

@@ -139,8 +139,8 @@ TEST(HtmlReport, ChangeChartPlacesIntervalsOnOneAxis) {
   // +10% and -9.09% are the same distance from 0 on a log axis: x(0) - x(down) == x(up) - x(0).
   const std::regex circle(R"re(<circle cx="([0-9.]+)")re");
   std::vector<double> xs;
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle);
-       it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle); it != std::sregex_iterator();
+       ++it)
     xs.push_back(std::stod((*it)[1]));
   ASSERT_EQ(xs.size(), 2u);
   const double zero = 445 + 500 / 2.0;
@@ -162,7 +162,9 @@ TEST(HtmlReport, CapsTheNumberOfBenchmarksDrawn) {
 TEST(EscapeHtml, EntitiesControlsAndInvalidUtf8) {
   EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
   EXPECT_EQ(escape_html("line\nnext\x01\u202e!"), "line next!");
-  EXPECT_EQ(escape_html("\xff" "ok"), "\ufffdok");
+  EXPECT_EQ(escape_html("\xff"
+                        "ok"),
+            "\ufffdok");
   EXPECT_EQ(escape_html("abcdef", 3), "abc\u2026");
 }
 

@@ -76,9 +76,9 @@ TEST(ParameterGroups, MembersOrderedNumericallyAndOnlyRealGroups) {
       bench("s", "BM_A/1024", Verdict::Unchanged, 1, 1, 0),
       bench("s", "BM_A/64", Verdict::Regression, 1, 1, 0),
       bench("s", "BM_A/65536", Verdict::Unchanged, 1, 1, 0),
-      bench("s", "BM_B/64", Verdict::Unchanged, 1, 1, 0),      // alone: no group
-      bench("t", "BM_A/8", Verdict::Unchanged, 1, 1, 0),       // other suite
-      bench("s", "BM_A/8/2", Verdict::Unchanged, 1, 1, 0),     // other keys
+      bench("s", "BM_B/64", Verdict::Unchanged, 1, 1, 0),   // alone: no group
+      bench("t", "BM_A/8", Verdict::Unchanged, 1, 1, 0),    // other suite
+      bench("s", "BM_A/8/2", Verdict::Unchanged, 1, 1, 0),  // other keys
       bench("s", "J.m:mode=avgt", Verdict::Unchanged, 1, 1, 0),
       bench("s", "J.m:mode=thrpt", Verdict::Unchanged, 1, 1, 0),
   };
@@ -172,8 +172,7 @@ TEST(ParameterTables, SuiteNamedInTheTitleWhenThereAreSeveral) {
   a.recommendation.kind = RecommendationKind::Merge;
   a.analysed_rounds = 2;
   const std::string md = render_comment(session(), a);
-  EXPECT_NE(md.find("**`BM_Copy`** in suite core\n\n| arg | base | PR |"), std::string::npos)
-      << md;
+  EXPECT_NE(md.find("**`BM_Copy`** in suite core\n\n| arg | base | PR |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 64 | 100 ns | 50.0 ns |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 4096 | 6.40 µs | 3.10 µs |"), std::string::npos) << md;
 }

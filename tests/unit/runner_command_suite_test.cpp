@@ -105,8 +105,8 @@ TEST(MeasureCommand, MaxRssInKibibytes) {
 }
 
 TEST(MeasureCommand, EvenRepetitionsAverageTheMiddleTwo) {
-  CannedProcesses processes({ok(0.4, 0, 0, 1), ok(0.1, 0, 0, 1), ok(0.3, 0, 0, 1),
-                             ok(0.2, 0, 0, 1)});
+  CannedProcesses processes(
+      {ok(0.4, 0, 0, 1), ok(0.1, 0, 0, 1), ok(0.3, 0, 0, 1), ok(0.2, 0, 0, 1)});
   const ParsedRun run = measure_command(processes, spec(), 4, suite());
   ASSERT_EQ(run.measurements.size(), 1u);
   EXPECT_DOUBLE_EQ(run.measurements[0].value, 0.25e9);

@@ -180,10 +180,12 @@ TEST(SuggestConfig, BuildOutputAndDependenciesAreNotTheProject) {
 // appear in a real binary).
 void write_binary(const std::string& path, const std::string& marker, bool executable = true,
                   std::size_t padding = 100) {
-  write_file(path, std::string("\x7f" "ELF", 4) + std::string(padding, '\0') + marker +
-                       std::string(50, '\0'));
-  fs::permissions(path,
-                  executable ? fs::perms::owner_all : fs::perms::owner_read | fs::perms::owner_write);
+  write_file(path, std::string("\x7f"
+                               "ELF",
+                               4) +
+                       std::string(padding, '\0') + marker + std::string(50, '\0'));
+  fs::permissions(
+      path, executable ? fs::perms::owner_all : fs::perms::owner_read | fs::perms::owner_write);
 }
 
 TEST(DiscoverBenchmarks, FindsGoogleBenchmarkExecutablesOnly) {
@@ -192,7 +194,7 @@ TEST(DiscoverBenchmarks, FindsGoogleBenchmarkExecutablesOnly) {
   write_binary(build + "/bench/core_bench", "_ZN9benchmark22RunSpecifiedBenchmarksEv");
   write_binary(build + "/io_bench", "libbenchmark.so.1debian");
   write_binary(build + "/static_bench", "  [--benchmark_filter=<regex>]");
-  write_binary(build + "/tool", "main");                            // not a benchmark
+  write_binary(build + "/tool", "main");                              // not a benchmark
   write_binary(build + "/CMakeFiles/3.25/a.out", "libbenchmark.so");  // CMake's probes
   write_binary(build + "/_deps/benchmark-build/bm", "libbenchmark.so");
   write_binary(build + "/tests/unit_tests", "libbenchmark.so");

@@ -177,6 +177,11 @@ Config read_config(const json& j) {
     fail(w + ".threshold", "expected a fraction in (0, 1)");
   c.timeout_seconds = get_number(j, "timeout_seconds", w, c.timeout_seconds);
   c.repetitions = static_cast<int>(get_int(j, "repetitions", w, 1, 1000, c.repetitions));
+  if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
+    for (const json& v : *it)
+      if (v.is_string() && c.scrub_env.size() < 1000 && v.get_ref<const std::string&>().size() < 256)
+        c.scrub_env.push_back(v.get<std::string>());
+  }
   if (auto it = j.find("budget_seconds"); it != j.end() && !it->is_null())
     c.budget_seconds = get_number(j, "budget_seconds", w, 0);
   if (j.contains("suites")) {
@@ -187,6 +192,7 @@ Config read_config(const json& j) {
       s.name = get_string(suites[i], "name", sw);
       s.run = get_string(suites[i], "run", sw, false);
       s.format = get_string(suites[i], "format", sw, false);
+      if (s.format.empty()) s.format = "google-benchmark";
       s.metric = get_string(suites[i], "metric", sw, false);
       if (suites[i].contains("timeout_seconds"))
         s.timeout_seconds = get_number(suites[i], "timeout_seconds", sw, 0);
@@ -320,7 +326,9 @@ Results results_from_json(const json& j) {
     pr.url = get_string(*it, "url", "pull_request", false);
     if (auto l = it->find("labels"); l != it->end() && l->is_array()) {
       for (const json& x : *l)
-        if (x.is_string() && pr.labels.size() < 100) pr.labels.push_back(x.get<std::string>());
+        if (x.is_string() && pr.labels.size() < 100 &&
+            x.get_ref<const std::string&>().size() <= kMaxString)
+          pr.labels.push_back(x.get<std::string>());
     }
     r.pull_request = pr;
   }

@@ -11,6 +11,11 @@ namespace benchpr::stats {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Boost promotes double to long double by default; double precision is ample for p-values and
+// quantiles and about six times faster, which matters at 10,000 benchmarks.
+using DoublePolicy =
+    boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using StudentT = boost::math::students_t_distribution<double, DoublePolicy>;
 }
 
 double median(std::vector<double> values) {
@@ -40,7 +45,7 @@ double t_quantile(double probability, double df) {
   thread_local std::vector<Entry> cache;
   for (const Entry& e : cache)
     if (e.p == probability && e.df == df) return e.value;
-  boost::math::students_t dist(df);
+  StudentT dist(df);
   const double value = boost::math::quantile(dist, probability);
   if (cache.size() >= 256) cache.erase(cache.begin());
   cache.push_back({probability, df, value});
@@ -50,7 +55,7 @@ double t_quantile(double probability, double df) {
 double t_two_sided_p(double t, double df) {
   if (std::isnan(t)) return kNaN;
   if (std::isinf(t)) return 0.0;
-  boost::math::students_t dist(df);
+  StudentT dist(df);
   return std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(t))));
 }
 

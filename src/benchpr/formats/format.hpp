@@ -42,8 +42,8 @@ class Format {
 };
 
 // Header-only so the config layer can validate `format:` without linking the parsers.
-inline constexpr std::array<std::string_view, 5> kFormatNames = {
-    "google-benchmark", "jmh", "hyperfine", "command", "custom"};
+inline constexpr std::array<std::string_view, 5> kFormatNames = {"google-benchmark", "jmh",
+                                                                 "hyperfine", "command", "custom"};
 
 // nullptr if unknown. The suite supplies options such as `metric` and `better`.
 std::unique_ptr<Format> make_format(const SuiteConfig& suite);

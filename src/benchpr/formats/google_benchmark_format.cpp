@@ -87,8 +87,10 @@ class GoogleBenchmarkFormat final : public Format {
   std::string_view name() const override { return "google-benchmark"; }
 
   std::string extra_arguments(const std::string& out_path, int repetitions) const override {
+    // Results go to the file as JSON; the console keeps the human-readable table, so the tail
+    // of a failed run's log shows what a person needs to see.
     return fmt::format(
-        " --benchmark_format=json --benchmark_out={} --benchmark_out_format=json"
+        " --benchmark_format=console --benchmark_out={} --benchmark_out_format=json"
         " --benchmark_repetitions={} --benchmark_enable_random_interleaving=true",
         shell_quote(out_path), repetitions);
   }

@@ -92,8 +92,8 @@ std::string recommendation_html(const Recommendation& rec) {
     reason = escape_html(rec.reason, 2000);
   } else {
     for (const TextPart& part : rec.reason_parts) {
-      reason += part.code ? "<code>" + escape_html(part.text) + "</code>"
-                          : escape_html(part.text, 2000);
+      reason +=
+          part.code ? "<code>" + escape_html(part.text) + "</code>" : escape_html(part.text, 2000);
     }
   }
   return fmt::format("<p class=\"rec rec-{}\"><strong>{}</strong> {}</p>\n", to_string(rec.kind),
@@ -106,16 +106,16 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>", short_sha(results.base),
                               short_sha(results.head)));
-  parts.push_back(fmt::format("{} analysed round{}{}, interleaved AB/BA",
-                              analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s",
+  parts.push_back(fmt::format("{} analysed round{}{}, interleaved AB/BA", analysis.analysed_rounds,
+                              analysis.analysed_rounds == 1 ? "" : "s",
                               warmups > 0 ? fmt::format(" + {} warm-up", warmups) : ""));
   parts.push_back(fmt::format("threshold \u00b1{:g}%", results.config.threshold * 100));
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
     parts.push_back("could detect changes \u2265 " + format_percent(analysis.run_mde));
   if (!results.machine.cpu.empty()) {
-    parts.push_back(escape_html(results.machine.cpu, 100) +
-                    (results.machine.cores > 0 ? fmt::format(", {} cores", results.machine.cores)
-                                               : ""));
+    parts.push_back(
+        escape_html(results.machine.cpu, 100) +
+        (results.machine.cores > 0 ? fmt::format(", {} cores", results.machine.cores) : ""));
   }
   if (results.measuring_seconds > 0)
     parts.push_back("measured for " + format_duration(results.measuring_seconds));
@@ -170,7 +170,8 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
     if (rank(a->verdict) != rank(b->verdict)) return rank(a->verdict) < rank(b->verdict);
     return magnitude(*a) > magnitude(*b);
   });
-  const std::size_t left_out = shown.size() > kHtmlMaxBenchmarks ? shown.size() - kHtmlMaxBenchmarks : 0;
+  const std::size_t left_out =
+      shown.size() > kHtmlMaxBenchmarks ? shown.size() - kHtmlMaxBenchmarks : 0;
   shown.resize(std::min(shown.size(), kHtmlMaxBenchmarks));
 
   const std::string headline = analysis.benchmarks.empty()
@@ -235,11 +236,11 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
           left_out);
     }
   }
-  html += fmt::format(
-      "<footer>benchpr {} \u00b7 base {} ({}) vs PR {} ({}) \u00b7 seed {}</footer>\n",
-      escape_html(results.tool_version, 40), short_sha(results.base),
-      escape_html(results.base.subject, 200), short_sha(results.head),
-      escape_html(results.head.subject, 200), results.seed);
+  html +=
+      fmt::format("<footer>benchpr {} \u00b7 base {} ({}) vs PR {} ({}) \u00b7 seed {}</footer>\n",
+                  escape_html(results.tool_version, 40), short_sha(results.base),
+                  escape_html(results.base.subject, 200), short_sha(results.head),
+                  escape_html(results.head.subject, 200), results.seed);
   html += "</main>\n</body>\n</html>\n";
   return html;
 }

@@ -39,9 +39,9 @@ std::string tick_label(double change) {
   if (change == 0) return "0";
   const double pct = change * 100;
   const double rounded = std::round(pct);
-  const std::string text =
-      std::fabs(pct - rounded) < 1e-9 ? fmt::format("{:g}%", std::fabs(rounded))
-                                      : fmt::format("{:g}%", std::fabs(pct));
+  const std::string text = std::fabs(pct - rounded) < 1e-9
+                               ? fmt::format("{:g}%", std::fabs(rounded))
+                               : fmt::format("{:g}%", std::fabs(pct));
   return (change < 0 ? "\u2212" : "+") + text;
 }
 
@@ -134,9 +134,9 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
       num(band_lo), num(kTop - 6), num(band_hi - band_lo),
       num(kRow * static_cast<double>(benchmarks.size()) + 6));
   // Round numbers of percent; 9 is "10x" on the far right.
-  static constexpr std::array<double, 19> kTicks = {-0.9, -0.75, -0.5, -0.25, -0.1, -0.05, -0.02,
-                                                    -0.01, 0.01, 0.02,  0.05, 0.1,   0.25,  0.5,
-                                                    1,     2,    3,     5,    9};
+  static constexpr std::array<double, 19> kTicks = {-0.9,  -0.75, -0.5, -0.25, -0.1, -0.05, -0.02,
+                                                    -0.01, 0.01,  0.02, 0.05,  0.1,  0.25,  0.5,
+                                                    1,     2,     3,    5,     9};
   std::vector<double> chosen = {0};
   for (int side : {1, -1}) {
     std::vector<double> candidates;
@@ -147,9 +147,8 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
               [&](double a, double b) { return std::fabs(a) < std::fabs(b); });
     for (double t : candidates) {
       if (std::fabs(log_ratio(t)) > range) continue;
-      const bool crowded = std::any_of(chosen.begin(), chosen.end(), [&](double c) {
-        return std::fabs(x_of(c) - x_of(t)) < 48;
-      });
+      const bool crowded = std::any_of(chosen.begin(), chosen.end(),
+                                       [&](double c) { return std::fabs(x_of(c) - x_of(t)) < 48; });
       if (!crowded) chosen.push_back(t);
     }
   }
@@ -197,9 +196,9 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
                          colour);
     } else {
       const double dir = b.change > 0 ? 1 : -1;  // off the axis: an arrow at its edge
-      svg += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{}\"/>\n", num(x + 6 * dir),
-                         num(y), num(x - 6 * dir), num(y - 6), num(x - 6 * dir), num(y + 6),
-                         colour);
+      svg +=
+          fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{}\"/>\n", num(x + 6 * dir), num(y),
+                      num(x - 6 * dir), num(y - 6), num(x - 6 * dir), num(y + 6), colour);
     }
     svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" font-weight=\"600\">{}</text>\n",
                        num(kTextLeft), num(y + 4), colour,
@@ -373,8 +372,8 @@ std::string rounds_legend_svg() {
           "stroke-width=\"1.8\"/>",
           num(x - 5), fill, colour);
     }
-    svg += fmt::format("<text x=\"{}\" y=\"15\" fill=\"#334155\">{}</text>\n", num(x + 10),
-                       item.text);
+    svg +=
+        fmt::format("<text x=\"{}\" y=\"15\" fill=\"#334155\">{}</text>\n", num(x + 10), item.text);
     x += 150;
   }
   return svg + "</svg>\n";

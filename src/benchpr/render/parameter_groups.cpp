@@ -13,8 +13,7 @@ namespace {
 
 bool is_integer(std::string_view s) {
   if (!s.empty() && s.front() == '-') s.remove_prefix(1);
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool is_key(std::string_view s) {

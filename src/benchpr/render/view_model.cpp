@@ -350,7 +350,8 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
 
   for (const Block& block : blocks) {
     if (block.group < 0) {
-      if (v.changed_tables.empty() || v.changed_tables.back().grouped) v.changed_tables.emplace_back();
+      if (v.changed_tables.empty() || v.changed_tables.back().grouped)
+        v.changed_tables.emplace_back();
       TableRow row = make_row(benches[block.index], threshold);
       row.table = v.changed_tables.size() - 1;
       v.changed.push_back(std::move(row));

@@ -19,8 +19,8 @@ struct TableRow {
   Verdict verdict = Verdict::Inconclusive;
   std::size_t table = 0;            // index into CommentView::changed_tables (changed rows)
   std::vector<std::string> params;  // parameter cells, for rows of a parameter table
-  std::string suite;  // escaped, for the suite column
-  std::string name;   // code span
+  std::string suite;                // escaped, for the suite column
+  std::string name;                 // code span
   std::string base;
   std::string head;
   std::string change;
@@ -73,9 +73,9 @@ struct CommentView {
   std::vector<BuildFailureView> build_failures;
   bool multi_suite = false;
   std::string threshold;
-  std::vector<TableRow> changed;    // in display order; each row names its table
+  std::vector<TableRow> changed;  // in display order; each row names its table
   std::vector<ChangedTable> changed_tables;
-  std::vector<TableRow> unchanged;  // in the suites' order, without those in parameter tables
+  std::vector<TableRow> unchanged;      // in the suites' order, without those in parameter tables
   std::size_t unchanged_in_tables = 0;  // unchanged benchmarks already shown in parameter tables
   std::vector<std::string> round_headers;
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)

@@ -7,12 +7,20 @@
 namespace benchpr::runner {
 
 std::string regex_escape(const std::string& name) {
-  constexpr std::string_view kSpecial = "\\^$.|?*+()[]{}";
+  // Google Benchmark 1.7's regex refuses "\\]" and "\\}" ("Invalid escape"): those two are
+  // written as bracket expressions, which every regex flavour reads literally.
+  constexpr std::string_view kSpecial = "\\^$.|?*+()[{";
   std::string out;
   out.reserve(name.size());
   for (char c : name) {
-    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
-    out += c;
+    if (c == ']') {
+      out += "[]]";
+    } else if (c == '}') {
+      out += "[}]";
+    } else {
+      if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
   }
   return out;
 }

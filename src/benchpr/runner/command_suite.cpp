@@ -75,13 +75,12 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
   }
 
   const double value = formats::median(std::move(values));
-  if (std::string problem = formats::detail::value_problem(metric->name, value);
-      !problem.empty()) {
+  if (std::string problem = formats::detail::value_problem(metric->name, value); !problem.empty()) {
     parsed.failures.push_back({suite.name, problem});
     return parsed;
   }
-  parsed.measurements.push_back({suite.name, std::string(metric->unit),
-                                 suite.better.value_or(Better::Lower), value});
+  parsed.measurements.push_back(
+      {suite.name, std::string(metric->unit), suite.better.value_or(Better::Lower), value});
   return parsed;
 }
 

@@ -67,6 +67,19 @@ void set_value(std::vector<double>& values, int round, double v) {
   values[static_cast<std::size_t>(round)] = v;
 }
 
+// "round 3" as the comment's per-round table counts (analysed rounds from 1), or "the warm-up".
+std::string round_label(const Results& r, int index) {
+  if (index >= 0 && static_cast<std::size_t>(index) < r.plan.size() &&
+      r.plan[static_cast<std::size_t>(index)].warmup)
+    return "the warm-up round";
+  int number = 0;
+  for (const RoundPlan& p : r.plan) {
+    if (!p.warmup) ++number;
+    if (p.index == index) break;
+  }
+  return fmt::format("round {}", number);
+}
+
 int analysed_index_to_plan(const Results& r, int analysed) {
   return r.config.warmup_rounds + analysed;
 }
@@ -76,9 +89,16 @@ int analysed_index_to_plan(const Results& r, int analysed) {
 Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress)
     : processes_(processes), setup_(std::move(setup)), progress_(std::move(progress)) {}
 
-void Session::persist(const Results& results) {
-  const Analysis analysis = analyse_session(results);
-  const std::string text = results_to_string(results, &analysis);
+void Session::persist(const Results& results, bool with_analysis) {
+  // During the rounds only the raw results are written (publish recomputes the analysis from
+  // them); analysing 10,000 benchmarks after every round would cost more than it tells.
+  std::string text;
+  if (with_analysis) {
+    const Analysis analysis = analyse_session(results);
+    text = results_to_string(results, &analysis);
+  } else {
+    text = results_to_string(results, nullptr);
+  }
   for (const auto& path : setup_.persist_paths) write_file_atomically(path, text);
 }
 
@@ -296,14 +316,16 @@ void Session::finish_failures(Results& results) {
           std::find(open->second.begin(), open->second.end(), s.name) == open->second.end())
         continue;
       std::string& why = rec.side == Side::Base ? s.base_failure : s.head_failure;
-      if (why.empty()) why = fmt::format("{} in round {}", rec.failure, rec.round);
+      if (why.empty()) why = fmt::format("suite {} {} in {}", rec.suite, rec.failure,
+                                         round_label(results, rec.round));
     }
     if (!any) {
       // The suite never reported a benchmark: keep the failure visible as a row of its own.
       BenchmarkSeries s;
       s.suite = rec.suite;
       s.name = "(suite " + rec.suite + ")";
-      (rec.side == Side::Base ? s.base_failure : s.head_failure) = rec.failure;
+      (rec.side == Side::Base ? s.base_failure : s.head_failure) =
+          fmt::format("suite {} {} in {}", rec.suite, rec.failure, round_label(results, rec.round));
       results.series.push_back(std::move(s));
     }
   }
@@ -378,7 +400,7 @@ bool Session::run_rounds(Results& results, int from, int to) {
     }
     results.rounds_done = i + 1;
     results.measuring_seconds = now_seconds() - started_;
-    persist(results);
+    persist(results, false);
   }
   return true;
 }

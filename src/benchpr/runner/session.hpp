@@ -58,7 +58,7 @@ class Session {
   void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                     int position);
   std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
-  void persist(const Results& results);
+  void persist(const Results& results, bool with_analysis = true);
   void finish_failures(Results& results);
   void mark_interrupted(Results& results, int round);
 

@@ -56,8 +56,8 @@ std::vector<fs::path> find_project_files(const fs::path& root, const std::string
   std::vector<fs::path> found;
   std::error_code ec;
   std::size_t visited = 0;
-  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied,
-                                                  ec);
+  for (auto it = fs::recursive_directory_iterator(
+           root, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::end(it); it.increment(ec)) {
     if (++visited > kMaxProjectFiles) break;
     const fs::path& p = it->path();
@@ -139,8 +139,8 @@ struct BenchTarget {
 };
 
 struct Project {
-  bool cmake = false;            // CMakeLists.txt at the root
-  bool uses_benchmark = false;   // some CMake file uses Google Benchmark
+  bool cmake = false;           // CMakeLists.txt at the root
+  bool uses_benchmark = false;  // some CMake file uses Google Benchmark
   std::vector<BenchTarget> targets;
   std::optional<std::string> jmh_module;  // directory of the pom.xml that uses JMH ("" = root)
   std::string jmh_jar = "benchmarks.jar";
@@ -284,8 +284,9 @@ std::string jmh_yaml(const Project& project) {
 std::string what_to_add(const std::string& project_dir, const Project& project) {
   std::string found;
   if (project.cmake) {
-    found = "it has a CMakeLists.txt, but no CMake file uses Google Benchmark "
-            "(find_package(benchmark), benchmark::benchmark)";
+    found =
+        "it has a CMakeLists.txt, but no CMake file uses Google Benchmark "
+        "(find_package(benchmark), benchmark::benchmark)";
   } else {
     found = "it is neither a CMake project using Google Benchmark nor a Maven project with JMH";
   }
@@ -309,7 +310,10 @@ bool is_google_benchmark_binary(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   char magic[4] = {};
-  if (!in.read(magic, 4) || std::string_view(magic, 4) != "\x7f" "ELF") return false;
+  if (!in.read(magic, 4) || std::string_view(magic, 4) !=
+                                "\x7f"
+                                "ELF")
+    return false;
   std::size_t longest = 0;
   for (std::string_view m : kMarkers) longest = std::max(longest, m.size());
   std::string window;
@@ -333,8 +337,8 @@ bool skipped_build_dir(const std::string& name) {
 }
 
 bool shared_library_name(const std::string& file_name) {
-  return file_name.size() > 3 && (file_name.ends_with(".so") || file_name.find(".so.") !=
-                                                                    std::string::npos);
+  return file_name.size() > 3 &&
+         (file_name.ends_with(".so") || file_name.find(".so.") != std::string::npos);
 }
 
 }  // namespace
@@ -364,8 +368,8 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
   std::vector<fs::path> found;
   std::error_code ec;
   if (!fs::is_directory(build, ec)) return {};
-  for (auto it = fs::recursive_directory_iterator(build, fs::directory_options::skip_permission_denied,
-                                                  ec);
+  for (auto it = fs::recursive_directory_iterator(
+           build, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::end(it); it.increment(ec)) {
     const fs::path& p = it->path();
     const std::string file_name = p.filename().string();
@@ -388,8 +392,8 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
   std::vector<SuiteConfig> suites;
   for (const fs::path& p : found) {
     SuiteConfig suite;
-    const std::string relative = p.lexically_normal().lexically_relative(root.lexically_normal())
-                                     .generic_string();
+    const std::string relative =
+        p.lexically_normal().lexically_relative(root.lexically_normal()).generic_string();
     const std::string in_build =
         p.lexically_normal().lexically_relative(build.lexically_normal()).generic_string();
     const std::string stem = suite_name(p.stem().string());

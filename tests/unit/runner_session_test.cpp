@@ -1,0 +1,232 @@
+// The measuring loop with a fake process runner (the seam exists for this): interleaved order,
+// persistence after every round, crash exclusion and timeouts, without real processes.
+#include "benchpr/runner/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/suite_command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::runner {
+namespace {
+
+using benchpr::testing::TempDir;
+
+// Pretends to be a Google Benchmark binary: writes a JSON results file with one entry per
+// benchmark (times in ns from `times`), honours --benchmark_filter, lists with
+// --benchmark_list_tests, and "crashes" when a benchmark in `crash_on_head` is selected on the
+// head side.
+class FakeGbench : public exec::ProcessRunner {
+ public:
+  std::string head_dir;
+  std::map<std::string, std::pair<double, double>> times;  // name -> (base ns, head ns)
+  std::set<std::string> crash_on_head;
+  bool hang_on_head = false;
+  std::vector<std::string> commands;  // "base: cmd" / "head: cmd"
+
+  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+    const bool head = spec.cwd == head_dir;
+    commands.push_back(std::string(head ? "head: " : "base: ") + spec.command);
+    exec::ProcessResult r;
+    r.exit_code = 0;
+    r.wall_seconds = 0.01;
+    if (spec.command == "make") return r;
+    std::vector<std::string> selected;
+    std::smatch m;
+    const std::regex filter(R"(--benchmark_filter='([^']*)')");
+    std::optional<std::regex> only;
+    if (std::regex_search(spec.command, m, filter)) only = std::regex(m[1].str());
+    for (const auto& [name, _] : times)
+      if (!only || std::regex_match(name, *only)) selected.push_back(name);
+    if (spec.command.find("--benchmark_list_tests") != std::string::npos) {
+      for (const auto& n : selected) r.output_tail += n + "\n";
+      return r;
+    }
+    if (head && hang_on_head) {
+      r.exit_code = -1;
+      r.timed_out = true;
+      r.wall_seconds = spec.timeout_seconds;
+      return r;
+    }
+    for (const auto& n : selected)
+      if (head && crash_on_head.count(n)) {
+        r.exit_code = 139;  // what sh reports for a child killed by SIGSEGV
+        r.output_tail = "Running ./bench_bin\nSegmentation fault\n";
+        return r;
+      }
+    const std::regex out_re(R"(--benchmark_out='([^']*)')");
+    if (!std::regex_search(spec.command, m, out_re)) return r;
+    nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
+    for (const auto& n : selected) {
+      const double t = head ? times[n].second : times[n].first;
+      for (int rep = 0; rep < 3; ++rep)
+        doc["benchmarks"].push_back({{"name", n},
+                                     {"run_name", n},
+                                     {"run_type", "iteration"},
+                                     {"repetitions", 3},
+                                     {"repetition_index", rep},
+                                     {"iterations", 1000},
+                                     {"real_time", t * (1 + 0.001 * rep)},
+                                     {"cpu_time", t},
+                                     {"time_unit", "ns"}});
+    }
+    std::ofstream(m[1].str()) << doc.dump();
+    return r;
+  }
+};
+
+struct Fixture {
+  TempDir dir;
+  FakeGbench fake;
+  Results results;
+  SessionSetup setup;
+  std::vector<std::string> progress;
+
+  Fixture() {
+    setup.base_dir = dir / "wt/base";
+    setup.head_dir = dir / "wt/head";
+    setup.out_dir = dir.path();
+    setup.log_dir = dir.path();
+    setup.persist_paths = {dir / "results.json"};
+    fake.head_dir = setup.head_dir;
+    results.base.sha = std::string(40, 'a');
+    results.head.sha = std::string(40, 'b');
+    results.config.build = "make";
+    results.config.rounds = 4;
+    results.config.warmup_rounds = 1;
+    results.config.suites = {{"micro", "./bench_bin", "google-benchmark", {}, "", {}, 0}};
+    results.seed = 3;
+    results.plan = make_schedule(4, 1, 3);
+  }
+  void run() {
+    Session session(fake, setup, [this](const std::string& l) { progress.push_back(l); });
+    session.run(results);
+  }
+  const BenchmarkSeries& series(const std::string& name) const {
+    for (const auto& s : results.series)
+      if (s.name == name) return s;
+    throw std::runtime_error("no series " + name);
+  }
+};
+
+TEST(RegexEscape, EveryMetacharacterIsLiteral) {
+  EXPECT_EQ(regex_escape("BM_X/64"), "BM_X/64");
+  EXPECT_EQ(regex_escape("a.b*c"), "a\\.b\\*c");
+  // "]" and "}" as bracket expressions: Google Benchmark 1.7 refuses "\]" and "\}".
+  EXPECT_EQ(regex_escape("[x]+{2}"), "\\[x[]]\\+\\{2[}]");
+  const std::string hostile = "BM_Abort/[x]+.*{2}|(a)^$\\?";
+  EXPECT_TRUE(std::regex_match(hostile, std::regex("^(" + regex_escape(hostile) + ")$",
+                                                   std::regex::extended)));
+  EXPECT_FALSE(std::regex_match(std::string("BM_Abort/x"),
+                                std::regex("^(" + regex_escape(hostile) + ")$", std::regex::extended)));
+  EXPECT_EQ(gbench_filter_argument({"a", "b/1"}), " --benchmark_filter='^(a|b/1)$'");
+}
+
+TEST(RunCommand, OutPlaceholderOrFormatArguments) {
+  SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", "jmh", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  auto jmh_format = formats::make_format(jmh);
+  auto gb_format = formats::make_format(gb);
+  EXPECT_EQ(make_run_command(jmh, *jmh_format, "/o/r 1.json", 3).command,
+            "java -jar b.jar -rf json -rff '/o/r 1.json'");
+  const RunCommand c = make_run_command(gb, *gb_format, "/o/x.json", 3);
+  EXPECT_TRUE(c.reads_file);
+  EXPECT_EQ(c.command.rfind("./b --benchmark_format=console --benchmark_out='/o/x.json'", 0), 0u);
+}
+
+TEST(Session, RunsBothSidesInThePlannedOrderAndPersistsEveryRound) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 200}}, {"BM_B", {50, 50}}};
+  f.run();
+  EXPECT_TRUE(f.results.complete);
+  EXPECT_EQ(f.results.rounds_done, 5);
+  ASSERT_EQ(f.results.runs.size(), 10u);
+  for (const RunRecord& r : f.results.runs) {
+    const RoundPlan& p = f.results.plan[static_cast<std::size_t>(r.round)];
+    EXPECT_EQ(r.side == p.first, r.position == 0) << "round " << r.round;
+    EXPECT_TRUE(r.ok);
+  }
+  // Builds ran once per side, before any round.
+  EXPECT_EQ(f.fake.commands[0], "base: make");
+  EXPECT_EQ(f.fake.commands[1], "head: make");
+  EXPECT_DOUBLE_EQ(f.series("BM_A").base[2], 100.1);  // median of 100, 100.1, 100.2
+  EXPECT_DOUBLE_EQ(f.series("BM_A").head[2], 200.2);
+  const Results back = results_from_string(testing::read_file(f.dir / "results.json"));
+  EXPECT_EQ(back.rounds_done, 5);
+  EXPECT_TRUE(back.complete);
+}
+
+TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_Crash", {10, 10}}, {"BM_Z", {7, 7}}};
+  f.fake.crash_on_head = {"BM_Crash"};
+  f.run();
+  const BenchmarkSeries& crash = f.series("BM_Crash");
+  EXPECT_EQ(crash.head_failure, "killed by signal 11 (SIGSEGV)");
+  EXPECT_TRUE(crash.base_failure.empty());
+  // The others have values on both sides in every round, including the crash round.
+  for (const char* name : {"BM_A", "BM_Z"}) {
+    const BenchmarkSeries& s = f.series(name);
+    ASSERT_EQ(s.head.size(), 5u) << name;
+    for (double v : s.head) EXPECT_FALSE(is_missing(v)) << name;
+    EXPECT_TRUE(s.head_failure.empty()) << name << ": " << s.head_failure;
+  }
+  // Probing ran each benchmark alone once; later head runs carry an exclusion filter.
+  int filtered = 0;
+  for (const auto& c : f.fake.commands)
+    if (c.rfind("head: ", 0) == 0 && c.find("--benchmark_out=") != std::string::npos &&
+        c.find("--benchmark_filter='^(BM_A|BM_Z)$'") != std::string::npos)
+      ++filtered;
+  EXPECT_EQ(filtered, 5);  // the rerun in the crash round + 4 later rounds
+}
+
+TEST(Session, SuiteThatTimesOutIsNotRunAgainAndTheReasonNamesIt) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  f.fake.hang_on_head = true;
+  f.results.config.timeout_seconds = 3;
+  f.run();
+  int head_runs = 0;
+  for (const auto& c : f.fake.commands)
+    if (c.rfind("head: ./bench_bin", 0) == 0) ++head_runs;
+  EXPECT_EQ(head_runs, 1);
+  EXPECT_EQ(f.series("BM_A").head_failure, "suite micro timed out after 3s in the warm-up round");
+}
+
+TEST(Session, BuildFailureStopsBeforeAnyRound) {
+  struct FailingBuild : FakeGbench {
+    exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+      if (spec.command == "make" && spec.cwd == head_dir) {
+        exec::ProcessResult r;
+        r.exit_code = 2;
+        r.output_tail = "bench.cpp:3: error: expected ';'\n";
+        return r;
+      }
+      return FakeGbench::run(spec);
+    }
+  };
+  Fixture f;
+  FailingBuild fake;
+  fake.head_dir = f.setup.head_dir;
+  Session session(fake, f.setup, [](const std::string&) {});
+  session.run(f.results);
+  ASSERT_EQ(f.results.builds.size(), 2u);
+  EXPECT_FALSE(f.results.builds[1].ok);
+  EXPECT_EQ(f.results.builds[1].failure, "exit code 2");
+  EXPECT_NE(f.results.builds[1].log_tail.find("expected ';'"), std::string::npos);
+  EXPECT_TRUE(f.results.runs.empty());
+  EXPECT_EQ(f.results.stop_reason, "build failed");
+}
+
+}  // namespace
+}  // namespace benchpr::runner
