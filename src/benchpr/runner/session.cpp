@@ -14,6 +14,7 @@
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/command_suite.hpp"
 #include "benchpr/runner/crash_probe.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
@@ -191,6 +192,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
       fmt::format("{}/r{}-{}-{}.log", setup_.log_dir, round.index, suite.name, to_string(side));
   std::filesystem::remove(spec.log_path, ec);
   spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
+  if (format->measures_process()) return run_measured_command(results, rec, spec, suite, side);
   const exec::ProcessResult p = processes_.run(spec);
   child_seconds_ += p.wall_seconds;
   rec.seconds = p.wall_seconds;
@@ -239,6 +241,35 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   }
   if (!rec.ok && !p.interrupted) {
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
+  }
+  results.runs.push_back(std::move(rec));
+  return results.runs.back();
+}
+
+RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
+                                         const exec::ProcessSpec& spec, const SuiteConfig& suite,
+                                         Side side) {
+  // `command` suites: benchpr is the measuring tool, timing the command itself K times.
+  CommandRunInfo info;
+  const ParsedRun parsed =
+      measure_command(processes_, spec, results.config.repetitions, suite, &info);
+  child_seconds_ += info.seconds;
+  rec.seconds = info.seconds;
+  if (!info.failure.empty()) {
+    rec.ok = false;
+    rec.failure = info.failure;
+    rec.log_tail = last_lines(info.output_tail, 20);
+    if (info.failure.find("timed out") != std::string::npos)
+      given_up_[{suite.name, side}] = info.failure;
+    progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
+  }
+  for (const Measurement& m : parsed.measurements) {
+    BenchmarkSeries& s = series_for(results, suite.name, m.name, m.unit, m.better);
+    set_value(side == Side::Base ? s.base : s.head, rec.round, m.value);
+  }
+  for (const BenchmarkFailure& f : parsed.failures) {
+    BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
+    (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
   }
   results.runs.push_back(std::move(rec));
   return results.runs.back();
@@ -316,8 +347,9 @@ void Session::finish_failures(Results& results) {
           std::find(open->second.begin(), open->second.end(), s.name) == open->second.end())
         continue;
       std::string& why = rec.side == Side::Base ? s.base_failure : s.head_failure;
-      if (why.empty()) why = fmt::format("suite {} {} in {}", rec.suite, rec.failure,
-                                         round_label(results, rec.round));
+      if (why.empty())
+        why = fmt::format("suite {} {} in {}", rec.suite, rec.failure,
+                          round_label(results, rec.round));
     }
     if (!any) {
       // The suite never reported a benchmark: keep the failure visible as a row of its own.

@@ -55,6 +55,8 @@ class Session {
   // Benchmark filter); returns the record (already stored) and parses what it left.
   RunRecord& run_process(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                          Side side, int position, const std::vector<std::string>& only);
+  RunRecord& run_measured_command(Results& results, RunRecord& rec, const exec::ProcessSpec& spec,
+                                  const SuiteConfig& suite, Side side);
   void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                     int position);
   std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
