@@ -480,7 +480,10 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     row.suite = escape_inline(b.suite, 80);
     row.name = code_span(b.name);
     for (std::size_t c = 0; c < columns; ++c) {
-      const bool dropped = b.dropped_round && *b.dropped_round == static_cast<int>(c + 1);
+      const int number = static_cast<int>(c + 1);
+      const bool dropped = (b.dropped_round && *b.dropped_round == number) ||
+                           std::find(b.outlier_rounds.begin(), b.outlier_rounds.end(), number) !=
+                               b.outlier_rounds.end();
       row.cells.push_back(round_cell(c < rc.size() ? rc[c] : kMissing, dropped));
       v.any_cold_round |= dropped && c < rc.size() && std::isfinite(rc[c]);
     }
