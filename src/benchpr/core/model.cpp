@@ -38,6 +38,30 @@ std::string_view to_string(Verdict v) {
     if (k == v) return s;
   return "inconclusive";
 }
+int verdict_order(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+      return 0;
+    case Verdict::Improvement:
+      return 1;
+    case Verdict::Slower:
+      return 2;
+    case Verdict::Faster:
+      return 3;
+    case Verdict::Inconclusive:
+      return 4;
+    case Verdict::Failed:
+      return 5;
+    case Verdict::Added:
+      return 6;
+    case Verdict::Removed:
+      return 7;
+    case Verdict::Unchanged:
+      return 8;
+  }
+  return 8;
+}
+
 std::optional<Verdict> verdict_from_string(std::string_view s) {
   for (const auto& [k, name] : kVerdicts)
     if (name == s) return k;

@@ -174,6 +174,8 @@ enum class Verdict {
   Failed,        // no comparable values: crash, timeout, parse error, error_occurred
 };
 std::string_view to_string(Verdict v);
+// The order in which verdicts are reported: regressions first, unchanged last.
+int verdict_order(Verdict v);
 std::optional<Verdict> verdict_from_string(std::string_view s);
 
 enum class RecommendationKind { Merge, DoNotMerge, Inconclusive, Failed };

@@ -42,30 +42,6 @@ pre{background:#f8fafc;border:1px solid #e2e8f0;padding:8px;overflow-x:auto;font
 footer{color:#64748b;font-size:13px;margin-top:32px}
 )";
 
-int rank(Verdict v) {
-  switch (v) {
-    case Verdict::Regression:
-      return 0;
-    case Verdict::Improvement:
-      return 1;
-    case Verdict::Slower:
-      return 2;
-    case Verdict::Faster:
-      return 3;
-    case Verdict::Inconclusive:
-      return 4;
-    case Verdict::Failed:
-      return 5;
-    case Verdict::Added:
-      return 6;
-    case Verdict::Removed:
-      return 7;
-    case Verdict::Unchanged:
-      return 8;
-  }
-  return 8;
-}
-
 double magnitude(const BenchmarkAnalysis& b) {
   if (!std::isfinite(b.change) || b.change <= -1) return -1;
   return std::fabs(std::log1p(b.change));
@@ -167,7 +143,8 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
   std::vector<const BenchmarkAnalysis*> shown;
   for (const BenchmarkAnalysis& b : analysis.benchmarks) shown.push_back(&b);
   std::stable_sort(shown.begin(), shown.end(), [](const auto* a, const auto* b) {
-    if (rank(a->verdict) != rank(b->verdict)) return rank(a->verdict) < rank(b->verdict);
+    if (verdict_order(a->verdict) != verdict_order(b->verdict))
+      return verdict_order(a->verdict) < verdict_order(b->verdict);
     return magnitude(*a) > magnitude(*b);
   });
   const std::size_t left_out =

@@ -49,31 +49,6 @@ const VerdictStyle& style(Verdict v) {
   return kStyles[5];
 }
 
-// Order of the groups in the changed table.
-int table_rank(Verdict v) {
-  switch (v) {
-    case Verdict::Regression:
-      return 0;
-    case Verdict::Improvement:
-      return 1;
-    case Verdict::Slower:
-      return 2;
-    case Verdict::Faster:
-      return 3;
-    case Verdict::Inconclusive:
-      return 4;
-    case Verdict::Failed:
-      return 5;
-    case Verdict::Added:
-      return 6;
-    case Verdict::Removed:
-      return 7;
-    case Verdict::Unchanged:
-      return 8;
-  }
-  return 8;
-}
-
 bool has_flag(const BenchmarkAnalysis& b, std::string_view flag) {
   return std::find(b.flags.begin(), b.flags.end(), flag) != b.flags.end();
 }
@@ -153,7 +128,8 @@ double magnitude(const BenchmarkAnalysis& b) {
 
 std::string round_cell(double change, bool dropped) {
   if (std::isnan(change)) return "—";
-  std::string text = format_signed_percent(change);
+  // Large per-round changes read as ratios, like the change column ("16×" not "+1536.4%").
+  std::string text = change + 1 >= 2 ? format_ratio(change + 1) : format_signed_percent(change);
   return dropped ? "(" + text + ")" : text;
 }
 
@@ -341,7 +317,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
     const int g = group_of[i];
     if (g >= 0 && placed[static_cast<std::size_t>(g)]) continue;
     if (g >= 0) placed[static_cast<std::size_t>(g)] = true;
-    blocks.push_back({table_rank(benches[i].verdict), g, i});
+    blocks.push_back({verdict_order(benches[i].verdict), g, i});
   }
   std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
     if (a.rank != b.rank) return a.rank < b.rank;
@@ -451,8 +427,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   std::vector<double> mags(analysis.benchmarks.size());
   for (std::size_t i = 0; i < mags.size(); ++i) mags[i] = magnitude(analysis.benchmarks[i]);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const int ra = table_rank(analysis.benchmarks[a].verdict);
-    const int rb = table_rank(analysis.benchmarks[b].verdict);
+    const int ra = verdict_order(analysis.benchmarks[a].verdict);
+    const int rb = verdict_order(analysis.benchmarks[b].verdict);
     if (ra != rb) return ra < rb;
     return mags[a] > mags[b];
   });
