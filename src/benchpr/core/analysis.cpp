@@ -110,8 +110,6 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
   }
 
   w.rounds = pair_rounds(series, rounds);
-  a.outlier_rounds = drop_outlier_rounds(w.rounds);
-  if (!a.outlier_rounds.empty()) a.flags.push_back("outlier-rounds");
   const PairedRounds& r = w.rounds;
   a.rounds_used = static_cast<int>(r.d.size());
   a.dropped_round = r.dropped;
@@ -272,13 +270,12 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     if (works[i].comparable) decide(works[i], threshold, options);
   }
 
-  int compared = 0, ordered = 0, cold = 0, cold_kept = 0, disturbed = 0;
+  int compared = 0, ordered = 0, cold = 0, cold_kept = 0;
   std::vector<double> mdes;
   std::vector<std::string> suites;
   for (const Work& w : works) {
     if (w.out.dropped_round) ++cold;
     if (!w.out.dropped_round && w.rounds.cold_first) ++cold_kept;
-    if (!w.out.outlier_rounds.empty()) ++disturbed;
     if (!w.comparable) continue;
     ++compared;
     if (has_flag(w.out, "order")) ++ordered;
@@ -296,12 +293,6 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     out.notes.push_back(
         fmt::format("Round 1 looked cold for {} benchmark{} and was left out for {}.", cold,
                     cold == 1 ? "" : "s", cold == 1 ? "it" : "them"));
-  }
-  if (disturbed > 0) {
-    out.notes.push_back(fmt::format(
-        "{} benchmark{} had a round far off the others (a disturbed pair of runs); such rounds "
-        "were left out for {} (in parentheses in the per-round table).",
-        disturbed, disturbed == 1 ? "" : "s", disturbed == 1 ? "it" : "them"));
   }
   if (cold_kept > 0) {
     out.notes.push_back(fmt::format(

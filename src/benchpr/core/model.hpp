@@ -217,7 +217,6 @@ struct BenchmarkAnalysis {
   std::optional<int> rounds_needed;  // rounds that would settle +-threshold (inconclusive only)
   std::vector<std::string> flags;    // "cold-round", "order", "unstable"
   std::optional<int> dropped_round;  // analysed-round number (1-based) left out as cold
-  std::vector<int> outlier_rounds;   // analysed-round numbers left out as disturbed
   int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;
   std::vector<double> round_changes;  // per analysed round head/base - 1, kMissing if absent

@@ -29,47 +29,6 @@ std::vector<AnalysedRound> analysed_rounds(const Results& results) {
   return out;
 }
 
-std::vector<int> drop_outlier_rounds(PairedRounds& r) {
-  constexpr double kOutlierZ = 5.0;
-  constexpr std::size_t kMinRounds = 6;
-  std::vector<int> dropped;
-  const std::size_t n = r.d.size();
-  if (n < kMinRounds) return dropped;
-  const stats::CrossoverFit fit = stats::fit_crossover(r.d, r.s);
-  if (!fit.usable()) return dropped;
-  std::vector<double> e(n);
-  for (std::size_t i = 0; i < n; ++i) e[i] = r.d[i] - fit.mu - fit.gamma * r.s[i];
-  const double center = stats::median(e);
-  const double spread = 1.4826 * stats::mad(e);
-  if (!(spread > 0)) return dropped;
-  std::vector<bool> drop(n, false);
-  std::size_t far = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::fabs(e[i] - center) / spread > kOutlierZ) {
-      drop[i] = true;
-      ++far;
-    }
-  }
-  // More than a fifth of the rounds "far off" is not contamination but the noise itself.
-  if (far == 0 || far > n / 5) return dropped;
-  PairedRounds kept;
-  kept.cold_first = r.cold_first;
-  kept.dropped = r.dropped;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (drop[i]) {
-      dropped.push_back(r.numbers[i]);
-      continue;
-    }
-    kept.d.push_back(r.d[i]);
-    kept.s.push_back(r.s[i]);
-    kept.numbers.push_back(r.numbers[i]);
-    kept.base.push_back(r.base[i]);
-    kept.head.push_back(r.head[i]);
-  }
-  r = std::move(kept);
-  return dropped;
-}
-
 double robust_z(double x, const std::vector<double>& others) {
   if (others.empty()) return 0;
   const double m = stats::median(others);

@@ -33,14 +33,6 @@ struct PairedRounds {
 // against the rounds after it, with at least 3 of them), it is left out: "round 1 looked cold".
 PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds);
 
-// Leaves out rounds whose residual from the crossover fit is far off the others (robust z > 5,
-// MAD scale): a neighbour's load switching on between the two runs of a round throws that
-// round's ratio off by tens of percent, and a least-squares fit would let it decide. At most a
-// fifth of the rounds go, and at least 6 rounds must be there to judge; the rounds left out are
-// returned (1-based analysed-round numbers). Judged on residuals, which are symmetric when
-// nothing changed, not on the ratio's sign.
-std::vector<int> drop_outlier_rounds(PairedRounds& rounds);
-
 // Robust z of x against `others`: (x - median) / (1.4826 * MAD); 0 when MAD is 0.
 double robust_z(double x, const std::vector<double>& others);
 

@@ -456,10 +456,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     row.suite = escape_inline(b.suite, 80);
     row.name = code_span(b.name);
     for (std::size_t c = 0; c < columns; ++c) {
-      const int number = static_cast<int>(c + 1);
-      const bool dropped = (b.dropped_round && *b.dropped_round == number) ||
-                           std::find(b.outlier_rounds.begin(), b.outlier_rounds.end(), number) !=
-                               b.outlier_rounds.end();
+      const bool dropped = b.dropped_round && *b.dropped_round == static_cast<int>(c + 1);
       row.cells.push_back(round_cell(c < rc.size() ? rc[c] : kMissing, dropped));
       v.any_cold_round |= dropped && c < rc.size() && std::isfinite(rc[c]);
     }
