@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-// A busy loop for 3 s, then 3 s of quiet, repeated until stopped: a neighbour on a shared
+// A busy loop for 5 s, then 5 s of quiet, repeated until stopped: a neighbour on a shared
 // runner. Runs in its own process group so the whole thing is killed at the end.
 class SwitchingLoad {
  public:
@@ -27,8 +27,8 @@ class SwitchingLoad {
       setpgid(0, 0);
       execl("/bin/sh", "sh", "-c",
             "while :; do "
-            "  timeout 3 sh -c 'while :; do :; done';"
-            "  sleep 3; "
+            "  timeout 5 sh -c 'while :; do :; done';"
+            "  sleep 5; "
             "done",
             static_cast<char*>(nullptr));
       _exit(127);
@@ -53,9 +53,12 @@ const json& verdict_of(const json& doc, const std::string& name) {
 TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
   TempRepo repo;
   GbenchConfig cfg;
-  cfg.rounds = 10;
+  // Short runs (a pair of runs well inside one on/off phase), and adaptive rounds (looks after
+  // 16, 32 and 48 rounds) so that the pairs straddling a switch do not leave it undecided.
+  cfg.rounds = 16;
   cfg.warmup = 1;
-  cfg.min_time = "0.02";
+  cfg.min_time = "0.01";
+  cfg.extra = "budget: 5m\n";
   // CPU time, as we advise for single-threaded benchmarks on shared runners: a neighbour's load
   // then costs the benchmark its wall-clock share but not its CPU time, and what remains (cache
   // and frequency effects, the switching itself) is left to the statistics.
