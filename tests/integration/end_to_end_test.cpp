@@ -38,10 +38,10 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   repo.commit("make BM_Changed slower");
 
   TempDir out;
-  const BenchprRun r = run_benchpr(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                       "--dry-run", "--seed", "42", "--output", out / "results.json",
-                       "--markdown", out / "comment.md"});
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--seed", "42", "--output", out / "results.json",
+                                   "--markdown", out / "comment.md"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // The comment on stdout, also written to --markdown.
@@ -95,16 +95,14 @@ TEST(EndToEnd, SecondRunReusesWorktreesAndBuildsIncrementally) {
   small.warmup = 0;
   write_gbench_project(repo, {{"BM_A", spin(1000), ""}}, small);
   repo.commit("base");
-  auto first = run_benchpr(BENCHPR_BINARY,
-                           {"run", "-C", repo.path(), "--base", "main", "--head", "main",
-                            "--rounds", "2", "--warmup", "0"});
+  auto first = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head",
+                                            "main", "--rounds", "2", "--warmup", "0"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   const std::string wt = repo.path() + "/.git/benchpr/wt/base/bench.cpp";
   const auto mtime_before = std::filesystem::last_write_time(wt);
   const std::string before = repo.git("log -1 --format=%H");
-  auto second = run_benchpr(BENCHPR_BINARY,
-                            {"run", "-C", repo.path(), "--base", "main", "--head", "main",
-                             "--rounds", "2", "--warmup", "0"});
+  auto second = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head",
+                                             "main", "--rounds", "2", "--warmup", "0"});
   ASSERT_EQ(second.exit_code, 0) << second.err;
   // Unchanged sources keep their mtime, so make/ninja builds stay incremental.
   EXPECT_EQ(std::filesystem::last_write_time(wt), mtime_before);

@@ -63,9 +63,8 @@ TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
   // then costs the benchmark its wall-clock share but not its CPU time, and what remains (cache
   // and frequency effects, the switching itself) is left to the statistics.
   cfg.metric = "cpu_time";
-  const std::vector<GbenchCase> base = {{"BM_Slowed", spin(20000), ""},
-                                        {"BM_SameA", spin(20000), ""},
-                                        {"BM_SameB", spin(5000), ""}};
+  const std::vector<GbenchCase> base = {
+      {"BM_Slowed", spin(20000), ""}, {"BM_SameA", spin(20000), ""}, {"BM_SameB", spin(5000), ""}};
   write_gbench_project(repo, base, cfg);
   repo.commit("base");
   repo.branch("pr");
@@ -105,8 +104,8 @@ TEST(AdaptiveRounds, StopsAtTheFirstLookWhenEverythingIsDecided) {
   write_gbench_project(repo, {{"BM_Big", spin(8000), ""}}, cfg);
   repo.commit("4x slower");
   TempDir out;
-  auto r = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head",
-                                        "pr", "--output", out / "results.json"});
+  auto r = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                        "--output", out / "results.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
   EXPECT_EQ(verdict_of(doc, "BM_Big")["verdict"], "regression") << r.out;

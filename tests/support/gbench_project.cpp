@@ -17,7 +17,8 @@ std::string gbench_source(const std::vector<GbenchCase>& cases, const std::strin
       prelude + "\n";
   for (const auto& c : cases) {
     src += fmt::format(
-        "static void {0}(benchmark::State& state) {{\n  for (auto _ : state) {{\n    {1}\n  }}\n}}\n"
+        "static void {0}(benchmark::State& state) {{\n  for (auto _ : state) {{\n    {1}\n  "
+        "}}\n}}\n"
         "BENCHMARK({0}){2};\n",
         c.name, c.body, c.registration_suffix);
   }
@@ -37,7 +38,8 @@ std::string gbench_config(const GbenchConfig& c) {
       "rounds: {}\n"
       "warmup_rounds: {}\n"
       "threshold: {}\n{}",
-      c.min_time, c.timeout, c.metric.empty() ? "" : "    metric: " + c.metric + "\n", c.rounds, c.warmup, c.threshold, c.extra);
+      c.min_time, c.timeout, c.metric.empty() ? "" : "    metric: " + c.metric + "\n", c.rounds,
+      c.warmup, c.threshold, c.extra);
 }
 
 void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,

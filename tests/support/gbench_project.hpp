@@ -10,8 +10,8 @@
 namespace benchpr::testing {
 
 struct GbenchCase {
-  std::string name;  // function name, e.g. "BM_Spin"
-  std::string body;  // statements run inside `for (auto _ : state) { ... }`
+  std::string name;                 // function name, e.g. "BM_Spin"
+  std::string body;                 // statements run inside `for (auto _ : state) { ... }`
   std::string registration_suffix;  // e.g. "->Arg(64)"
 };
 
@@ -25,7 +25,7 @@ struct GbenchConfig {
   std::string timeout = "2m";
   std::string threshold = "2%";
   std::string metric;  // "" = the format's default (real_time)
-  std::string extra;  // appended to .benchpr.yml verbatim
+  std::string extra;   // appended to .benchpr.yml verbatim
 };
 
 // `.benchpr.yml` that builds bench.cpp with g++ (no CMake: keeps integration tests fast) and runs

@@ -20,7 +20,7 @@ class TempDir {
 };
 
 void write_file(const std::string& path, const std::string& content);  // creates parent dirs
-std::string read_file(const std::string& path);                         // throws if missing
+std::string read_file(const std::string& path);                        // throws if missing
 
 struct CommandResult {
   int exit_code = 0;

@@ -17,7 +17,9 @@ Results seed_results() {
   r.head.sha = std::string(40, 'b');
   r.config.threshold = 0.02;
   // No warm-up recorded; analysed rounds 1..4 with the PR first in rounds 1 and 3.
-  r.plan = {{0, false, Side::Head}, {1, false, Side::Base}, {2, false, Side::Head},
+  r.plan = {{0, false, Side::Head},
+            {1, false, Side::Base},
+            {2, false, Side::Head},
             {3, false, Side::Base}};
   r.rounds_done = 4;
   r.complete = true;
@@ -93,8 +95,10 @@ TEST(SeedPekkoTls, ColdFirstRoundIsLeftOutWhenEnoughRoundsRemain) {
   s4k.head.insert(s4k.head.end(), {48.0, 49.5});
   s4k.base.insert(s4k.base.end(), {50.9, 51.2});
   for (int i : {0, 2}) {
-    r.series[static_cast<std::size_t>(i)].head.resize(6, r.series[static_cast<std::size_t>(i)].head[3]);
-    r.series[static_cast<std::size_t>(i)].base.resize(6, r.series[static_cast<std::size_t>(i)].base[3]);
+    r.series[static_cast<std::size_t>(i)].head.resize(
+        6, r.series[static_cast<std::size_t>(i)].head[3]);
+    r.series[static_cast<std::size_t>(i)].base.resize(
+        6, r.series[static_cast<std::size_t>(i)].base[3]);
   }
   const Analysis a = analyse(r);
   const auto& b4k = a.benchmarks[1];

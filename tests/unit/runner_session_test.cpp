@@ -125,10 +125,11 @@ TEST(RegexEscape, EveryMetacharacterIsLiteral) {
   // "]" and "}" as bracket expressions: Google Benchmark 1.7 refuses "\]" and "\}".
   EXPECT_EQ(regex_escape("[x]+{2}"), "\\[x[]]\\+\\{2[}]");
   const std::string hostile = "BM_Abort/[x]+.*{2}|(a)^$\\?";
-  EXPECT_TRUE(std::regex_match(hostile, std::regex("^(" + regex_escape(hostile) + ")$",
-                                                   std::regex::extended)));
-  EXPECT_FALSE(std::regex_match(std::string("BM_Abort/x"),
-                                std::regex("^(" + regex_escape(hostile) + ")$", std::regex::extended)));
+  EXPECT_TRUE(std::regex_match(
+      hostile, std::regex("^(" + regex_escape(hostile) + ")$", std::regex::extended)));
+  EXPECT_FALSE(
+      std::regex_match(std::string("BM_Abort/x"),
+                       std::regex("^(" + regex_escape(hostile) + ")$", std::regex::extended)));
   EXPECT_EQ(gbench_filter_argument({"a", "b/1"}), " --benchmark_filter='^(a|b/1)$'");
 }
 

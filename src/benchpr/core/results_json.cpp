@@ -179,7 +179,8 @@ Config read_config(const json& j) {
   c.repetitions = static_cast<int>(get_int(j, "repetitions", w, 1, 1000, c.repetitions));
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
     for (const json& v : *it)
-      if (v.is_string() && c.scrub_env.size() < 1000 && v.get_ref<const std::string&>().size() < 256)
+      if (v.is_string() && c.scrub_env.size() < 1000 &&
+          v.get_ref<const std::string&>().size() < 256)
         c.scrub_env.push_back(v.get<std::string>());
   }
   if (auto it = j.find("budget_seconds"); it != j.end() && !it->is_null())

@@ -13,10 +13,9 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Boost promotes double to long double by default; double precision is ample for p-values and
 // quantiles and about six times faster, which matters at 10,000 benchmarks.
-using DoublePolicy =
-    boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 using StudentT = boost::math::students_t_distribution<double, DoublePolicy>;
-}
+}  // namespace
 
 double median(std::vector<double> values) {
   if (values.empty()) return kNaN;
