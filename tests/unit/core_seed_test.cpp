@@ -111,7 +111,8 @@ TEST(SeedPekkoTls, OrderWarningAndNoMergeRecommendationOnThisEvidence) {
   Results r = seed_results();
   r.pull_request = PullRequestInfo{3737, "apache/pekko", "perf: batch ciphertext input", {}, ""};
   const Analysis a = analyse(r);
-  EXPECT_TRUE(a.order_warning);
+  // One benchmark of three follows run order: its own story, not a suite-wide warning.
+  EXPECT_FALSE(a.order_warning);
   // A PR that claims to be a performance change and improves nothing: not on this evidence.
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
   EXPECT_NE(a.recommendation.reason.find("not as a performance change on the current evidence"),
