@@ -52,7 +52,7 @@ SuiteConfig suite(std::string metric = "") {
 exec::ProcessSpec spec() {
   exec::ProcessSpec s;
   s.command = "./client --seconds 1";
-  s.cwd = "/work/tree";
+  s.cwd = "/srv/project";
   s.timeout_seconds = 300;
   s.tail_bytes = 64u << 20;
   return s;
@@ -80,7 +80,7 @@ TEST(MeasureCommand, WallTimeIsTheDefaultAndTheMedianOfTheRuns) {
   ASSERT_EQ(processes.specs.size(), 3u);
   for (const auto& s : processes.specs) {
     EXPECT_EQ(s.command, "./client --seconds 1");
-    EXPECT_EQ(s.cwd, "/work/tree");
+    EXPECT_EQ(s.cwd, "/srv/project");
     EXPECT_DOUBLE_EQ(s.timeout_seconds, 300);
     EXPECT_LE(s.tail_bytes, 8u * 1024);
   }
