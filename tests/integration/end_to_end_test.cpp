@@ -44,6 +44,11 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
                                    "--markdown", out / "comment.md"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
+  // Progress on stderr: which round, which side first, elapsed time and the time left.
+  EXPECT_NE(r.err.find("round 3 of 7"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("first), elapsed "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" left"), std::string::npos) << r.err;
+
   // The comment on stdout, also written to --markdown.
   EXPECT_EQ(r.out, read_file(out / "comment.md"));
   EXPECT_EQ(r.out.rfind("<!-- benchpr:comment key=default -->", 0), 0u);

@@ -17,6 +17,20 @@ namespace benchpr::app {
 
 namespace {
 
+// The options `run` and `publish` share: where the report goes and which pull request gets it.
+// Both option structs name these fields alike.
+template <typename Options>
+void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
+  cmd.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  cmd.add_option("--html", o.html, "Write a self-contained HTML report (charts per round) here");
+  cmd.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
+  cmd.add_option("--key", o.key, "Sticky-comment key, for several benchpr comments on one PR");
+  cmd.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+  cmd.add_option("--pr", o.pr, pr_help);
+  cmd.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
+  cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
+}
+
 void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--base", o.base,
                  "Revision to compare against (branch, tag, SHA, HEAD~2); not needed with --pr "
@@ -30,37 +44,23 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--threshold", o.threshold, "Practical threshold, e.g. 2% (overrides the config)");
   run.add_option("--budget", o.budget, "Time budget for adaptive rounds, e.g. 20m");
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");
-  run.add_option("--markdown", o.markdown, "Write the comment's markdown here");
-  run.add_option("--html", o.html, "Write a self-contained HTML report (charts per round) here");
   run.add_option("--workdir", o.workdir,
                  "Work directory for worktrees and logs (default: <git dir>/benchpr)");
-  run.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
-  run.add_option("--key", o.key, "Sticky-comment key, for several benchpr comments on one PR");
   run.add_option("--fail-on", o.fail_on, "Exit non-zero on: never, regression, failed")
       ->check(CLI::IsMember({"never", "regression", "failed"}));
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
-  run.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
-  run.add_option("--pr", o.pr,
-                 "Pull request number: asks the GitHub API for it, fetches it from origin, "
-                 "compares and posts the comment");
-  run.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
-  run.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge")
       ->check(CLI::IsMember({"merge-base", "merge"}));
+  add_report_options(run, o,
+                     "Pull request number: asks the GitHub API for it, fetches it from origin, "
+                     "compares and posts the comment");
 }
 
 void add_publish_options(CLI::App& publish, PublishOptions& o) {
   publish.add_option("results", o.results_file, "Results file written by `benchpr run --output`")
       ->required();
-  publish.add_option("--pr", o.pr, "Pull request number (default: the one in the file)");
-  publish.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
-  publish.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
-  publish.add_option("--markdown", o.markdown, "Write the comment's markdown here");
-  publish.add_option("--html", o.html, "Write a self-contained HTML report here");
-  publish.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
-  publish.add_option("--key", o.key, "Sticky-comment key");
-  publish.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+  add_report_options(publish, o, "Pull request number (default: the one in the file)");
 }
 
 void add_init_options(CLI::App& init, InitOptions& o) {

@@ -43,15 +43,7 @@ int publish_command(const PublishOptions& options) {
     results.pull_request->repo = resolve_repo_slug(options.repo, nullptr).full_name();
   }
 
-  ReportTargets targets;
-  targets.templates_dir = options.templates_dir;
-  targets.key = options.key;
-  targets.markdown_file = options.markdown;
-  targets.html_file = options.html;
-  targets.print_markdown = !progress.github_actions();
-  const Report report = make_report(results, targets);
-  if (progress.github_actions())
-    progress.print_untrusted_block("benchpr: comment", report.markdown);
+  const Report report = present_report(results, report_targets(options), progress);
 
   PostOutcome posted;
   if (!results.pull_request) {

@@ -42,4 +42,12 @@ Report make_report(const Results& results, const ReportTargets& targets) {
   return report;
 }
 
+Report present_report(const Results& results, ReportTargets targets, const Progress& progress) {
+  targets.print_markdown = !progress.github_actions();
+  Report report = make_report(results, targets);
+  if (progress.github_actions())
+    progress.print_untrusted_block("benchpr: comment", report.markdown);
+  return report;
+}
+
 }  // namespace benchpr::app

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "benchpr/app/progress.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr::app {
@@ -21,6 +22,22 @@ struct ReportTargets {
   std::string results_file;    // "" = none
   bool print_markdown = true;  // to stdout (plain; GitHub Actions prints it through Progress)
 };
+
+// The report targets both commands take from their options (fields named alike in RunOptions
+// and PublishOptions).
+template <typename Options>
+ReportTargets report_targets(const Options& o) {
+  ReportTargets t;
+  t.templates_dir = o.templates_dir;
+  t.key = o.key;
+  t.markdown_file = o.markdown;
+  t.html_file = o.html;
+  return t;
+}
+
+// make_report, with the markdown shown where the user reads it: stdout locally, a block that
+// cannot run workflow commands in the Actions log.
+Report present_report(const Results& results, ReportTargets targets, const Progress& progress);
 
 // "Compared pull/7 head (abc1234) against the merge base of main (def5678)." for a pull request
 // (from RevisionInfo::spec), "" otherwise: the comment says what was compared.

@@ -148,16 +148,9 @@ int run_command(const RunOptions& options) {
   session.run(results);
   progress.end_group();
 
-  ReportTargets targets;
-  targets.templates_dir = options.templates_dir;
-  targets.key = options.key;
-  targets.markdown_file = options.markdown;
-  targets.html_file = options.html;
+  ReportTargets targets = report_targets(options);
   targets.results_file = options.output;
-  targets.print_markdown = !progress.github_actions();
-  const Report report = make_report(results, targets);
-  if (progress.github_actions())
-    progress.print_untrusted_block("benchpr: comment", report.markdown);
+  const Report report = present_report(results, targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",
                             to_string(report.analysis.recommendation.kind),
                             report.analysis.recommendation.reason));

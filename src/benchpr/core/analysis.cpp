@@ -75,8 +75,7 @@ std::string rounds_phrase(const Work& w) {
 }
 
 void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds, double threshold,
-                    const AnalysisOptions& opt) {
+                    const std::vector<AnalysedRound>& rounds, const AnalysisOptions& opt) {
   BenchmarkAnalysis& a = w.out;
   a.suite = series.suite;
   a.name = series.name;
@@ -149,7 +148,6 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
       w.fit.has_gamma && a.position_p < opt.alpha && std::fabs(w.fit.gamma) >= std::fabs(w.fit.mu);
   if (sign_follows || gamma_dominates) a.flags.push_back("order");
   w.comparable = a.verdict != Verdict::Failed;
-  (void)threshold;
 }
 
 // Leave-one-round-out: does any single round carry the conclusion?
@@ -258,7 +256,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
 
   std::vector<Work> works(results.series.size());
   for (std::size_t i = 0; i < works.size(); ++i) {
-    analyse_series(works[i], results.series[i], rounds, threshold, options);
+    analyse_series(works[i], results.series[i], rounds, options);
   }
 
   std::vector<double> p;

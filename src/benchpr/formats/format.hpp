@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "benchpr/core/model.hpp"
+#include "benchpr/core/stats.hpp"
 
 namespace benchpr::formats {
 
@@ -70,7 +71,7 @@ inline constexpr int kMaxJsonDepth = 64;
 
 // Small pieces shared by the parsers; public because they are useful to test on their own.
 // Median of the values (mean of the middle two for an even count); NaN for an empty list.
-double median(std::vector<double> values);
+using stats::median;
 // Median where each value counts `weight` times (JMH sample-mode histograms); NaN if empty.
 double weighted_median(std::vector<std::pair<double, double>> value_weight);
 // 'text' with single quotes escaped, safe to paste into a /bin/sh command line.

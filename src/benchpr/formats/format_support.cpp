@@ -12,17 +12,6 @@
 
 namespace benchpr::formats {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return kMissing;
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  const double lower =
-      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
-  return lower + (upper - lower) / 2;
-}
-
 double weighted_median(std::vector<std::pair<double, double>> value_weight) {
   std::erase_if(value_weight, [](const auto& vw) { return !(vw.second > 0); });
   if (value_weight.empty()) return kMissing;

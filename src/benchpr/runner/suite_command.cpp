@@ -2,25 +2,13 @@
 
 namespace benchpr::runner {
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
 RunCommand make_run_command(const SuiteConfig& suite, const formats::Format& format,
                             const std::string& out_path, int repetitions) {
   RunCommand rc;
   const std::string placeholder = "{out}";
   if (auto pos = suite.run.find(placeholder); pos != std::string::npos) {
     rc.command = suite.run;
-    const std::string quoted = shell_quote(out_path);
+    const std::string quoted = formats::shell_quote(out_path);
     for (; pos != std::string::npos; pos = rc.command.find(placeholder, pos + quoted.size())) {
       rc.command.replace(pos, placeholder.size(), quoted);
     }

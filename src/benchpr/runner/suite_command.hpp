@@ -9,9 +9,6 @@
 
 namespace benchpr::runner {
 
-// Single-quotes `s` for /bin/sh.
-std::string shell_quote(const std::string& s);
-
 struct RunCommand {
   std::string command;
   bool reads_file = true;  // false: the tool's stdout is parsed

@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/runner/suite_command.hpp"
+#include "benchpr/formats/format.hpp"
 
 namespace benchpr::runner {
 
@@ -406,7 +406,7 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
       suite.name = stem;
     }
     const std::string path = relative.empty() || relative.starts_with("..") ? p.string() : relative;
-    suite.run = plain_word(path) ? path : shell_quote(path);
+    suite.run = plain_word(path) ? path : formats::shell_quote(path);
     suite.format = "google-benchmark";
     suites.push_back(std::move(suite));
   }
