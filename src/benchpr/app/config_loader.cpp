@@ -1,5 +1,7 @@
 #include "benchpr/app/config_loader.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -15,7 +17,9 @@ std::optional<Config> load_config(const RunOptions& options, git::Repository& re
   std::string name;
   if (!options.config_file.empty()) {
     std::ifstream in(options.config_file);
-    if (!in) throw UserError("--config " + options.config_file + ": cannot read the file");
+    if (!in)
+      throw UserError("--config " + options.config_file + ": cannot read the file: " +
+                      std::strerror(errno) + " (check the path, relative to where benchpr runs)");
     std::ostringstream ss;
     ss << in.rdbuf();
     text = ss.str();
@@ -55,7 +59,7 @@ void apply_overrides(Config& c, const RunOptions& options) {
   }
   if (options.warmup_rounds) {
     if (*options.warmup_rounds < 0 || *options.warmup_rounds > 100)
-      throw UserError("--warmup: expected 0 to 100");
+      throw UserError("--warmup: expected 0 to 100, got " + std::to_string(*options.warmup_rounds));
     c.warmup_rounds = *options.warmup_rounds;
   }
   if (!options.threshold.empty()) {

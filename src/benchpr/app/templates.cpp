@@ -13,7 +13,9 @@ std::map<std::string, std::string> load_template_overrides(const std::string& di
   if (dir.empty()) return out;
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
-  if (ec) throw UserError("--templates " + dir + ": " + ec.message());
+  if (ec)
+    throw UserError("--templates " + dir + ": " + ec.message() +
+                    " (pass a directory of *.mustache files)");
   for (const auto& entry : it) {
     if (entry.path().extension() != ".mustache") continue;
     std::ifstream in(entry.path());
@@ -21,7 +23,10 @@ std::map<std::string, std::string> load_template_overrides(const std::string& di
     ss << in.rdbuf();
     out[entry.path().stem().string()] = ss.str();
   }
-  if (out.empty()) throw UserError("--templates " + dir + ": no *.mustache files there");
+  if (out.empty())
+    throw UserError("--templates " + dir +
+                    ": no *.mustache files there (start from a copy of "
+                    "benchpr's templates/ directory; see docs/templates.md)");
   return out;
 }
 
