@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -84,13 +87,70 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-bool claims_performance(const PullRequestInfo& pr) {
-  const std::string title = lower(pr.title);
-  const auto first = title.find_first_not_of(" \t[(");
-  if (first != std::string::npos && title.compare(first, 4, "perf") == 0) return true;
-  return std::any_of(pr.labels.begin(), pr.labels.end(),
-                     [](const std::string& l) { return lower(l) == "performance"; });
+namespace {
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// Words of a lower-cased text: runs of letters and digits.
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char c : text) {
+    if (word_char(c)) {
+      word += c;
+    } else if (!word.empty()) {
+      out.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) out.push_back(std::move(word));
+  return out;
 }
+
+// "perf:", "perf(scope):", "perf!:" at the start (conventional commits) or "[perf]" anywhere.
+std::optional<std::string> perf_tag(const std::string& title) {
+  if (const auto at = title.find("[perf]"); at != std::string::npos) return "[perf]";
+  const auto first = title.find_first_not_of(" \t");
+  if (first == std::string::npos || title.compare(first, 4, "perf") != 0) return std::nullopt;
+  std::size_t i = first + 4;
+  if (i < title.size() && title[i] == '(') {
+    const auto close = title.find(')', i);
+    if (close == std::string::npos) return std::nullopt;
+    i = close + 1;
+  }
+  if (i < title.size() && title[i] == '!') ++i;
+  if (i < title.size() && title[i] == ':') return title.substr(first, i + 1 - first);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PerformanceClaim> performance_claim(const PullRequestInfo& pr) {
+  const std::string title = lower(pr.title);
+  const std::vector<std::string> words = words_of(title);
+  const bool revert = !words.empty() && (words.front() == "revert" || words.front() == "reverts");
+  if (!revert) {
+    if (auto tag = perf_tag(title))
+      return PerformanceClaim{*tag == "[perf]" ? "its title has the tag" : "its title starts with",
+                              *tag};
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::string& w = words[i];
+      if (w == "performance" || w == "faster" || w == "speedup" || w == "speedups")
+        return PerformanceClaim{"its title says", w};
+      if ((w == "speed" || w == "speeds" || w == "sped") && i + 1 < words.size() &&
+          words[i + 1] == "up")
+        return PerformanceClaim{"its title says", w + " up"};
+    }
+  }
+  for (const std::string& label : pr.labels) {
+    for (const std::string& w : words_of(lower(label))) {
+      if (w == "perf" || w == "performance") return PerformanceClaim{"it has the label", label};
+    }
+  }
+  return std::nullopt;
+}
+
+bool claims_performance(const PullRequestInfo& pr) { return performance_claim(pr).has_value(); }
 
 Recommendation recommend(const Results& results, const Analysis& analysis) {
   const bool suites = several_suites(analysis);
@@ -144,12 +204,16 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     return std::move(s).done(RecommendationKind::Failed);
   }
 
-  if (results.pull_request && claims_performance(*results.pull_request) && improvements.empty() &&
-      faster.empty()) {
+  const std::optional<PerformanceClaim> claim =
+      results.pull_request ? performance_claim(*results.pull_request) : std::nullopt;
+  if (claim && improvements.empty() && faster.empty()) {
+    // Say why the title or labels matter here: without the claim this run would be a merge.
     Sentence s;
-    s.text(
-        "This pull request presents itself as a performance change, but no benchmark improved "
-        "significantly: not as a performance change on the current evidence");
+    s.text("This pull request presents itself as a performance change (" + claim->what + " ")
+        .code(claim->quoted)
+        .text(
+            "), but no benchmark improved significantly: not as a performance change on the "
+            "current evidence");
     if (!inconclusive.empty()) s.text(fmt::format(" ({} inconclusive)", inconclusive.size()));
     s.text(".");
     return std::move(s).done(RecommendationKind::DoNotMerge);

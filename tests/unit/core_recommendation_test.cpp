@@ -1,0 +1,110 @@
+// The performance-claim rule of the recommendation: which titles and labels present a pull
+// request as a performance change, and what the comment then says.
+#include "benchpr/core/recommendation.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace benchpr {
+namespace {
+
+PullRequestInfo pr(std::string title, std::vector<std::string> labels = {}) {
+  return PullRequestInfo{1, "o/r", std::move(title), std::move(labels), ""};
+}
+
+std::string quoted(const PullRequestInfo& p) {
+  const auto c = performance_claim(p);
+  return c ? c->quoted : "";
+}
+
+TEST(PerformanceClaim, ConventionalCommitTagsAtTheStart) {
+  EXPECT_EQ(quoted(pr("perf: batch ciphertext input")), "perf:");
+  EXPECT_EQ(quoted(pr("Perf(tls): batch input")), "perf(tls):");
+  EXPECT_EQ(quoted(pr("perf!: drop the slow path")), "perf!:");
+  EXPECT_EQ(quoted(pr("  perf: leading blanks")), "perf:");
+  EXPECT_EQ(performance_claim(pr("perf: x"))->what, "its title starts with");
+}
+
+TEST(PerformanceClaim, BracketTagAnywhere) {
+  EXPECT_EQ(quoted(pr("[perf] batch input")), "[perf]");
+  EXPECT_EQ(quoted(pr("tls: [PERF] batch input")), "[perf]");
+  EXPECT_EQ(performance_claim(pr("[perf] x"))->what, "its title has the tag");
+}
+
+TEST(PerformanceClaim, WholeWordsAnywhereInTheTitle) {
+  EXPECT_EQ(quoted(pr("Improve parser performance")), "performance");
+  EXPECT_EQ(quoted(pr("Make hashing faster")), "faster");
+  EXPECT_EQ(quoted(pr("Speed up the allocator")), "speed up");
+  EXPECT_EQ(quoted(pr("Speed-up for small inputs")), "speed up");
+  EXPECT_EQ(quoted(pr("2x speedup in the tokenizer")), "speedup");
+  EXPECT_EQ(performance_claim(pr("Make hashing faster"))->what, "its title says");
+}
+
+TEST(PerformanceClaim, PrefixesAndLookAlikesClaimNothing) {
+  EXPECT_FALSE(claims_performance(pr("Perfect the README wording")));
+  EXPECT_FALSE(claims_performance(pr("perform cleanup on exit")));
+  EXPECT_FALSE(claims_performance(pr("perf stat support in the runner script")));
+  EXPECT_FALSE(claims_performance(pr("perfunctory: typo")));
+  EXPECT_FALSE(claims_performance(pr("perf(unclosed: scope")));
+  EXPECT_FALSE(claims_performance(pr("Fix speedometer widget")));
+  EXPECT_FALSE(claims_performance(pr("Speed limits for uploads")));
+  EXPECT_FALSE(claims_performance(pr("fasterxml dependency bump")));
+  EXPECT_FALSE(claims_performance(pr("")));
+}
+
+TEST(PerformanceClaim, RevertsClaimNothing) {
+  EXPECT_FALSE(claims_performance(pr("Revert \"perf: batch ciphertext input\"")));
+  EXPECT_FALSE(claims_performance(pr("Revert faster hashing")));
+  // A label is the author's explicit statement, and still counts on a revert.
+  EXPECT_TRUE(claims_performance(pr("Revert \"perf: x\"", {"performance"})));
+}
+
+TEST(PerformanceClaim, LabelsByWord) {
+  EXPECT_EQ(quoted(pr("Batch input", {"Performance"})), "Performance");
+  EXPECT_EQ(quoted(pr("Batch input", {"bug", "type: perf"})), "type: perf");
+  EXPECT_EQ(quoted(pr("Batch input", {"area/performance"})), "area/performance");
+  EXPECT_EQ(performance_claim(pr("Batch input", {"perf"}))->what, "it has the label");
+  EXPECT_FALSE(claims_performance(pr("Batch input", {"perfect-first-issue", "docs"})));
+}
+
+Results results_with(const PullRequestInfo& p) {
+  Results r;
+  r.config.threshold = 0.02;
+  r.pull_request = p;
+  return r;
+}
+
+Analysis unchanged_analysis() {
+  Analysis a;
+  BenchmarkAnalysis b;
+  b.suite = "s";
+  b.name = "BM_A";
+  b.verdict = Verdict::Unchanged;
+  b.change = 0.001;
+  a.benchmarks.push_back(b);
+  return a;
+}
+
+TEST(Recommendation, PerformanceClaimWithoutImprovementSaysWhyItMatters) {
+  const Recommendation r = recommend(results_with(pr("Make hashing faster")), unchanged_analysis());
+  EXPECT_EQ(r.kind, RecommendationKind::DoNotMerge);
+  EXPECT_NE(r.reason.find("(its title says `faster`)"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("not as a performance change on the current evidence"),
+            std::string::npos);
+  // The quoted word is a code part, so the renderer escapes it as code.
+  bool code = false;
+  for (const TextPart& p : r.reason_parts) code |= p.code && p.text == "faster";
+  EXPECT_TRUE(code);
+}
+
+TEST(Recommendation, NoClaimNoEffectIsAMerge) {
+  const Recommendation r =
+      recommend(results_with(pr("Perfect the README wording")), unchanged_analysis());
+  EXPECT_EQ(r.kind, RecommendationKind::Merge) << r.reason;
+}
+
+}  // namespace
+}  // namespace benchpr
