@@ -20,8 +20,13 @@ std::vector<GbenchCase> with(std::vector<GbenchCase> cases, const GbenchCase& ex
 void expect_compared_in_every_round(const json& doc, const std::string& name, int rounds) {
   const json* b = find_benchmark(doc, name);
   ASSERT_NE(b, nullptr) << name << " missing from the analysis";
-  EXPECT_NE((*b)["verdict"], "failed") << name << ": " << (*b)["reason"] << "\nruns:\n"
-                                       << doc["runs"].dump(1);
+  // Compared: a comparison's verdict, never failed, added or removed. Not asserted to be
+  // `unchanged`: the PR's binary differs (another benchmark crashes), and code layout alone can
+  // move an unchanged benchmark's time by tens of percent.
+  const std::string verdict = (*b)["verdict"];
+  EXPECT_TRUE(verdict != "failed" && verdict != "added" && verdict != "removed")
+      << name << ": " << verdict << ", " << (*b)["reason"] << "\nruns:\n"
+      << doc["runs"].dump(1);
   EXPECT_EQ((*b)["rounds_used"], rounds) << name << ": " << b->dump();
   for (const json& s : doc["series"]) {
     if (s["name"] != name) continue;
@@ -38,6 +43,19 @@ void expect_failed_with(const json& doc, const std::string& name, const std::str
   EXPECT_EQ((*b)["verdict"], "failed") << b->dump();
   EXPECT_NE((*b)["reason"].get<std::string>().find(reason), std::string::npos)
       << contains_msg((*b)["reason"].get<std::string>(), reason);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The first line of `text` that contains `part` ("" if none).
+std::string line_with(const std::string& text, const std::string& part) {
+  const std::size_t at = text.find(part);
+  if (at == std::string::npos) return "";
+  const std::size_t begin =
+      text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  return text.substr(begin, text.find('\n', at) - begin);
 }
 
 void expect_clean_ending(const Ending& e, const TempRepo& repo, int exit_code = 0) {
@@ -69,7 +87,8 @@ TEST(FaultsCrash, SegfaultingBenchmarkIsFailedWithTheSignalAndTheOthersAreStillC
   expect_failed_with(doc, "BM_Crash", "killed by signal 11 (SIGSEGV)");
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
-  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  // A benchmark failed and nothing regressed: the comparison is incomplete.
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
   EXPECT_TRUE(doc["complete"].get<bool>());
 
   EXPECT_NE(e.out.find("SIGSEGV"), std::string::npos) << e.out;
@@ -92,7 +111,8 @@ TEST(FaultsCrash, SeveralCrashingBenchmarksAreEachExcluded) {
   expect_failed_with(doc, "BM_Exit", "exit code 3");
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
-  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  // A benchmark failed and nothing regressed: the comparison is incomplete.
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
 }
 
@@ -121,7 +141,8 @@ TEST(FaultsCrash, CrashingBenchmarkWithRegexCharactersInItsNameIsExcludedLiteral
   expect_failed_with(doc, name, "killed by signal 6 (SIGABRT)");
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
-  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  // A benchmark failed and nothing regressed: the comparison is incomplete.
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
 }
 
@@ -192,7 +213,8 @@ TEST(FaultsCrash, BenchmarkReportingAnErrorIsFailedWithItsEscapedMessage) {
   expect_failed_with(doc, "BM_Err", "error: disk on fire <img src=x onerror=alert(1)> @octocat");
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
-  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  // A benchmark failed and nothing regressed: the comparison is incomplete.
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
   EXPECT_NE(e.out.find("disk on fire"), std::string::npos) << e.out;
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out)) << e.out;
 }
@@ -217,12 +239,13 @@ TEST(FaultsCrash, AddedAndRemovedBenchmarksAreListedNotCompared) {
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
   for (const json& run : doc["runs"]) EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
-  // Not a failure of the PR: nothing crashed.
-  EXPECT_NE(doc["recommendation"]["verdict"], "failed");
-  EXPECT_NE(e.out.find("`BM_New`"), std::string::npos) << e.out;
-  EXPECT_NE(e.out.find("`BM_Old`"), std::string::npos) << e.out;
-  EXPECT_NE(e.out.find("added"), std::string::npos) << e.out;
-  EXPECT_NE(e.out.find("removed"), std::string::npos) << e.out;
+  // Not a failure of the PR: nothing crashed, nothing regressed (the unchanged benchmarks have
+  // too few rounds to call, hence possibly `inconclusive`).
+  const std::string verdict = doc["recommendation"]["verdict"];
+  EXPECT_TRUE(verdict == "merge" || verdict == "inconclusive") << doc["recommendation"].dump();
+  // Each is listed on its own row with its label, not merely counted in the headline.
+  EXPECT_TRUE(contains(line_with(e.out, "`BM_New`"), "added")) << e.out;
+  EXPECT_TRUE(contains(line_with(e.out, "`BM_Old`"), "removed")) << e.out;
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
 }
 

@@ -50,10 +50,16 @@ TEST(FaultsHostile, HostileBenchmarkNamesCannotInjectMarkupIntoTheComment) {
 
   // The names arrive intact in the results file (they are data, escaped only when rendered).
   const json doc = read_json(out / "results.json");
+  // Each is compared in every round (the same name found on both sides), not failed, added or
+  // removed. Which way each moved is not asserted: the PR's binary differs (one benchmark is
+  // slower), and code layout alone can move the others by tens of percent.
   for (const auto& name : kHostileNames) {
     const json* b = find_benchmark(doc, name);
     ASSERT_NE(b, nullptr) << "missing: " << name << "\n" << doc["benchmarks"].dump(2);
-    EXPECT_NE((*b)["verdict"], "failed") << name << ": " << b->dump();
+    const std::string verdict = (*b)["verdict"];
+    EXPECT_TRUE(verdict != "failed" && verdict != "added" && verdict != "removed")
+        << name << ": " << b->dump();
+    EXPECT_EQ((*b)["rounds_used"], 4) << name << ": " << b->dump();
   }
 
   const std::string& md = e.out;
