@@ -30,6 +30,7 @@ Results read_results(const std::string& path) {
 
 int publish_command(const PublishOptions& options) {
   check_comment_key(options.key);
+  const ReportTargets targets = report_targets(options);
   const Progress progress(in_github_actions());
   Results results = read_results(options.results_file);
   if (options.pr) {
@@ -43,7 +44,7 @@ int publish_command(const PublishOptions& options) {
     results.pull_request->repo = resolve_repo_slug(options.repo, nullptr).full_name();
   }
 
-  const Report report = present_report(results, report_targets(options), progress);
+  const Report report = present_report(results, targets, progress);
 
   PostOutcome posted;
   if (!results.pull_request) {

@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "benchpr/app/templates.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/html_report.hpp"
@@ -27,7 +26,7 @@ Report make_report(const Results& results, const ReportTargets& targets) {
     report.analysis.notes.insert(report.analysis.notes.begin(), note);
   render::RenderOptions ro;
   ro.key = targets.key;
-  ro.template_overrides = load_template_overrides(targets.templates_dir);
+  ro.template_overrides = targets.template_overrides;
   report.markdown = render::render_comment(results, report.analysis, ro);
   // Printed before anything that can fail, so the reading is never lost.
   if (targets.print_markdown) std::cout << report.markdown << std::flush;

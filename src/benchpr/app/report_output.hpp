@@ -2,9 +2,11 @@
 // user asked. Shared by `run` and `publish` so both produce the same comment from the same data.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "benchpr/app/progress.hpp"
+#include "benchpr/app/templates.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr::app {
@@ -15,7 +17,7 @@ struct Report {
 };
 
 struct ReportTargets {
-  std::string templates_dir;
+  std::map<std::string, std::string> template_overrides;  // --templates, read and checked
   std::string key = "default";
   std::string markdown_file;   // "" = none
   std::string html_file;       // "" = none: the self-contained HTML report
@@ -24,11 +26,12 @@ struct ReportTargets {
 };
 
 // The report targets both commands take from their options (fields named alike in RunOptions
-// and PublishOptions).
+// and PublishOptions). Reads and checks the --templates directory (UserError if broken): call
+// it before anything is built or measured.
 template <typename Options>
 ReportTargets report_targets(const Options& o) {
   ReportTargets t;
-  t.templates_dir = o.templates_dir;
+  t.template_overrides = load_template_overrides(o.templates_dir);
   t.key = o.key;
   t.markdown_file = o.markdown;
   t.html_file = o.html;

@@ -76,6 +76,9 @@ int run_command(const RunOptions& options) {
   exec::install_interrupt_handlers();
   protect_own_environment();  // before any code under test can start
   check_comment_key(options.key);
+  // Inputs are checked before anything is fetched, built or measured.
+  ReportTargets targets = report_targets(options);
+  targets.results_file = options.output;
   const Progress progress(in_github_actions());
   exec::PosixProcessRunner processes;
   RepoContext ctx(options.directory, processes, github::token_from_environment());
@@ -148,8 +151,6 @@ int run_command(const RunOptions& options) {
   session.run(results);
   progress.end_group();
 
-  ReportTargets targets = report_targets(options);
-  targets.results_file = options.output;
   const Report report = present_report(results, targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",
                             to_string(report.analysis.recommendation.kind),

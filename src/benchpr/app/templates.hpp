@@ -1,3 +1,5 @@
+// The user's --templates directory, read and checked when a command starts, so a missing
+// directory or a broken template is an error before anything is built or measured.
 #pragma once
 
 #include <map>
@@ -5,7 +7,9 @@
 
 namespace benchpr::app {
 
-// Reads DIR/*.mustache into name -> text (throws UserError when DIR cannot be read).
+// Reads DIR/*.mustache into name -> text ("" = no overrides) and checks that the templates they
+// make with the embedded ones parse and include only templates that exist. Throws UserError
+// naming the directory and what to fix.
 std::map<std::string, std::string> load_template_overrides(const std::string& dir);
 
 }  // namespace benchpr::app
