@@ -52,6 +52,17 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return size * count;
 }
 
+// Only http(s), so no URL (a pagination link, say) can make libcurl speak another protocol.
+// CURLOPT_PROTOCOLS_STR arrived in libcurl 7.85 and deprecated the bitmask; Ubuntu 22.04 ships
+// 7.81, which has only the bitmask.
+void restrict_to_http(CURL* curl) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
 struct SlistDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
@@ -92,7 +103,7 @@ HttpResponse CurlTransport::send(const HttpRequest& request) {
   std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
 
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  restrict_to_http(curl);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
