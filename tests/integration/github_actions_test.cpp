@@ -63,10 +63,12 @@ class ActionsMode : public ::testing::Test {
     head_sha = repo.commit("perf: avoid copying keys in object lookup");
   }
 
-  // The recorded payload with this repository's commits.
-  void write_event() {
+  // The recorded payload (a pull request from a fork) with this repository's commits; with
+  // from_fork false, as if its branch were in the repository itself.
+  void write_event(bool from_fork = false) {
     json event = json::parse(
         read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/github/pull_request_event.json"));
+    if (!from_fork) event["pull_request"]["head"]["repo"]["full_name"] = kRepo;
     event["pull_request"]["base"]["sha"] = base_sha;
     event["pull_request"]["head"]["sha"] = head_sha;
     event["after"] = head_sha;
@@ -145,7 +147,7 @@ TEST_F(ActionsMode, PostsTheCommentWritesSummaryAndOutputsAndFailsOnRegression) 
 
 TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComment) {
   make_repo(2);
-  write_event();
+  write_event(/*from_fork=*/true);
   // The unprivileged job: no token at all, nothing posted, everything kept in the files.
   const BenchprRun run =
       run_benchpr(BENCHPR_BINARY,
@@ -154,6 +156,7 @@ TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComm
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(github.requests().empty());
   EXPECT_TRUE(contains(run.out, "was not posted")) << run.out;
+  EXPECT_FALSE(contains(run.out, "::notice::")) << "this is the fork-safe pair already";
   const std::string comment = read_file(files / "comment.md");
   EXPECT_EQ(read_file(files / "summary.md"), comment);
   EXPECT_EQ(parse_outputs(read_file(files / "output.txt")).at("results"), files / "results.json");
@@ -189,6 +192,52 @@ TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComm
   const auto comments = github.comments(kRepo, kNumber);
   ASSERT_EQ(comments.size(), 1u);
   EXPECT_EQ(comments[0].body, comment);
+}
+
+TEST_F(ActionsMode, AForkPullRequestIsMeasuredAndSummarisedButNothingIsPosted) {
+  make_repo(2);
+  write_event(/*from_fork=*/true);
+  json event = json::parse(read_file(files / "event.json"));
+  // The token of a fork's pull_request job is read-only: a POST would get 403.
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run", "--status", "--seed", "3"},
+                                   actions_env(github.token()), repo.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& request : github.requests()) EXPECT_EQ(request.method, "GET") << request.path;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+  EXPECT_TRUE(github.statuses().empty());
+  EXPECT_TRUE(contains(read_file(files / "summary.md"), "BM_Parse"));
+  // One notice, pointing at the fork-safe pair.
+  const std::string notice = "::notice::benchpr: this pull request comes from a fork";
+  ASSERT_TRUE(contains(r.out, notice)) << r.out;
+  EXPECT_EQ(r.out.find(notice), r.out.rfind(notice));
+  EXPECT_TRUE(contains(r.out, "fork-safe pair")) << r.out;
+
+  // A deleted fork (head.repo null) is a fork too.
+  event["pull_request"]["head"]["repo"] = nullptr;
+  write_file(files / "event.json", event.dump());
+  const BenchprRun deleted =
+      run_benchpr(BENCHPR_BINARY, {"run", "--seed", "3"}, actions_env(github.token()), repo.path());
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_TRUE(contains(deleted.out, notice)) << deleted.out;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+TEST_F(ActionsMode, PullRequestTargetIsRefusedWithoutTheFlagThatNamesTheRisk) {
+  make_repo(2);
+  write_event();
+  auto env = actions_env(github.token());
+  for (auto& [k, v] : env)
+    if (k == "GITHUB_EVENT_NAME") v = "pull_request_target";
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run"}, env, repo.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "refusing to run in a pull_request_target job")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--run-pr-code-with-write-token")) << r.err;
+  EXPECT_TRUE(github.requests().empty());
+  EXPECT_FALSE(contains(r.err, "building")) << r.err;
+
+  const BenchprRun allowed = run_benchpr(
+      BENCHPR_BINARY, {"run", "--dry-run", "--run-pr-code-with-write-token"}, env, repo.path());
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
 }
 
 TEST_F(ActionsMode, AShallowCheckoutGetsItsHistoryFetched) {

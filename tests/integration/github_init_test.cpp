@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
@@ -36,6 +37,10 @@ TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
   EXPECT_TRUE(contains(config, "build-benchpr/core_bench")) << config;
   const std::string workflow = read_file(repo.path() + "/.github/workflows/benchpr.yml");
   EXPECT_TRUE(contains(workflow, "pull-requests: write"));
+  // The one action reference, with the comment that tells users to put theirs.
+  EXPECT_TRUE(contains(workflow, "uses: " + std::string(app::kActionReference) + "\n")) << workflow;
+  EXPECT_TRUE(contains(workflow, "replace with the OWNER/NAME@REF you take benchpr from"));
+  EXPECT_TRUE(contains(workflow, "statuses: write"));
   EXPECT_TRUE(contains(workflow, "fetch-depth: 0"));
   if (run_command("yamllint --version").exit_code == 0) {
     const CommandResult lint = run_command(

@@ -203,6 +203,26 @@ void FakeGitHub::secondary_rate_limit_next(int status, int retry_after_seconds) 
        {}});
 }
 
+void FakeGitHub::carry_out_then_fail_next(int status, std::chrono::milliseconds delay) {
+  std::lock_guard lock(mutex_);
+  faults_.push_back({status, R"({"message":"Server Error"})", {}, delay, true});
+}
+
+void FakeGitHub::set_token_login(const std::string& login) {
+  std::lock_guard lock(mutex_);
+  token_login_ = login;
+}
+
+std::vector<FakeStatus> FakeGitHub::statuses() const {
+  std::lock_guard lock(mutex_);
+  return statuses_;
+}
+
+std::vector<FakeReaction> FakeGitHub::reactions() const {
+  std::lock_guard lock(mutex_);
+  return reactions_;
+}
+
 void FakeGitHub::delay_next(int count, std::chrono::milliseconds delay) {
   std::lock_guard lock(mutex_);
   for (int i = 0; i < count; ++i) faults_.push_back({0, "", {}, delay});
@@ -244,6 +264,15 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
     }
   }
   res.set_header("x-github-request-id", "FAKE:" + std::to_string(requests().size()));
+  if (fault && fault->carry_out) {
+    handle(req, res);
+    if (fault->delay.count() > 0) std::this_thread::sleep_for(fault->delay);
+    if (fault->status != 0) {
+      res.status = fault->status;
+      res.set_content(fault->body, "application/json; charset=utf-8");
+    }
+    return;
+  }
   if (fault) {
     if (fault->delay.count() > 0) std::this_thread::sleep_for(fault->delay);
     if (fault->status != 0) {
@@ -253,7 +282,12 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
       return;
     }
   }
+  handle(req, res);
+}
 
+void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {
+  RecordedRequest record;
+  for (const auto& [name, value] : req.headers) record.headers.emplace_back(name, value);
   // GitHub refuses requests without a User-Agent outright.
   if (!record.has_header("User-Agent")) {
     res.status = 403;
@@ -282,8 +316,26 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
   static const std::regex pull(R"(/repos/([^/]+/[^/]+)/pulls/(\d+))");
   static const std::regex issue_comments(R"(/repos/([^/]+/[^/]+)/issues/(\d+)/comments)");
   static const std::regex one_comment(R"(/repos/([^/]+/[^/]+)/issues/comments/(\d+))");
+  static const std::regex statuses(R"(/repos/([^/]+/[^/]+)/statuses/([0-9a-f]+))");
+  static const std::regex reactions(R"(/repos/([^/]+/[^/]+)/issues/comments/(\d+)/reactions)");
   std::smatch m;
   const std::string& path = req.path;
+  if (req.method == "GET" && path == "/user") {
+    std::lock_guard lock(mutex_);
+    if (token_login_.empty()) {
+      return send_json(res, 403,
+                       {{"message", "Resource not accessible by integration"},
+                        {"documentation_url",
+                         "https://docs.github.com/rest/users/users#get-the-authenticated-user"}});
+    }
+    return send_json(res, 200, {{"login", token_login_}, {"type", "User"}});
+  }
+  if (req.method == "POST" && std::regex_match(path, m, statuses)) {
+    return create_status(m[1], m[2], req, res);
+  }
+  if (req.method == "POST" && std::regex_match(path, m, reactions)) {
+    return create_reaction(m[1], std::stoll(m[2]), req, res);
+  }
   if (req.method == "GET" && std::regex_match(path, m, pull)) {
     return get_pull(m[1], std::stoi(m[2]), res);
   }
@@ -379,12 +431,60 @@ void FakeGitHub::create_comment(const std::string& repo, int number, const httpl
   std::lock_guard lock(mutex_);
   auto it = issues_.find({repo, number});
   if (it == issues_.end()) return not_found(res);
-  FakeComment comment{next_comment_id_++, *body, "github-actions[bot]", ""};
+  FakeComment comment{next_comment_id_++, *body,
+                      token_login_.empty() ? "github-actions[bot]" : token_login_, ""};
   comment.html_url = comment_url(repo, number, comment.id);
   it->second.comments.push_back(comment);
   res.set_header("Location",
                  url() + "/repos/" + repo + "/issues/comments/" + std::to_string(comment.id));
   send_json(res, 201, comment_json(comment));
+}
+
+void FakeGitHub::create_status(const std::string& repo, const std::string& sha,
+                               const httplib::Request& req, httplib::Response& res) {
+  auto j = json::parse(req.body, nullptr, false);
+  static const std::vector<std::string> states = {"error", "failure", "pending", "success"};
+  if (j.is_discarded() || !j.is_object() || !j.contains("state") || !j["state"].is_string() ||
+      std::find(states.begin(), states.end(), j["state"].get<std::string>()) == states.end()) {
+    return send_json(res, 422, {{"message", "Validation Failed"}});
+  }
+  std::string description = j.value("description", std::string());
+  if (characters(description) > 140) {
+    return send_json(res, 422,
+                     {{"message", "Validation Failed"},
+                      {"errors",
+                       {{{"resource", "Status"},
+                         {"code", "custom"},
+                         {"field", "description"},
+                         {"message", "description is too long (maximum is 140 characters)"}}}}});
+  }
+  std::lock_guard lock(mutex_);
+  (void)repo;
+  FakeStatus status{sha, j["state"], j.value("context", std::string("default")), description,
+                    j.value("target_url", std::string())};
+  statuses_.push_back(status);
+  send_json(res, 201,
+            {{"state", status.state},
+             {"context", status.context},
+             {"description", status.description},
+             {"target_url", status.target_url}});
+}
+
+void FakeGitHub::create_reaction(const std::string& repo, std::int64_t id,
+                                 const httplib::Request& req, httplib::Response& res) {
+  auto j = json::parse(req.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("content") || !j["content"].is_string())
+    return send_json(res, 422, {{"message", "Validation Failed"}});
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, issue] : issues_) {
+    if (key.first != repo) continue;
+    for (const auto& comment : issue.comments) {
+      if (comment.id != id) continue;
+      reactions_.push_back({id, j["content"]});
+      return send_json(res, 201, {{"id", reactions_.size()}, {"content", j["content"]}});
+    }
+  }
+  not_found(res);
 }
 
 void FakeGitHub::edit_comment(const std::string& repo, std::int64_t id, const httplib::Request& req,

@@ -58,6 +58,19 @@ struct FakeComment {
   std::string html_url;
 };
 
+struct FakeStatus {
+  std::string sha;
+  std::string state;
+  std::string context;
+  std::string description;
+  std::string target_url;
+};
+
+struct FakeReaction {
+  std::int64_t comment_id = 0;
+  std::string content;  // "eyes", "rocket", "confused", ...
+};
+
 class FakeGitHub {
  public:
   explicit FakeGitHub(std::string token = "ghs_FakeTokenFor_benchpr_Tests_0123456789");
@@ -73,6 +86,13 @@ class FakeGitHub {
   // Pre-seeds a comment (also makes issue `number` exist); returns its id.
   std::int64_t add_comment(const std::string& repo, int number, const std::string& body,
                            const std::string& login = "octocat");
+  // Who the token is for GET /user. Default "": answer 403 "Resource not accessible by
+  // integration", as GitHub does for Actions' GITHUB_TOKEN (whose comments are by
+  // github-actions[bot]). A login makes the token a user's: /user names it and new comments are
+  // by it.
+  void set_token_login(const std::string& login);
+  std::vector<FakeStatus> statuses() const;
+  std::vector<FakeReaction> reactions() const;
   std::vector<FakeComment> comments(const std::string& repo, int number) const;
 
   // GitHub caps per_page at 100; tests can lower the cap to force pagination.
@@ -87,6 +107,10 @@ class FakeGitHub {
   void secondary_rate_limit_next(int status = 403, int retry_after_seconds = 1);
   // The next `count` requests are answered normally, but only after `delay`.
   void delay_next(int count, std::chrono::milliseconds delay);
+  // The next request is carried out (a POST stores its comment) and then answered with `status`
+  // (e.g. 502) instead of its real answer; with status 0, answered only after `delay` (so a
+  // client with a shorter timeout gives up although the write landed).
+  void carry_out_then_fail_next(int status, std::chrono::milliseconds delay = {});
 
   std::vector<RecordedRequest> requests() const;
   void clear_requests();
@@ -97,6 +121,7 @@ class FakeGitHub {
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
     std::chrono::milliseconds delay{0};
+    bool carry_out = false;  // handle the request, then answer with the fault
   };
   struct Issue {
     std::optional<FakePullRequest> pull_request;
@@ -111,6 +136,11 @@ class FakeGitHub {
                       httplib::Response& res);
   void edit_comment(const std::string& repo, std::int64_t id, const httplib::Request& req,
                     httplib::Response& res);
+  void create_status(const std::string& repo, const std::string& sha, const httplib::Request& req,
+                     httplib::Response& res);
+  void create_reaction(const std::string& repo, std::int64_t id, const httplib::Request& req,
+                       httplib::Response& res);
+  void handle(const httplib::Request& req, httplib::Response& res);
   std::string comment_url(const std::string& repo, int number, std::int64_t id) const;
 
   std::string token_;
@@ -125,6 +155,9 @@ class FakeGitHub {
   std::int64_t next_comment_id_ = 5'000'000'001;  // beyond 32 bits, like GitHub's today
   int max_per_page_ = 100;
   int rate_remaining_ = 5000;
+  std::string token_login_;
+  std::vector<FakeStatus> statuses_;
+  std::vector<FakeReaction> reactions_;
 };
 
 }  // namespace benchpr::testing

@@ -47,7 +47,9 @@ threshold: 0.5%
 timeout: 1h30m
 budget: 2h
 scrub_env: [AWS_SECRET_ACCESS_KEY, NPM_TOKEN]
+comment: on-change
 )");
+  EXPECT_EQ(c.comment, "on-change");
   EXPECT_EQ(c.build, "cmake -S . -B build && cmake --build build -j2");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 45 * 60);
   ASSERT_EQ(c.suites.size(), 4u);
@@ -82,6 +84,7 @@ TEST(ConfigParser, Defaults) {
   const Config c = parse_config(kMinimal);
   EXPECT_EQ(c.build, "");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 30 * 60);
+  EXPECT_EQ(c.comment, "always");
   ASSERT_EQ(c.suites.size(), 1u);
   EXPECT_EQ(c.suites[0].format, "google-benchmark");
   EXPECT_EQ(c.suites[0].metric, "");
@@ -163,9 +166,15 @@ INSTANTIATE_TEST_SUITE_P(
                   ".benchpr.yml:4: invalid YAML: illegal tab when looking for indentation"},
         ErrorCase{SUITE "rownds: 10\n",
                   ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
-                  "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env)"},
+                  "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
+        ErrorCase{SUITE "comment: sometimes\n",
+                  ".benchpr.yml:4: comment: expected always, on-change or never, got "
+                  "'sometimes' (write 'comment: on-change')"},
+        ErrorCase{SUITE "comment: [always]\n",
+                  ".benchpr.yml:4: comment: expected always, on-change or never, got a list "
+                  "(write 'comment: on-change')"},
         // --- rounds, warmup_rounds
         ErrorCase{SUITE "rounds: ten\n",
                   ".benchpr.yml:4: rounds: expected a positive integer, got 'ten'"},

@@ -44,7 +44,8 @@ Results sample() {
                                    "acme/widgets",
                                    "perf: faster <img src=x>",
                                    {"performance", "@team"},
-                                   "https://github.com/acme/widgets/pull/7"};
+                                   "https://github.com/acme/widgets/pull/7",
+                                   "2222222222222222222222222222222222222222"};
   r.config_changed_by_head = true;
   r.seed = 18446744073709551615ull;  // the largest seed survives as an unsigned 64-bit number
   r.plan = {{0, true, Side::Base}, {1, false, Side::Head}, {2, false, Side::Base}};
@@ -101,6 +102,7 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.config.budget_seconds, 1200.0);
   ASSERT_TRUE(b.pull_request.has_value());
   EXPECT_EQ(b.pull_request->labels, (std::vector<std::string>{"performance", "@team"}));
+  EXPECT_EQ(b.pull_request->head_sha, "2222222222222222222222222222222222222222");
   ASSERT_EQ(b.runs.size(), 2u);
   EXPECT_FALSE(b.runs[1].ok);
   EXPECT_EQ(b.runs[1].log_tail, "Segmentation fault\n</details>\n");

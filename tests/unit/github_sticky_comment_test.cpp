@@ -95,7 +95,9 @@ TEST_F(StickyCommentTest, FindsItsCommentOnPageTwoBehind35Others) {
   EXPECT_EQ(result.id, ours);
 
   auto gets = requests_with("GET");
-  ASSERT_EQ(gets.size(), 2u);
+  ASSERT_EQ(gets.size(), 3u);
+  EXPECT_EQ(gets[0].path, "/user");  // whose comment is ours: Actions' token may not ask (403)
+  gets.erase(gets.begin());
   EXPECT_EQ(gets[0].path, "/repos/acme/widgets/issues/3/comments");
   EXPECT_EQ(gets[0].param("per_page"), "100");
   EXPECT_EQ(gets[1].param("page"), "2") << "followed Link rel=\"next\"";
@@ -128,8 +130,8 @@ TEST_F(StickyCommentTest, CreatesOnPageTwoThenUpdatesTheSameComment) {
 
 TEST_F(StickyCommentTest, KeysKeepCommentsApart) {
   // A comment with a key that merely starts like ours must not be taken for ours.
-  std::int64_t other =
-      fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default2 -->\nother job");
+  std::int64_t other = fake.add_comment(
+      "acme/widgets", 3, "<!-- benchpr:comment key=default2 -->\nother job", "github-actions[bot]");
 
   StickyResult a = upsert("default job");
   EXPECT_EQ(a.action, StickyAction::Created);
@@ -183,6 +185,137 @@ TEST_F(StickyCommentTest, CommentOnUnknownPullRequestIsNotFound) {
     EXPECT_EQ(e.status(), 404);
   }
   EXPECT_EQ(requests_with("POST").size(), 0u);
+}
+
+TEST_F(StickyCommentTest, AStrangersMarkedCommentIsNeverEdited) {
+  // Someone posts a comment with benchpr's marker before benchpr runs.
+  const std::string planted = "<!-- benchpr:comment key=default -->\n**Merge**: all faster!";
+  std::int64_t theirs = fake.add_comment("acme/widgets", 3, planted, "mallory");
+
+  StickyResult first = upsert("real results");
+  EXPECT_EQ(first.action, StickyAction::Created);
+  EXPECT_NE(first.id, theirs);
+  StickyResult second = upsert("newer results");
+  EXPECT_EQ(second.action, StickyAction::Updated);
+  EXPECT_EQ(second.id, first.id);
+
+  auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_EQ(comments[0].body, planted);
+  EXPECT_EQ(comments[1].login, "github-actions[bot]");
+  for (const auto& patch : requests_with("PATCH"))
+    EXPECT_EQ(patch.path, "/repos/acme/widgets/issues/comments/" + std::to_string(first.id));
+}
+
+TEST_F(StickyCommentTest, AUserTokenMatchesItsOwnLoginFromTheApi) {
+  fake.set_token_login("perf-bot");
+  fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold",
+                   "github-actions[bot]");  // another workflow's, not this token's
+  std::int64_t ours =
+      fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold", "perf-bot");
+  StickyResult result = upsert("new");
+  EXPECT_EQ(result.action, StickyAction::Updated);
+  EXPECT_EQ(result.id, ours);
+  EXPECT_EQ(client->token_login(), "perf-bot");
+  upsert("newer");
+  EXPECT_EQ(requests_with("GET").front().path, "/user");
+  int user_calls = 0;
+  for (const auto& r : requests_with("GET")) user_calls += r.path == "/user" ? 1 : 0;
+  EXPECT_EQ(user_calls, 1) << "asked once per client";
+}
+
+TEST_F(StickyCommentTest, AnExplicitAuthorOverridesTheTokensLogin) {
+  std::int64_t app = fake.add_comment("acme/widgets", 3,
+                                      "<!-- benchpr:comment key=default -->\nold", "my-app[bot]");
+  StickyOptions options;
+  options.author = "my-app[bot]";
+  StickyResult result = client->upsert_sticky_comment("acme", "widgets", 3, "new", options);
+  EXPECT_EQ(result.action, StickyAction::Updated);
+  EXPECT_EQ(result.id, app);
+  for (const auto& r : fake.requests()) EXPECT_NE(r.path, "/user");
+}
+
+TEST_F(StickyCommentTest, APostThatLandedBeforeA502IsNotMadeTwice) {
+  client->token_login();
+  // Faults are taken one per request: the listing passes, the POST stores the comment and then
+  // answers 502.
+  fake.carry_out_then_fail_next(0);
+  fake.carry_out_then_fail_next(502);
+  StickyResult result = upsert("results");
+  EXPECT_EQ(result.action, StickyAction::Created);
+  auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 1u);
+  EXPECT_EQ(result.id, comments[0].id);
+  EXPECT_EQ(result.html_url, comments[0].html_url);
+  EXPECT_EQ(requests_with("POST").size(), 1u);
+  EXPECT_EQ(requests_with("PATCH").size(), 0u) << "the landed body is already the right one";
+}
+
+TEST_F(StickyCommentTest, APostThatLandedButTimedOutIsNotMadeTwice) {
+  ClientOptions options;
+  options.api_url = fake.url();
+  options.token = fake.token();
+  options.sleep = [](double) {};
+  CurlOptions curl;
+  curl.total_timeout_ms = 300;
+  GitHubClient impatient(std::make_shared<CurlTransport>(curl), options);
+  impatient.token_login();
+  fake.carry_out_then_fail_next(0);                                  // the listing passes
+  fake.carry_out_then_fail_next(0, std::chrono::milliseconds(900));  // stored, answered too late
+  StickyResult result = impatient.upsert_sticky_comment("acme", "widgets", 3, "results", "default");
+  EXPECT_EQ(result.action, StickyAction::Created);
+  ASSERT_EQ(fake.comments("acme/widgets", 3).size(), 1u);
+  EXPECT_EQ(result.id, fake.comments("acme/widgets", 3)[0].id);
+  EXPECT_EQ(requests_with("POST").size(), 1u);
+}
+
+TEST_F(StickyCommentTest, APostThatDidNotLandIsSentAgain) {
+  client->token_login();
+  fake.carry_out_then_fail_next(0);  // the listing passes
+  fake.fail_next(1, 502);            // the POST is refused before anything is stored
+  StickyResult result = upsert("results");
+  EXPECT_EQ(result.action, StickyAction::Created);
+  EXPECT_EQ(fake.comments("acme/widgets", 3).size(), 1u);
+  EXPECT_EQ(requests_with("POST").size(), 2u);
+}
+
+TEST_F(StickyCommentTest, WithoutCreateOnlyAnExistingCommentIsUpdated) {
+  StickyOptions on_change;
+  on_change.create = false;
+  StickyResult none = client->upsert_sticky_comment("acme", "widgets", 3, "flat", on_change);
+  EXPECT_EQ(none.action, StickyAction::Skipped);
+  EXPECT_EQ(to_string(none.action), "skipped");
+  EXPECT_TRUE(fake.comments("acme/widgets", 3).empty());
+  EXPECT_TRUE(requests_with("POST").empty());
+
+  StickyResult created = upsert("1 regression");
+  StickyResult updated = client->upsert_sticky_comment("acme", "widgets", 3, "flat", on_change);
+  EXPECT_EQ(updated.action, StickyAction::Updated);
+  EXPECT_EQ(updated.id, created.id);
+  EXPECT_EQ(fake.comments("acme/widgets", 3).at(0).body,
+            "<!-- benchpr:comment key=default -->\nflat");
+}
+
+TEST_F(StickyCommentTest, CommitStatusAndReactionReachTheApi) {
+  CommitStatus status;
+  status.state = "success";
+  status.context = "benchpr/linux";
+  status.description = std::string(150, 'x');  // GitHub takes at most 140 characters
+  status.target_url = "https://github.com/acme/widgets/pull/3#issuecomment-1";
+  client->set_commit_status("acme", "widgets", "2222222222222222222222222222222222222222", status);
+  auto statuses = fake.statuses();
+  ASSERT_EQ(statuses.size(), 1u);
+  EXPECT_EQ(statuses[0].sha, "2222222222222222222222222222222222222222");
+  EXPECT_EQ(statuses[0].context, "benchpr/linux");
+  EXPECT_EQ(statuses[0].state, "success");
+  EXPECT_EQ(statuses[0].description, std::string(139, 'x') + "\u2026");
+  EXPECT_EQ(statuses[0].target_url, status.target_url);
+
+  std::int64_t id = fake.add_comment("acme/widgets", 3, "/benchmark", "maintainer");
+  client->add_reaction("acme", "widgets", id, "eyes");
+  ASSERT_EQ(fake.reactions().size(), 1u);
+  EXPECT_EQ(fake.reactions()[0].comment_id, id);
+  EXPECT_EQ(fake.reactions()[0].content, "eyes");
 }
 
 // ---------------------------------------------------------------------------------------------

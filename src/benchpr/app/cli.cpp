@@ -29,6 +29,15 @@ void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
   cmd.add_option("--pr", o.pr, pr_help);
   cmd.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
+  cmd.add_option("--comment", o.comment,
+                 "When to post the comment: always, on-change (some verdict is not unchanged; "
+                 "an existing comment is still updated) or never (default: the config's)")
+      ->check(CLI::IsMember({"always", "on-change", "never"}));
+  cmd.add_option("--comment-author", o.comment_author,
+                 "Login whose marked comment is benchpr's (default: the token's own; "
+                 "github-actions[bot] for GITHUB_TOKEN)");
+  cmd.add_flag("--status", o.status,
+               "Set the commit status benchpr (benchpr/KEY) on the pull request's head");
 }
 
 void add_run_options(CLI::App& run, RunOptions& o) {
@@ -55,6 +64,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   add_report_options(run, o,
                      "Pull request number: asks the GitHub API for it, fetches it from origin, "
                      "compares and posts the comment");
+  run.add_flag("--run-pr-code-with-write-token", o.pull_request_target_write_token,
+               "Allow a pull_request_target job: it builds and runs the pull request's code with "
+               "a token that can write to the repository (see docs/github.md)");
 }
 
 void add_publish_options(CLI::App& publish, PublishOptions& o) {
@@ -84,6 +96,16 @@ int run_cli(int argc, char** argv) {
   CLI::App* publish =
       app.add_subcommand("publish", "Render and post the comment from a results file");
   add_publish_options(*publish, publish_options);
+  SlashCommandOptions slash_options;
+  CLI::App* slash = app.add_subcommand(
+      "slash-command",
+      "In an issue_comment job: accept or refuse a /benchmark comment (see docs/github.md)");
+  slash->add_option("--api-url", slash_options.api_url,
+                    "GitHub API base URL (default: $GITHUB_API_URL)");
+  slash
+      ->add_option("--done", slash_options.done,
+                   "The run it started finished: success (🚀) or failure (😕)")
+      ->check(CLI::IsMember({"success", "failure", "cancelled", "skipped"}));
   InitOptions init_options;
   CLI::App* init = app.add_subcommand(
       "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
@@ -99,6 +121,7 @@ int run_cli(int argc, char** argv) {
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
     if (init->parsed()) return init_command(init_options);
+    if (slash->parsed()) return slash_command(slash_options);
   } catch (const UserError& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
     return kExitUsage;

@@ -10,5 +10,8 @@ int run_command(const RunOptions& options);
 int publish_command(const PublishOptions& options);
 // `benchpr init`: writes a commented .benchpr.yml for the project and a GitHub workflow.
 int init_command(const InitOptions& options);
+// `benchpr slash-command`: the `/benchmark` comment of an issue_comment event: accepts it (👀,
+// step outputs for the measuring job) or refuses it; with --done, reacts 🚀 or 😕.
+int slash_command(const SlashCommandOptions& options);
 
 }  // namespace benchpr::app

@@ -6,6 +6,36 @@
 
 namespace benchpr::app {
 
+namespace {
+
+std::string plain(const std::string& markdown) {
+  std::string out;
+  for (char c : markdown)
+    if (c != '`' && c != '*') out += c;
+  return out;
+}
+
+}  // namespace
+
+StatusText status_for(RecommendationKind kind, const std::string& reason) {
+  const std::string why = plain(reason);
+  switch (kind) {
+    case RecommendationKind::Merge:
+      return {"success", "Merge: " + why};
+    case RecommendationKind::DoNotMerge:
+      return {"failure", "Don't merge: " + why};
+    case RecommendationKind::Failed:
+      return {"failure", "Failed: " + why};
+    case RecommendationKind::Inconclusive:
+      return {"success", "Inconclusive (not blocking): " + why};
+  }
+  return {"failure", why};
+}
+
+std::string status_context(const std::string& key) {
+  return key == "default" ? std::string("benchpr") : "benchpr/" + key;
+}
+
 PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
   PostOutcome outcome;
   const PullRequestInfo& pr = request.pull_request;
@@ -34,12 +64,53 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
   try {
     auto client = make_github_client(request.api_url, token,
                                      [&progress](const std::string& m) { progress.line(m); });
-    const auto result = client->upsert_sticky_comment(slug->owner, slug->name, pr.number,
-                                                      request.markdown, request.key);
-    outcome.state = PostOutcome::State::Posted;
-    outcome.url = result.html_url;
-    progress.line("comment " + std::string(github::to_string(result.action)) + ": " +
-                  (result.html_url.empty() ? where : result.html_url));
+    if (request.policy == "never") {
+      progress.line("comment policy never: no comment for " + where);
+    } else {
+      github::StickyOptions sticky;
+      sticky.key = request.key;
+      sticky.author = request.author;
+      // on-change: nothing new is not worth a new comment, but an existing one must not keep
+      // showing old numbers.
+      sticky.create = request.policy != "on-change" || request.news;
+      const auto result = client->upsert_sticky_comment(slug->owner, slug->name, pr.number,
+                                                        request.markdown, sticky);
+      if (result.action == github::StickyAction::Skipped) {
+        progress.line("comment policy on-change: every benchmark is unchanged, no comment for " +
+                      where);
+      } else {
+        outcome.state = PostOutcome::State::Posted;
+        outcome.url = result.html_url;
+        progress.line("comment " + std::string(github::to_string(result.action)) + ": " +
+                      (result.html_url.empty() ? where : result.html_url));
+      }
+    }
+    if (request.status) {
+      if (pr.head_sha.empty()) {
+        outcome.state = PostOutcome::State::Failed;
+        outcome.error = "--status: the pull request's head commit is not known";
+        return outcome;
+      }
+      const StatusText text = status_for(request.recommendation, request.reason);
+      github::CommitStatus status;
+      status.state = text.state;
+      status.description = text.description;
+      status.context = status_context(request.key);
+      status.target_url = outcome.url.empty() ? request.fallback_url : outcome.url;
+      try {
+        client->set_commit_status(slug->owner, slug->name, pr.head_sha, status);
+      } catch (const github::GitHubError& e) {
+        outcome.state = PostOutcome::State::Failed;
+        outcome.error = std::string("setting the commit status failed: ") + e.what() +
+                        (e.status() == 403 || e.status() == 404
+                             ? " (the workflow needs permissions: statuses: write)"
+                             : "");
+        return outcome;
+      }
+      progress.line("commit status " + status.context + ": " + status.state + " on " +
+                    pr.head_sha.substr(0, 7));
+      if (outcome.state == PostOutcome::State::Skipped) outcome.state = PostOutcome::State::Posted;
+    }
   } catch (const github::GitHubError& e) {
     outcome.state = PostOutcome::State::Failed;
     outcome.error = e.what();

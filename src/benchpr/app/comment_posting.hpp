@@ -1,5 +1,6 @@
-// Posting the report as the pull request's sticky comment, and deciding not to: in a dry run,
-// or without a token (the unprivileged half of the fork-safe split, which only measures).
+// Posting the report as the pull request's sticky comment (and the commit status), and deciding
+// not to: in a dry run, without a token (the unprivileged half of the fork-safe split, which only
+// measures), or when the comment policy says the news is not worth a comment.
 #pragma once
 
 #include <string>
@@ -24,7 +25,47 @@ struct PostRequest {
   bool dry_run = false;
   // `publish` exists to post: there a missing token is a failure, not a measuring-only job.
   bool require_token = false;
+  std::string policy = "always";  // always | on-change | never
+  bool news = true;               // some verdict is not `unchanged` (on-change posts only then)
+  std::string author;             // whose marked comment is ours; "" = the token's login
+  // The commit status on pull_request.head_sha, with the comment (else fallback_url) as target.
+  bool status = false;
+  RecommendationKind recommendation = RecommendationKind::Merge;
+  std::string reason;
+  std::string fallback_url;
 };
+
+// Fills the request from what `run` and `publish` share (option fields named alike).
+template <typename Options>
+PostRequest post_request(const Options& o, const Results& results, const Analysis& analysis,
+                         const std::string& markdown) {
+  PostRequest r;
+  if (results.pull_request) r.pull_request = *results.pull_request;
+  r.markdown = markdown;
+  r.key = o.key;
+  r.api_url = o.api_url;
+  r.dry_run = o.dry_run;
+  r.policy = o.comment.empty() ? results.config.comment : o.comment;
+  r.news = analysis.benchmarks.empty();
+  for (const auto& b : analysis.benchmarks) r.news = r.news || b.verdict != Verdict::Unchanged;
+  r.author = o.comment_author;
+  r.status = o.status;
+  r.recommendation = analysis.recommendation.kind;
+  r.reason = analysis.recommendation.reason;
+  r.fallback_url = results.workflow_run_url;
+  return r;
+}
+
+// The commit status for a recommendation: merge → success, do-not-merge and failed → failure,
+// inconclusive → success whose description says "inconclusive" (it must not block a merge on a
+// noisy runner). The description is the recommendation's sentence, without markdown.
+struct StatusText {
+  std::string state;
+  std::string description;
+};
+StatusText status_for(RecommendationKind kind, const std::string& reason);
+// "benchpr" for the default key, else "benchpr/KEY".
+std::string status_context(const std::string& key);
 
 // Never throws for GitHub's failures: they come back as State::Failed, so the caller can still
 // write everything else before exiting with 1.

@@ -154,11 +154,20 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
     c.base.spec = "merge base of " + pr.base_ref;
   }
   c.pull_request = pull_request_info(n, slug.full_name(), pr.title, pr.labels, pr.html_url);
+  c.pull_request->head_sha = pr.head_sha;
   return c;
 }
 
 Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
                               const Progress& progress) {
+  const std::string event_name = env_or_empty("GITHUB_EVENT_NAME");
+  if (event_name == "pull_request_target" && !options.pull_request_target_write_token) {
+    throw UserError(
+        "refusing to run in a pull_request_target job: it would build and run the pull "
+        "request's code with a token that can write to the repository (and its secrets in "
+        "reach). Use the fork-safe pair (pull_request + workflow_run, docs/github.md), or pass "
+        "--run-pr-code-with-write-token if every pull request here is trusted");
+  }
   github::PullRequestEvent event;
   const std::string path = env_or_empty("GITHUB_EVENT_PATH");
   try {
@@ -200,6 +209,8 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
                   (event.base_ref.empty() ? std::string("the base branch") : event.base_ref);
   }
   c.pull_request = pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
+  c.pull_request->head_sha = event.head_sha;
+  c.fork_with_read_only_token = event_name == "pull_request" && event.from_fork();
   return c;
 }
 

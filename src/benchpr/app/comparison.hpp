@@ -21,6 +21,9 @@ struct Comparison {
   RevisionInfo base;
   RevisionInfo head;
   std::optional<PullRequestInfo> pull_request;
+  // A `pull_request` event from a fork (or a deleted one): the job's token is read-only, so
+  // posting would only fail. The fork-safe pair of workflows posts for these.
+  bool fork_with_read_only_token = false;
 };
 
 // The repository a run works in, reopened after git fetches so libgit2 sees the new refs.
@@ -45,7 +48,8 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                                    const Progress& progress);
 
 // Inside GitHub Actions: the pull_request event at $GITHUB_EVENT_PATH, compared in the workspace
-// checkout (its missing history is fetched when the checkout is shallow).
+// checkout (its missing history is fetched when the checkout is shallow). A pull_request_target
+// event is refused unless options.pull_request_target_write_token.
 Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
                               const Progress& progress);
 

@@ -31,6 +31,11 @@ struct RunOptions {
   std::string repo;
   std::string api_url;
   std::string compare = "merge-base";  // merge-base | merge
+  std::string comment;                 // always | on-change | never; "" = the config's
+  std::string comment_author;          // "" = the token's own login
+  bool status = false;                 // set the commit status benchpr on the PR head
+  // A pull_request_target job runs the PR's code with a write token: refused without this.
+  bool pull_request_target_write_token = false;
 };
 
 struct PublishOptions {
@@ -43,6 +48,14 @@ struct PublishOptions {
   std::string templates_dir;
   std::string key = "default";
   bool dry_run = false;
+  std::string comment;         // always | on-change | never; "" = the one in the results file
+  std::string comment_author;  // "" = the token's own login
+  bool status = false;
+};
+
+struct SlashCommandOptions {
+  std::string api_url;
+  std::string done;  // "" = accept the command; "success" | "failure": the run finished so
 };
 
 struct InitOptions {

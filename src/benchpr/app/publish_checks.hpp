@@ -11,11 +11,20 @@
 
 namespace benchpr::app {
 
+struct PublishCheck {
+  // Post: go ahead (also outside workflow_run jobs). Skip: nothing wrong, nothing to post (the
+  // measuring run did not succeed, or the pull request moved on and a newer run will publish).
+  // Refuse: the file names what the run did not measure.
+  enum class Verdict { Post, Skip, Refuse };
+  Verdict verdict = Verdict::Post;
+  std::string why;
+};
+
 // Inside a `workflow_run` job ($GITHUB_EVENT_NAME): the repository must be the event's, the
 // number among the event's pull requests (when GitHub lists them; it does not for forks), and
-// the pull request's head commit (asked from the API) the commit the run measured. Returns ""
-// when the file may be posted (also outside workflow_run jobs), else why not.
-std::string check_against_workflow_run(const Results& results, const std::string& api_url,
-                                       const Progress& progress);
+// the pull request's head commit (asked from the API) the commit the run measured. Inside an
+// `issue_comment` job (/benchmark), the file must name the pull request the command was on.
+PublishCheck check_against_workflow_run(const Results& results, const std::string& api_url,
+                                        const Progress& progress);
 
 }  // namespace benchpr::app

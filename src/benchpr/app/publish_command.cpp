@@ -9,6 +9,7 @@
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/github/workflow_commands.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -47,6 +48,7 @@ int publish_command(const PublishOptions& options) {
   const Report report = present_report(results, targets, progress);
 
   PostOutcome posted;
+  bool skipped = false;
   if (!results.pull_request) {
     if (!options.dry_run) {
       progress.line(
@@ -54,21 +56,23 @@ int publish_command(const PublishOptions& options) {
           "posted");
     }
   } else {
-    PostRequest request;
-    request.pull_request = *results.pull_request;
-    request.markdown = report.markdown;
-    request.key = options.key;
-    request.api_url = options.api_url;
-    request.dry_run = options.dry_run;
+    PostRequest request = post_request(options, results, report.analysis, report.markdown);
     request.require_token = true;
     if (!options.dry_run) {
-      const std::string refusal = check_against_workflow_run(results, options.api_url, progress);
-      if (!refusal.empty()) {
+      const PublishCheck check = check_against_workflow_run(results, options.api_url, progress);
+      if (check.verdict == PublishCheck::Verdict::Refuse) {
         posted.state = PostOutcome::State::Failed;
-        posted.error = refusal;
+        posted.error = check.why;
+      } else if (check.verdict == PublishCheck::Verdict::Skip) {
+        if (progress.github_actions())
+          std::cout << github::notice_command("benchpr: " + check.why) << std::endl;
+        else
+          progress.line(check.why);
+        skipped = true;
       }
     }
-    if (posted.state != PostOutcome::State::Failed) posted = post_comment(request, progress);
+    if (posted.state != PostOutcome::State::Failed && !skipped)
+      posted = post_comment(request, progress);
   }
   int exit_code = kExitOk;
   if (progress.github_actions()) {

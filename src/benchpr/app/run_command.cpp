@@ -17,6 +17,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/github/workflow_commands.hpp"
 #include "benchpr/runner/machine_info.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/workspace.hpp"
@@ -61,6 +62,12 @@ Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
     throw UserError("--compare applies to pull requests (--pr N, or a GitHub Actions event)");
   return local_comparison(ctx, options);
 }
+
+constexpr const char* kForkNotice =
+    "benchpr: this pull request comes from a fork, and a pull_request job gets a read-only "
+    "token for it: benchpr measured and wrote the job summary, and posted nothing. To get the "
+    "comment on pull requests from forks, use the fork-safe pair of workflows (measure on "
+    "pull_request, publish on workflow_run) in benchpr's docs/github.md.";
 
 std::string workflow_run_url() {
   const char* server = std::getenv("GITHUB_SERVER_URL");
@@ -159,14 +166,13 @@ int run_command(const RunOptions& options) {
     for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
 
   PostOutcome posted;
-  if (results.pull_request) {
-    PostRequest request;
-    request.pull_request = *results.pull_request;
-    request.markdown = report.markdown;
-    request.key = options.key;
-    request.api_url = options.api_url;
-    request.dry_run = options.dry_run;
-    posted = post_comment(request, progress);
+  // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
+  if (results.pull_request && comparison.fork_with_read_only_token &&
+      !github::token_from_environment().empty()) {
+    std::cout << github::notice_command(kForkNotice) << std::endl;
+  } else if (results.pull_request) {
+    posted =
+        post_comment(post_request(options, results, report.analysis, report.markdown), progress);
   }
   int exit_code = kExitOk;
   if (progress.github_actions()) {

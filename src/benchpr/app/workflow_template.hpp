@@ -7,7 +7,9 @@
 
 namespace benchpr::app {
 
-// Where the composite action is published ("OWNER/NAME@REF"); docs/github.md uses the same.
+// Where the composite action is published ("OWNER/NAME@REF"): the one place that names it. The
+// workflow `init` writes and every snippet in docs/github.md use it (a test checks both), with
+// a comment telling users to put the reference they take benchpr from.
 inline constexpr std::string_view kActionReference = "benchpr/benchpr@main";
 
 // .github/workflows/benchpr.yml for pull requests from branches of the same repository.

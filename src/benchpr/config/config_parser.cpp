@@ -21,9 +21,9 @@ namespace {
 
 constexpr const char* kMinimalConfig =
     "a minimal config: 'suites: [{name: core, run: build/bench/core_bench}]'";
-const std::vector<std::string> kTopLevelKeys = {"build",   "build_timeout", "suites",
-                                                "rounds",  "warmup_rounds", "threshold",
-                                                "timeout", "budget",        "scrub_env"};
+const std::vector<std::string> kTopLevelKeys = {
+    "build",     "build_timeout", "suites", "rounds",    "warmup_rounds",
+    "threshold", "timeout",       "budget", "scrub_env", "comment"};
 const std::vector<std::string> kSuiteKeys = {"name",    "run",    "format",
                                              "timeout", "metric", "better"};
 constexpr int kMinRounds = 2;
@@ -335,6 +335,15 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                    config.budget_seconds = r.duration(k, v, key);
                  } else if (key == "scrub_env") {
                    config.scrub_env = read_scrub_env(r, k, v);
+                 } else if (key == "comment") {
+                   config.comment = r.scalar(k, v, key, "always, on-change or never",
+                                             "write 'comment: on-change'");
+                   if (config.comment != "always" && config.comment != "on-change" &&
+                       config.comment != "never") {
+                     r.fail(Reader::line_of(v, k), key,
+                            "expected always, on-change or never, got '" + config.comment + "'",
+                            "write 'comment: on-change'");
+                   }
                  }
                });
   } catch (const YAML::Exception& e) {

@@ -46,6 +46,7 @@ struct Config {
   std::optional<double> budget_seconds;  // adaptive rounds stop here
   std::vector<std::string> scrub_env;    // extra variables removed from children's environment
   int repetitions = 3;                   // Google Benchmark repetitions per run (median taken)
+  std::string comment = "always";        // when to post: always | on-change | never
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
@@ -121,6 +122,7 @@ struct PullRequestInfo {
   std::string title;
   std::vector<std::string> labels;
   std::string url;
+  std::string head_sha;  // the pull request's head commit (the commit status goes there); may be ""
 };
 
 // One benchmark over the whole session. Indexed by round (warm-up included); kMissing where the

@@ -41,7 +41,8 @@ json config_json(const Config& c) {
             {"threshold", c.threshold},
             {"timeout_seconds", c.timeout_seconds},
             {"repetitions", c.repetitions},
-            {"scrub_env", c.scrub_env}};
+            {"scrub_env", c.scrub_env},
+            {"comment", c.comment}};
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
   return j;
 }
@@ -185,6 +186,11 @@ Config read_config(const json& j) {
   }
   if (auto it = j.find("budget_seconds"); it != j.end() && !it->is_null())
     c.budget_seconds = get_number(j, "budget_seconds", w, 0);
+  if (j.contains("comment")) {
+    c.comment = get_string(j, "comment", w, false);
+    if (c.comment != "always" && c.comment != "on-change" && c.comment != "never")
+      fail(w + ".comment", "expected always, on-change or never");
+  }
   if (j.contains("suites")) {
     const json& suites = get_array(j, "suites", w, 1000);
     for (std::size_t i = 0; i < suites.size(); ++i) {
@@ -223,11 +229,8 @@ json results_to_json(const Results& r, const Analysis* analysis) {
                   {"compiler", r.machine.compiler}};
   if (r.pull_request) {
     const auto& pr = *r.pull_request;
-    j["pull_request"] = {{"number", pr.number},
-                         {"repo", pr.repo},
-                         {"title", pr.title},
-                         {"labels", pr.labels},
-                         {"url", pr.url}};
+    j["pull_request"] = {{"number", pr.number}, {"repo", pr.repo}, {"title", pr.title},
+                         {"labels", pr.labels}, {"url", pr.url},   {"head_sha", pr.head_sha}};
   } else {
     j["pull_request"] = nullptr;
   }
@@ -325,6 +328,7 @@ Results results_from_json(const json& j) {
     pr.repo = get_string(*it, "repo", "pull_request", false);
     pr.title = get_string(*it, "title", "pull_request", false);
     pr.url = get_string(*it, "url", "pull_request", false);
+    pr.head_sha = get_string(*it, "head_sha", "pull_request", false);
     if (auto l = it->find("labels"); l != it->end() && l->is_array()) {
       for (const json& x : *l)
         if (x.is_string() && pr.labels.size() < 100 &&

@@ -28,8 +28,26 @@ struct IssueComment {
   std::string user_login;
 };
 
-enum class StickyAction { Created, Updated, Unchanged };
-std::string_view to_string(StickyAction action);  // "created", "updated", "unchanged"
+// Skipped: there was no comment to update and the caller allowed none to be created.
+enum class StickyAction { Created, Updated, Unchanged, Skipped };
+// "created", "updated", "unchanged", "skipped"
+std::string_view to_string(StickyAction action);
+
+// Which comment is benchpr's own: the marker of `key` on the first line AND written by `author`.
+// Anyone can post a comment that starts with the marker; only the token's own comment is edited.
+struct StickyOptions {
+  std::string key = "default";
+  std::string author;  // "" = the token's login (GitHubClient::token_login)
+  bool create = true;  // false: update an existing comment only (comment policy on-change)
+};
+
+// A commit status (GET/POST /repos/{o}/{r}/statuses/{sha}); branch protection can require it.
+struct CommitStatus {
+  std::string state;        // "success", "failure", "error" or "pending"
+  std::string context;      // "benchpr" or "benchpr/KEY"
+  std::string description;  // at most 140 characters (cut here when longer)
+  std::string target_url;   // "" = none
+};
 
 struct StickyResult {
   StickyAction action = StickyAction::Created;

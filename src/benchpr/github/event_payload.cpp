@@ -100,6 +100,31 @@ WorkflowRunEvent parse_workflow_run_event(std::string_view json_text) {
   return event;
 }
 
+IssueCommentEvent parse_issue_comment_event(std::string_view json_text) {
+  json j = parse(json_text);
+  const json* issue = object_at(j, "issue");
+  const json* comment = object_at(j, "comment");
+  if (issue == nullptr || comment == nullptr)
+    throw EventError("the event payload has no \"issue\" and \"comment\" objects");
+  IssueCommentEvent event;
+  event.action = string_at(j, "action");
+  auto number = issue->find("number");
+  if (number == issue->end() || !number->is_number_integer())
+    throw EventError("the event's issue has no number");
+  event.number = number->get<int>();
+  event.on_pull_request = object_at(*issue, "pull_request") != nullptr;
+  auto id = comment->find("id");
+  if (id == comment->end() || !id->is_number_integer())
+    throw EventError("the event's comment has no id");
+  event.comment_id = id->get<std::int64_t>();
+  event.body = string_at(*comment, "body");
+  event.author_association = string_at(*comment, "author_association");
+  if (const json* user = object_at(*comment, "user")) event.author = string_at(*user, "login");
+  if (const json* repo = object_at(j, "repository"))
+    event.repo_full_name = string_at(*repo, "full_name");
+  return event;
+}
+
 std::string read_event_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw EventError("cannot read the event payload " + path);

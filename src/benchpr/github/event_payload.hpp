@@ -51,6 +51,20 @@ struct WorkflowRunEvent {
 
 WorkflowRunEvent parse_workflow_run_event(std::string_view json_text);
 
+// An `issue_comment` payload: a comment on an issue or pull request (the `/benchmark` command).
+struct IssueCommentEvent {
+  std::string action;  // "created", "edited", "deleted"
+  int number = 0;      // the issue or pull request
+  bool on_pull_request = false;
+  std::int64_t comment_id = 0;
+  std::string body;
+  std::string author;              // the commenter's login
+  std::string author_association;  // "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "NONE", ...
+  std::string repo_full_name;
+};
+
+IssueCommentEvent parse_issue_comment_event(std::string_view json_text);
+
 // Reads the whole file (e.g. $GITHUB_EVENT_PATH); throws EventError naming the path.
 std::string read_event_file(const std::string& path);
 

@@ -1,6 +1,7 @@
 // The REST calls of GitHubClient: URLs, JSON in and out, pagination, the sticky comment.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <set>
 
 #include "benchpr/github/comment_body.hpp"
@@ -91,6 +92,8 @@ std::string_view to_string(StickyAction action) {
       return "updated";
     case StickyAction::Unchanged:
       return "unchanged";
+    case StickyAction::Skipped:
+      return "skipped";
   }
   return "created";
 }
@@ -149,10 +152,13 @@ std::vector<IssueComment> GitHubClient::list_issue_comments(const std::string& o
 }
 
 IssueComment GitHubClient::create_comment(const std::string& owner, const std::string& repo,
-                                          int number, const std::string& body) {
+                                          int number, const std::string& body,
+                                          const std::function<bool()>& landed) {
   check_length(body);
   std::string path = repo_path(owner, repo) + "/issues/" + std::to_string(number) + "/comments";
-  return mapped(request("POST", path, comment_payload(body)), "POST " + path, comment_from);
+  HttpResponse response = request("POST", path, comment_payload(body), landed);
+  if (response.status == 0) return IssueComment{};  // landed: the caller knows which comment
+  return mapped(response, "POST " + path, comment_from);
 }
 
 IssueComment GitHubClient::update_comment(const std::string& owner, const std::string& repo,
@@ -165,19 +171,86 @@ IssueComment GitHubClient::update_comment(const std::string& owner, const std::s
 StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const std::string& repo,
                                                  int number, const std::string& body,
                                                  const std::string& key) {
-  std::string full_body = with_sticky_marker(body, key);
+  StickyOptions options;
+  options.key = key;
+  return upsert_sticky_comment(owner, repo, number, body, options);
+}
+
+StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const std::string& repo,
+                                                 int number, const std::string& body,
+                                                 const StickyOptions& options) {
+  const std::string full_body = with_sticky_marker(body, options.key);
   check_length(full_body);  // before reading anything: fail fast and write nothing
-  for (const IssueComment& existing : list_issue_comments(owner, repo, number)) {
-    if (!has_sticky_marker(existing.body, key)) continue;
-    if (existing.body == full_body) {
-      return {StickyAction::Unchanged, existing.id, existing.html_url};
+  const std::string author = options.author.empty() ? token_login() : options.author;
+  auto find_own = [&]() -> std::optional<IssueComment> {
+    for (IssueComment& existing : list_issue_comments(owner, repo, number)) {
+      if (has_sticky_marker(existing.body, options.key) && existing.user_login == author)
+        return existing;
     }
+    return std::nullopt;
+  };
+  auto update = [&](const IssueComment& existing, StickyAction action) -> StickyResult {
+    if (existing.body == full_body) return {action, existing.id, existing.html_url};
     IssueComment updated = update_comment(owner, repo, existing.id, full_body);
-    return {StickyAction::Updated, existing.id,
-            updated.html_url.empty() ? existing.html_url : updated.html_url};
+    return {action, existing.id, updated.html_url.empty() ? existing.html_url : updated.html_url};
+  };
+  if (auto existing = find_own()) {
+    return update(*existing,
+                  existing->body == full_body ? StickyAction::Unchanged : StickyAction::Updated);
   }
-  IssueComment created = create_comment(owner, repo, number, full_body);
+  if (!options.create) return {StickyAction::Skipped, 0, ""};
+  // A POST that timed out or got a 5xx may still have created the comment: look before
+  // sending it again.
+  std::optional<IssueComment> appeared;
+  auto landed = [&] {
+    appeared = find_own();
+    return appeared.has_value();
+  };
+  IssueComment created = create_comment(owner, repo, number, full_body, landed);
+  if (appeared) return update(*appeared, StickyAction::Created);
   return {StickyAction::Created, created.id, created.html_url};
+}
+
+std::string GitHubClient::token_login() {
+  if (login_) return *login_;
+  try {
+    login_ = mapped(request("GET", "/user"), "GET /user",
+                    [](const json& j) { return j.at("login").get<std::string>(); });
+  } catch (const GitHubError& e) {
+    // Installation tokens (Actions' GITHUB_TOKEN among them) may not read /user.
+    if (e.status() != 403) throw;
+    login_ = std::string(kActionsBotLogin);
+  }
+  return *login_;
+}
+
+void GitHubClient::set_commit_status(const std::string& owner, const std::string& repo,
+                                     const std::string& sha, const CommitStatus& status) {
+  json payload = {{"state", status.state}, {"context", status.context}};
+  std::string description = status.description;
+  if (comment_characters(description) > 140) {
+    // Cut at a character boundary: GitHub refuses longer descriptions with 422.
+    std::size_t bytes = 0, characters = 0;
+    while (bytes < description.size() && characters < 139) {
+      ++bytes;
+      while (bytes < description.size() &&
+             (static_cast<unsigned char>(description[bytes]) & 0xC0) == 0x80)
+        ++bytes;
+      ++characters;
+    }
+    description = description.substr(0, bytes) + "\u2026";
+  }
+  if (!description.empty()) payload["description"] = description;
+  if (!status.target_url.empty()) payload["target_url"] = status.target_url;
+  std::string path = repo_path(owner, repo) + "/statuses/" + segment(sha);
+  request("POST", path, payload.dump());
+}
+
+void GitHubClient::add_reaction(const std::string& owner, const std::string& repo,
+                                std::int64_t comment_id, const std::string& content) {
+  std::string path =
+      repo_path(owner, repo) + "/issues/comments/" + std::to_string(comment_id) + "/reactions";
+  request("POST", path, json{{"content", content}}.dump());
 }
 
 }  // namespace benchpr::github

@@ -112,7 +112,7 @@ void GitHubClient::space_writes() {
 }
 
 HttpResponse GitHubClient::request(const std::string& method, const std::string& path_or_url,
-                                   const std::string& body) {
+                                   const std::string& body, const std::function<bool()>& landed) {
   HttpRequest req;
   req.method = method;
   req.url = absolute_url(path_or_url);
@@ -144,6 +144,7 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
       wait(backoff, std::string("could not reach GitHub: ") + e.what() + retrying +
                         seconds_text(backoff) + counter);
       backoff *= 2;
+      if (landed && landed()) return HttpResponse{};
       continue;
     }
     if (is_write(method)) last_write_ = options_.now();
@@ -188,6 +189,7 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
       wait(backoff, "GitHub answered " + std::to_string(status) + retrying + seconds_text(backoff) +
                         counter);
       backoff *= 2;
+      if (status >= 500 && landed && landed()) return HttpResponse{};
       continue;
     }
     std::string message = error_message_for(response, what);

@@ -55,22 +55,45 @@ class GitHubClient {
                                                 int number);
 
   // Both refuse a body longer than kMaxCommentCharacters before sending anything.
+  // `landed` (see request) makes a retried POST look for the comment it may already have made.
   IssueComment create_comment(const std::string& owner, const std::string& repo, int number,
-                              const std::string& body);
+                              const std::string& body, const std::function<bool()>& landed = {});
   IssueComment update_comment(const std::string& owner, const std::string& repo,
                               std::int64_t comment_id, const std::string& body);
 
-  // Updates the first comment whose first line holds the marker of `key` (see comment_body.hpp),
-  // or creates one. The marker is added to `body` when missing. An identical body is left alone
-  // (action Unchanged, no write request).
+  // Updates the first comment whose first line holds the marker of `key` (see comment_body.hpp)
+  // and whose author is the token's own login (or options.author), or creates one. A marked
+  // comment by anyone else is never edited. The marker is added to `body` when missing. An
+  // identical body is left alone (action Unchanged, no write request). When the POST that creates
+  // the comment gets no clear answer (timeout, 5xx), the comments are listed again before it is
+  // retried, and a comment that appeared meanwhile is updated instead of made twice.
+  StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo, int number,
+                                     const std::string& body, const StickyOptions& options);
   StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo, int number,
                                      const std::string& body, const std::string& key = "default");
+
+  // The login the token acts as: GET /user; for an app installation token such as Actions'
+  // GITHUB_TOKEN, which may not call /user (403), "github-actions[bot]". Asked once.
+  std::string token_login();
+
+  // POST /repos/{o}/{r}/statuses/{sha}.
+  void set_commit_status(const std::string& owner, const std::string& repo, const std::string& sha,
+                         const CommitStatus& status);
+
+  // POST /repos/{o}/{r}/issues/comments/{id}/reactions; content is "eyes", "rocket",
+  // "confused", "+1", ...
+  void add_reaction(const std::string& owner, const std::string& repo, std::int64_t comment_id,
+                    const std::string& content);
 
   // One API request with headers, retries and rate-limit handling. `path_or_url` is a path under
   // the API base ("/repos/o/r") or an absolute URL on the same host (pagination links).
   // Returns 2xx answers; throws GitHubError otherwise.
+  // `landed`, for a write that must not happen twice: asked before the request is sent again
+  // after an answer that leaves open whether GitHub carried it out (no answer, a timeout, 5xx).
+  // When it returns true the write did land: request() returns a response with status 0 instead
+  // of sending it again.
   HttpResponse request(const std::string& method, const std::string& path_or_url,
-                       const std::string& body = "");
+                       const std::string& body = "", const std::function<bool()>& landed = {});
 
  private:
   std::string absolute_url(const std::string& path_or_url) const;
@@ -83,6 +106,10 @@ class GitHubClient {
   ClientOptions options_;
   std::string api_url_;
   std::optional<double> last_write_;
+  std::optional<std::string> login_;
 };
+
+// The login GitHub shows for comments made with Actions' GITHUB_TOKEN.
+inline constexpr std::string_view kActionsBotLogin = "github-actions[bot]";
 
 }  // namespace benchpr::github

@@ -1,0 +1,38 @@
+// The `/benchmark` comment command on a pull request: who may start a run, which arguments it
+// takes, and the reply that refuses anything else. Pure: no IO.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchpr::github {
+
+struct SlashCommand {
+  bool present = false;  // the comment's first line is `/benchmark` or `/benchmark ARGS`
+  std::optional<int> rounds;
+  std::string filter;                // a regular expression over benchmark names
+  std::string budget;                // e.g. "20m"
+  std::vector<std::string> refused;  // arguments that are not allowed, as written
+};
+
+inline constexpr int kMinCommandRounds = 2;
+inline constexpr int kMaxCommandRounds = 1000;
+
+// Reads the first line of a comment. Arguments: rounds=N (2..1000), filter=REGEX (no spaces or
+// quotes), budget=DURATION (30s, 20m, 1.5h), each at most once; anything else lands in refused.
+SlashCommand parse_benchmark_command(std::string_view comment_body);
+
+// Only OWNER, MEMBER and COLLABORATOR comments start a run: a run builds and executes the pull
+// request's code on the repository's runners.
+bool may_start_runs(std::string_view author_association);
+
+// The markdown reply to a command with refused arguments: what was not understood (quoted
+// safely) and what is allowed.
+std::string refusal_reply(const SlashCommand& command);
+
+// The `benchpr run` arguments of an accepted command for pull request `number`.
+std::vector<std::string> run_arguments(const SlashCommand& command, int number);
+
+}  // namespace benchpr::github

@@ -1,0 +1,289 @@
+// benchpr's GitHub behaviour around the comment, against the fake API on loopback with the real
+// binary: fork pull requests in a same-repository workflow, pull_request_target, commit
+// statuses, the comment policy, stale results in the publishing job, and the /benchmark command.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/fake_github.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRepo = "acme/widgets";
+constexpr int kNumber = 7;
+const std::string kHeadSha = "2222222222222222222222222222222222222222";
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The example results file of docs/results-format.md, for pull request #7 of acme/widgets, with
+// its head values replaced: `factor(round)` times the base value.
+std::string results_file(const std::function<double(int)>& factor) {
+  const std::string doc = read_file(std::string(BENCHPR_SOURCE_DIR) + "/docs/results-format.md");
+  const std::size_t start = doc.find("```json\n", doc.find("\n## Example")) + 8;
+  json j = json::parse(doc.substr(start, doc.find("\n```", start) - start));
+  for (auto& series : j["series"]) {
+    for (std::size_t r = 0; r < series["base"].size(); ++r)
+      series["head"][r] = series["base"][r].get<double>() * factor(static_cast<int>(r));
+  }
+  j["pull_request"] = {{"number", kNumber},
+                       {"repo", kRepo},
+                       {"title", "Tweak the parser"},
+                       {"labels", json::array()},
+                       {"url", "https://github.com/acme/widgets/pull/7"},
+                       {"head_sha", kHeadSha}};
+  return j.dump(1);
+}
+
+// Within ±0.1% in every round: every benchmark unchanged, recommendation merge.
+double flat(int round) { return round % 2 == 0 ? 1.001 : 0.999; }
+// 30% slower in every round, a little noise: regressions, do-not-merge.
+double slower(int round) { return round % 2 == 0 ? 1.31 : 1.29; }
+
+class GitHubEvents : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FakePullRequest pr;
+    pr.number = kNumber;
+    pr.head_sha = kHeadSha;
+    github.add_pull_request(kRepo, pr);
+  }
+
+  std::vector<std::pair<std::string, std::string>> env(const std::string& event_name,
+                                                       const std::string& event_json) {
+    write_file(files / "event.json", event_json);
+    return {{"GITHUB_ACTIONS", "true"},
+            {"GITHUB_EVENT_NAME", event_name},
+            {"GITHUB_EVENT_PATH", files / "event.json"},
+            {"GITHUB_STEP_SUMMARY", files / "summary.md"},
+            {"GITHUB_OUTPUT", files / "output.txt"},
+            {"GITHUB_API_URL", github.url()},
+            {"GITHUB_REPOSITORY", kRepo},
+            {"GITHUB_TOKEN", github.token()},
+            {"GH_TOKEN", ""}};
+  }
+
+  BenchprRun publish(const std::string& results, const std::vector<std::string>& extra,
+                     const std::string& event_name = "", const std::string& event_json = "{}") {
+    write_file(files / "results.json", results);
+    std::vector<std::string> args = {"publish", files / "results.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto e = env(event_name, event_json);
+    if (event_name.empty()) e[0].second = "";  // outside Actions
+    return run_benchpr(BENCHPR_BINARY, args, e);
+  }
+
+  std::vector<RecordedRequest> requests_to(const std::string& method) const {
+    std::vector<RecordedRequest> out;
+    for (const auto& r : github.requests())
+      if (r.method == method) out.push_back(r);
+    return out;
+  }
+
+  TempDir files;
+  FakeGitHub github;
+};
+
+TEST_F(GitHubEvents, StatusFollowsTheRecommendationAndPointsAtTheComment) {
+  const BenchprRun merge = publish(results_file(flat), {"--status"});
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const BenchprRun dont = publish(results_file(slower), {"--status", "--key", "linux"});
+  ASSERT_EQ(dont.exit_code, 0) << dont.err;
+
+  const auto statuses = github.statuses();
+  ASSERT_EQ(statuses.size(), 2u);
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_EQ(statuses[0].sha, kHeadSha);
+  EXPECT_EQ(statuses[0].context, "benchpr");
+  EXPECT_EQ(statuses[0].state, "success");
+  EXPECT_TRUE(statuses[0].description.starts_with("Merge: ")) << statuses[0].description;
+  EXPECT_EQ(statuses[0].target_url, comments[0].html_url);
+  EXPECT_EQ(statuses[1].context, "benchpr/linux");
+  EXPECT_EQ(statuses[1].state, "failure");
+  EXPECT_TRUE(statuses[1].description.starts_with("Don't merge: ")) << statuses[1].description;
+  EXPECT_EQ(statuses[1].target_url, comments[1].html_url);
+  EXPECT_FALSE(contains(statuses[1].description, "`"));
+}
+
+TEST_F(GitHubEvents, WithoutStatusNoStatusIsSet) {
+  ASSERT_EQ(publish(results_file(slower), {}).exit_code, 0);
+  EXPECT_TRUE(github.statuses().empty());
+  EXPECT_EQ(github.comments(kRepo, kNumber).size(), 1u);
+}
+
+TEST_F(GitHubEvents, OnChangeMakesNoCommentForAllUnchangedButUpdatesAnExistingOne) {
+  // Nothing changed and no comment yet: none is made (the status is still set).
+  const BenchprRun quiet = publish(results_file(flat), {"--comment", "on-change", "--status"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+  EXPECT_TRUE(contains(quiet.err, "every benchmark is unchanged")) << quiet.err;
+  ASSERT_EQ(github.statuses().size(), 1u);
+  EXPECT_EQ(github.statuses()[0].target_url, "");  // no comment, no workflow run to point at
+
+  // A regression: a comment is made.
+  ASSERT_EQ(publish(results_file(slower), {"--comment", "on-change"}).exit_code, 0);
+  auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 1u);
+  EXPECT_TRUE(contains(comments[0].body, "regression")) << comments[0].body;
+
+  // Flat again: the existing comment must not keep showing the regression.
+  ASSERT_EQ(publish(results_file(flat), {"--comment", "on-change"}).exit_code, 0);
+  comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 1u);
+  EXPECT_FALSE(contains(comments[0].body, "❌ regression")) << comments[0].body;
+
+  // never: nothing at all.
+  github.clear_requests();
+  ASSERT_EQ(publish(results_file(slower), {"--comment", "never"}).exit_code, 0);
+  EXPECT_TRUE(requests_to("POST").empty());
+  EXPECT_TRUE(requests_to("PATCH").empty());
+}
+
+TEST_F(GitHubEvents, TheConfigsCommentPolicyAppliesUnlessTheFlagSaysOtherwise) {
+  json j = json::parse(results_file(flat));
+  j["config"]["comment"] = "on-change";
+  ASSERT_EQ(publish(j.dump(), {}).exit_code, 0);
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+  ASSERT_EQ(publish(j.dump(), {"--comment", "always"}).exit_code, 0);
+  EXPECT_EQ(github.comments(kRepo, kNumber).size(), 1u);
+  j["config"]["comment"] = "sometimes";
+  const BenchprRun bad = publish(j.dump(), {});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "config.comment")) << bad.err;
+}
+
+TEST_F(GitHubEvents, StaleResultsInTheWorkflowRunJobEndInANoticeNotAFailure) {
+  // The file measured an older head; the pull request has moved on (the fake says 2222...).
+  json j = json::parse(results_file(slower));
+  const std::string old_head = "1111111111111111111111111111111111111111";
+  j["pull_request"]["head_sha"] = old_head;
+  json event = {{"workflow_run",
+                 {{"id", 1},
+                  {"event", "pull_request"},
+                  {"conclusion", "success"},
+                  {"head_sha", old_head},
+                  {"pull_requests", json::array()}}},
+                {"repository", {{"full_name", kRepo}}}};
+  const BenchprRun stale = publish(j.dump(), {"--status"}, "workflow_run", event.dump());
+  EXPECT_EQ(stale.exit_code, 0) << stale.err;
+  EXPECT_TRUE(contains(stale.out, "::notice::benchpr: pull request #7 is at 2222222")) << stale.out;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+  EXPECT_TRUE(github.statuses().empty());
+
+  // A run that did not succeed: nothing to post, not an error either.
+  event["workflow_run"]["conclusion"] = "failure";
+  event["workflow_run"]["head_sha"] = kHeadSha;
+  const BenchprRun failed = publish(results_file(slower), {}, "workflow_run", event.dump());
+  EXPECT_EQ(failed.exit_code, 0) << failed.err;
+  EXPECT_TRUE(contains(failed.out, "ended with 'failure'")) << failed.out;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// /benchmark
+
+json comment_event(const std::string& body, const std::string& association) {
+  return {{"action", "created"},
+          {"issue",
+           {{"number", kNumber},
+            {"pull_request", {{"url", "https://api.github.com/repos/acme/widgets/pulls/7"}}}}},
+          {"comment",
+           {{"id", 0},
+            {"body", body},
+            {"author_association", association},
+            {"user", {{"login", "someone"}}}}},
+          {"repository", {{"full_name", kRepo}}}};
+}
+
+class BenchmarkCommand : public GitHubEvents {
+ protected:
+  BenchprRun command(const std::string& body, const std::string& association,
+                     const std::vector<std::string>& extra = {}) {
+    json event = comment_event(body, association);
+    comment_id = github.add_comment(kRepo, kNumber, body, "someone");
+    event["comment"]["id"] = comment_id;
+    std::vector<std::string> args = {"slash-command"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_benchpr(BENCHPR_BINARY, args, env("issue_comment", event.dump()));
+  }
+
+  std::string outputs() { return read_file(files / "output.txt"); }
+
+  std::vector<std::string> reactions() const {
+    std::vector<std::string> out;
+    for (const auto& r : github.reactions())
+      if (r.comment_id == comment_id) out.push_back(r.content);
+    return out;
+  }
+
+  std::int64_t comment_id = 0;
+};
+
+TEST_F(BenchmarkCommand, AnOutsiderStartsNoRunAndGetsNoWrite) {
+  for (const char* association : {"NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR"}) {
+    const BenchprRun r = command("/benchmark rounds=20", association);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "starts no run: only owners, members and collaborators")) << r.out;
+    EXPECT_TRUE(contains(outputs(), "accepted<<")) << outputs();
+    EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  }
+  EXPECT_TRUE(requests_to("POST").empty());
+  EXPECT_TRUE(github.reactions().empty());
+}
+
+TEST_F(BenchmarkCommand, BadArgumentsGetAReplyListingWhatIsAllowed) {
+  const BenchprRun r = command("/benchmark rounds=20 threshold=1%", "MEMBER");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(reactions(), std::vector<std::string>{"confused"});
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);  // the command and the reply
+  EXPECT_TRUE(contains(comments[1].body, "`threshold=1%`")) << comments[1].body;
+  EXPECT_TRUE(contains(comments[1].body, "`rounds=N`")) << comments[1].body;
+  EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+}
+
+TEST_F(BenchmarkCommand, AMemberStartsARunThatIsPostedAndReactedTo) {
+  const BenchprRun accept = command("/benchmark rounds=4 budget=20m", "COLLABORATOR");
+  ASSERT_EQ(accept.exit_code, 0) << accept.err;
+  EXPECT_EQ(reactions(), std::vector<std::string>{"eyes"});
+  const std::string out = outputs();
+  EXPECT_TRUE(contains(out, "\ntrue\n")) << out;
+  EXPECT_TRUE(contains(out, "\n--pr 7 --rounds 4 --budget 20m\n")) << out;
+
+  // The measuring job's results file, posted by the publishing job of the same workflow run,
+  // then the final reaction.
+  const std::string event = comment_event("/benchmark rounds=4 budget=20m", "COLLABORATOR").dump();
+  json e = json::parse(event);
+  e["comment"]["id"] = comment_id;
+  const BenchprRun posted = publish(results_file(slower), {"--status"}, "issue_comment", e.dump());
+  ASSERT_EQ(posted.exit_code, 0) << posted.err;
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_TRUE(comments[1].body.starts_with("<!-- benchpr:comment key=default -->"));
+  ASSERT_EQ(github.statuses().size(), 1u);
+
+  const BenchprRun done = run_benchpr(BENCHPR_BINARY, {"slash-command", "--done", "success"},
+                                      env("issue_comment", e.dump()));
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  EXPECT_EQ(reactions(), (std::vector<std::string>{"eyes", "rocket"}));
+}
+
+TEST_F(BenchmarkCommand, ResultsNamingAnotherPullRequestAreNotPosted) {
+  json e = comment_event("/benchmark", "OWNER");
+  e["issue"]["number"] = 8;  // the command was on #8; the file names #7
+  const BenchprRun r = publish(results_file(slower), {}, "issue_comment", e.dump());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "the /benchmark command was written on acme/widgets#8")) << r.err;
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+}  // namespace
+}  // namespace benchpr::testing

@@ -1,0 +1,81 @@
+// The /benchmark comment command: what starts a run, which arguments pass, and the reply that
+// refuses the rest without letting the commenter's text break out of its code span.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "benchpr/github/slash_command.hpp"
+
+namespace benchpr::github {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(SlashCommand, BareCommandAndArguments) {
+  const SlashCommand bare = parse_benchmark_command("/benchmark");
+  EXPECT_TRUE(bare.present);
+  EXPECT_FALSE(bare.rounds);
+  EXPECT_TRUE(bare.refused.empty());
+
+  const SlashCommand full = parse_benchmark_command(
+      "  /benchmark rounds=20 filter=^BM_Codec/(64|128)$ budget=1.5h\r\n"
+      "Thanks! rounds=3 on this line is prose");
+  EXPECT_TRUE(full.present);
+  EXPECT_EQ(full.rounds, 20);
+  EXPECT_EQ(full.filter, "^BM_Codec/(64|128)$");
+  EXPECT_EQ(full.budget, "1.5h");
+  EXPECT_TRUE(full.refused.empty());
+  EXPECT_THAT(run_arguments(full, 42), ElementsAre("--pr", "42", "--rounds", "20", "--filter",
+                                                   "^BM_Codec/(64|128)$", "--budget", "1.5h"));
+  EXPECT_THAT(run_arguments(bare, 7), ElementsAre("--pr", "7"));
+}
+
+TEST(SlashCommand, OtherCommentsAreNotCommands) {
+  EXPECT_FALSE(parse_benchmark_command("/benchmarks please").present);
+  EXPECT_FALSE(parse_benchmark_command("Could someone run /benchmark?").present);
+  EXPECT_FALSE(parse_benchmark_command("LGTM\n/benchmark").present);
+  EXPECT_FALSE(parse_benchmark_command("").present);
+}
+
+TEST(SlashCommand, BadArgumentsAreRefusedAsWritten) {
+  const SlashCommand c = parse_benchmark_command(
+      "/benchmark rounds=1 rounds=5 filter='x' budget=soon threshold=5% --rounds 5 "
+      "rounds=5");
+  EXPECT_TRUE(c.present);
+  // rounds=1 is below the minimum; the second rounds= is taken, the third is a repeat.
+  EXPECT_EQ(c.rounds, 5);
+  EXPECT_THAT(c.refused, ElementsAre("rounds=1", "filter='x'", "budget=soon", "threshold=5%",
+                                     "--rounds", "5", "rounds=5"));
+  EXPECT_FALSE(parse_benchmark_command("/benchmark rounds=1001").rounds);
+  EXPECT_FALSE(parse_benchmark_command("/benchmark rounds=+20").rounds);
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=.5m").refused.size(), 1u);
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=0m").refused.size(), 1u);
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=90").budget, "90");
+  EXPECT_EQ(parse_benchmark_command("/benchmark filter=a\\b").refused.size(), 1u);
+}
+
+TEST(SlashCommand, RefusalListsWhatIsAllowedAndQuotesSafely) {
+  const SlashCommand c = parse_benchmark_command("/benchmark x=`</details>@everyone` " +
+                                                 std::string(100, 'y') + " threshold=5%");
+  const std::string reply = refusal_reply(c);
+  EXPECT_THAT(reply, HasSubstr("`rounds=N`"));
+  EXPECT_THAT(reply, HasSubstr("`filter=REGEX`"));
+  EXPECT_THAT(reply, HasSubstr("`budget=DURATION`"));
+  EXPECT_THAT(reply, HasSubstr("`threshold=5%`"));
+  // The commenter's backticks cannot end the code span that holds their text.
+  EXPECT_THAT(reply, HasSubstr("`x=?</details>@everyone?`"));
+  EXPECT_THAT(reply, Not(HasSubstr(std::string(61, 'y'))));
+}
+
+TEST(SlashCommand, OnlyOwnersMembersAndCollaboratorsStartRuns) {
+  EXPECT_TRUE(may_start_runs("OWNER"));
+  EXPECT_TRUE(may_start_runs("MEMBER"));
+  EXPECT_TRUE(may_start_runs("COLLABORATOR"));
+  for (const char* other :
+       {"CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "NONE", "", "owner"})
+    EXPECT_FALSE(may_start_runs(other)) << other;
+}
+
+}  // namespace
+}  // namespace benchpr::github
