@@ -2,8 +2,10 @@
 // action declares what docs/github.md and benchpr's step outputs promise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
+#include "benchpr/app/workflow_template.hpp"
 #include "support/temp_dir.hpp"
 #include "support/temp_repo.hpp"
 
@@ -52,7 +54,7 @@ TEST(GitHubYaml, WorkflowsInTheDocsPassYamllint) {
     command += " " + shell_quote(path);
     pos = end + 3;
   }
-  EXPECT_GE(blocks, 3);  // same-repository, measure, publish
+  EXPECT_GE(blocks, 4);  // same-repository, measure, publish, /benchmark
   const CommandResult r = run_command(command);
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
@@ -82,6 +84,124 @@ TEST(GitHubYaml, ActionDeclaresTheDocumentedInputsAndOutputs) {
   // Input values reach the script through its environment, never pasted into it.
   const std::string run_script = action.substr(action.find("run: |", action.find("id: benchpr")));
   EXPECT_EQ(run_script.find("${{"), std::string::npos);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return lines;
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t b = s.find_first_not_of(' ');
+  return b == std::string::npos ? "" : s.substr(b);
+}
+
+// The script text of every `run: |` block (the lines indented deeper than `run:`).
+std::vector<std::string> run_blocks(const std::string& yaml) {
+  std::vector<std::string> blocks;
+  const auto lines = lines_of(yaml);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string t = trimmed(lines[i]);
+    if (t != "run: |") continue;
+    const std::size_t indent = lines[i].size() - t.size();
+    std::string block;
+    for (std::size_t k = i + 1; k < lines.size(); ++k) {
+      const std::string tk = trimmed(lines[k]);
+      if (!tk.empty() && lines[k].size() - tk.size() <= indent) break;
+      block += lines[k] + "\n";
+    }
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+TEST(GitHubYaml, NoInputOrEventTextIsPastedIntoAnActionScript) {
+  const auto blocks = run_blocks(read_file(kSource + "/action.yml"));
+  EXPECT_GE(blocks.size(), 3u);
+  for (const auto& block : blocks) EXPECT_EQ(block.find("${{"), std::string::npos) << block;
+}
+
+TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
+  const std::string action = read_file(kSource + "/action.yml");
+  EXPECT_NE(action.find("$GITHUB_ACTION_PATH/.ci/build-packages"), std::string::npos);
+  EXPECT_EQ(action.find("test-packages"), std::string::npos);
+  // Nothing only the tests need, and nothing Ubuntu lacks as a .deb (chromium is a snap there).
+  const auto build = lines_of(read_file(kSource + "/.ci/build-packages"));
+  for (const char* test_only :
+       {"chromium", "clang", "libclang-rt-14-dev", "libgtest-dev", "libgmock-dev", "yamllint",
+        "hyperfine", "libcpp-httplib-dev", "libbenchmark-dev"}) {
+    EXPECT_EQ(std::count(build.begin(), build.end(), test_only), 0) << test_only;
+  }
+  // The two lists together are what .ci/run and the README install.
+  const auto test = lines_of(read_file(kSource + "/.ci/test-packages"));
+  for (const char* needed : {"libgtest-dev", "libgmock-dev", "libcpp-httplib-dev", "yamllint",
+                             "hyperfine", "chromium", "clang", "libbenchmark-dev"}) {
+    EXPECT_EQ(std::count(test.begin(), test.end(), needed), 1) << needed;
+  }
+  const std::string both = "cat .ci/build-packages .ci/test-packages | xargs apt-get install";
+  EXPECT_NE(read_file(kSource + "/.ci/run").find(both), std::string::npos);
+  EXPECT_NE(read_file(kSource + "/README.md").find(both), std::string::npos);
+  // Restored before building, saved right after it (before the PR's code runs), keyed on the
+  // action's own sources.
+  const std::size_t restore = action.find("uses: actions/cache/restore@v4");
+  const std::size_t build_step = action.find("cmake --build");
+  const std::size_t save = action.find("uses: actions/cache/save@v4");
+  const std::size_t run = action.find("id: benchpr");
+  ASSERT_NE(restore, std::string::npos);
+  ASSERT_NE(save, std::string::npos);
+  EXPECT_LT(restore, build_step);
+  EXPECT_LT(build_step, save);
+  EXPECT_LT(save, run);
+  EXPECT_NE(action.find("cd \"$GITHUB_ACTION_PATH\" && find"), std::string::npos);
+  EXPECT_NE(action.find("if: steps.build.outputs.built == 'true'"), std::string::npos);
+}
+
+// The docs and the shipped workflows name benchpr's action one way, each time with the comment
+// telling users what to put there; a workflow that asks for a status may set it; no upload
+// step stays quiet about a missing file.
+TEST(GitHubYaml, WorkflowsNameTheActionOneWayAndAskForWhatTheyUse) {
+  std::vector<std::string> texts = {read_file(kSource + "/docs/github.md")};
+  for (const auto& entry : std::filesystem::directory_iterator(kSource + "/.github/workflows"))
+    texts.push_back(read_file(entry.path().string()));
+  const std::string reference(app::kActionReference);
+  int references = 0;
+  for (const auto& text : texts) {
+    const auto lines = lines_of(text);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string t = trimmed(lines[i]);
+      if (!t.starts_with("uses: ") && !t.starts_with("- uses: ")) continue;
+      const std::string target = t.substr(t.find("uses: ") + 6);
+      if (target.starts_with("actions/") || target.starts_with("./")) continue;
+      EXPECT_TRUE(target.starts_with(reference)) << lines[i];
+      ASSERT_GT(i, 0u);
+      EXPECT_NE(lines[i - 1].find("replace with the OWNER/NAME@REF"), std::string::npos)
+          << lines[i];
+      ++references;
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].find("uses: actions/upload-artifact@") == std::string::npos) continue;
+      bool fails_loudly = false;
+      for (std::size_t k = i + 1; k < lines.size() && !trimmed(lines[k]).starts_with("- ") &&
+                                  !trimmed(lines[k]).starts_with("```");
+           ++k)
+        fails_loudly = fails_loudly || trimmed(lines[k]).starts_with("if-no-files-found: error");
+      EXPECT_TRUE(fails_loudly) << lines[i];
+    }
+  }
+  EXPECT_GE(references, 5);
+  for (const auto& entry : std::filesystem::directory_iterator(kSource + "/.github/workflows")) {
+    const std::string text = read_file(entry.path().string());
+    if (text.find("status: \"true\"") != std::string::npos) {
+      EXPECT_NE(text.find("statuses: write"), std::string::npos) << entry.path();
+    }
+  }
 }
 
 }  // namespace
