@@ -111,7 +111,62 @@ TEST(FaultsBuild, UnwritableResultsFileIsAClearErrorNamingThePath) {
   EXPECT_EQ(e.exit_code, 1) << e.err;  // README: 1 when a file could not be written
   EXPECT_NE(e.err.find(output), std::string::npos) << contains_msg(e.err, output);
   EXPECT_NE(e.err.find("Not a directory"), std::string::npos) << e.err;
+  // Found before anything was built, not after the builds and the first round.
+  EXPECT_EQ(e.err.find("building the"), std::string::npos) << e.err;
   EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+TEST(FaultsBuild, AnUnwritableMarkdownFileIsFoundBeforeBuilding) {
+  TempRepo repo;
+  write_gbench_project(repo, kWorking, small_config());
+  repo.commit("base");
+  TempDir tmp;
+  write_file(tmp / "file", "a regular file\n");
+  const std::string markdown = tmp / "file/comment.md";
+  const Ending e = run_benchpr_to_end(
+      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--markdown", markdown});
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 1) << e.err;
+  EXPECT_NE(e.err.find(markdown), std::string::npos) << contains_msg(e.err, markdown);
+  EXPECT_EQ(e.err.find("building the"), std::string::npos) << e.err;
+}
+
+// The results file's directory disappears mid-run (a full disk, a cleaned-up mount): the final
+// write fails. Before, benchpr exited 1 without printing the comment; now the comment is printed
+// and written where it can be, and the error names the file.
+TEST(FaultsBuild, AFailedFinalWriteStillPrintsTheCommentAndNamesTheFile) {
+  GbenchConfig cfg = small_config();
+  cfg.rounds = 6;
+  const std::vector<GbenchCase> slow = {
+      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(40));", ""}};
+  TempRepo repo;
+  commit_base_and_pr(repo, slow, slow, cfg);
+  TempDir out;
+  const std::string results = out / "sub/results.json";
+  BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                      "--output", results, "--markdown", out / "comment.md"});
+  // Once a round is in the file, put a regular file where its directory was.
+  bool swapped = false;
+  for (int i = 0; i < 6000 && !child.wait_for(0); ++i) {
+    if (slurp(results).find("\"rounds_done\": 1") != std::string::npos) {
+      std::filesystem::remove_all(out / "sub");
+      write_file(out / "sub", "in the way\n");
+      swapped = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(swapped) << "no round finished while benchpr ran:\n" << child.err_so_far();
+  ASSERT_TRUE(child.wait_for(120));
+  const Ending& e = child.ending();
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 1) << e.err;
+  const std::string error = "benchpr: error: cannot create the directory for " + results;
+  EXPECT_NE(e.err.find(error), std::string::npos) << contains_msg(e.err, error);
+  // The whole comment, on stdout and in the file that could be written.
+  EXPECT_NE(e.out.find("`BM_Sleep`"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("6 rounds"), std::string::npos) << e.out;
+  EXPECT_EQ(e.out, slurp(out / "comment.md"));
 }
 
 TEST(FaultsBuild, SecondRunOnTheSameRepositoryFailsFastWhileTheFirstHoldsTheLock) {

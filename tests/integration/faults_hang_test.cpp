@@ -69,5 +69,56 @@ TEST(FaultsHang, SleepingBenchmarkIsKilledWithItsChildrenAfterTheSuiteTimeout) {
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
 }
 
+// The PR's benchmark replaces its own results file, once written, by something that is not a
+// file: a named pipe (open() would block for ever, deaf to SIGTERM) or a link to /dev/zero (read
+// would never end before the size limit). benchpr must refuse either at once and carry on.
+std::string replace_results_file_with(const std::string& what) {
+  return "#include <sys/stat.h>\n#include <unistd.h>\n#include <cstdlib>\n#include <fstream>\n"
+         "#include <string>\n"
+         "static std::string g_out;\n"
+         "static void plant() {\n"
+         "  if (g_out.empty()) return;\n"
+         "  unlink(g_out.c_str());\n  " +
+         what +
+         ";\n}\n"
+         "static const int kPlanted = [] {\n"
+         "  std::ifstream in(\"/proc/self/cmdline\", std::ios::binary);\n"
+         "  for (std::string arg; std::getline(in, arg, '\\0');)\n"
+         "    if (arg.rfind(\"--benchmark_out=\", 0) == 0) g_out = arg.substr(16);\n"
+         "  std::atexit(plant);\n"
+         "  return 0;\n}();\n";
+}
+
+void expect_refused(const std::string& planted, const std::string& reason) {
+  TempRepo repo;
+  const std::vector<GbenchCase> cases = {{"BM_A", spin(1000), ""}};
+  commit_base_and_pr(repo, cases, cases, small_config(), "", replace_results_file_with(planted));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 90);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  const json doc = read_json(out / "results.json");
+  bool refused = false;
+  for (const json& run : doc["runs"]) {
+    if (run["side"] != "head") continue;
+    EXPECT_FALSE(run["ok"].get<bool>()) << run.dump();
+    refused = refused || run.value("failure", "").find(reason) != std::string::npos;
+  }
+  EXPECT_TRUE(refused) << doc["runs"].dump(2);
+  const json* a = find_benchmark(doc, "BM_A");
+  ASSERT_NE(a, nullptr) << doc.dump(2);
+  EXPECT_EQ((*a)["verdict"], "failed");
+  EXPECT_NE(e.out.find("`BM_A`"), std::string::npos) << e.out;  // the comment is there
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+TEST(FaultsHang, ANamedPipeAtTheResultsPathIsRefusedWithoutWaiting) {
+  expect_refused("mkfifo(g_out.c_str(), 0644)", "a named pipe, not a regular file");
+}
+
+TEST(FaultsHang, ALinkToADeviceAtTheResultsPathIsNotFollowed) {
+  expect_refused("symlink(\"/dev/zero\", g_out.c_str())", "a symbolic link, not a file");
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -243,6 +244,27 @@ inline std::string contains_msg(const std::string& haystack, const std::string& 
   return "expected to find \"" + needle + "\" in:\n" + haystack;
 }
 
+// Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF): GitHub and
+// every JSON parser refuse anything else. Written independently of benchpr's own check.
+inline bool is_valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
+    if (n == 9 || (n > 0 && i + n >= s.size())) return false;  // not a lead byte, or truncated
+    std::uint32_t cp = n == 0 ? c : n == 1 ? (c & 0x1F) : n == 2 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d >> 6) != 2) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static const std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Markdown checks: what GitHub would render as markup outside code spans and code blocks.
 
@@ -312,10 +334,11 @@ inline int cell_separators(const std::string& row) {
 
 // Every way the comment's markup is broken or injected; empty when it is clean. Only the
 // template's own tags are allowed as HTML: the marker comment on line 1, <details>, <summary>,
-// <sub> (balanced); no live @mention or #123 outside code; every table row has its header's
-// cell count; code fences are closed.
+// <sub> (balanced); no live @mention or #123 outside code; no heading but the title; every table
+// row has its header's cell count; code fences are closed; the text is valid UTF-8.
 inline std::vector<std::string> markdown_problems(const std::string& md) {
   std::vector<std::string> problems;
+  if (!is_valid_utf8(md)) problems.push_back("the comment is not valid UTF-8");
   std::istringstream in(md);
   std::string line;
   int line_no = 0;
@@ -351,6 +374,13 @@ inline std::vector<std::string> markdown_problems(const std::string& md) {
       problems.push_back("a second sticky marker: the comment appears twice (" + where + ")");
       continue;
     }
+    // The template's only heading is its title on line 2; any other line that GitHub would
+    // render as a heading came from untrusted text.
+    if (line_no != 2 && line.find_first_not_of(' ') < 4 &&
+        line[line.find_first_not_of(' ')] == '#' &&
+        line.find_first_not_of('#', line.find_first_not_of(' ')) != std::string::npos &&
+        line[line.find_first_not_of('#', line.find_first_not_of(' '))] == ' ')
+      problems.push_back("a heading outside the template's title (" + where + ")");
     if (line.rfind("|", 0) == 0) {
       const int cells = cell_separators(line);
       if (table_cells < 0) {

@@ -75,5 +75,175 @@ TEST(FaultsHostile, HostileBenchmarkNamesCannotInjectMarkupIntoTheComment) {
     EXPECT_EQ(e.err.find("\n" + name), std::string::npos) << e.err;
 }
 
+// A name, an error message, a run's output and a build log holding bytes that are not UTF-8 (a
+// Latin-1 "é", a stray 0xFF). JSON cannot carry them: before, serialising threw and the job
+// ended with exit 1, no comment and no results file. Now each bad byte becomes U+FFFD where it
+// enters benchpr, and the benchmark is measured under that name.
+const std::string kReplacement = "\xEF\xBF\xBD";
+
+std::string latin1_prelude() {
+  return "static void Fast(benchmark::State& s) { for (auto _ : s) { " + spin(1000) +
+         " } }\n"
+         "static void Broken(benchmark::State& s) { for (auto _ : s) { s.SkipWithError(\"caf\\xe9 "
+         "\\xff\"); break; } }\n"
+         "static const int kRegistered = [] {\n"
+         "  benchmark::RegisterBenchmark(\"BM_caf\\xe9\", Fast);\n"
+         "  benchmark::RegisterBenchmark(\"BM_err\", Broken);\n"
+         "  return 0;\n}();\n";
+}
+
+TEST(FaultsHostile, InvalidUtf8InNamesErrorsAndOutputIsReplacedAndNothingIsLost) {
+  TempRepo repo;
+  const std::vector<GbenchCase> plain = {{"BM_Plain", spin(1000), ""}};
+  commit_base_and_pr(repo, plain, plain, small_config(), latin1_prelude(), latin1_prelude());
+  // A second suite whose run prints raw bytes and fails: its log tail is kept in the results.
+  std::string config = slurp(repo.path() + "/.benchpr.yml");
+  const std::string suites = "suites:\n";
+  config.insert(config.find(suites) + suites.size(),
+                "  - name: noisy\n"
+                "    run: sh -c 'printf \"caf\\351 \\377 end\\n\" >&2; exit 3' sh\n"
+                "    format: google-benchmark\n");
+  repo.git("checkout -q main");
+  repo.write(".benchpr.yml", config);
+  repo.commit("second suite");
+  repo.git("checkout -q feature");
+  repo.git("merge -q --no-edit main");
+
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+
+  // The results file exists and is JSON (a parser refuses ill-formed UTF-8).
+  const std::string text = slurp(out / "results.json");
+  ASSERT_FALSE(text.empty()) << e.err;
+  EXPECT_TRUE(is_valid_utf8(text));
+  const json doc = json::parse(text);
+  const json* cafe = find_benchmark(doc, "BM_caf" + kReplacement);
+  ASSERT_NE(cafe, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_NE((*cafe)["verdict"], "failed") << cafe->dump();
+  const json* err = find_benchmark(doc, "BM_err");
+  ASSERT_NE(err, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*err)["verdict"], "failed");
+  EXPECT_NE(err->dump().find("caf" + kReplacement + " " + kReplacement), std::string::npos)
+      << err->dump();
+  bool noisy_tail = false;
+  for (const json& run : doc["runs"])
+    if (run["suite"] == "noisy" &&
+        run.value("log_tail", "").find("caf" + kReplacement + " " + kReplacement + " end") !=
+            std::string::npos)
+      noisy_tail = true;
+  EXPECT_TRUE(noisy_tail) << doc["runs"].dump(2);
+
+  // The comment is printed, valid, and the same as the file.
+  const std::string& md = e.out;
+  EXPECT_TRUE(is_valid_utf8(md));
+  EXPECT_EQ(md, slurp(out / "comment.md"));
+  EXPECT_NE(md.find("BM_caf" + kReplacement), std::string::npos) << md;
+  const auto problems = markdown_problems(md);
+  EXPECT_TRUE(problems.empty()) << join(problems) << "\n" << md;
+}
+
+TEST(FaultsHostile, InvalidUtf8InTheBuildLogIsReplacedAndTheCommentIsWritten) {
+  TempRepo repo;
+  const std::vector<GbenchCase> plain = {{"BM_Plain", spin(1000), ""}};
+  commit_base_and_pr(repo, plain, plain, small_config(), "",
+                     "#error \"broken caf\xe9 \xff byte\"\n");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  const std::string text = slurp(out / "results.json");
+  ASSERT_FALSE(text.empty()) << e.err;
+  const json doc = json::parse(text);
+  ASSERT_EQ(doc["builds"].size(), 2u);
+  EXPECT_NE(doc["builds"][1]["log_tail"].get<std::string>().find("broken caf" + kReplacement + " " +
+                                                                 kReplacement + " byte"),
+            std::string::npos)
+      << doc["builds"][1].dump();
+  EXPECT_TRUE(is_valid_utf8(e.out));
+  EXPECT_NE(e.out.find("broken caf" + kReplacement), std::string::npos) << e.out;
+  EXPECT_EQ(e.out, slurp(out / "comment.md"));
+}
+
+// Units, JMH parameters and counter names come from the results file just as names do. A custom
+// suite's "unit" and JMH's "scoreUnit" once went into the comment as they were: raw HTML, a
+// heading, a live @mention, a table row split in two. No compiler needed: each suite prints (or
+// copies) a results file whose values differ between base and PR, so every row is shown.
+const std::string kHostileUnit = R"(ms|<b>x</b>\n\n# H @octocat https://evil.example)";
+
+std::string results_generator(int scale) {
+  std::string gbench_counter = R"(<img src=x onerror=alert(1)>|@octocat #1)";
+  return "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
+         "v=$((" +
+         std::to_string(scale) +
+         " + r % 7))\n"
+         "U='" +
+         kHostileUnit +
+         "'\n"
+         "case \"$1\" in\n"
+         "custom) printf '[{\"name\":\"c1\",\"unit\":\"%s\",\"value\":%s}]\\n' \"$U\" \"$v\" ;;\n"
+         "jmh) for size in 1 2; do\n"
+         "  printf '%s{\"benchmark\":\"org.Foo.bar\",\"mode\":\"avgt\",\"params\":{"
+         "\"<b>k</b>|@octocat\":\"<img src=x>|#1 %s\",\"size\":\"%s\"},"
+         "\"primaryMetric\":{\"score\":%s,\"scoreUnit\":\"%s\",\"rawData\":[[%s]]}}' "
+         "\"$([ $size = 1 ] && echo '[' || echo ',')\" \"$size\" \"$size\" \"$v\" \"$U\" \"$v\"\n"
+         "  done; echo ']' ;;\n"
+         "gbench) printf '{\"context\":{},\"benchmarks\":[{\"name\":\"BM_counted\","
+         "\"run_name\":\"BM_counted\",\"run_type\":\"iteration\",\"repetitions\":1,"
+         "\"repetition_index\":0,\"threads\":1,\"iterations\":100,\"real_time\":%s,"
+         "\"cpu_time\":%s,\"time_unit\":\"ns\",\"" +
+         gbench_counter +
+         "\":3}]}' \"$v\" \"$v\" "
+         "> \"$2\" ;;\n"
+         "esac\n";
+}
+
+TEST(FaultsHostile, HostileUnitsParamsAndCounterNamesCannotInjectMarkupIntoTheComment) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: custom\n"
+             "    run: sh gen.sh custom\n"
+             "    format: custom\n"
+             "  - name: jmh\n"
+             "    run: sh gen.sh jmh\n"
+             "    format: jmh\n"
+             "  - name: counters\n"
+             "    run: sh gen.sh gbench {out}\n"
+             "    format: google-benchmark\n"
+             "    metric: bytes_per_second\n"
+             "rounds: 3\n"
+             "warmup_rounds: 0\n");
+  repo.write("gen.sh", results_generator(100));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("gen.sh", results_generator(200));
+  repo.commit("slower");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+
+  // Measured, with the unit intact in the results file (data, escaped only when rendered).
+  const json doc = read_json(out / "results.json");
+  const json* c1 = find_benchmark(doc, "c1");
+  ASSERT_NE(c1, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*c1)["verdict"], "regression") << c1->dump();
+  EXPECT_EQ((*c1)["unit"], "ms|<b>x</b>\n\n# H @octocat https://evil.example");
+  const json* counted = find_benchmark(doc, "BM_counted");
+  ASSERT_NE(counted, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*counted)["verdict"], "failed");  // no such counter: the names are listed
+
+  const std::string& md = e.out;
+  const auto problems = markdown_problems(md);
+  EXPECT_TRUE(problems.empty()) << join(problems) << "\n" << md;
+  // Shown, as text.
+  EXPECT_NE(md.find("&lt;b&gt;x&lt;/b&gt;"), std::string::npos) << md;
+  EXPECT_NE(md.find("onerror=alert(1)"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

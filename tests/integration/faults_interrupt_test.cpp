@@ -1,6 +1,6 @@
-// A cancelled CI job: SIGTERM (or SIGINT) reaches benchpr in the middle of a round. It must kill
-// its children, keep every finished round in the results file, end promptly with exit code 1,
-// and `benchpr publish` must report the partial results.
+// A cancelled CI job: SIGTERM (or SIGINT, or SIGHUP) reaches benchpr in the middle of a round. It
+// must kill its children, keep every finished round in the results file, end promptly with exit
+// code 1, and `benchpr publish` must report the partial results.
 #include <gtest/gtest.h>
 
 #include "faults_helpers.hpp"
@@ -91,6 +91,12 @@ TEST(FaultsInterrupt, SigtermMidRunKeepsFinishedRoundsAndPublishReportsThemAsPar
 
 TEST(FaultsInterrupt, SigintMidRunBehavesTheSame) {
   interrupt_mid_run(SIGINT, "interrupted by SIGINT");
+}
+
+// A closed terminal or SSH session sends SIGHUP: before, it killed benchpr outright, leaving the
+// benchmark running and no results file.
+TEST(FaultsInterrupt, SighupMidRunBehavesTheSame) {
+  interrupt_mid_run(SIGHUP, "interrupted by SIGHUP");
 }
 
 }  // namespace

@@ -69,5 +69,21 @@ TEST(FormatCi, BothEndsSigned) {
   EXPECT_EQ(format_ci(kMissing, 0.1), "—");
 }
 
+// A unit comes from the results file: in the comment it is escaped like a name.
+TEST(FormatValue, AHostileUnitIsEscapedForMarkdownOnly) {
+  const std::string unit = "ms|<b>x</b>\n\n# H @octocat";
+  const std::string md = format_value(48.5, unit, UnitText::Markdown);
+  EXPECT_EQ(md, "48.5 ms\\|&lt;b&gt;x&lt;/b&gt; # H @\u200Boctocat");
+  // A time unit with a hostile suffix keeps its scaling; the suffix is escaped.
+  EXPECT_EQ(format_value(45100, "ns/<i>", UnitText::Markdown), "45.1 µs/&lt;i&gt;");
+  // Known units are unchanged, and plain text (for HTML, which escapes it whole) is as given.
+  EXPECT_EQ(format_value(1.23e9, "bytes_per_second", UnitText::Markdown), "1.23 GB/s");
+  EXPECT_EQ(format_value(48.5, "ops/ms", UnitText::Markdown), "48.5 ops/ms");
+  EXPECT_EQ(format_value(48.5, unit), "48.5 " + unit);
+  // Capped like other short fields.
+  const std::string shown = format_value(1, std::string(500, 'u'), UnitText::Markdown);
+  EXPECT_LT(shown.size(), 60u) << shown;
+}
+
 }  // namespace
 }  // namespace benchpr::render

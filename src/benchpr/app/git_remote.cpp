@@ -74,6 +74,20 @@ std::vector<std::pair<std::string, std::string>> git_auth_environment(const std:
           {"GIT_CONFIG_VALUE_1", "Authorization: " + git_basic_auth_value(token)}};
 }
 
+std::string fetch_hardening_options(bool with_token) {
+  std::string options =
+      "-c core.hooksPath=/dev/null"               // no hook (reference-transaction, pre-auto-gc...)
+      " -c core.fsmonitor=false"                  // no file-system monitor program
+      " -c core.alternateRefsCommand=true"        // no program listing an alternate's refs
+      " -c protocol.ext.allow=never"              // no ext:: remote running a command
+      " -c submodule.recurse=false"               // no fetch in submodules (their own hooks)
+      " -c gc.auto=0 -c maintenance.auto=false";  // no background gc keeping the token alive
+  // Clears the list of credential helpers and the configured askpass program. Only with the
+  // token: without it, the user's own helper may be what lets the fetch in.
+  if (with_token) options += " -c credential.helper= -c core.askPass=";
+  return options;
+}
+
 std::string shell_word(const std::string& word) {
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -102,9 +116,17 @@ std::string GitRemote::origin_url() {
 }
 
 std::string GitRemote::fetch(const std::vector<std::string>& args) {
-  std::string command = "fetch --no-tags --quiet origin";
+  // The fetch may carry the token in git's environment, and every program git starts inherits
+  // it. The clone's configuration and hooks may have been written by the code of an earlier
+  // pull request, so nothing they name may run: command-line settings override every file.
+  auto env = git_auth_environment(origin_url(), token_);
+  const bool with_token = !env.empty();
+  // With the token, credentials come from the header only: no helper or prompt program.
+  if (with_token) env.emplace_back("GIT_ASKPASS", "true");
+  std::string command = fetch_hardening_options(with_token) +
+                        " fetch --no-tags --quiet --no-recurse-submodules origin";
   for (const auto& a : args) command += " " + shell_word(a);
-  auto result = git(command, git_auth_environment(origin_url(), token_));
+  auto result = git(command, env);
   if (result.ok()) return "";
   std::string detail = trim(result.output_tail);
   if (detail.empty()) detail = result.describe_failure(30 * 60);

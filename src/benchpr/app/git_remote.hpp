@@ -45,6 +45,11 @@ class GitRemote {
   std::string token_;
 };
 
+// `-c` options that keep repository-controlled programs (hooks, fsmonitor, ext:: remotes,
+// submodules, background gc; with the token also credential helpers and askpass) from running
+// while git holds the token.
+std::string fetch_hardening_options(bool with_token);
+
 // Quotes `word` for /bin/sh.
 std::string shell_word(const std::string& word);
 

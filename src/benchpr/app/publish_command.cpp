@@ -87,6 +87,10 @@ int publish_command(const PublishOptions& options) {
     std::cerr << "benchpr: error: posting failed: " << posted.error << std::endl;
     exit_code = kExitFailure;
   }
+  if (!report.write_errors.empty()) {
+    std::cerr << "benchpr: error: " << report.write_errors << std::endl;
+    exit_code = kExitFailure;
+  }
   return exit_code;
 }
 

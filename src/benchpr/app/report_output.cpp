@@ -1,5 +1,6 @@
 #include "benchpr/app/report_output.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "benchpr/core/results_json.hpp"
@@ -30,15 +31,31 @@ Report make_report(const Results& results, const ReportTargets& targets) {
   report.markdown = render::render_comment(results, report.analysis, ro);
   // Printed before anything that can fail, so the reading is never lost.
   if (targets.print_markdown) std::cout << report.markdown << std::flush;
-  if (!targets.markdown_file.empty())
-    runner::write_file_atomically(targets.markdown_file, report.markdown);
-  if (!targets.html_file.empty())
-    runner::write_file_atomically(targets.html_file,
-                                  render::render_html_report(results, report.analysis));
-  if (!targets.results_file.empty())
-    runner::write_file_atomically(targets.results_file,
-                                  results_to_string(results, &report.analysis));
+  const auto write = [&report](const std::string& path, const auto& content) {
+    if (path.empty()) return;
+    try {
+      runner::write_file_atomically(path, content());
+    } catch (const runner::StoreError& e) {
+      report.write_errors += (report.write_errors.empty() ? "" : "; ") + std::string(e.what());
+    }
+  };
+  write(targets.markdown_file, [&] { return report.markdown; });
+  write(targets.html_file, [&] { return render::render_html_report(results, report.analysis); });
+  write(targets.results_file, [&] { return results_to_string(results, &report.analysis); });
   return report;
+}
+
+void check_output_paths(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      throw runner::StoreError("cannot write " + path + ": Is a directory");
+    // The same route the final write takes: a temporary file beside the target.
+    const std::string probe = path + ".probe";
+    runner::write_file_atomically(probe, "");
+    std::filesystem::remove(probe, ec);
+  }
 }
 
 Report present_report(const Results& results, ReportTargets targets, const Progress& progress) {

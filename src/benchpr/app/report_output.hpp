@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/templates.hpp"
@@ -14,6 +15,9 @@ namespace benchpr::app {
 struct Report {
   Analysis analysis;
   std::string markdown;
+  // Files that could not be written ("cannot write /x: No space left on device"; several
+  // joined by "; "), "" when all were: the caller still posts the comment, then fails the job.
+  std::string write_errors;
 };
 
 struct ReportTargets {
@@ -46,7 +50,13 @@ Report present_report(const Results& results, ReportTargets targets, const Progr
 // (from RevisionInfo::spec), "" otherwise: the comment says what was compared.
 std::string comparison_note(const Results& results);
 
-// Throws runner::StoreError when a file cannot be written (the markdown is printed first).
+// Writes every file it can (the markdown is printed first); failures go to write_errors.
 Report make_report(const Results& results, const ReportTargets& targets);
+
+// Throws runner::StoreError naming the first of `paths` that cannot be written (no such
+// directory, a directory in the way, no permission), so a bad path ends the job before anything
+// is built rather than after the last round. Creates missing parent directories, as the writes
+// do; leaves existing files alone.
+void check_output_paths(const std::vector<std::string>& paths);
 
 }  // namespace benchpr::app

@@ -116,6 +116,7 @@ int run_command(const RunOptions& options) {
   } catch (const runner::WorkspaceError& e) {
     throw UserError(e.what());
   }
+  check_output_paths({options.output, options.markdown, options.html});
   repo.materialise(results.base.sha, ws.base_dir);
   const bool zero_config = !config;
   if (zero_config) {
@@ -124,6 +125,7 @@ int run_command(const RunOptions& options) {
                   "` and running every Google Benchmark executable it produces");
   }
   results.config = *config;
+  erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   progress.line(fmt::format(
       "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
@@ -187,6 +189,16 @@ int run_command(const RunOptions& options) {
   if (posted.state == PostOutcome::State::Failed) {
     std::cerr << "benchpr: error: posting failed: " << posted.error << " (the report was printed"
               << (options.markdown.empty() ? "" : " and written") << ")" << std::endl;
+    exit_code = kExitFailure;
+  }
+  // A write that failed during the rounds (the work directory's copy included) or at the end:
+  // the comment is printed and posted all the same, the job fails naming the file.
+  std::string write_errors = report.write_errors;
+  if (!session.write_error().empty() &&
+      write_errors.find(session.write_error()) == std::string::npos)
+    write_errors += (write_errors.empty() ? "" : "; ") + session.write_error();
+  if (!write_errors.empty()) {
+    std::cerr << "benchpr: error: " << write_errors << " (the comment was printed)" << std::endl;
     exit_code = kExitFailure;
   }
   if (!results.complete) return kExitFailure;

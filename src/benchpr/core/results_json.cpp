@@ -302,7 +302,10 @@ json results_to_json(const Results& r, const Analysis* analysis) {
 }
 
 std::string results_to_string(const Results& results, const Analysis* analysis) {
-  return results_to_json(results, analysis).dump(2) + "\n";
+  // Replacing rather than throwing: a stray byte that escaped the edges must not cost the file.
+  return results_to_json(results, analysis)
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 Results results_from_json(const json& j) {

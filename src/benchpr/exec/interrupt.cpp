@@ -57,6 +57,8 @@ void install_interrupt_handlers() {
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // A closed terminal or SSH session: stop as cleanly as for a cancelled job.
+  sigaction(SIGHUP, &action, nullptr);
   // A child or a peer closing its end must show up as EPIPE, not end benchpr.
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;

@@ -16,6 +16,7 @@
 #include <system_error>
 #include <vector>
 
+#include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/exec/process.hpp"
 
 extern char** environ;
@@ -364,7 +365,8 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   } while (reaped < 0 && errno == EINTR);
   // Fails only if someone else reaped the child (SIGCHLD ignored): then nothing is known of it.
   if (reaped == pid) record_exit(status, usage, result);
-  result.output_tail = sink.take_tail();
+  // The child may print any bytes; what benchpr keeps of them must be text it can serialise.
+  result.output_tail = valid_utf8(sink.take_tail());
   return result;
 }
 

@@ -68,8 +68,8 @@ class PosixProcessRunner : public ProcessRunner {
   ProcessResult run(const ProcessSpec& spec) override;
 };
 
-// Set by the signal handler when benchpr receives SIGINT/SIGTERM: running children are killed
-// (their whole group) and run() returns with interrupted = true.
+// Set by the signal handler when benchpr receives SIGINT/SIGTERM/SIGHUP: running children are
+// killed (their whole group) and run() returns with interrupted = true.
 void install_interrupt_handlers();
 bool interrupt_requested();
 int interrupt_signal();                     // the signal received, 0 if none

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::formats {
@@ -141,6 +142,14 @@ nlohmann::json load_json(std::string_view content, std::string_view title) {
     throw ParseError(fmt::format(
         "not {} JSON: the file is empty (did the benchmark stop before writing its results?)",
         title));
+  }
+  // nlohmann refuses ill-formed UTF-8 and quotes the offending bytes in its message: a name
+  // with a stray Latin-1 byte would fail the whole run. Replaced here, the benchmark is measured
+  // under a readable name (byte offsets in later messages count the replacements).
+  std::string valid;
+  if (!is_valid_utf8(content)) {
+    valid = valid_utf8(content);
+    content = valid;
   }
   std::vector<std::size_t> inserted;
   const std::string rewritten = prepare(content, title, inserted);

@@ -65,9 +65,23 @@ std::string resolve_api_url(std::string_view explicit_url) {
   return url;
 }
 
+namespace {
+std::string& held_token() {
+  static std::string token;
+  return token;
+}
+}  // namespace
+
 std::string token_from_environment() {
   std::string token = env_or_empty("GITHUB_TOKEN");
-  return token.empty() ? env_or_empty("GH_TOKEN") : token;
+  if (token.empty()) token = env_or_empty("GH_TOKEN");
+  return token.empty() ? held_token() : token;
+}
+
+std::string hold_token_from_environment() {
+  std::string token = token_from_environment();
+  if (!token.empty()) held_token() = token;
+  return token;
 }
 
 GitHubClient::GitHubClient(std::shared_ptr<HttpTransport> transport, ClientOptions options)

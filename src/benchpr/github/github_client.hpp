@@ -38,8 +38,12 @@ struct ClientOptions {
 // without trailing slashes. GitHub Enterprise Server is just another base: https://HOST/api/v3.
 std::string resolve_api_url(std::string_view explicit_url);
 
-// $GITHUB_TOKEN, else $GH_TOKEN, else "".
+// $GITHUB_TOKEN, else $GH_TOKEN, else the token held by hold_token_from_environment(), else "".
 std::string token_from_environment();
+
+// Keeps the token in memory and returns it, so the variables can be erased from the process's
+// environment (root can read /proc/<pid>/environ whatever PR_SET_DUMPABLE says).
+std::string hold_token_from_environment();
 
 class GitHubClient {
  public:

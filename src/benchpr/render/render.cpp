@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/markdown_tidy.hpp"
 #include "benchpr/render/template_set.hpp"
@@ -125,8 +126,10 @@ std::string sticky_marker(std::string_view key) {
   return "<!-- benchpr:comment key=" + sanitize_key(key) + " -->";
 }
 
-std::string render_comment(const Results& results, const Analysis& analysis,
-                           const RenderOptions& options) {
+namespace {
+
+std::string fit_comment(const Results& results, const Analysis& analysis,
+                        const RenderOptions& options) {
   const TemplateSet templates(options.template_overrides);
   const CommentView view = make_view(results, analysis, options);
   ViewLimits limits;
@@ -162,6 +165,17 @@ std::string render_comment(const Results& results, const Analysis& analysis,
   out = render();
   if (fitter.fits(out)) return out;
   return hard_cut(out, budget);
+}
+
+}  // namespace
+
+std::string render_comment(const Results& results, const Analysis& analysis,
+                           const RenderOptions& options) {
+  // The escapers already decode leniently; this also covers template text, unescaped fields
+  // and a cut in the middle of a character, so the comment can always be serialised and posted.
+  std::string out = fit_comment(results, analysis, options);
+  make_valid_utf8(out);
+  return out;
 }
 
 std::string render_summary_line(const Analysis& analysis) {

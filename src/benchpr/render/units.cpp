@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/wording.hpp"
+#include "benchpr/render/escape.hpp"
 
 namespace benchpr::render {
 
@@ -65,14 +66,19 @@ std::string three_significant(double value) {
   return (value < 0 ? "\u2212" : "") + s;
 }
 
-std::string format_value(double value, std::string_view unit) {
+std::string format_value(double value, std::string_view unit, UnitText text) {
   if (std::isnan(value)) return kDash;
+  // The unit comes from the results file (a custom suite's "unit", JMH's "scoreUnit"): in
+  // markdown it is escaped like a name, or it could carry HTML, a heading or a @mention.
+  const auto shown = [text](std::string_view u) {
+    return text == UnitText::Markdown ? escape_inline(u, kUnitMaxChars) : std::string(u);
+  };
   const std::size_t slash = unit.find('/');
   const std::string_view head = unit.substr(0, slash);
   const std::string_view suffix = slash == std::string_view::npos ? "" : unit.substr(slash);
   if (const double ns = nanoseconds_per(head); ns > 0) {
     const auto [scaled, name] = pick_scale(value * ns, kTimeScales);
-    return fmt::format("{} {}{}", three_significant(scaled), name, suffix);
+    return fmt::format("{} {}{}", three_significant(scaled), name, shown(suffix));
   }
   if (unit == "B/s" || unit == "bytes/s" || unit == "bytes_per_second") {
     const auto [scaled, prefix] = pick_scale(value, kDecimalScales);
@@ -83,7 +89,7 @@ std::string format_value(double value, std::string_view unit) {
     return fmt::format("{} {}/s", three_significant(scaled), prefix);
   }
   if (unit.empty()) return three_significant(value);
-  return fmt::format("{} {}", three_significant(value), unit);
+  return fmt::format("{} {}", three_significant(value), shown(unit));
 }
 
 std::string format_ratio(double ratio) {

@@ -21,7 +21,12 @@ std::string three_significant(double value);
 //  - items per second ("items/s") use k / M / G / T: 3.40 M/s;
 //  - any other unit is printed as given after three significant digits: 48.5 ops/ms.
 // NaN -> "—".
-std::string format_value(double value, std::string_view unit);
+// Plain for HTML and the terminal (the caller escapes the whole value), Markdown for the comment:
+// a unit that needs escaping is escaped (escape_inline, at most kUnitMaxChars characters) and
+// then printed as given.
+enum class UnitText { Plain, Markdown };
+inline constexpr std::size_t kUnitMaxChars = 32;
+std::string format_value(double value, std::string_view unit, UnitText text = UnitText::Plain);
 
 // head/base - 1 as shown in the change column: "+7.5%", "−3.1%" (U+2212) while the ratio is
 // between 0.5 and 2; beyond that the ratio in the direction that matters: "3.2× faster" /

@@ -110,8 +110,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const std::string& threshold) {
   row.verdict = b.verdict;
   row.suite = escape_inline(b.suite, 80);
   row.name = code_span(b.name);
-  row.base = format_value(b.base_value, b.unit);
-  row.head = format_value(b.head_value, b.unit);
+  row.base = format_value(b.base_value, b.unit, UnitText::Markdown);
+  row.head = format_value(b.head_value, b.unit, UnitText::Markdown);
   row.change = format_change(b.change, b.better);
   if (b.verdict == Verdict::Regression || b.verdict == Verdict::Improvement)
     row.change = "**" + row.change + "**";

@@ -1,13 +1,12 @@
 #include "benchpr/runner/results_store.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace benchpr::runner {
 
@@ -53,12 +52,56 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot read", path, errno ? errno : ENOENT);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+  // The file may have been left by the code under test: a named pipe would block open() and
+  // read() forever, a link to /dev/zero would never end. Never follow a link, never block, and
+  // read only a regular file, at most max_bytes of it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP) throw StoreError("cannot read " + path + ": a symbolic link, not a file");
+    fail("cannot read", path, err);
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail("cannot read", path, errno);
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)   ? "a named pipe"
+                       : S_ISDIR(st.st_mode)  ? "a directory"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    throw StoreError("cannot read " + path + ": " + kind + ", not a regular file");
+  }
+  const auto too_big = [&](std::uintmax_t size) {
+    return StoreError("cannot read " + path + ": the file has " + std::to_string(size) +
+                      " bytes, more than the limit of " + std::to_string(max_bytes >> 20) + " MiB");
+  };
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) throw too_big(st.st_size);
+  std::string content;
+  content.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t have = 0;
+  char extra[4096];
+  for (;;) {
+    // Reads past the size fstat gave too: the writer may still be growing the file.
+    char* into = have < content.size() ? content.data() + have : extra;
+    const std::size_t room = have < content.size() ? content.size() - have : sizeof extra;
+    const ssize_t n = ::read(fd, into, room);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot read", path, errno);
+    }
+    if (n == 0) break;
+    if (into == extra) content.append(extra, static_cast<std::size_t>(n));
+    have += static_cast<std::size_t>(n);
+    if (have > max_bytes) throw too_big(have);
+  }
+  content.resize(have);
+  return content;
 }
 
 }  // namespace benchpr::runner

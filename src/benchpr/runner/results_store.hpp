@@ -2,6 +2,7 @@
 // goes to a temporary file in the same directory, is flushed, then renamed over the target.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,11 @@ class StoreError : public std::runtime_error {
 // left on device").
 void write_file_atomically(const std::string& path, const std::string& content);
 
-std::string read_text_file(const std::string& path);  // throws StoreError
+inline constexpr std::size_t kMaxReadBytes = 256u << 20;
+
+// Reads a regular file of at most max_bytes; throws StoreError naming the path for anything
+// else: a symbolic link (not followed), a named pipe or device (never opened blocking), a file
+// too large, a read error.
+std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxReadBytes);
 
 }  // namespace benchpr::runner

@@ -100,7 +100,17 @@ void Session::persist(const Results& results, bool with_analysis) {
   } else {
     text = results_to_string(results, nullptr);
   }
-  for (const auto& path : setup_.persist_paths) write_file_atomically(path, text);
+  // A file that cannot be written (a full disk) must not end the session: what is measured
+  // stays in memory for the comment, and the caller reports the failed write at the end.
+  write_error_.clear();  // only the latest state of the files matters
+  for (const auto& path : setup_.persist_paths) {
+    try {
+      write_file_atomically(path, text);
+    } catch (const StoreError& e) {
+      progress_(std::string("warning: ") + e.what());
+      write_error_ = e.what();
+    }
+  }
 }
 
 bool Session::build(Results& results, Side side) {
@@ -210,9 +220,10 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   std::string content;
   bool have_output = false;
   if (cmd.reads_file) {
-    if (std::filesystem::exists(out_path)) {
+    // symlink_status: a link the run left there is reported, not followed.
+    if (std::filesystem::exists(std::filesystem::symlink_status(out_path, ec))) {
       try {
-        content = read_text_file(out_path);
+        content = read_text_file(out_path, formats::kMaxInputBytes);
         have_output = true;
       } catch (const StoreError& e) {
         if (rec.ok) fail_run(e.what());
@@ -375,6 +386,7 @@ void Session::mark_interrupted(Results& results, int round) {
   const int sig = exec::interrupt_signal();
   results.stop_reason = sig == 15  ? "interrupted by SIGTERM"
                         : sig == 2 ? "interrupted by SIGINT"
+                        : sig == 1 ? "interrupted by SIGHUP"
                                    : "interrupted";
 }
 

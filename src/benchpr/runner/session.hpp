@@ -38,9 +38,13 @@ class Session {
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
   // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
   // rounds are adaptive (pre-registered looks, see core/adaptive.hpp). Never throws for
-  // failures of the code under test (they are recorded); throws StoreError when results
-  // cannot be persisted.
+  // failures of the code under test (they are recorded), nor when results cannot be persisted
+  // (see write_error()).
   void run(Results& results);
+
+  // The failed write of a results file at the latest persist ("cannot write /x: No space left on
+  // device"), or "".
+  const std::string& write_error() const { return write_error_; }
 
  private:
   using SuiteSide = std::pair<std::string, Side>;
@@ -77,6 +81,7 @@ class Session {
   std::map<SuiteSide, std::string> given_up_;
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
+  std::string write_error_;
 };
 
 }  // namespace benchpr::runner

@@ -1,0 +1,21 @@
+// Text that comes from the code under test (benchmark names, units, failure output, build logs)
+// may hold any bytes; everything benchpr stores, serialises or renders must be valid UTF-8. These
+// make it so at the edge: each byte that does not start a well-formed sequence becomes U+FFFD.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace benchpr {
+
+// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
+// `text` with every ill-formed byte replaced by U+FFFD (one replacement per byte).
+std::string valid_utf8(std::string_view text);
+
+// In place; no allocation when the text is already valid.
+void make_valid_utf8(std::string& text);
+
+}  // namespace benchpr
