@@ -1,12 +1,13 @@
-// In pull-request mode benchpr fetches the PR's commits with the token as an HTTP header in git's
-// environment. The clone's hooks and configuration may have been written by an earlier pull
-// request's code (it runs as the same user), so a hook planted in the clone must never run with
-// the token. Here for real: an HTTP remote on 127.0.0.1 (git's "dumb" protocol, served from a
+// The token in pull-request mode. benchpr fetches the PR's commits with the token as an HTTP header
+// in git's environment. The clone's hooks and configuration may have been written by an earlier
+// pull request's code (it runs as the same user), so a hook planted in the clone must never run
+// with the token. Here for real: an HTTP remote on 127.0.0.1 (git's "dumb" protocol, served from a
 // bare repository), the fake GitHub API, and a reference-transaction hook that dumps its
 // environment and its parent's.
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <mutex>
@@ -127,6 +128,53 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
   }
   EXPECT_TRUE(std::filesystem::is_empty(dumps.path()))
       << "a hook of the clone ran during the fetch";
+}
+
+// CI containers run benchpr as root, and root may read any process's /proc/<pid>/environ,
+// PR_SET_DUMPABLE or not. The benchmark here reads its parent's (benchpr's) while benchpr runs:
+// benchpr must have erased the token from it, text included (unsetenv alone leaves the bytes in
+// the block /proc shows). Without root the read fails and there is nothing to leak.
+TEST(TokenInMemoryOnly, ABenchmarkRunningAsRootCannotReadTheTokenFromBenchprsEnvironment) {
+  TempDir dumps;
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: s\n"
+             "    run: sh bench.sh\n"
+             "    format: custom\n"
+             "scrub_env: [MY_DEPLOY_KEY]\n"
+             "rounds: 2\n"
+             "warmup_rounds: 0\n");
+  repo.write("bench.sh", "cat /proc/$PPID/environ > " + dumps.path() +
+                             "/parent-$$.env 2>/dev/null\n"
+                             "echo '[{\"name\": \"x\", \"unit\": \"ns\", \"value\": 1}]'\n");
+  repo.commit("base");
+  const std::string token = "ghs_SecretTokenForTheProcTest_0123456789";
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--dry-run"},
+      {{"GITHUB_TOKEN", token},
+       {"GH_TOKEN", "gho_SecondToken_111"},
+       {"ACTIONS_RUNTIME_TOKEN", "runtime_Secret_222"},
+       {"MY_DEPLOY_KEY", "deploy_Secret_666"},
+       {"BENCHPR_TEST_VISIBLE", "visible_value_777"},
+       {"GITHUB_ACTIONS", ""},
+       {"GITHUB_EVENT_PATH", ""}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int dumps_read = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dumps.path())) {
+    const std::string content = read_file(entry.path().string());
+    if (::geteuid() == 0) {
+      // The read works (so the absence below means something).
+      EXPECT_TRUE(contains(content, "visible_value_777")) << entry.path();
+      ++dumps_read;
+    }
+    for (const std::string secret :
+         {token, std::string("gho_SecondToken_111"), std::string("runtime_Secret_222"),
+          std::string("deploy_Secret_666"), std::string("GITHUB_TOKEN=")})
+      EXPECT_FALSE(contains(content, secret)) << secret << " in " << entry.path();
+  }
+  if (::geteuid() == 0) EXPECT_EQ(dumps_read, 4);  // 2 rounds x 2 sides
 }
 
 }  // namespace
