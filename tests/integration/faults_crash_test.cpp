@@ -3,6 +3,8 @@
 // What can still be compared must be compared; what cannot is `failed` with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "faults_helpers.hpp"
 
 namespace benchpr::testing::faults {
@@ -247,6 +249,55 @@ TEST(FaultsCrash, AddedAndRemovedBenchmarksAreListedNotCompared) {
   EXPECT_TRUE(contains(line_with(e.out, "`BM_New`"), "added")) << e.out;
   EXPECT_TRUE(contains(line_with(e.out, "`BM_Old`"), "removed")) << e.out;
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+// The crash probe runs each benchmark alone. Before, it was unbounded (up to 200 benchmarks, each
+// up to the suite's timeout) and repeated in every round. A fake suite (a script answering as a
+// Google Benchmark binary would) crashes when run whole, lists five benchmarks, and takes two
+// seconds for each run alone; the suite's timeout is 3s. Every probe run is counted in a file.
+TEST(FaultsCrash, TheCrashProbeIsBoundedByTheSuiteTimeoutAndNeverRepeated) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: fake\n"
+             "    run: sh fake.sh\n"
+             "    format: google-benchmark\n"
+             "    timeout: 3s\n"
+             "rounds: 3\n"
+             "warmup_rounds: 0\n");
+  TempDir counts;
+  repo.write("fake.sh",
+             "case \"$*\" in\n"
+             "*--benchmark_list_tests*) printf 'BM_1\\nBM_2\\nBM_3\\nBM_4\\nBM_5\\n' ;;\n"
+             "*--benchmark_filter*) echo probe >> " +
+                 counts.path() +
+                 "/probes; sleep 2 ;;\n"
+                 "*) echo whole >> " +
+                 counts.path() +
+                 "/runs; exit 3 ;;\n"
+                 "esac\n");
+  repo.commit("base");
+  TempDir out;
+  const Ending e = run_benchpr_to_end({"run", "-C", repo.path(), "--base", "main", "--head", "main",
+                                       "--dry-run", "--output", out / "results.json"});
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  // One probe per side, not one per round and side.
+  std::size_t probes_started = 0;
+  for (std::size_t p = e.err.find("finding which benchmark"); p != std::string::npos;
+       p = e.err.find("finding which benchmark", p + 1))
+    ++probes_started;
+  EXPECT_EQ(probes_started, 2u) << e.err;
+  // Each probe stops once the suite's timeout is spent: at most two 2s runs alone fit in 3s.
+  const std::string probes = slurp(counts / "probes");
+  const auto runs_alone = static_cast<std::size_t>(std::count(probes.begin(), probes.end(), '\n'));
+  EXPECT_GE(runs_alone, 2u) << e.err;
+  EXPECT_LE(runs_alone, 4u) << e.err;
+  EXPECT_NE(e.err.find("unprobed"), std::string::npos) << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
 }
 
 }  // namespace

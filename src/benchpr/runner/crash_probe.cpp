@@ -22,10 +22,23 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
   probe.listed = !probe.names.empty();
   if (!probe.listed || probe.names.size() > max_probes) return probe;
   spec.tail_bytes = 4096;
-  for (const std::string& name : probe.names) {
+  // The whole probe, listing included, costs at most one suite timeout: a suite of slow
+  // benchmarks must not turn one crash into hours of probing.
+  const double budget = spec.timeout_seconds;
+  double spent = list.wall_seconds;
+  for (std::size_t i = 0; i < probe.names.size(); ++i) {
+    const std::string& name = probe.names[i];
     if (exec::interrupt_requested()) break;
+    if (budget > 0) {
+      if (spent >= budget) {
+        probe.unprobed = probe.names.size() - i;
+        break;
+      }
+      spec.timeout_seconds = budget - spent;
+    }
     spec.command = suite_run + gbench_filter_argument({name}) + " --benchmark_repetitions=1";
     const exec::ProcessResult one = processes.run(spec);
+    spent += one.wall_seconds;
     // A timeout is not a crash: the suite's timeout already reports it.
     if (!one.ok() && !one.timed_out && !one.interrupted)
       probe.crashers.emplace_back(name, one.describe_failure(spec.timeout_seconds));

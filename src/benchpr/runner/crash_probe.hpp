@@ -15,12 +15,14 @@ struct CrashProbe {
   bool listed = false;                                        // --benchmark_list_tests worked
   std::vector<std::string> names;                             // every benchmark of the suite
   std::vector<std::pair<std::string, std::string>> crashers;  // name, failure ("killed by ...")
+  std::size_t unprobed = 0;  // benchmarks left unprobed when the probe's time ran out
 };
 
 // `spec` carries the working directory, environment scrubbing and per-run timeout; its command
 // is replaced. `suite_run` is the suite's own command line (without benchpr's output flags).
 // At most `max_probes` benchmarks are run alone (a crash in a huge suite is then reported for
-// the whole suite rather than spending hours finding it).
+// the whole suite rather than spending hours finding it), and the whole probe takes at most
+// spec.timeout_seconds: each run alone gets what is left of it.
 CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::ProcessSpec spec,
                                      const std::string& suite_run, std::size_t max_probes = 200);
 

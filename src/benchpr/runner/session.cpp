@@ -288,6 +288,8 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
 
 void Session::handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                            Side side, int position) {
+  // Probed once per suite and side: what one probe could not find, later ones would not either.
+  if (!probed_.insert({suite.name, side}).second) return;
   exec::ProcessSpec spec;
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
   spec.timeout_seconds = results.config.timeout_for(suite);
@@ -295,6 +297,9 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
   progress_(fmt::format("  finding which benchmark of {} crashes on the {}", suite.name,
                         side_name(side)));
   const CrashProbe probe = probe_crashing_benchmarks(processes_, spec, suite.run);
+  if (probe.unprobed > 0)
+    progress_(fmt::format("  the probe's time ({}) ran out with {} benchmark(s) of {} unprobed",
+                          format_duration(spec.timeout_seconds), probe.unprobed, suite.name));
   if (!probe.listed || probe.crashers.empty()) return;
   listed_[{suite.name, side}] = probe.names;
   for (const auto& [name, why] : probe.crashers) {

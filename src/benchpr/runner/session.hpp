@@ -76,6 +76,7 @@ class Session {
   // Benchmarks that crashed a side's suite are left out of that side's later runs.
   std::map<SuiteSide, std::set<std::string>> crashed_;
   std::map<SuiteSide, std::vector<std::string>> listed_;
+  std::set<SuiteSide> probed_;  // suites whose crash was probed (never twice)
   // A suite that timed out on a side is not run again on it: one timeout is evidence enough,
   // and the session's length stays bounded by the configured timeouts.
   std::map<SuiteSide, std::string> given_up_;
