@@ -19,7 +19,9 @@ std::string data(const std::string& name) {
   return testing::read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/google-benchmark/" + name);
 }
 
-ParsedRun parse(std::string_view content, std::string metric = "",
+// Parsing tests read real_time, the field every entry below has; the default (auto) has its own
+// tests.
+ParsedRun parse(std::string_view content, std::string metric = "real_time",
                 std::optional<Better> better = std::nullopt) {
   return make_google_benchmark_format(std::move(metric), better)->parse(content);
 }
@@ -380,6 +382,76 @@ TEST(GoogleBenchmarkFormat, ExtraArgumentsQuoteThePath) {
             " --benchmark_format=console --benchmark_out='/tmp/run 1/it'\\''s.json'"
             " --benchmark_out_format=json --benchmark_repetitions=3"
             " --benchmark_enable_random_interleaving=true");
+}
+
+// --- metric: auto (the default) -------------------------------------------------------------
+
+ParsedRun parse_auto(std::string_view content, std::string metric = "") {
+  return make_google_benchmark_format(std::move(metric), std::nullopt)->parse(content);
+}
+
+TEST(GoogleBenchmarkFormat, AutoComparesCpuTimeOfSingleThreadedAndRealTimeOfThreaded) {
+  for (const std::string metric : {"", "auto"}) {
+    const ParsedRun run = parse_auto(data("repetitions.json"), metric);
+    const ParsedRun real = parse(data("repetitions.json"), "real_time");
+    const ParsedRun cpu = parse(data("repetitions.json"), "cpu_time");
+    const Measurement& copy = measurement(run, "BM_Copy/64");
+    EXPECT_EQ(copy.metric, "cpu_time");
+    EXPECT_DOUBLE_EQ(copy.value, measurement(cpu, "BM_Copy/64").value);
+    const Measurement& spin = measurement(run, "BM_Spin/threads:2");
+    EXPECT_EQ(spin.metric, "real_time");
+    EXPECT_DOUBLE_EQ(spin.value, measurement(real, "BM_Spin/threads:2").value);
+    // Both times are kept, whichever was compared.
+    EXPECT_DOUBLE_EQ(copy.real_time, measurement(real, "BM_Copy/64").value);
+    EXPECT_DOUBLE_EQ(copy.cpu_time, measurement(cpu, "BM_Copy/64").value);
+    EXPECT_DOUBLE_EQ(spin.cpu_time, measurement(cpu, "BM_Spin/threads:2").value);
+  }
+}
+
+TEST(GoogleBenchmarkFormat, AutoUsesRealTimeForRealAndManualTimeAndThreads) {
+  const std::string times = R"("real_time": 100, "cpu_time": 40, "time_unit": "ns")";
+  const ParsedRun run = parse_auto(document({
+      iteration("BM_Plain/64", times),
+      iteration("BM_Real/64/real_time", times),
+      iteration("BM_Manual/manual_time", times),
+      iteration("BM_T/threads:1", times),
+      iteration("BM_T/threads:8", times),
+      iteration("BM_T/threads:16/real_time", times),
+      iteration("BM_Field", R"("real_time": 100, "cpu_time": 40, "threads": 4)"),
+  }));
+  EXPECT_EQ(measurement(run, "BM_Plain/64").value, 40);
+  EXPECT_EQ(measurement(run, "BM_Real/64/real_time").value, 100);
+  EXPECT_EQ(measurement(run, "BM_Manual/manual_time").value, 100);
+  EXPECT_EQ(measurement(run, "BM_T/threads:1").value, 40);
+  EXPECT_EQ(measurement(run, "BM_T/threads:8").value, 100);
+  EXPECT_EQ(measurement(run, "BM_T/threads:16/real_time").value, 100);
+  EXPECT_EQ(measurement(run, "BM_Field").value, 100);
+  EXPECT_EQ(measurement(run, "BM_Field").metric, "real_time");
+}
+
+TEST(GoogleBenchmarkFormat, ExplicitMetricWinsOverAuto) {
+  const std::string times = R"("real_time": 100, "cpu_time": 40, "time_unit": "ns")";
+  const std::string doc = document({iteration("BM_Plain", times)});
+  EXPECT_EQ(measurement(parse_auto(doc, "real_time"), "BM_Plain").value, 100);
+  EXPECT_EQ(measurement(parse_auto(doc, "real_time"), "BM_Plain").metric, "real_time");
+  EXPECT_EQ(measurement(parse_auto(doc, "cpu_time"), "BM_Plain").value, 40);
+}
+
+TEST(GoogleBenchmarkFormat, AutoWithoutCpuTimeIsAFailureThatNamesTheField) {
+  const ParsedRun run = parse_auto(document({iteration("BM_A", R"("real_time": 5)")}));
+  ASSERT_EQ(run.failures.size(), 1u);
+  EXPECT_EQ(run.failures[0].reason, "cpu_time is missing");
+}
+
+TEST(GoogleBenchmarkFormat, CounterMetricStillKeepsBothTimes) {
+  const ParsedRun run = parse_auto(
+      document({iteration("BM_A", R"("real_time": 5, "cpu_time": 4, "items_per_second": 9)")}),
+      "items_per_second");
+  const Measurement& m = measurement(run, "BM_A");
+  EXPECT_EQ(m.metric, "");
+  EXPECT_EQ(m.value, 9);
+  EXPECT_EQ(m.real_time, 5);
+  EXPECT_EQ(m.cpu_time, 4);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
+#include "benchpr/core/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/github/workflow_commands.hpp"
 #include "benchpr/runner/machine_info.hpp"
@@ -141,6 +142,10 @@ int run_command(const RunOptions& options) {
   setup.persist_paths = {ws.results_path};
   if (!options.output.empty()) setup.persist_paths.push_back(options.output);
   setup.skip_build = options.skip_build;
+  // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
+  // to fit a CI job: the warm-up round tells what a round costs.
+  if (!results.config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
+  setup.rounds_fixed = options.rounds.has_value();
   if (zero_config) {
     const std::string base_dir = ws.base_dir;
     setup.after_build = [base_dir, &progress](Results& r) {

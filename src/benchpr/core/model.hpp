@@ -30,7 +30,9 @@ struct SuiteConfig {
   std::string run;  // shell command, run with /bin/sh -c in the worktree
   std::string format = "google-benchmark";
   std::optional<double> timeout_seconds;  // per invocation; falls back to Config::timeout_seconds
-  std::string metric;            // which value to compare ("" = the format's default, real_time)
+  // Which value to compare ("" = the format's default; for Google Benchmark that is "auto":
+  // cpu_time for single-threaded benchmarks, real_time for threaded / real / manual time ones).
+  std::string metric;
   std::optional<Better> better;  // override of the format's direction (custom format needs it)
   int line = 0;                  // line in .benchpr.yml, for error messages
 };
@@ -61,6 +63,12 @@ struct Measurement {
   std::string unit;  // unit of value, e.g. "ns", "ops/ms", "B/s"
   Better better = Better::Lower;
   double value = 0;  // the run's value (e.g. median of its repetitions); always > 0
+  // Google Benchmark: which time `value` is ("cpu_time" or "real_time"; "" for other metrics),
+  // and both times (medians, ns; kMissing when the tool did not report them), so the results
+  // keep what was not compared (contention and waiting are read from the difference).
+  std::string metric = {};
+  double real_time = kMissing;
+  double cpu_time = kMissing;
 };
 
 struct BenchmarkFailure {
@@ -93,6 +101,12 @@ struct RunRecord {
   bool ok = true;
   std::string failure;  // "exit code 1", "killed by signal 11 (SIGSEGV)", "timed out after 5m", ...
   std::string log_tail;  // last lines of the output when the run failed
+  // CPU time (user + system, from wait4) of the process and its waited-for children; kMissing
+  // when unknown. cpu_seconds / seconds is the CPU share the run got.
+  double cpu_seconds = kMissing;
+  // CPUs kept busy by everything else on the machine while the run ran (from /proc/stat, minus
+  // the run's own CPU time); kMissing when unknown.
+  double others_cpus = kMissing;
 };
 
 struct BuildResult {
@@ -136,6 +150,26 @@ struct BenchmarkSeries {
   std::vector<double> head;
   std::string base_failure;  // last reason this benchmark had no value on that side, if any
   std::string head_failure;
+  // Google Benchmark times: which one base/head hold ("cpu_time" / "real_time"; "" otherwise),
+  // and both times per round like base/head (empty when the format has no such times).
+  std::string metric;
+  std::vector<double> base_real;
+  std::vector<double> head_real;
+  std::vector<double> base_cpu;
+  std::vector<double> head_cpu;
+};
+
+// How the session was sized to its time budget (runner/time_plan). Absent in results written
+// before the time plan existed, and when the rounds ran as configured.
+struct TimePlan {
+  double budget_seconds = 0;    // the whole comparison, builds included
+  double min_time_seconds = 0;  // Google Benchmark --benchmark_min_time; 0 = not set by benchpr
+  int repetitions = 0;
+  int rounds = 0;            // analysed rounds planned
+  double round_seconds = 0;  // estimated cost of one round
+  double spent_before = 0;   // builds and warm-up, when the plan was made
+  bool fits = true;          // false: even the minimal plan overruns the budget
+  std::string summary;       // the progress line that stated the plan
 };
 
 // Everything measured: persisted after every round (results JSON), and the input of the analysis.
@@ -158,6 +192,7 @@ struct Results {
   std::string stop_reason;  // "all rounds done", "interrupted by SIGTERM", "budget spent", ...
   double measuring_seconds = 0;
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
+  std::optional<TimePlan> time_plan;
   std::string workflow_run_url;
 };
 

@@ -259,21 +259,42 @@ json results_to_json(const Results& r, const Analysis* analysis) {
                     {"position", x.position},
                     {"started", x.started},
                     {"seconds", x.seconds},
+                    {"cpu_seconds", number_or_null(x.cpu_seconds)},
+                    {"others_cpus", number_or_null(x.others_cpus)},
                     {"ok", x.ok},
                     {"failure", x.failure},
                     {"log_tail", x.log_tail}});
   j["runs"] = runs;
   json series = json::array();
-  for (const auto& s : r.series)
-    series.push_back({{"suite", s.suite},
-                      {"name", s.name},
-                      {"unit", s.unit},
-                      {"better", to_string(s.better)},
-                      {"base", values_json(s.base)},
-                      {"head", values_json(s.head)},
-                      {"base_failure", s.base_failure},
-                      {"head_failure", s.head_failure}});
+  for (const auto& s : r.series) {
+    json e = {{"suite", s.suite},
+              {"name", s.name},
+              {"unit", s.unit},
+              {"better", to_string(s.better)},
+              {"base", values_json(s.base)},
+              {"head", values_json(s.head)},
+              {"base_failure", s.base_failure},
+              {"head_failure", s.head_failure}};
+    if (!s.metric.empty()) e["metric"] = s.metric;
+    // The time that was not compared (the compared one is base/head already).
+    if (s.metric != "real_time" && (!s.base_real.empty() || !s.head_real.empty()))
+      e["real_time"] = {{"base", values_json(s.base_real)}, {"head", values_json(s.head_real)}};
+    if (s.metric != "cpu_time" && (!s.base_cpu.empty() || !s.head_cpu.empty()))
+      e["cpu_time"] = {{"base", values_json(s.base_cpu)}, {"head", values_json(s.head_cpu)}};
+    series.push_back(std::move(e));
+  }
   j["series"] = series;
+  if (r.time_plan) {
+    const TimePlan& t = *r.time_plan;
+    j["time_plan"] = {{"budget_seconds", t.budget_seconds},
+                      {"min_time_seconds", t.min_time_seconds},
+                      {"repetitions", t.repetitions},
+                      {"rounds", t.rounds},
+                      {"round_seconds", t.round_seconds},
+                      {"spent_before", t.spent_before},
+                      {"fits", t.fits},
+                      {"summary", t.summary}};
+  }
   j["rounds_done"] = r.rounds_done;
   j["complete"] = r.complete;
   j["stop_reason"] = r.stop_reason;
@@ -377,6 +398,8 @@ Results results_from_json(const json& j) {
       x.position = static_cast<int>(get_int(runs[i], "position", w, 0, 1, 0));
       x.started = get_number(runs[i], "started", w, 0);
       x.seconds = get_number(runs[i], "seconds", w, 0);
+      x.cpu_seconds = get_number(runs[i], "cpu_seconds", w, kMissing);
+      x.others_cpus = get_number(runs[i], "others_cpus", w, kMissing);
       x.ok = get_bool(runs[i], "ok", w, true);
       x.failure = get_string(runs[i], "failure", w, false);
       x.log_tail = get_string(runs[i], "log_tail", w, false);
@@ -397,6 +420,21 @@ Results results_from_json(const json& j) {
     s.head = get_values(series[i], "head", w);
     s.base_failure = get_string(series[i], "base_failure", w, false);
     s.head_failure = get_string(series[i], "head_failure", w, false);
+    s.metric = get_string(series[i], "metric", w, false);
+    if (s.metric == "real_time") {
+      s.base_real = s.base;
+      s.head_real = s.head;
+    } else if (auto t = series[i].find("real_time"); t != series[i].end() && !t->is_null()) {
+      s.base_real = get_values(*t, "base", w + ".real_time");
+      s.head_real = get_values(*t, "head", w + ".real_time");
+    }
+    if (s.metric == "cpu_time") {
+      s.base_cpu = s.base;
+      s.head_cpu = s.head;
+    } else if (auto t = series[i].find("cpu_time"); t != series[i].end() && !t->is_null()) {
+      s.base_cpu = get_values(*t, "base", w + ".cpu_time");
+      s.head_cpu = get_values(*t, "head", w + ".cpu_time");
+    }
     r.series.push_back(std::move(s));
   }
   r.rounds_done = static_cast<int>(
@@ -406,6 +444,19 @@ Results results_from_json(const json& j) {
   r.measuring_seconds = get_number(j, "measuring_seconds", "document", 0);
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);
+  if (auto it = j.find("time_plan"); it != j.end() && it->is_object()) {
+    const std::string w = "time_plan";
+    TimePlan t;
+    t.budget_seconds = get_number(*it, "budget_seconds", w, 0);
+    t.min_time_seconds = get_number(*it, "min_time_seconds", w, 0);
+    t.repetitions = static_cast<int>(get_int(*it, "repetitions", w, 0, 1000, 0));
+    t.rounds = static_cast<int>(get_int(*it, "rounds", w, 0, kMaxRounds, 0));
+    t.round_seconds = get_number(*it, "round_seconds", w, 0);
+    t.spent_before = get_number(*it, "spent_before", w, 0);
+    t.fits = get_bool(*it, "fits", w, true);
+    t.summary = get_string(*it, "summary", w, false);
+    r.time_plan = t;
+  }
   return r;
 }
 

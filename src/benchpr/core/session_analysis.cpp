@@ -2,12 +2,15 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/measurement_notes.hpp"
 
 #include <string>
 
 namespace benchpr {
 
-Analysis analyse_session(const Results& results) {
+namespace {
+
+Analysis read_session(const Results& results) {
   if (results.config.budget_seconds) {
     Analysis a = adaptive_analysis(results, adaptive_plan_for(results.config));
     // Say how many rounds ran and why the session stopped: the reader must be able to tell a
@@ -19,6 +22,14 @@ Analysis analyse_session(const Results& results) {
     return a;
   }
   return analyse(results);
+}
+
+}  // namespace
+
+Analysis analyse_session(const Results& results) {
+  Analysis a = read_session(results);
+  add_measurement_notes(results, a);
+  return a;
 }
 
 }  // namespace benchpr

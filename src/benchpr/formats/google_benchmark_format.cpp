@@ -57,8 +57,12 @@ struct MetricSpec {
   bool is_time = false;  // scaled by time_unit to nanoseconds
 };
 
+// `metric: auto` (the default): see auto_time_field.
+constexpr std::string_view kAuto = "auto";
+
 MetricSpec metric_spec(const std::string& metric) {
-  if (metric.empty() || metric == "real_time") return {"real_time", "ns", Better::Lower, true};
+  if (metric.empty() || metric == kAuto) return {std::string(kAuto), "ns", Better::Lower, true};
+  if (metric == "real_time") return {"real_time", "ns", Better::Lower, true};
   if (metric == "cpu_time") return {"cpu_time", "ns", Better::Lower, true};
   if (metric == "bytes_per_second") return {"bytes_per_second", "B/s", Better::Higher, false};
   if (metric == "items_per_second") return {"items_per_second", "items/s", Better::Higher, false};
@@ -77,6 +81,25 @@ std::string string_field(const json& entry, const char* key) {
   const auto it = entry.find(key);
   if (it == entry.end() || !it->is_string()) return {};
   return it->get<std::string>();
+}
+
+// On a shared machine a neighbour's load costs a benchmark wall time, not CPU time; a
+// single-threaded benchmark that measures its own work is therefore compared on CPU time. Real
+// time stays the measure where CPU time would miss the work: several threads (the library
+// reports the main thread's CPU time only), UseRealTime and UseManualTime (the name then ends in
+// /real_time or /manual_time, the benchmark author's own choice).
+std::string auto_time_field(const std::string& name, const json& entry) {
+  if (name.find("/real_time") != std::string::npos ||
+      name.find("/manual_time") != std::string::npos)
+    return "real_time";
+  if (const auto pos = name.find("/threads:"); pos != std::string::npos) {
+    const std::string count = name.substr(pos + 9, name.find('/', pos + 1) - (pos + 9));
+    if (count != "1") return "real_time";
+  }
+  if (const auto t = entry.find("threads");
+      t != entry.end() && t->is_number_integer() && t->get<long long>() != 1)
+    return "real_time";
+  return "cpu_time";
 }
 
 class GoogleBenchmarkFormat final : public Format {
@@ -175,18 +198,36 @@ class GoogleBenchmarkFormat final : public Format {
       source_note = " (" + string_field(*fallback, "aggregate_name") + " aggregate)";
     }
 
+    MetricSpec spec = spec_;
+    if (spec.field == kAuto) spec.field = auto_time_field(group.name, *sources.front());
     std::vector<double> values;
+    std::vector<double> real_times;
+    std::vector<double> cpu_times;
     for (const json* entry : sources) {
       std::string problem;
-      const double value = read_value(*entry, problem);
+      const double value = read_value(spec, *entry, problem);
       if (!problem.empty()) {
         run.failures.push_back({group.name, problem + source_note});
         return;
       }
       values.push_back(value);
+      // Both times are kept beside the compared value; a missing or unusable one is left out.
+      std::string ignored;
+      const double real = read_value(kRealTime, *entry, ignored);
+      if (ignored.empty()) real_times.push_back(real);
+      ignored.clear();
+      const double cpu = read_value(kCpuTime, *entry, ignored);
+      if (ignored.empty()) cpu_times.push_back(cpu);
     }
-    run.measurements.push_back({group.name, spec_.unit, better_, median(std::move(values))});
+    Measurement m{group.name, spec.unit, better_, median(std::move(values))};
+    if (spec.field == "real_time" || spec.field == "cpu_time") m.metric = spec.field;
+    if (real_times.size() == sources.size()) m.real_time = median(std::move(real_times));
+    if (cpu_times.size() == sources.size()) m.cpu_time = median(std::move(cpu_times));
+    run.measurements.push_back(std::move(m));
   }
+
+  inline static const MetricSpec kRealTime{"real_time", "ns", Better::Lower, true};
+  inline static const MetricSpec kCpuTime{"cpu_time", "ns", Better::Lower, true};
 
   static bool only_complexity(const Group& group) {
     if (group.aggregates.empty()) return false;
@@ -197,19 +238,19 @@ class GoogleBenchmarkFormat final : public Format {
     return true;
   }
 
-  double read_value(const json& entry, std::string& problem) const {
-    const auto field = entry.find(spec_.field);
+  double read_value(const MetricSpec& spec, const json& entry, std::string& problem) const {
+    const auto field = entry.find(spec.field);
     if (field == entry.end()) {
-      problem = spec_.is_time ? fmt::format("{} is missing", spec_.field) : missing_counter(entry);
+      problem = spec.is_time ? fmt::format("{} is missing", spec.field) : missing_counter(entry);
       return 0;
     }
     const std::optional<double> raw = detail::json_number(*field);
     if (!raw) {
-      problem = fmt::format("{} is {}, not a number", spec_.field, field->type_name());
+      problem = fmt::format("{} is {}, not a number", spec.field, field->type_name());
       return 0;
     }
     double value = *raw;
-    if (spec_.is_time) {
+    if (spec.is_time) {
       const auto unit = entry.find("time_unit");
       // The library always writes time_unit; without one the value is in its default, ns.
       const std::string time_unit =
@@ -221,7 +262,7 @@ class GoogleBenchmarkFormat final : public Format {
       }
       value *= *scale;
     }
-    problem = detail::value_problem(spec_.field, value);
+    problem = detail::value_problem(spec.field, value);
     return value;
   }
 

@@ -117,6 +117,9 @@ TableRow make_row(const BenchmarkAnalysis& b, const std::string& threshold) {
     row.change = "**" + row.change + "**";
   row.ci = format_ci(b.ci_low, b.ci_high);
   row.verdict_text = verdict_text(b, threshold);
+  // CPU time was compared and stayed put, but the wall time moved: never let that read as a
+  // plain "unchanged" (the notes give the numbers).
+  if (has_flag(b, "waiting")) row.verdict_text += " · ⏳ wall time moved, CPU time did not";
   return row;
 }
 
@@ -177,7 +180,10 @@ std::string footer(const Results& results, const Analysis& analysis) {
     parts.push_back("this run could detect changes ≥ " + format_percent(analysis.run_mde));
   }
   if (results.measuring_seconds > 0) {
-    parts.push_back("measured for " + format_duration(results.measuring_seconds));
+    std::string spent = "measured for " + format_duration(results.measuring_seconds);
+    if (results.time_plan && results.time_plan->budget_seconds > 0)
+      spent += " of a " + format_duration(results.time_plan->budget_seconds) + " budget";
+    parts.push_back(spent);
   }
   if (const std::string url = safe_https_url(results.workflow_run_url); !url.empty()) {
     parts.push_back("[workflow run](" + url + ")");

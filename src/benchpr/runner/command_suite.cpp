@@ -64,6 +64,7 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
     const exec::ProcessResult p = processes.run(run_spec);
     ++out.runs;
     out.seconds += p.wall_seconds;
+    out.cpu_seconds += p.user_seconds + p.system_seconds;
     out.output_tail = p.output_tail;
     if (!p.ok()) {
       const std::string why = p.describe_failure(spec.timeout_seconds);

@@ -18,6 +18,7 @@ inline constexpr std::string_view kCommandMetrics = "wall_time, cpu_time, max_rs
 struct CommandRunInfo {
   int runs = 0;             // processes started (stops at the first failing one)
   double seconds = 0;       // wall time of all of them together
+  double cpu_seconds = 0;   // CPU time (user + system) of all of them together
   std::string failure;      // "run 2 of 3: exit code 1"; "" when every run succeeded
   std::string output_tail;  // output of the last run (the failing one, if any)
 };

@@ -12,9 +12,11 @@
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/time_plan.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/command_suite.hpp"
+#include "benchpr/runner/cpu_load.hpp"
 #include "benchpr/runner/crash_probe.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
@@ -68,6 +70,18 @@ void set_value(std::vector<double>& values, int round, double v) {
   values[static_cast<std::size_t>(round)] = v;
 }
 
+// Stores one measurement: the compared value, and both times when the format reports them.
+void record_measurement(Results& r, const std::string& suite, Side side, int round,
+                        const Measurement& m) {
+  BenchmarkSeries& s = series_for(r, suite, m.name, m.unit, m.better);
+  set_value(side == Side::Base ? s.base : s.head, round, m.value);
+  if (!m.metric.empty()) s.metric = m.metric;
+  if (!is_missing(m.real_time))
+    set_value(side == Side::Base ? s.base_real : s.head_real, round, m.real_time);
+  if (!is_missing(m.cpu_time))
+    set_value(side == Side::Base ? s.base_cpu : s.head_cpu, round, m.cpu_time);
+}
+
 // "round 3" as the comment's per-round table counts (analysed rounds from 1), or "the warm-up".
 std::string round_label(const Results& r, int index) {
   if (index >= 0 && static_cast<std::size_t>(index) < r.plan.size() &&
@@ -86,6 +100,14 @@ int analysed_index_to_plan(const Results& r, int analysed) {
 }
 
 }  // namespace
+
+bool Session::sized_by_plan(const SuiteConfig& suite, const RunCommand& cmd) const {
+  // A min time in the suite's own command is the user's choice, and a command with an {out}
+  // placeholder is the user's own argument list: both are left alone.
+  return min_time_ > 0 && suite.format == kGoogleBenchmark && cmd.reads_file &&
+         suite.run.find("--benchmark_min_time") == std::string::npos &&
+         suite.run.find("{out}") == std::string::npos;
+}
 
 Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress)
     : processes_(processes), setup_(std::move(setup)), progress_(std::move(progress)) {}
@@ -192,6 +214,8 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   std::filesystem::remove(out_path, ec);
   RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
   if (!only.empty()) cmd.command += gbench_filter_argument(only);
+  if (sized_by_plan(suite, cmd))
+    cmd.command += fmt::format(" --benchmark_min_time={:g}", min_time_);
 
   exec::ProcessSpec spec;
   spec.command = cmd.command;
@@ -203,9 +227,11 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   std::filesystem::remove(spec.log_path, ec);
   spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
   if (format->measures_process()) return run_measured_command(results, rec, spec, suite, side);
+  const CpuSample before = sample_cpu();
   const exec::ProcessResult p = processes_.run(spec);
   child_seconds_ += p.wall_seconds;
   rec.seconds = p.wall_seconds;
+  record_cpu(rec, p.user_seconds + p.system_seconds, before, sample_cpu());
 
   auto fail_run = [&](std::string why) {
     rec.ok = false;
@@ -238,10 +264,8 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   if (have_output && !p.interrupted) {
     try {
       ParsedRun parsed = format->parse(content);
-      for (const Measurement& m : parsed.measurements) {
-        BenchmarkSeries& s = series_for(results, suite.name, m.name, m.unit, m.better);
-        set_value(side == Side::Base ? s.base : s.head, round.index, m.value);
-      }
+      for (const Measurement& m : parsed.measurements)
+        record_measurement(results, suite.name, side, round.index, m);
       for (const BenchmarkFailure& f : parsed.failures) {
         BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
         (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
@@ -262,10 +286,12 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
                                          Side side) {
   // `command` suites: benchpr is the measuring tool, timing the command itself K times.
   CommandRunInfo info;
+  const CpuSample before = sample_cpu();
   const ParsedRun parsed =
       measure_command(processes_, spec, results.config.repetitions, suite, &info);
   child_seconds_ += info.seconds;
   rec.seconds = info.seconds;
+  record_cpu(rec, info.cpu_seconds, before, sample_cpu());
   if (!info.failure.empty()) {
     rec.ok = false;
     rec.failure = info.failure;
@@ -274,10 +300,8 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
       given_up_[{suite.name, side}] = info.failure;
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
-  for (const Measurement& m : parsed.measurements) {
-    BenchmarkSeries& s = series_for(results, suite.name, m.name, m.unit, m.better);
-    set_value(side == Side::Base ? s.base : s.head, rec.round, m.value);
-  }
+  for (const Measurement& m : parsed.measurements)
+    record_measurement(results, suite.name, side, rec.round, m);
   for (const BenchmarkFailure& f : parsed.failures) {
     BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
     (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
@@ -412,15 +436,69 @@ void Session::run(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
+  if (setup_.budget_seconds > 0 || results.config.budget_seconds) min_time_ = kPlannedMinTime;
   if (results.config.budget_seconds) {
     run_adaptive(results);
-  } else if (run_rounds(results, 0, static_cast<int>(results.plan.size()))) {
+  } else if (run_planned(results)) {
     results.complete = true;
     results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
   }
   finish_failures(results);
   results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);
+}
+
+bool Session::run_planned(Results& results) {
+  int warmups = 0;
+  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  if (setup_.budget_seconds <= 0 || warmups == 0)
+    return run_rounds(results, 0, static_cast<int>(results.plan.size()));
+  if (!run_rounds(results, 0, warmups)) return false;
+  make_time_plan(results, warmups);
+  return run_rounds(results, warmups, static_cast<int>(results.plan.size()));
+}
+
+void Session::make_time_plan(Results& results, int warmup_rounds) {
+  TimePlanInput in;
+  in.budget_seconds = setup_.budget_seconds;
+  in.spent_seconds = now_seconds() - started_;
+  in.rounds = results.config.rounds;
+  in.rounds_fixed = setup_.rounds_fixed;
+  in.repetitions = results.config.repetitions;
+  for (const SuiteConfig& suite : results.config.suites) {
+    SuiteCost cost;
+    cost.suite = suite.name;
+    int runs = 0;
+    for (const RunRecord& r : results.runs) {
+      if (r.suite != suite.name || r.round >= warmup_rounds) continue;
+      cost.run_seconds += r.seconds;
+      ++runs;
+    }
+    if (runs == 0) continue;
+    cost.run_seconds /= runs;
+    RunCommand probe;
+    probe.reads_file = true;
+    cost.sized = sized_by_plan(suite, probe);
+    cost.min_time = min_time_;
+    cost.repetitions = results.config.repetitions;
+    for (const BenchmarkSeries& s : results.series) {
+      if (s.suite != suite.name) continue;
+      const auto last = static_cast<std::size_t>(warmup_rounds - 1);
+      const bool seen = (s.base.size() > last && !is_missing(s.base[last])) ||
+                        (s.head.size() > last && !is_missing(s.head[last]));
+      cost.benchmarks += seen ? 1 : 0;
+    }
+    in.suites.push_back(cost);
+  }
+  TimePlan plan = plan_time(in);
+  progress_(plan.summary);
+  if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
+  if (plan.rounds != results.config.rounds) {
+    // Same seed: the warm-up and the first blocks are those of the configured schedule.
+    results.plan = make_schedule(plan.rounds, warmup_rounds, results.seed);
+    results.config.rounds = plan.rounds;
+  }
+  results.time_plan = std::move(plan);
 }
 
 bool Session::run_rounds(Results& results, int from, int to) {

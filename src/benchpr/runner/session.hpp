@@ -12,6 +12,7 @@
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/suite_command.hpp"
 
 namespace benchpr::runner {
 
@@ -25,6 +26,11 @@ struct SessionSetup {
   // Called once both sides built, before the first round: lets the caller fill in suites that
   // can only be known from a build (zero-config discovery of benchmark executables).
   std::function<void(Results&)> after_build;
+  // The time plan (core/time_plan.hpp): the whole comparison's budget, builds included; 0 runs
+  // the rounds as configured at the tools' own min times. With a budget the warm-up round
+  // measures what a round costs and the rest is sized to fit.
+  double budget_seconds = 0;
+  bool rounds_fixed = false;  // --rounds: the plan sizes only the min time
 };
 
 // One line of progress for a human (stderr) or for the Actions log.
@@ -53,6 +59,9 @@ class Session {
   // Runs rounds [from, to) of the plan; false when interrupted.
   bool run_rounds(Results& results, int from, int to);
   void run_adaptive(Results& results);
+  // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
+  bool run_planned(Results& results);
+  void make_time_plan(Results& results, int warmup_rounds);
   void run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                  int position);
   // Runs one process of `suite` for `side`, restricted to `only` when non-empty (Google
@@ -65,6 +74,7 @@ class Session {
                     int position);
   std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
   void persist(const Results& results, bool with_analysis = true);
+  bool sized_by_plan(const SuiteConfig& suite, const RunCommand& cmd) const;
   void finish_failures(Results& results);
   void mark_interrupted(Results& results, int round);
 
@@ -73,6 +83,7 @@ class Session {
   ProgressFn progress_;
   double started_ = 0;
   double child_seconds_ = 0;
+  double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Benchmarks that crashed a side's suite are left out of that side's later runs.
   std::map<SuiteSide, std::set<std::string>> crashed_;
   std::map<SuiteSide, std::vector<std::string>> listed_;

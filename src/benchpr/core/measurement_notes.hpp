@@ -1,0 +1,62 @@
+// What the comment says about how the values were measured, beside the statistics: which time
+// each Google Benchmark suite compared, benchmarks whose wall time moved while their CPU time did
+// not (the PR added or removed waiting), and whether the machine was busy. Pure: read from the
+// raw results, so `publish` reproduces them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr {
+
+// One benchmark's wall-vs-CPU check: w_r = ln(real_head/real_base) - ln(cpu_head/cpu_base) per
+// analysed round, fitted like the compared metric (crossover model, so a position effect of
+// contention cancels).
+struct WaitingCheck {
+  int rounds = 0;
+  double wait_change = kMissing;  // exp(mean w) - 1: wall time beyond what CPU time explains
+  double real_change = kMissing;  // exp(mean ln(real_head/real_base)) - 1
+  double cpu_change = kMissing;
+  double p = kMissing;       // two-sided, of "no waiting change"
+  int same_sign_rounds = 0;  // rounds where w_r has the sign of the mean
+};
+WaitingCheck waiting_check(const std::vector<double>& base_real,
+                           const std::vector<double>& head_real,
+                           const std::vector<double>& base_cpu, const std::vector<double>& head_cpu,
+                           const std::vector<int>& rounds, const std::vector<int>& signs);
+
+// The guard's rule, shared with the method study: significant after Benjamini-Hochberg at
+// `alpha` over the family (p_adjusted), both the waiting change and the real-time change at
+// least `threshold` in the same direction, and consistent in at least 3 of 4 rounds.
+// Contention lengthens single rounds of either side at random; it does not make the gap
+// consistent, so it does not pass this rule (docs/method.md, "Contention").
+bool waiting_noted(const WaitingCheck& c, double p_adjusted, double threshold);
+
+// Per analysed round: the CPU share the benchmark processes got (their CPU time over their wall
+// time, both sides together), the share of each side, and the CPUs other processes kept busy.
+struct RoundLoad {
+  int number = 0;           // 1-based analysed round
+  double share = kMissing;  // CPU seconds / wall seconds of the round's runs
+  double base_share = kMissing;
+  double head_share = kMissing;
+  double others_cpus = kMissing;  // wall-weighted mean over the round's runs
+};
+std::vector<RoundLoad> round_loads(const Results& results);
+
+// A round was busy when its processes got less than 80% of the CPU they would use alone and
+// other processes were running (or their load is unknown). A process that sleeps by design also
+// gets a low share: the load of the others tells the two apart.
+bool round_busy(const RoundLoad& load);
+// One side got less than half the other's share in the round.
+bool round_lopsided(const RoundLoad& load);
+
+// "rounds 2–6", "rounds 1, 3 and 5–7", "round 4".
+std::string round_ranges(const std::vector<int>& numbers);
+
+// Adds to `analysis`: per-suite "compared CPU time for ... real time for ..." notes, the waiting
+// flag ("waiting") and note, and the busy-machine note. Call after the verdicts are final.
+void add_measurement_notes(const Results& results, Analysis& analysis);
+
+}  // namespace benchpr

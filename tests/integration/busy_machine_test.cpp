@@ -1,0 +1,144 @@
+// A real Google Benchmark project measured while CPU spinners hold every core for the whole
+// comparison, with the defaults (metric: auto): the verdicts must still be right and the comment
+// must say the machine was busy. And the waiting guard on a real sleep.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+// CPU-bound neighbours, one per core (at least two, as on a 2-core runner with a parallel build
+// beside the job), in their own process group so they all die at the end.
+class Spinners {
+ public:
+  Spinners() {
+    const long cores = std::max(2L, sysconf(_SC_NPROCESSORS_ONLN));
+    pid_ = fork();
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      const std::string script = "i=0; while [ $i -lt " + std::to_string(cores) +
+                                 " ]; do sh -c 'while :; do :; done' & i=$((i+1)); done; wait";
+      execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    setpgid(pid_, pid_);
+  }
+  ~Spinners() {
+    kill(-pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+const json& benchmark_of(const json& doc, const std::string& name) {
+  for (const json& b : doc["benchmarks"])
+    if (b["name"] == name) return b;
+  throw std::runtime_error("no benchmark " + name);
+}
+
+bool flagged(const json& b, const std::string& flag) {
+  for (const json& f : b["flags"])
+    if (f == flag) return true;
+  return false;
+}
+
+TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 10;
+  cfg.warmup = 1;
+  cfg.min_time = "0.01";
+  const std::vector<GbenchCase> base = {
+      {"BM_Plus10", spin(20000), ""}, {"BM_Minus20", spin(20000), ""},
+      {"BM_Plus3", spin(20000), ""},  {"BM_SameA", spin(20000), ""},
+      {"BM_SameB", spin(5000), ""},   {"BM_SameC", spin(50000), ""}};
+  write_gbench_project(repo, base, cfg);
+  repo.commit("base");
+  repo.branch("pr");
+  repo.checkout("pr");
+  auto head = base;
+  head[0].body = spin(22000);
+  head[1].body = spin(16000);
+  head[2].body = spin(20600);
+  write_gbench_project(repo, head, cfg);
+  repo.commit("known effects");
+
+  TempDir out;
+  BenchprRun r;
+  {
+    Spinners load;
+    r = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                     "--output", out / "results.json", "--seed", "11"});
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(benchmark_of(doc, "BM_Plus10")["verdict"], "regression") << r.out;
+  EXPECT_EQ(benchmark_of(doc, "BM_Minus20")["verdict"], "improvement") << r.out;
+  const std::string plus3 = benchmark_of(doc, "BM_Plus3")["verdict"];
+  EXPECT_NE(plus3, "improvement") << r.out;
+  EXPECT_NE(plus3, "faster") << r.out;
+  for (const char* name : {"BM_SameA", "BM_SameB", "BM_SameC"}) {
+    const std::string v = benchmark_of(doc, name)["verdict"];
+    for (const char* wrong : {"regression", "improvement", "slower", "faster"})
+      EXPECT_NE(v, wrong) << name << "\n" << r.out;
+  }
+  for (const json& s : doc["series"]) EXPECT_EQ(s["metric"], "cpu_time") << s["name"];
+  EXPECT_NE(r.out.find("The machine was busy: the benchmark processes got about"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("compared CPU time"), std::string::npos) << r.out;
+  // Contention must not read as waiting.
+  for (const json& b : doc["benchmarks"]) EXPECT_FALSE(flagged(b, "waiting")) << b["name"];
+}
+
+TEST(WaitingGuard, AddedSleepIsNotReportedAsPlainUnchanged) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 6;
+  cfg.warmup = 1;
+  cfg.min_time = "0.01";
+  const std::vector<GbenchCase> base = {{"BM_Sleep", spin(200000), ""},
+                                        {"BM_Same", spin(200000), ""}};
+  write_gbench_project(repo, base, cfg);
+  repo.commit("base");
+  repo.branch("pr");
+  repo.checkout("pr");
+  auto head = base;
+  head[0].body = spin(200000) + " std::this_thread::sleep_for(std::chrono::microseconds(100));";
+  write_gbench_project(repo, head, cfg);
+  repo.commit("sleep added");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                   "--output", out / "results.json", "--seed", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_TRUE(flagged(benchmark_of(doc, "BM_Sleep"), "waiting")) << r.out;
+  EXPECT_FALSE(flagged(benchmark_of(doc, "BM_Same"), "waiting")) << r.out;
+  bool noted = false;
+  for (const json& n : doc["notes"])
+    noted = noted || n.get<std::string>().rfind(
+                         "Wall time moved while CPU time did not: `BM_Sleep`", 0) == 0;
+  EXPECT_TRUE(noted) << doc["notes"];
+  EXPECT_NE(r.out.find("Wall time moved while CPU time did not"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("⏳ wall time moved, CPU time did not"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace benchpr::testing

@@ -1,0 +1,197 @@
+// Which time was compared, the waiting guard and the busy-machine note, on hand-made results.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "benchpr/core/measurement_notes.hpp"
+#include "benchpr/core/model.hpp"
+#include "benchpr/core/session_analysis.hpp"
+
+namespace benchpr {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A warm-up and `rounds` analysed rounds alternating AB, BA.
+Results make_results(int rounds) {
+  Results r;
+  r.config.suites.push_back({"core", "bench", "google-benchmark", {}, "", {}, 0});
+  for (int i = 0; i <= rounds; ++i) {
+    RoundPlan p;
+    p.index = i;
+    p.warmup = i == 0;
+    p.first = i % 2 == 1 ? Side::Base : Side::Head;
+    r.plan.push_back(p);
+  }
+  r.rounds_done = rounds + 1;
+  r.complete = true;
+  return r;
+}
+
+// CPU time equal on both sides; the PR's real time scaled by `real_factor` per round.
+BenchmarkSeries series(const std::string& name, std::vector<double> real_factor,
+                       std::vector<double> cpu_factor = {}) {
+  BenchmarkSeries s;
+  s.suite = "core";
+  s.name = name;
+  s.unit = "ns";
+  s.metric = "cpu_time";
+  const std::size_t n = real_factor.size() + 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double jitter = 1.0 + 0.001 * static_cast<double>(i % 3);
+    const double cf = i == 0 || cpu_factor.empty() ? 1.0 : cpu_factor[i - 1];
+    const double rf = i == 0 ? 1.0 : real_factor[i - 1];
+    s.base_cpu.push_back(100 * jitter);
+    s.head_cpu.push_back(100 * jitter * cf);
+    s.base_real.push_back(100 * jitter);
+    s.head_real.push_back(100 * jitter * cf * rf);
+  }
+  s.base = s.base_cpu;
+  s.head = s.head_cpu;
+  return s;
+}
+
+std::vector<int> analysed(int n) {
+  std::vector<int> v;
+  for (int i = 1; i <= n; ++i) v.push_back(i);
+  return v;
+}
+std::vector<int> signs(int n) {
+  std::vector<int> v;
+  for (int i = 1; i <= n; ++i) v.push_back(i % 2 == 1 ? 1 : -1);
+  return v;
+}
+
+TEST(RoundRanges, NamesRunsOfConsecutiveRounds) {
+  EXPECT_EQ(round_ranges({4}), "round 4");
+  EXPECT_EQ(round_ranges({2, 3, 4, 5, 6}), "rounds 2–6");
+  EXPECT_EQ(round_ranges({1, 3, 5, 6, 7}), "rounds 1, 3 and 5–7");
+  EXPECT_EQ(round_ranges({1, 2}), "rounds 1–2");
+}
+
+TEST(WaitingCheck, ConsistentWallTimeGapIsNoted) {
+  const BenchmarkSeries s = series("BM_Sleep", {1.20, 1.21, 1.19, 1.20, 1.22, 1.18});
+  const WaitingCheck c =
+      waiting_check(s.base_real, s.head_real, s.base_cpu, s.head_cpu, analysed(6), signs(6));
+  EXPECT_EQ(c.rounds, 6);
+  // mean of ln(real ratio) = mean(ln 1.20, ln 1.21, ...) ~ ln 1.2: 20% more wall time.
+  EXPECT_NEAR(c.real_change, 0.1999, 0.001);
+  EXPECT_NEAR(c.cpu_change, 0.0, 1e-12);
+  EXPECT_NEAR(c.wait_change, 0.1999, 0.001);
+  EXPECT_LT(c.p, 1e-4);
+  EXPECT_EQ(c.same_sign_rounds, 6);
+  EXPECT_TRUE(waiting_noted(c, c.p, 0.02));
+}
+
+TEST(WaitingCheck, ContentionInSingleRoundsIsNotNoted) {
+  // Two rounds where the PR's process was preempted (wall x3, x1.8), the rest flat.
+  const BenchmarkSeries s = series("BM_Busy", {1.0, 3.0, 1.0, 1.0, 1.8, 1.0, 1.0, 1.0});
+  const WaitingCheck c =
+      waiting_check(s.base_real, s.head_real, s.base_cpu, s.head_cpu, analysed(8), signs(8));
+  EXPECT_EQ(c.same_sign_rounds, 2);
+  EXPECT_FALSE(waiting_noted(c, c.p, 0.02));
+}
+
+TEST(WaitingCheck, SmallGapBelowThresholdIsNotNoted) {
+  const BenchmarkSeries s = series("BM_Small", {1.01, 1.01, 1.01, 1.01, 1.01, 1.01});
+  const WaitingCheck c =
+      waiting_check(s.base_real, s.head_real, s.base_cpu, s.head_cpu, analysed(6), signs(6));
+  EXPECT_FALSE(waiting_noted(c, c.p, 0.02));
+}
+
+TEST(WaitingCheck, CpuChangeThatExplainsTheWallChangeIsNotWaiting) {
+  // Both times 20% up: the PR does more work, which the compared CPU time shows itself.
+  const BenchmarkSeries s = series("BM_Work", {1, 1, 1, 1, 1, 1}, {1.2, 1.2, 1.2, 1.2, 1.2, 1.2});
+  const WaitingCheck c =
+      waiting_check(s.base_real, s.head_real, s.base_cpu, s.head_cpu, analysed(6), signs(6));
+  EXPECT_NEAR(c.real_change, 0.2, 1e-9);
+  EXPECT_NEAR(c.wait_change, 0.0, 1e-9);
+  EXPECT_FALSE(waiting_noted(c, 0.0, 0.02));
+}
+
+TEST(MeasurementNotes, SuiteSaysWhichTimeWasCompared) {
+  Results r = make_results(4);
+  r.series.push_back(series("BM_A", {1, 1, 1, 1}));
+  BenchmarkSeries threaded = series("BM_T/threads:4", {1, 1, 1, 1});
+  threaded.metric = "real_time";
+  r.series.push_back(threaded);
+  const Analysis a = analyse_session(r);
+  EXPECT_THAT(a.notes, ::testing::Contains(
+                           "Suite `core` compared CPU time for 1 single-threaded benchmark and "
+                           "real time for 1 (several threads, UseRealTime or UseManualTime)."));
+}
+
+TEST(MeasurementNotes, SleepAddedIsFlaggedAndNoted) {
+  Results r = make_results(6);
+  r.series.push_back(series("BM_Sleep", {1.3, 1.31, 1.29, 1.3, 1.32, 1.28}));
+  r.series.push_back(series("BM_Flat", {1, 1, 1, 1, 1, 1}));
+  const Analysis a = analyse_session(r);
+  ASSERT_EQ(a.benchmarks.size(), 2u);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    const bool waiting = std::find(b.flags.begin(), b.flags.end(), "waiting") != b.flags.end();
+    EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
+  }
+  bool noted = false;
+  for (const std::string& n : a.notes) {
+    if (n.rfind("Wall time moved while CPU time did not: `BM_Sleep` (real time +30.0%", 0) == 0)
+      noted = true;
+  }
+  EXPECT_TRUE(noted);
+}
+
+void add_run(Results& r, int round, Side side, double seconds, double cpu, double others) {
+  RunRecord x;
+  x.round = round;
+  x.suite = "core";
+  x.side = side;
+  x.seconds = seconds;
+  x.cpu_seconds = cpu;
+  x.others_cpus = others;
+  r.runs.push_back(x);
+}
+
+TEST(MeasurementNotes, BusyRoundsAreNamedWithTheShareTheBenchmarksGot) {
+  Results r = make_results(6);
+  r.series.push_back(series("BM_A", {1, 1, 1, 1, 1, 1}));
+  for (int round = 0; round <= 6; ++round) {
+    const bool busy = round >= 2 && round <= 5;
+    // base: 0.5 s CPU in 1 s, PR: 0.46 s in 1 s -> 48% of a CPU over the round.
+    add_run(r, round, Side::Base, 1.0, busy ? 0.50 : 0.99, busy ? 1.5 : 0.1);
+    add_run(r, round, Side::Head, 1.0, busy ? 0.46 : 0.99, busy ? 1.5 : 0.1);
+  }
+  const Analysis a = analyse_session(r);
+  EXPECT_THAT(a.notes, ::testing::Contains(HasSubstr(
+                           "The machine was busy: the benchmark processes got about 48% of a CPU "
+                           "in rounds 2–5 (other processes kept about 1.5 CPUs busy). The compared "
+                           "times are CPU times")));
+}
+
+TEST(MeasurementNotes, SleepingBenchmarkOnAQuietMachineIsNotBusy) {
+  Results r = make_results(4);
+  r.series.push_back(series("BM_A", {1, 1, 1, 1}));
+  for (int round = 0; round <= 4; ++round) {
+    add_run(r, round, Side::Base, 1.0, 0.2, 0.05);
+    add_run(r, round, Side::Head, 1.0, 0.2, 0.05);
+  }
+  for (const std::string& n : analyse_session(r).notes)
+    EXPECT_THAT(n, ::testing::Not(HasSubstr("machine was busy")));
+}
+
+TEST(MeasurementNotes, WallTimeComparisonsAreToldWhatContentionDoes) {
+  Results r = make_results(4);
+  BenchmarkSeries s = series("BM_T/threads:2", {1, 1, 1, 1});
+  s.metric = "real_time";
+  r.series.push_back(s);
+  add_run(r, 2, Side::Base, 1.0, 0.2, 1.8);
+  add_run(r, 2, Side::Head, 1.0, 0.9, 1.0);
+  const Analysis a = analyse_session(r);
+  EXPECT_THAT(a.notes, ::testing::Contains(AllOf(
+                           HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
+                           HasSubstr("In round 2 one side got less than half"))));
+}
+
+}  // namespace
+}  // namespace benchpr
