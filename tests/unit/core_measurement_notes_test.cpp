@@ -184,13 +184,47 @@ TEST(MeasurementNotes, WallTimeComparisonsAreToldWhatContentionDoes) {
   Results r = make_results(4);
   BenchmarkSeries s = series("BM_T/threads:2", {1, 1, 1, 1});
   s.metric = "real_time";
+  s.head[2] *= 3;  // the starved round's wall time
   r.series.push_back(s);
-  add_run(r, 2, Side::Base, 1.0, 0.2, 1.8);
-  add_run(r, 2, Side::Head, 1.0, 0.9, 1.0);
+  for (int round = 1; round <= 4; ++round) {
+    const bool starved = round == 2;
+    add_run(r, round, Side::Base, 1.0, starved ? 0.2 : 0.99, starved ? 1.8 : 0.1);
+    add_run(r, round, Side::Head, 1.0, starved ? 0.9 : 0.99, starved ? 1.0 : 0.1);
+  }
   const Analysis a = analyse_session(r);
   EXPECT_THAT(a.notes, ::testing::Contains(AllOf(
                            HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
-                           HasSubstr("In round 2 one side got less than half"))));
+                           HasSubstr("In round 2 one side got less than half the CPU the other "
+                                     "got: that round is left out"))));
+  ASSERT_EQ(a.benchmarks.size(), 1u);
+  EXPECT_EQ(a.benchmarks[0].rounds_used, 3);
+}
+
+TEST(MeasurementNotes, SideStarvedInMostRoundsIsThePullRequestAndStays) {
+  Results r = make_results(4);
+  BenchmarkSeries s = series("BM_T/threads:2", {1, 1, 1, 1});
+  s.metric = "real_time";
+  r.series.push_back(s);
+  for (int round = 1; round <= 4; ++round) {
+    add_run(r, round, Side::Base, 1.0, 0.7, 1.0);
+    add_run(r, round, Side::Head, 1.0, 0.2, 1.0);
+  }
+  const Analysis a = analyse_session(r);
+  ASSERT_EQ(a.benchmarks.size(), 1u);
+  EXPECT_EQ(a.benchmarks[0].rounds_used, 4);
+  for (const std::string& n : a.notes) EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
+}
+
+TEST(MeasurementNotes, WaitingIsJudgedOnQuietRoundsOnly) {
+  // The PR's wall time is up 30% in every round, but every round was busy: no note.
+  Results r = make_results(6);
+  r.series.push_back(series("BM_Sleep", {1.3, 1.31, 1.29, 1.3, 1.32, 1.28}));
+  for (int round = 1; round <= 6; ++round) {
+    add_run(r, round, Side::Base, 1.0, 0.5, 1.5);
+    add_run(r, round, Side::Head, 1.0, 0.5, 1.5);
+  }
+  const Analysis a = analyse_session(r);
+  EXPECT_TRUE(a.benchmarks[0].flags.empty());
 }
 
 }  // namespace

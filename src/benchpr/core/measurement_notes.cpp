@@ -88,10 +88,16 @@ void metric_notes(const Results& results, Analysis& analysis) {
 }
 
 void waiting_notes(const Results& results, Analysis& analysis) {
+  // Only rounds where the machine was not busy: there a neighbour's load would pass for waiting,
+  // and the study shows the guard has no power left under it anyway.
   const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  const std::vector<RoundLoad> loads = round_loads(results);
   std::vector<int> idx;
   std::vector<int> signs;
   for (const AnalysedRound& r : rounds) {
+    const auto load = std::find_if(loads.begin(), loads.end(),
+                                   [&](const RoundLoad& l) { return l.number == r.number; });
+    if (load != loads.end() && round_busy(*load)) continue;
     idx.push_back(r.round);
     signs.push_back(r.head_second ? 1 : -1);
   }
@@ -176,9 +182,11 @@ void busy_notes(const Results& results, Analysis& analysis) {
         "so fewer of them reach a verdict, but both sides ran under it in alternating order, so "
         "it favours neither.",
         wall == 1 ? std::string("1 benchmark") : fmt::format("{} benchmarks", wall));
-    if (!lopsided.empty()) {
-      text += fmt::format(" In {} one side got less than half the CPU the other got.",
-                          round_ranges(lopsided));
+    if (!lopsided.empty() && 4 * lopsided.size() <= loads.size()) {
+      text += fmt::format(
+          " In {} one side got less than half the CPU the other got: {} left out for the "
+          "benchmarks compared on wall time.",
+          round_ranges(lopsided), lopsided.size() == 1 ? "that round is" : "those rounds are");
     }
   }
   analysis.notes.push_back(std::move(text));
@@ -260,6 +268,7 @@ bool round_busy(const RoundLoad& load) {
 }
 
 bool round_lopsided(const RoundLoad& load) {
+  if (!round_busy(load)) return false;
   if (is_missing(load.base_share) || is_missing(load.head_share)) return false;
   const double lo = std::min(load.base_share, load.head_share);
   const double hi = std::max(load.base_share, load.head_share);
@@ -279,6 +288,27 @@ std::string round_ranges(const std::vector<int>& numbers) {
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
     out += parts[i];
+  }
+  return out;
+}
+
+Results without_lopsided_rounds(const Results& results) {
+  const std::vector<RoundLoad> loads = round_loads(results);
+  std::vector<int> drop;
+  for (const RoundLoad& l : loads)
+    if (round_lopsided(l)) drop.push_back(l.number);
+  // A side that is starved in most rounds is the PR's own doing (it waits more, or less), not
+  // a neighbour's: those rounds are the measurement, and stay.
+  if (drop.empty() || 4 * drop.size() > loads.size()) return results;
+  Results out = results;
+  for (const AnalysedRound& r : analysed_rounds(results)) {
+    if (std::find(drop.begin(), drop.end(), r.number) == drop.end()) continue;
+    const auto i = static_cast<std::size_t>(r.round);
+    for (BenchmarkSeries& s : out.series) {
+      if (!compares_wall_time(results, s)) continue;
+      if (i < s.base.size()) s.base[i] = kMissing;
+      if (i < s.head.size()) s.head[i] = kMissing;
+    }
   }
   return out;
 }

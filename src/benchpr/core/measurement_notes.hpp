@@ -49,8 +49,15 @@ std::vector<RoundLoad> round_loads(const Results& results);
 // other processes were running (or their load is unknown). A process that sleeps by design also
 // gets a low share: the load of the others tells the two apart.
 bool round_busy(const RoundLoad& load);
-// One side got less than half the other's share in the round.
+// A busy round in which one side got less than half the other's share.
 bool round_lopsided(const RoundLoad& load);
+
+// The results with the values of lopsided rounds removed from the benchmarks compared on wall
+// time: such a round compares one side's work with the other's work plus a neighbour's, and
+// the study found leaving it out raises the power a lot for little more false alarms
+// (docs/method.md, "Contention"). CPU-time comparisons keep every round, and so does a session
+// where more than a quarter of the rounds are lopsided (then it is the PR, not a neighbour).
+Results without_lopsided_rounds(const Results& results);
 
 // "rounds 2–6", "rounds 1, 3 and 5–7", "round 4".
 std::string round_ranges(const std::vector<int>& numbers);

@@ -27,7 +27,7 @@ Analysis read_session(const Results& results) {
 }  // namespace
 
 Analysis analyse_session(const Results& results) {
-  Analysis a = read_session(results);
+  Analysis a = read_session(without_lopsided_rounds(results));
   add_measurement_notes(results, a);
   return a;
 }
