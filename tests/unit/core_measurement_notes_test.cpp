@@ -165,8 +165,8 @@ TEST(MeasurementNotes, BusyRoundsAreNamedWithTheShareTheBenchmarksGot) {
   const Analysis a = analyse_session(r);
   EXPECT_THAT(a.notes, ::testing::Contains(HasSubstr(
                            "The machine was busy: the benchmark processes got about 48% of a CPU "
-                           "in rounds 2–5 (other processes kept about 1.5 CPUs busy). The compared "
-                           "times are CPU times")));
+                           "in rounds 2–5 (other processes kept about 1.5 CPUs busy). CPU time was "
+                           "compared")));
 }
 
 TEST(MeasurementNotes, SleepingBenchmarkOnAQuietMachineIsNotBusy) {

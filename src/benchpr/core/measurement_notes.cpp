@@ -67,7 +67,7 @@ void metric_notes(const Results& results, Analysis& analysis) {
     } else if (real == 0) {
       text = fmt::format(
           "Suite `{}` compared CPU time (its benchmarks run on one thread), which a busy "
-          "machine does not lengthen.",
+          "machine lengthens far less than wall time.",
           suite);
     } else if (cpu == 0) {
       text = fmt::format(
@@ -175,7 +175,9 @@ void busy_notes(const Results& results, Analysis& analysis) {
     if (s != results.series.end() && compares_wall_time(results, *s)) ++wall;
   }
   if (wall == 0) {
-    text += " The compared times are CPU times, which the load does not lengthen.";
+    text +=
+        " CPU time was compared, which a neighbour's load lengthens far less than wall time; "
+        "the spread of the rounds shows what it did.";
   } else {
     text += fmt::format(
         " {} compared wall time, which the load lengthens at random: their rounds spread more, "
