@@ -120,5 +120,53 @@ TEST(FaultsHang, ALinkToADeviceAtTheResultsPathIsNotFollowed) {
   expect_refused("symlink(\"/dev/zero\", g_out.c_str())", "a symbolic link, not a file");
 }
 
+// A benchmark that daemonises (setsid and a double fork, chdir to /) keeps running after its run
+// and, before, after benchpr itself ended. benchpr is a child subreaper: the daemon becomes its
+// child when its parent exits, and the sweep after each run kills it and says so.
+TEST(FaultsHang, ADaemonisedProcessIsKilledAfterTheRunAndReported) {
+  TempDir pids;
+  const std::string daemonise =
+      "#include <unistd.h>\n#include <fstream>\n#include <string>\n"
+      "static const int kDaemon = [] {\n"
+      "  if (fork() == 0) {\n"
+      "    setsid();\n"
+      "    if (fork() == 0) {\n"
+      "      if (chdir(\"/\") != 0) _exit(1);\n"
+      "      std::ofstream(\"" +
+      pids.path() +
+      "/\" + std::to_string(getpid())) << getpid();\n"
+      "      sleep(20);\n"
+      "      std::ofstream(\"" +
+      pids.path() +
+      "/late\") << \"still here\";\n"
+      "      _exit(0);\n"
+      "    }\n"
+      "    _exit(0);\n"
+      "  }\n"
+      "  return 0;\n}();\n";
+  TempRepo repo;
+  const std::vector<GbenchCase> cases = {{"BM_A", spin(1000), ""}};
+  commit_base_and_pr(repo, cases, cases, small_config(), "", daemonise);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 120);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("left 1 process(es) running; benchpr killed them"), std::string::npos)
+      << e.err;
+  int daemons = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(pids.path())) {
+    const std::string name = entry.path().filename().string();
+    if (name == "late") continue;
+    ++daemons;
+    const pid_t pid = std::stoi(name);
+    // Gone, not merely a zombie: nothing of it is left in /proc.
+    EXPECT_FALSE(std::filesystem::exists("/proc/" + name + "/stat") &&
+                 slurp("/proc/" + name + "/stat").find(") Z") == std::string::npos)
+        << "daemon " << pid << " still runs";
+  }
+  EXPECT_GE(daemons, 2);  // at least one per side
+  EXPECT_FALSE(std::filesystem::exists(pids / "late"));
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

@@ -1,8 +1,10 @@
 // fork/exec of `/bin/sh -c COMMAND` in its own process group, output through one pipe, and a
 // single poll loop that enforces the timeout, reacts to interruption and never waits on output
 // after the child is gone for longer than a short grace.
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -12,6 +14,10 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -279,6 +285,62 @@ Clock::time_point supervise(pid_t pid, int output_fd, const ProcessSpec& spec,
   }
 }
 
+// Children of benchpr other than the one just reaped: as a subreaper, benchpr inherits every
+// process the run started that outlived its parent (a daemon after setsid and a double fork).
+std::vector<std::pair<pid_t, pid_t>> own_children() {  // pid, process group (0: a zombie)
+  std::vector<std::pair<pid_t, pid_t>> found;
+  const pid_t self = getpid();
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return found;
+  while (const dirent* e = readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char path[320];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[512];
+    const ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = '\0';
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const char* close_paren = std::strrchr(buf, ')');
+    if (close_paren == nullptr) continue;
+    char state = 0;
+    int ppid = 0, pgrp = 0;
+    if (std::sscanf(close_paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) continue;
+    // A zombie has already ended: it is reaped, not counted.
+    if (ppid == self)
+      found.emplace_back(static_cast<pid_t>(std::atoi(e->d_name)), state == 'Z' ? 0 : pgrp);
+  }
+  closedir(proc);
+  return found;
+}
+
+// Kills and reaps what the run left behind (bounded: a fork bomb cannot keep benchpr here);
+// returns how many of them had left the run's process group (the group itself was already
+// killed when the run ended, so those are the ones that escaped on purpose).
+int sweep_leftovers(pid_t group) {
+  std::set<pid_t> seen;
+  int escaped = 0;
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  while (Clock::now() < deadline) {
+    const auto children = own_children();
+    if (children.empty()) break;
+    for (const auto& [pid, pgrp] : children) {
+      if (seen.insert(pid).second && pgrp != 0 && pgrp != group) ++escaped;
+      kill(pid, SIGKILL);
+    }
+    for (const auto& child : children) {
+      int status = 0;
+      while (waitpid(child.first, &status, WNOHANG) < 0 && errno == EINTR) {
+      }
+    }
+    usleep(2'000);
+  }
+  return escaped;
+}
+
 void record_exit(int status, const rusage& usage, ProcessResult& result) {
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
@@ -295,6 +357,12 @@ ProcessResult not_started(std::string why) {
 }
 
 }  // namespace
+
+PosixProcessRunner::PosixProcessRunner() {
+  // Orphans of the runs (daemons) become benchpr's children instead of init's, so the sweep
+  // after each run can find and kill them.
+  (void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
 
 ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   if (interrupt_requested()) {
@@ -365,6 +433,7 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   } while (reaped < 0 && errno == EINTR);
   // Fails only if someone else reaped the child (SIGCHLD ignored): then nothing is known of it.
   if (reaped == pid) record_exit(status, usage, result);
+  result.leftover_processes = sweep_leftovers(pid);
   // The child may print any bytes; what benchpr keeps of them must be text it can serialise.
   result.output_tail = valid_utf8(sink.take_tail());
   return result;

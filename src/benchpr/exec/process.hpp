@@ -36,6 +36,8 @@ struct ProcessResult {
   double system_seconds = 0;
   long max_rss_kib = 0;
   std::string output_tail;  // last tail_bytes of stdout+stderr
+  // Processes the run left running outside its process group (daemons), killed after it ended.
+  int leftover_processes = 0;
 
   bool ok() const { return started && !timed_out && !interrupted && signal == 0 && exit_code == 0; }
   // "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m", "could not start: ..."
@@ -63,8 +65,11 @@ class ProcessRunner {
 // The real thing: fork/exec, setpgid, poll, SIGKILL to the group on timeout or interruption.
 // Whatever the child leaves running in its group is killed when it exits. With an interrupt
 // already pending, run() starts nothing and returns started = false, interrupted = true.
+// benchpr is made a child subreaper (PR_SET_CHILD_SUBREAPER), and after each run every process
+// the run left behind, in its group or escaped from it, is killed and reaped.
 class PosixProcessRunner : public ProcessRunner {
  public:
+  PosixProcessRunner();
   ProcessResult run(const ProcessSpec& spec) override;
 };
 

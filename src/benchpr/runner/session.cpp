@@ -232,6 +232,9 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   child_seconds_ += p.wall_seconds;
   rec.seconds = p.wall_seconds;
   record_cpu(rec, p.user_seconds + p.system_seconds, before, sample_cpu());
+  if (p.leftover_processes > 0)
+    progress_(fmt::format("  warning: {} {} left {} process(es) running; benchpr killed them",
+                          side_name(side), suite.name, p.leftover_processes));
 
   auto fail_run = [&](std::string why) {
     rec.ok = false;
