@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 
 namespace benchpr::app {
@@ -14,8 +15,6 @@ std::string env_or_empty(const char* name) {
   const char* value = std::getenv(name);
   return value ? std::string(value) : std::string();
 }
-
-std::string short_sha(const std::string& sha) { return sha.substr(0, 7); }
 
 PullRequestInfo pull_request_info(int number, const std::string& repo, const std::string& title,
                                   const std::vector<std::string>& labels, const std::string& url) {

@@ -7,6 +7,7 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/config/config_parser.hpp"
+#include "benchpr/core/schedule.hpp"
 #include "benchpr/runner/zero_config.hpp"
 
 namespace benchpr::app {
@@ -75,7 +76,7 @@ void apply_overrides(Config& c, const RunOptions& options) {
       throw UserError("--budget: expected a duration like 20m, got '" + options.budget + "'");
     c.budget_seconds = *b;
   }
-  c.rounds += c.rounds % 2;
+  c.rounds = round_up_even(c.rounds);
 }
 
 }  // namespace benchpr::app

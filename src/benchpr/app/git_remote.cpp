@@ -1,5 +1,6 @@
 #include "benchpr/app/git_remote.hpp"
 
+#include "benchpr/core/text.hpp"
 #include "benchpr/github/redact.hpp"
 
 namespace benchpr::app {
@@ -18,11 +19,6 @@ std::string http_origin(const std::string& url) {
     return std::string(scheme) + authority + "/";
   }
   return "";
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
 }
 
 }  // namespace
@@ -112,7 +108,7 @@ exec::ProcessResult GitRemote::git(const std::string& args,
 
 std::string GitRemote::origin_url() {
   auto result = git("remote get-url origin", {});
-  return result.ok() ? trim(result.output_tail) : std::string();
+  return result.ok() ? std::string(trim(result.output_tail)) : std::string();
 }
 
 std::string GitRemote::fetch(const std::vector<std::string>& args) {
@@ -128,7 +124,7 @@ std::string GitRemote::fetch(const std::vector<std::string>& args) {
   for (const auto& a : args) command += " " + shell_word(a);
   auto result = git(command, env);
   if (result.ok()) return "";
-  std::string detail = trim(result.output_tail);
+  std::string detail(trim(result.output_tail));
   if (detail.empty()) detail = result.describe_failure(30 * 60);
   return github::redact(detail, token_);
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "benchpr/github/github_error.hpp"
 #include "benchpr/github/repo_slug.hpp"
@@ -71,8 +72,8 @@ PublishCheck check_against_workflow_run(const Results& results, const std::strin
                                      [&progress](const std::string& m) { progress.line(m); });
     const auto actual = client->get_pull_request(slug->owner, slug->name, pr.number);
     if (!event.head_sha.empty() && actual.head_sha != event.head_sha) {
-      const std::string why = "pull request " + number + " is at " + actual.head_sha.substr(0, 7) +
-                              ", but the workflow run measured " + event.head_sha.substr(0, 7);
+      const std::string why = "pull request " + number + " is at " + short_sha(actual.head_sha) +
+                              ", but the workflow run measured " + short_sha(event.head_sha);
       // The file's own record of what it measured tells a newer push (stale: the run for the
       // new head will publish) from a file that names another pull request (refused).
       if (!pr.head_sha.empty() && pr.head_sha == event.head_sha)

@@ -5,6 +5,7 @@
 
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -14,9 +15,8 @@ namespace benchpr::app {
 std::string comparison_note(const Results& results) {
   if (!results.pull_request || results.base.spec.empty() || results.head.spec.empty()) return "";
   const bool merge_base = results.base.spec.starts_with("merge base");
-  return "Compared " + results.head.spec + " (" + results.head.sha.substr(0, 7) + ") against " +
-         (merge_base ? "the " : "") + results.base.spec + " (" + results.base.sha.substr(0, 7) +
-         ").";
+  return "Compared " + results.head.spec + " (" + short_sha(results.head.sha) + ") against " +
+         (merge_base ? "the " : "") + results.base.spec + " (" + short_sha(results.base.sha) + ").";
 }
 
 Report make_report(const Results& results, const ReportTargets& targets) {

@@ -16,6 +16,7 @@
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/github/workflow_commands.hpp"
@@ -130,8 +131,8 @@ int run_command(const RunOptions& options) {
   results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   progress.line(fmt::format(
       "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
-      results.base.spec, results.base.sha.substr(0, 7), results.head.spec,
-      results.head.sha.substr(0, 7), results.config.rounds, results.config.warmup_rounds, ws.root));
+      results.base.spec, short_sha(results.base.sha), results.head.spec,
+      short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
   repo.materialise(results.head.sha, ws.head_dir);
 
   runner::SessionSetup setup;

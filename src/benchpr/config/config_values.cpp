@@ -5,15 +5,10 @@
 #include <string_view>
 
 #include "benchpr/config/config_parser.hpp"
+#include "benchpr/core/text.hpp"
 
 namespace benchpr::config {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // A plain non-negative decimal number at the start of `s` ("90", "1.5", ".5"); consumed from `s`.
 // from_chars alone would also take "inf", "nan" and exponents, none of which a person writes

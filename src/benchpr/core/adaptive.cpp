@@ -9,14 +9,13 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
 
 namespace {
-
-int round_up_even(int n) { return n + n % 2; }
 
 std::string plural(int n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");

@@ -62,21 +62,10 @@ int verdict_order(Verdict v) {
   return 8;
 }
 
-std::optional<Verdict> verdict_from_string(std::string_view s) {
-  for (const auto& [k, name] : kVerdicts)
-    if (name == s) return k;
-  return std::nullopt;
-}
-
 std::string_view to_string(RecommendationKind k) {
   for (const auto& [kind, s] : kRecommendations)
     if (kind == k) return s;
   return "inconclusive";
-}
-std::optional<RecommendationKind> recommendation_from_string(std::string_view s) {
-  for (const auto& [kind, name] : kRecommendations)
-    if (name == s) return kind;
-  return std::nullopt;
 }
 
 }  // namespace benchpr

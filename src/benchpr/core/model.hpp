@@ -213,11 +213,9 @@ enum class Verdict {
 std::string_view to_string(Verdict v);
 // The order in which verdicts are reported: regressions first, unchanged last.
 int verdict_order(Verdict v);
-std::optional<Verdict> verdict_from_string(std::string_view s);
 
 enum class RecommendationKind { Merge, DoNotMerge, Inconclusive, Failed };
 std::string_view to_string(RecommendationKind k);
-std::optional<RecommendationKind> recommendation_from_string(std::string_view s);
 
 // A piece of a sentence: plain text, or a benchmark name to show as code. Names are untrusted,
 // so the renderer escapes each part for its kind instead of parsing markup out of a string.

@@ -8,7 +8,7 @@ std::vector<RoundPlan> make_schedule(int rounds, int warmup, std::uint64_t seed)
   std::vector<RoundPlan> plan;
   if (rounds < 0) rounds = 0;
   if (warmup < 0) warmup = 0;
-  rounds += rounds % 2;  // whole AB/BA blocks only: orders stay balanced
+  rounds = round_up_even(rounds);  // whole AB/BA blocks only: orders stay balanced
   // mt19937_64's output sequence is fixed by the standard, so a recorded seed replays exactly.
   std::mt19937_64 rng(seed);
   int index = 0;

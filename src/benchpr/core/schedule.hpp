@@ -9,6 +9,9 @@
 
 namespace benchpr {
 
+// Analysed rounds come in AB/BA blocks of two, so any count of them is rounded up to even.
+inline int round_up_even(int rounds) { return rounds + rounds % 2; }
+
 // `rounds` analysed rounds (rounded up to even), preceded by `warmup` warm-up rounds.
 std::vector<RoundPlan> make_schedule(int rounds, int warmup, std::uint64_t seed);
 

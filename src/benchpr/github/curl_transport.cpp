@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "benchpr/core/text.hpp"
 #include "benchpr/github/redact.hpp"
 
 namespace benchpr::github {
@@ -21,13 +22,6 @@ std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
@@ -45,8 +39,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   }
   auto colon = line.find(':');
   if (colon == std::string_view::npos) return size * count;
-  std::string name = lower(trim(line.substr(0, colon)));
-  std::string value = trim(line.substr(colon + 1));
+  std::string name = lower(std::string(trim(line.substr(0, colon))));
+  std::string value(trim(line.substr(colon + 1)));
   auto [it, inserted] = headers.emplace(name, value);
   if (!inserted) it->second += ", " + value;
   return size * count;
@@ -74,7 +68,7 @@ std::vector<std::string> secrets_of(const HttpRequest& request) {
     if (lower(name) != "authorization") continue;
     secrets.push_back(value);
     auto space = value.find(' ');
-    if (space != std::string::npos) secrets.push_back(trim(value.substr(space + 1)));
+    if (space != std::string::npos) secrets.emplace_back(trim(value.substr(space + 1)));
   }
   return secrets;
 }

@@ -1,4 +1,5 @@
 #include "benchpr/github/link_header.hpp"
+#include "benchpr/core/text.hpp"
 
 #include <cctype>
 
@@ -11,12 +12,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
 }
 
 class Scanner {

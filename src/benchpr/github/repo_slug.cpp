@@ -1,4 +1,5 @@
 #include "benchpr/github/repo_slug.hpp"
+#include "benchpr/core/text.hpp"
 
 #include <cctype>
 
@@ -12,12 +13,6 @@ bool valid_part(std::string_view part) {
     if (!ok) return false;
   }
   return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 // "o/r", "/o/r/", "o/r.git" -> {o, r}.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/html_svg.hpp"
 #include "benchpr/render/units.hpp"
@@ -52,8 +53,8 @@ std::string badge(Verdict v) {
                      to_string(v));
 }
 
-std::string short_sha(const RevisionInfo& rev) {
-  const std::string sha = rev.sha.substr(0, 7);
+std::string revision_html(const RevisionInfo& rev) {
+  const std::string sha = short_sha(rev.sha);
   return escape_html(sha.empty() ? rev.spec : sha, 60);
 }
 
@@ -80,8 +81,8 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
   int warmups = 0;
   for (const RoundPlan& r : results.plan) warmups += r.warmup ? 1 : 0;
   std::vector<std::string> parts;
-  parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>", short_sha(results.base),
-                              short_sha(results.head)));
+  parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>",
+                              revision_html(results.base), revision_html(results.head)));
   parts.push_back(fmt::format("{} analysed round{}{}, interleaved AB/BA", analysis.analysed_rounds,
                               analysis.analysed_rounds == 1 ? "" : "s",
                               warmups > 0 ? fmt::format(" + {} warm-up", warmups) : ""));
@@ -215,8 +216,8 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
   }
   html +=
       fmt::format("<footer>benchpr {} \u00b7 base {} ({}) vs PR {} ({}) \u00b7 seed {}</footer>\n",
-                  escape_html(results.tool_version, 40), short_sha(results.base),
-                  escape_html(results.base.subject, 200), short_sha(results.head),
+                  escape_html(results.tool_version, 40), revision_html(results.base),
+                  escape_html(results.base.subject, 200), revision_html(results.head),
                   escape_html(results.head.subject, 200), results.seed);
   html += "</main>\n</body>\n</html>\n";
   return html;

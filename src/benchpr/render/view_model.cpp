@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/parameter_groups.hpp"
@@ -55,15 +56,6 @@ bool has_flag(const BenchmarkAnalysis& b, std::string_view flag) {
 
 // "2%", "2.5%", "0.5%": the threshold as configured, without trailing zeros.
 std::string threshold_text(double threshold) { return fmt::format("{:.3g}%", threshold * 100); }
-
-std::string short_sha(const std::string& sha) {
-  if (sha.size() < 7) return "";
-  for (char c : sha)
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return "";
-  std::string s = sha.substr(0, 7);
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string revision_text(const RevisionInfo& rev) {
   const std::string sha = short_sha(rev.sha);

@@ -12,6 +12,7 @@
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
@@ -143,9 +144,8 @@ bool Session::build(Results& results, Side side) {
     results.builds.push_back(b);
     return true;
   }
-  progress_(fmt::format(
-      "building the {} ({})", side == Side::Base ? "base revision" : "PR",
-      side == Side::Base ? results.base.sha.substr(0, 7) : results.head.sha.substr(0, 7)));
+  progress_(fmt::format("building the {} ({})", side == Side::Base ? "base revision" : "PR",
+                        short_sha(side == Side::Base ? results.base.sha : results.head.sha)));
   exec::ProcessSpec spec;
   spec.command = c.build;
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
@@ -415,11 +415,8 @@ void Session::mark_interrupted(Results& results, int round) {
   }
   std::erase_if(results.runs, [&](const RunRecord& r) { return r.round >= round; });
   results.complete = false;
-  const int sig = exec::interrupt_signal();
-  results.stop_reason = sig == 15  ? "interrupted by SIGTERM"
-                        : sig == 2 ? "interrupted by SIGINT"
-                        : sig == 1 ? "interrupted by SIGHUP"
-                                   : "interrupted";
+  const std::string signal = exec::signal_name(exec::interrupt_signal());
+  results.stop_reason = signal.empty() ? "interrupted" : "interrupted by " + signal;
 }
 
 void Session::run(Results& results) {

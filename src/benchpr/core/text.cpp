@@ -1,0 +1,29 @@
+#include "benchpr/core/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace benchpr {
+
+namespace {
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+}  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string short_sha(std::string_view sha) {
+  constexpr std::size_t kLength = 7;
+  if (sha.size() < kLength || !std::all_of(sha.begin(), sha.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+      }))
+    return "";
+  std::string s(sha.substr(0, kLength));
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,16 @@
+// Small text helpers every layer needs, kept in one place so they behave the same everywhere.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace benchpr {
+
+// `s` without leading and trailing ASCII whitespace (space, \t, \n, \v, \f, \r).
+std::string_view trim(std::string_view s);
+
+// The 7-character abbreviation people know a commit by, lower case: "abc1234". "" when `sha` is
+// not at least 7 hexadecimal digits (a results file is untrusted: no markup gets through).
+std::string short_sha(std::string_view sha);
+
+}  // namespace benchpr
