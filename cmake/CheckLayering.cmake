@@ -1,0 +1,45 @@
+# Build-time check of the layering src/CMakeLists.txt declares (cmake -P): every
+# #include "benchpr/<layer>/..." in src/benchpr/<layer>/ must name a layer that layer may use, and
+# the pure layers include no header that does IO or reaches the system (processes, files, git,
+# HTTP). Fails with one line per offence: file, line, include, and the rule it breaks.
+#   -DSOURCE_DIR=src -DRULES="core=core|formats=core,formats|..." -DPURE="core,formats,..."
+#   -DSTAMP=file   (touched on success)
+set(_forbidden_in_pure "git2" "curl/" "unistd.h" "sys/" "fcntl.h" "signal.h" "csignal"
+                       "poll.h" "spawn.h" "fstream" "filesystem" "iostream" "cstdio")
+set(_offences "")
+string(REPLACE "|" ";" _rules "${RULES}")
+string(REPLACE "," ";" _pure_layers "${PURE}")
+foreach(_rule IN LISTS _rules)
+  string(REPLACE "=" ";" _parts "${_rule}")
+  list(GET _parts 0 _layer)
+  list(GET _parts 1 _parts_allowed)
+  string(REPLACE "," ";" _allowed "${_parts_allowed}")
+  list(FIND _pure_layers "${_layer}" _pure)
+  file(GLOB _files "${SOURCE_DIR}/benchpr/${_layer}/*.cpp" "${SOURCE_DIR}/benchpr/${_layer}/*.hpp")
+  foreach(_file IN LISTS _files)
+    file(STRINGS "${_file}" _includes REGEX "^[ \t]*#[ \t]*include")
+    file(RELATIVE_PATH _rel "${SOURCE_DIR}" "${_file}")
+    foreach(_line IN LISTS _includes)
+      if(_line MATCHES "\"benchpr/([a-z_]+)/")
+        list(FIND _allowed "${CMAKE_MATCH_1}" _ok)
+        if(_ok LESS 0)
+          string(APPEND _offences
+                 "  ${_rel}: ${_line} (${_layer} may include only: ${_parts_allowed})\n")
+        endif()
+      elseif(_pure GREATER_EQUAL 0 AND _line MATCHES "<([^>]+)>")
+        set(_header "${CMAKE_MATCH_1}")
+        foreach(_bad IN LISTS _forbidden_in_pure)
+          string(FIND "${_header}" "${_bad}" _at)
+          if(_at EQUAL 0)
+            string(APPEND _offences
+                   "  ${_rel}: ${_line} (${_layer} is pure: no IO or system headers)\n")
+          endif()
+        endforeach()
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(_offences)
+  message(FATAL_ERROR "layering broken (see ARCHITECTURE.md):\n${_offences}")
+endif()
+file(TOUCH "${STAMP}")
