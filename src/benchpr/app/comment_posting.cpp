@@ -1,6 +1,7 @@
 #include "benchpr/app/comment_posting.hpp"
 
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/github/github_error.hpp"
 #include "benchpr/github/repo_slug.hpp"
 
@@ -108,7 +109,7 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
         return outcome;
       }
       progress.line("commit status " + status.context + ": " + status.state + " on " +
-                    pr.head_sha.substr(0, 7));
+                    short_sha(pr.head_sha));
       if (outcome.state == PostOutcome::State::Skipped) outcome.state = PostOutcome::State::Posted;
     }
   } catch (const github::GitHubError& e) {
