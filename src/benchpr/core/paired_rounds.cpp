@@ -7,8 +7,9 @@
 namespace benchpr {
 
 namespace {
-constexpr double kColdZ = 4.0;
+constexpr double kColdP = 0.002;
 constexpr int kMinOthersForColdCheck = 3;
+constexpr int kMinOthersForTrend = 6;
 constexpr int kMinRoundsAfterDrop = 4;
 
 double at(const std::vector<double>& v, int i) {
@@ -29,12 +30,35 @@ std::vector<AnalysedRound> analysed_rounds(const Results& results) {
   return out;
 }
 
-double robust_z(double x, const std::vector<double>& others) {
-  if (others.empty()) return 0;
-  const double m = stats::median(others);
-  const double spread = 1.4826 * stats::mad(others);
-  if (!(spread > 0)) return 0;
-  return (x - m) / spread;
+double cold_p(double first, double x0, const std::vector<double>& xs,
+              const std::vector<double>& ys) {
+  const std::size_t n = std::min(xs.size(), ys.size());
+  if (n < static_cast<std::size_t>(kMinOthersForColdCheck)) return NAN;
+  const double nd = static_cast<double>(n);
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mx += xs[i] / nd;
+    my += ys[i] / nd;
+  }
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxx += (xs[i] - mx) * (xs[i] - mx);
+    sxy += (xs[i] - mx) * (ys[i] - my);
+  }
+  const bool trend = n >= static_cast<std::size_t>(kMinOthersForTrend) && sxx > 0;
+  const double slope = trend ? sxy / sxx : 0;
+  double rss = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double e = ys[i] - my - slope * (xs[i] - mx);
+    rss += e * e;
+  }
+  const double df = nd - (trend ? 2 : 1);
+  const double sd = std::sqrt(rss / df);
+  if (!(sd > 0)) return NAN;
+  const double leverage = 1 / nd + (trend ? (x0 - mx) * (x0 - mx) / sxx : 0);
+  const double t = (first - my - slope * (x0 - mx)) / (sd * std::sqrt(1 + leverage));
+  const double tail = stats::t_two_sided_p(t, df) / 2;
+  return t > 0 ? tail : 1 - tail;
 }
 
 PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds) {
@@ -53,13 +77,19 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
     level.push_back((std::log(b) + std::log(h)) / 2);
   }
   // Only the first analysed round can be "cold": caches, frequency scaling and page faults
-  // settle after it. Later outliers are left to the fit and the leave-one-out check.
+  // settle after it. Later outliers are left to the fit.
   if (out.d.size() >= static_cast<std::size_t>(kMinOthersForColdCheck + 1) &&
       out.numbers.front() == 1) {
-    std::vector<double> other_levels(level.begin() + 1, level.end());
     // Judged on the round's level only: its log ratio is the outcome being tested, and
-    // dropping rounds for an extreme outcome would bias the test (docs/method.md).
-    out.cold_first = std::fabs(robust_z(level.front(), other_levels)) > kColdZ;
+    // dropping rounds for an extreme outcome would bias the test (docs/method.md). Cold is
+    // worse: slower, or lower where higher is better.
+    std::vector<double> xs, ys;
+    for (std::size_t i = 1; i < level.size(); ++i) {
+      xs.push_back(out.numbers[i]);
+      ys.push_back(sign * level[i]);
+    }
+    const double p = cold_p(sign * level.front(), out.numbers.front(), xs, ys);
+    out.cold_first = p < kColdP;
     if (out.cold_first && out.d.size() >= static_cast<std::size_t>(kMinRoundsAfterDrop + 1)) {
       out.dropped = out.numbers.front();
       out.d.erase(out.d.begin());

@@ -28,12 +28,19 @@ struct PairedRounds {
   std::optional<int> dropped;  // analysed-round number left out as cold
 };
 
-// Pairs the rounds where both sides have a positive value. When the first analysed round sits
-// far from the others (robust z > 4 of the round's level, the mean log value of both sides, judged
-// against the rounds after it, with at least 3 of them), it is left out: "round 1 looked cold".
+// Pairs the rounds where both sides have a positive value. The first analysed round is "cold"
+// when its level (the mean log value of both sides) is worse than the later rounds predict:
+// a one-sided t test of round 1 against a straight line through the others (the mean with
+// fewer than 6 of them), at p < 0.002. The line keeps a slow drift of the machine from
+// looking like a cold start, and a t test (not a robust z from a handful of rounds) keeps the
+// false flags at the test's level: 0.2% of benchmarks under normal noise and any linear drift.
+// A cold round is left out when at least 4 rounds remain.
 PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds);
 
-// Robust z of x against `others`: (x - median) / (1.4826 * MAD); 0 when MAD is 0.
-double robust_z(double x, const std::vector<double>& others);
+// One-sided p that `first` (at position x0) is above what the values `ys` at positions `xs`
+// predict: a least-squares line with at least 6 points, their mean with 3-5; NaN with fewer
+// or when they do not vary.
+double cold_p(double first, double x0, const std::vector<double>& xs,
+              const std::vector<double>& ys);
 
 }  // namespace benchpr
