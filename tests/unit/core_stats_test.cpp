@@ -2,6 +2,7 @@
 #include "benchpr/core/stats.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -95,6 +96,99 @@ TEST(RoundsNeeded, GrowsWithNoiseAndShrinksWithMargin) {
   // sd 3%: n=20 gives (2.101+0.862)*0.03/sqrt(20) = 1.99%, n=18 gives 2.11%.
   EXPECT_EQ(rounds_needed(0.03, 0.02, 0.05, 0.8), 20);
   EXPECT_EQ(rounds_needed(1.0, 0.001, 0.05, 0.8, 100), 0);
+}
+
+TEST(VariancePrior, EqualVariancesGiveTheStrongestPriorTheFamilyHolds) {
+  // Ten benchmarks, each s^2 = 1e-4 on 8 df: no spread beyond what 8 df give, so d0 takes its
+  // cap d * (m - 1) = 72. limma's moment estimate: e = ln s^2 - psi(4) + ln 4, and
+  // s0^2 = exp(e + psi(36) - ln 36) = 1e-4 * exp(ln 4 - psi(4) + psi(36) - ln 36), with
+  // psi(4) = -0.5772157 + 1 + 1/2 + 1/3 and psi(36) = -0.5772157 + H(35) = 3.5695658.
+  const VariancePrior prior =
+      fit_variance_prior(std::vector<double>(10, 1e-4), std::vector<int>(10, 8));
+  EXPECT_DOUBLE_EQ(prior.df, 72);
+  EXPECT_NEAR(prior.variance, 1e-4 * 1.1232469, 1e-10);
+}
+
+TEST(VariancePrior, TooFewOrZeroVariancesGiveNoPrior) {
+  EXPECT_EQ(fit_variance_prior(std::vector<double>(7, 1e-4), std::vector<int>(7, 8)).df, 0);
+  // Zero variances (deterministic values) are not counted: 7 positive ones are too few.
+  std::vector<double> v(7, 1e-4);
+  v.insert(v.end(), 5, 0.0);
+  EXPECT_EQ(fit_variance_prior(v, std::vector<int>(12, 8)).df, 0);
+}
+
+TEST(VariancePrior, SpreadOfTheVariancesSetsThePriorDf) {
+  // ln s^2 = ln 1e-4 + {-2c, -c, 0, c, 2c}: sample variance 2.5 c^2. The moment estimate
+  // solves 2.5 c^2 - trigamma(4) = trigamma(d0 / 2); trigamma(4) = pi^2/6 - 1 - 1/4 - 1/9 =
+  // 0.283823, trigamma(5) = 0.221323, trigamma(2) = pi^2/6 - 1 = 0.644934. c = 0.449509
+  // gives d0 = 10 and s0^2 = 1e-4 * exp(ln 4 - psi(4) + psi(5) - ln 5) = 1e-4 * 1.0272203.
+  auto spread = [](double c) {
+    std::vector<double> v;
+    for (double k : {-2, -1, 0, 1, 2}) v.push_back(1e-4 * std::exp(k * c));
+    return v;
+  };
+  const VariancePrior prior = fit_variance_prior(spread(0.449509), std::vector<int>(5, 8), 5);
+  EXPECT_NEAR(prior.df, 10, 1e-3);
+  EXPECT_NEAR(prior.variance, 1e-4 * 1.0272203, 1e-9);
+  // Wider spread, weaker prior: c = 0.609510 gives d0 = 4.
+  EXPECT_NEAR(fit_variance_prior(spread(0.609510), std::vector<int>(5, 8), 5).df, 4, 1e-3);
+}
+
+TEST(VariancePrior, AFewMuchNoisierBenchmarksNeitherInflateThePriorNorGetShrunk) {
+  std::vector<double> v;
+  for (int i = 0; i < 40; ++i) v.push_back(1e-4 * (0.8 + 0.01 * i));  // 0.8e-4 .. 1.19e-4
+  const VariancePrior clean = fit_variance_prior(v, std::vector<int>(40, 8));
+  v.insert(v.end(), 3, 1e-2);  // three benchmarks with 10x the noise SD
+  const VariancePrior mixed = fit_variance_prior(v, std::vector<int>(43, 8));
+  EXPECT_NEAR(mixed.variance / clean.variance, 1, 0.05);
+  EXPECT_GT(mixed.df, 100);
+  // Such a benchmark lies far above F(8, d0) * s0^2 and keeps its own variance.
+  CrossoverFit noisy = fit_crossover({0.1, 0.1, -0.1, -0.1, 0.1, 0.1, -0.1, -0.1, 0, 0},
+                                     {-1, 1, 1, -1, -1, 1, 1, -1, -1, 1});
+  EXPECT_NEAR(noisy.residual_sd, 0.1, 1e-12);  // rss 8 * 0.01 on 8 df
+  EXPECT_TRUE(prior_outlier(noisy, mixed));
+  const CrossoverFit kept = moderate(noisy, mixed);
+  EXPECT_DOUBLE_EQ(kept.residual_sd, 0.1);
+  EXPECT_EQ(kept.prior_df, 0);
+}
+
+TEST(Moderate, PosteriorVarianceAndDegreesOfFreedom) {
+  // The balanced fit above: s^2 = 0.5 on 2 df, se(mu) = sd / 2, mu = 2.5. Prior d0 = 2,
+  // s0^2 = 0.1 (0.5 is below F(2, 2)'s 99% quantile 99 * 0.1): posterior (2 * 0.1 + 2 * 0.5) /
+  // 4 = 0.3 on 4 df; t = 2.5 / (sqrt(0.3) / 2) = 9.12871. For 4 df the two-sided p is
+  // 1 - x (1 + (1 - x^2) / 2), x = t / sqrt(t^2 + 4).
+  const CrossoverFit own = fit_crossover({1, 3, 2, 4}, {-1, 1, -1, 1});
+  const CrossoverFit f = moderate(own, VariancePrior{2, 0.1, 0.01});
+  EXPECT_NEAR(f.residual_sd, std::sqrt(0.3), 1e-12);
+  EXPECT_NEAR(f.own_sd, std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(f.se_mu, std::sqrt(0.3) / 2, 1e-12);
+  EXPECT_NEAR(f.se_gamma, std::sqrt(0.3) / 2, 1e-12);
+  EXPECT_DOUBLE_EQ(f.total_df(), 4);
+  EXPECT_EQ(f.df, 2);
+  const double t = 2.5 / (std::sqrt(0.3) / 2);
+  EXPECT_NEAR(t, 9.12871, 1e-5);
+  const double x = t / std::sqrt(t * t + 4);
+  EXPECT_NEAR(f.p_mu(), 1 - x * (1 + (1 - x * x) / 2), 1e-9);
+  // No prior: nothing changes.
+  EXPECT_DOUBLE_EQ(moderate(own, VariancePrior{}).residual_sd, own.residual_sd);
+}
+
+TEST(CrossoverFit, PBeyondIsTheOneSidedTestAgainstAMargin) {
+  // mu = 2.5, se = sqrt(.5)/2 = .353553 on 2 df. Against margin 1.5: t = 1 / .353553 = 2.828427;
+  // for 2 df the upper tail is (1 - t / sqrt(t^2 + 2)) / 2 = (1 - 2.828427 / sqrt(10)) / 2.
+  const CrossoverFit f = fit_crossover({1, 3, 2, 4}, {-1, 1, -1, 1});
+  EXPECT_NEAR(f.p_beyond(1.5), (1 - 2.828427 / std::sqrt(10.0)) / 2, 1e-6);
+  EXPECT_NEAR(f.p_beyond(2.5), 0.5, 1e-12);
+  EXPECT_GT(f.p_beyond(3.5), 0.5);
+}
+
+TEST(RoundsNeeded, PriorDegreesOfFreedomLowerTheRounds) {
+  // sd 3%, margin 2%: 20 rounds on their own (above); with 72 prior df the quantiles are
+  // nearly normal: n = 18 gives (1.987 + 0.846) * .03 / sqrt(18) = 2.003% > 2% (t with 88 df),
+  // n = 20 gives 1.90%.
+  EXPECT_EQ(rounds_needed(0.03, 0.02, 0.05, 0.8, 1000, 72), 20);
+  EXPECT_EQ(rounds_needed(0.03, 0.0205, 0.05, 0.8, 1000, 72), 18);
+  EXPECT_LT(rounds_needed(0.03, 0.02, 0.05, 0.8, 1000, 72), rounds_needed(0.03, 0.0185, 0.05, 0.8));
 }
 
 }  // namespace

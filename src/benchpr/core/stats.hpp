@@ -20,14 +20,21 @@ double t_two_sided_p(double t, double df);
 struct CrossoverFit {
   int n = 0;
   int df = 0;  // residual degrees of freedom; 0 means "cannot be judged"
+  // Degrees of freedom added by a variance prior (moderate()); tests use df + prior_df.
+  double prior_df = 0;
   double mu = 0;
   double gamma = 0;
   bool has_gamma = false;
   double residual_sd = 0;
   double se_mu = 0;
   double se_gamma = 0;
+  double own_sd = 0;  // residual_sd before any moderation
+  // Standard errors per unit of residual SD (fixed by the design): se = residual_sd * unit.
+  double se_mu_unit = 0;
+  double se_gamma_unit = 0;
 
   bool usable() const { return df >= 1; }
+  double total_df() const { return df + prior_df; }
   double t_mu() const;
   double p_mu() const;     // two-sided
   double p_gamma() const;  // two-sided; 1 when !has_gamma
@@ -35,9 +42,39 @@ struct CrossoverFit {
   double ci_half_width(double level) const;
   // Minimal |mu| detected with `power` by a two-sided test at `alpha`.
   double mde(double alpha, double power) const;
+  // One-sided p of "|mu| <= margin" against "|mu| > margin" (the estimate's side): small when
+  // the effect is shown to be larger than `margin` (log units).
+  double p_beyond(double margin) const;
 };
 
 CrossoverFit fit_crossover(const std::vector<double>& d, const std::vector<int>& s);
+
+// Empirical-Bayes prior for the residual variances of the benchmarks of one run, as in limma's
+// moderated t (Smyth 2004): 1/sigma^2 ~ chi^2(df) / (df * variance), so a benchmark's own
+// variance s^2 on d degrees of freedom satisfies s^2 / variance ~ F(d, df). Each benchmark's
+// variance is then shrunk to (df * variance + d * s^2) / (df + d) with df + d degrees of
+// freedom: noise shared by the run's benchmarks lends its strength to each of them.
+struct VariancePrior {
+  double df = 0;        // d0; 0 = no prior, every benchmark on its own
+  double variance = 0;  // s0^2
+  // A benchmark whose own variance lies above the (1 - outlier_p) quantile of F(d, df) * s0^2
+  // is not from this prior (much noisier than the run's others): it keeps its own variance.
+  double outlier_p = 0.01;
+};
+
+// Robust fit: the median and interquartile range of ln s^2 over the benchmarks with a positive
+// variance are matched to those of ln(s0^2 F(d, d0)), d the median of `dfs`. A few much noisier
+// benchmarks move the quartiles little, so they neither inflate s0^2 nor shrink d0 much (and
+// moderate() leaves them on their own). d0 is capped at d * (m - 1), the degrees of freedom the
+// m benchmarks hold, and at 1000; with fewer than `min_benchmarks` variances there is no prior.
+VariancePrior fit_variance_prior(const std::vector<double>& variances, const std::vector<int>& dfs,
+                                 int min_benchmarks = 8);
+
+// The fit with its variance replaced by the posterior one (residual_sd, se_mu, se_gamma and
+// prior_df updated); unchanged when there is no prior, the fit is unusable, or its own variance
+// is an outlier of the prior.
+CrossoverFit moderate(const CrossoverFit& fit, const VariancePrior& prior);
+bool prior_outlier(const CrossoverFit& fit, const VariancePrior& prior);
 
 // Benjamini-Hochberg adjusted p-values (same order as the input). NaN entries stay NaN and do
 // not count towards m.
@@ -45,6 +82,8 @@ std::vector<double> benjamini_hochberg(const std::vector<double>& p);
 
 // Smallest even number of rounds n (>= 4, <= max_rounds) whose MDE, for a residual SD `sd` and
 // balanced orders, is at most `margin` (log units); 0 when even max_rounds do not suffice.
-int rounds_needed(double sd, double margin, double alpha, double power, int max_rounds = 1000);
+// `prior_df` adds a variance prior's degrees of freedom to the n - 2 of the fit.
+int rounds_needed(double sd, double margin, double alpha, double power, int max_rounds = 1000,
+                  double prior_df = 0);
 
 }  // namespace benchpr::stats

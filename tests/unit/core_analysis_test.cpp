@@ -1,0 +1,98 @@
+// analyse() on hand-built runs: the moderated variances, the two-margin labels and the MDE at
+// the family's level, with every number worked out in the comments.
+#include "benchpr/core/analysis.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace benchpr {
+namespace {
+
+// Ten rounds with the PR second (s = +1) in rounds 2, 3, 6, 7 and 10. The residual pattern
+// e = a * (1, 1, -1, -1, 1, 1, -1, -1, 0, 0) sums to 0 and is orthogonal to s, so the crossover
+// fit of d = mu + e returns mu exactly, gamma = 0 and s^2 = 8 a^2 / 8 = a^2 on 8 df.
+constexpr int kS[10] = {-1, 1, 1, -1, -1, 1, 1, -1, -1, 1};
+constexpr double kE[10] = {1, 1, -1, -1, 1, 1, -1, -1, 0, 0};
+
+// Ten benchmarks with the same residual SD a; the first changed by `change`.
+Results run(double a, double change) {
+  Results r;
+  r.config.threshold = 0.02;
+  for (int i = 0; i < 10; ++i) r.plan.push_back({i, false, kS[i] < 0 ? Side::Head : Side::Base});
+  r.rounds_done = 10;
+  r.complete = true;
+  for (int b = 0; b < 10; ++b) {
+    BenchmarkSeries s;
+    s.suite = "s";
+    s.name = "BM_" + std::to_string(b);
+    s.unit = "ns";
+    const double mu = b == 0 ? std::log1p(change) : 0;
+    for (int i = 0; i < 10; ++i) {
+      s.base.push_back(100);
+      s.head.push_back(100 * std::exp(mu + a * kE[i]));
+    }
+    r.series.push_back(std::move(s));
+  }
+  return r;
+}
+
+// Equal variances: the prior takes d0 = 72 and s0^2 = 1.1232469 a^2 (core_stats_test), so the
+// posterior variance is (72 * 1.1232469 + 8) / 80 a^2 = 1.1109218 a^2 on 80 df and
+// se(mu) = a * sqrt(1.1109218 / 10) = 0.333305 a.
+constexpr double kSeFactor = 0.333305;
+
+TEST(Analysis, ModeratedStandardErrorAndDegreesOfFreedom) {
+  const Analysis a = analyse(run(0.01, 0.032));
+  const BenchmarkAnalysis& x = a.benchmarks[0];
+  // 95% CI: mu +- t(0.975, 80) * se = ln 1.032 +- 1.990063 * 0.00333305.
+  const double mu = std::log(1.032), half = 1.990063 * kSeFactor * 0.01;
+  EXPECT_NEAR(x.ci_low, std::exp(mu - half) - 1, 2e-6);
+  EXPECT_NEAR(x.ci_high, std::exp(mu + half) - 1, 2e-6);
+  // MDE at the family's level alpha / m = 0.005: (t(0.9975, 80) + t(0.8, 80)) * se =
+  // (2.886972 + 0.846137) * 0.00333305 = 0.0124426 in log units.
+  EXPECT_NEAR(x.mde, std::exp(3.733109 * kSeFactor * 0.01) - 1, 2e-6);
+  EXPECT_NEAR(a.run_mde, x.mde, 1e-12);
+}
+
+TEST(Analysis, ClearlyBeyondHalfTheThresholdIsARegression) {
+  // a = 1%: t = ln 1.032 / 0.00333305 = 9.45; against half the threshold (ln 1.02 / 2 =
+  // 0.0099013): (0.0314986 - 0.0099013) / 0.00333305 = 6.48, one-sided p ~ 1e-9.
+  const Analysis a = analyse(run(0.01, 0.032));
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Regression) << a.benchmarks[0].reason;
+  for (int b = 1; b < 10; ++b) EXPECT_EQ(a.benchmarks[b].verdict, Verdict::Unchanged);
+}
+
+TEST(Analysis, AnEstimateAboveTheThresholdThatIsNotShownBeyondHalfOfItIsOnlySlower) {
+  // a = 3%: se = 0.00999915. t = ln 1.032 / se = 3.150, two-sided p = 0.0023 on 80 df, BH
+  // over 10 (the others have p = 1): 0.023 <= 5%, significant. The estimate 3.2% is above the
+  // 2% threshold, but against half of it t = (0.0314986 - 0.0099013) / se = 2.160, one-sided
+  // p = 0.0169, BH 0.169 > 5%: `slower`, not `regression`.
+  const Analysis a = analyse(run(0.03, 0.032));
+  const BenchmarkAnalysis& x = a.benchmarks[0];
+  EXPECT_NEAR(x.change, 0.032, 1e-9);
+  EXPECT_NEAR(x.p_adjusted, 0.023, 0.001);
+  EXPECT_EQ(x.verdict, Verdict::Slower) << x.reason;
+  EXPECT_NE(x.reason.find("not shown to exceed half the 2.0% threshold"), std::string::npos)
+      << x.reason;
+  // The others: 0 +- t(0.95, 80) * se = 1.664125 * 0.00999915 = 1.664% inside +-1.98%.
+  for (int b = 1; b < 10; ++b) EXPECT_EQ(a.benchmarks[b].verdict, Verdict::Unchanged);
+}
+
+TEST(Analysis, AMuchNoisierBenchmarkKeepsItsOwnVariance) {
+  // Benchmark 0 with 10x the residual SD of the other nine: its own s^2 = 100 a^2 lies far
+  // above F(8, d0) * s0^2, so it is tested on its own 8 df: se = 0.1 / sqrt(10) = 0.0316228
+  // and a +5% change (t = 1.543) is not significant; shrunk toward the others it would be.
+  Results r = run(0.01, 0);
+  for (int i = 0; i < 10; ++i) r.series[0].head[i] = 100 * std::exp(0.05 + 0.1 * kE[i]);
+  const Analysis a = analyse(r);
+  const BenchmarkAnalysis& x = a.benchmarks[0];
+  EXPECT_EQ(x.verdict, Verdict::Inconclusive) << x.reason;
+  // 95% CI half width t(0.975, 8) * se = 2.306004 * 0.0316228.
+  EXPECT_NEAR(x.ci_high, std::exp(0.05 + 2.306004 * 0.0316228) - 1, 1e-5);
+}
+
+}  // namespace
+}  // namespace benchpr
