@@ -50,16 +50,26 @@ struct NoiseModel {
   double step;           // machine slows down by this much from the middle of the session on
   double order_penalty;  // the process that runs second is this much slower
   Tail tail;
+  // Noise SD per benchmark, log-uniform in [sd_lo, sd_hi]; 0, 0: kNoiseSd for every benchmark.
+  double sd_lo;
+  double sd_hi;
+  int noisy;    // benchmarks 5, 15, 25, ... (never a changed one) have 10x the noise SD
+  double cold;  // the first analysed round is this much slower on both sides
 };
 
-constexpr std::array<NoiseModel, 6> kModels{{
-    {"plain 1% noise", 0, 0, 0, Tail::Normal},
-    {"5% linear drift", 0.05, 0, 0, Tail::Normal},
-    {"5% mid-session step", 0, 0.05, 0, Tail::Normal},
-    {"2% second-run penalty", 0, 0, 0.02, Tail::Normal},
-    {"heavy tails: t(3), SD 1%", 0, 0, 0, Tail::StudentT3},
-    {"heavy tails: 5% outliers ×10", 0, 0, 0, Tail::Outliers},
+constexpr std::array<NoiseModel, 9> kModels{{
+    {"plain 1% noise", 0, 0, 0, Tail::Normal, 0, 0, 0, 0},
+    {"5% linear drift", 0.05, 0, 0, Tail::Normal, 0, 0, 0, 0},
+    {"5% mid-session step", 0, 0.05, 0, Tail::Normal, 0, 0, 0, 0},
+    {"2% second-run penalty", 0, 0, 0.02, Tail::Normal, 0, 0, 0, 0},
+    {"heavy tails: t(3), SD 1%", 0, 0, 0, Tail::StudentT3, 0, 0, 0, 0},
+    {"heavy tails: 5% outliers ×10", 0, 0, 0, Tail::Outliers, 0, 0, 0, 0},
+    {"noise spread 0.5–2%", 0, 0, 0, Tail::Normal, 0.005, 0.02, 0, 0},
+    {"noise spread 0.2–5%", 0, 0, 0, Tail::Normal, 0.002, 0.05, 0, 0},
+    {"3 of 50 benchmarks ×10 noise", 0, 0, 0, Tail::Normal, 0, 0, 3, 0},
 }};
+
+constexpr double kSlowDrift = 0.002 * (kSlotsPerSession - 1) / 2;  // 0.2% per round
 
 // Drift keeps its rate past the fixed session (adaptive sessions run longer); the step happens
 // once, halfway through the fixed session.
@@ -69,22 +79,34 @@ double machine_log_factor(const NoiseModel& m, int slot) {
   return f;
 }
 
-double draw_noise(const NoiseModel& m, std::mt19937_64& rng) {
+double draw_noise(const NoiseModel& m, double noise_sd, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0, 1);
   switch (m.tail) {
     case Tail::Normal:
-      return kNoiseSd * normal(rng);
+      return noise_sd * normal(rng);
     case Tail::StudentT3: {
       std::student_t_distribution<double> t3(3);
-      return kNoiseSd / std::sqrt(3.0) * t3(rng);  // t(3) has variance 3: SD stays 1%
+      return noise_sd / std::sqrt(3.0) * t3(rng);  // t(3) has variance 3: SD stays 1%
     }
     case Tail::Outliers: {
       std::uniform_real_distribution<double> u(0, 1);
-      const double sd = u(rng) < 0.05 ? 10 * kNoiseSd : kNoiseSd;
+      const double sd = u(rng) < 0.05 ? 10 * noise_sd : noise_sd;
       return sd * normal(rng);
     }
   }
   return 0;
+}
+
+// The benchmark's noise SD. Draws from rng only for models with a spread, so the other models
+// see the same random stream as before the spread models existed.
+double noise_sd_of(const NoiseModel& m, int benchmark, std::mt19937_64& rng) {
+  double sd = kNoiseSd;
+  if (m.sd_hi > 0) {
+    std::uniform_real_distribution<double> u(std::log(m.sd_lo), std::log(m.sd_hi));
+    sd = std::exp(u(rng));
+  }
+  if (benchmark % 10 == 5 && benchmark / 10 < m.noisy) sd *= 10;
+  return sd;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -109,11 +131,15 @@ Session simulate(const NoiseModel& m, int benchmarks, const std::vector<double>&
   for (int b = 0; b < benchmarks; ++b) {
     const double true_log = level(rng);
     const double effect = std::log1p(true_change[static_cast<std::size_t>(b)]);
+    const double noise_sd = noise_sd_of(m, b, rng);
     std::vector<double> eb(rounds), eh(rounds);
     for (std::size_t r = 0; r < rounds; ++r) {
-      eb[r] = draw_noise(m, rng);
-      eh[r] = draw_noise(m, rng);
+      eb[r] = draw_noise(m, noise_sd, rng);
+      eh[r] = draw_noise(m, noise_sd, rng);
     }
+    // A cold first analysed round (plan index kWarmup; the sequential designs' first run).
+    eb[kWarmup] += std::log1p(m.cold);
+    eh[kWarmup] += std::log1p(m.cold);
     std::vector<double> base(rounds), head(rounds);
     for (std::size_t r = 0; r < rounds; ++r) {
       const bool head_second = s.plan[r].head_second();
@@ -229,8 +255,8 @@ struct Call {
 };
 
 // How benchpr labelled a benchmark, with inconclusive split by its reason.
-constexpr std::array<const char*, 5> kKinds{"significant", "unchanged", "inconclusive: order",
-                                            "inconclusive: unstable", "inconclusive: no signal"};
+constexpr std::array<const char*, 4> kKinds{"significant", "unchanged", "inconclusive: order",
+                                            "inconclusive: no signal"};
 
 struct Rate {
   long hits = 0, total = 0;
@@ -265,10 +291,8 @@ Call from_benchpr(const benchpr::BenchmarkAnalysis& a) {
     c.kind = 1;
   } else if (flagged("order")) {
     c.kind = 2;
-  } else if (flagged("unstable")) {
-    c.kind = 3;
   } else {
-    c.kind = 4;
+    c.kind = 3;
   }
   return c;
 }
@@ -589,16 +613,338 @@ void print_tables(const std::vector<ModelTally>& tallies, int aa_prs, int pr_prs
       }
 }
 
+// ------------------------------------------------------------------------------------------
+// Targets of the fixed design (d): power, false alarms, labels at the threshold, the stated
+// MDE and the cold-round flag, each under plain noise, slow drift, drift and an order penalty.
+// Only benchpr's fixed 10 rounds are read here.
+
+constexpr std::array<double, 9> kCurve{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5};  // × threshold
+
+struct Variant {
+  const char* name;
+  double drift;
+  double order_penalty;
+};
+constexpr std::array<Variant, 4> kVariants{{{"plain", 0, 0},
+                                            {"0.2%/round drift", kSlowDrift, 0},
+                                            {"5% drift", 0.05, 0},
+                                            {"2% order penalty", 0, 0.02}}};
+
+NoiseModel with_variant(NoiseModel m, const Variant& v) {
+  m.drift = v.drift;
+  m.order_penalty = v.order_penalty;
+  return m;
+}
+
+bool is_alarm(Verdict v) { return v == Verdict::Regression || v == Verdict::Improvement; }
+bool is_significant(Verdict v) {
+  return is_alarm(v) || v == Verdict::Slower || v == Verdict::Faster;
+}
+bool has_cold_flag(const benchpr::BenchmarkAnalysis& a) {
+  return std::find(a.flags.begin(), a.flags.end(), "cold-round") != a.flags.end();
+}
+
+benchpr::Analysis read_fixed(const NoiseModel& m, const std::vector<double>& changes,
+                             std::uint64_t seed) {
+  return benchpr::analyse(to_results(simulate(m, kBenchmarks, changes, seed), kRounds));
+}
+
+std::vector<double> five_changed(double change) {
+  std::vector<double> changes(kBenchmarks, 0.0);
+  for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = change;
+  return changes;
+}
+
+struct TargetTally {
+  Rate power2, power2_spread;           // +2%, 5 of 50 changed: regression or slower
+  Rate aa_any_alarm, aa_any_sig;        // A/A pull requests
+  Rate all_half_any_regression;         // all 50 truly +1%: any regression
+  Rate aa_coverage, coverage2;          // 95% CIs: A/A benchmarks; the changed ones at +2%
+  double stated_mde = NAN;              // median over A/A pull requests of the footer's MDE
+  Rate power_at_mde;                    // 5 of 50 changed by the stated MDE: regression or slower
+  Rate half_label, one_and_half_label;  // 5 of 50 changed by 1% / 3%: regression
+  Rate cold_flags;                      // A/A benchmarks flagged cold-round
+};
+
+TargetTally run_targets(const Variant& v, int aa_prs, int prs) {
+  TargetTally t;
+  const NoiseModel plain = with_variant(kModels[0], v);
+  const NoiseModel spread = with_variant(kModels[6], v);
+  const auto seed = [&](int scenario, int i) {
+    return 0x7a46e7000000ULL + static_cast<std::uint64_t>(scenario) * 1'000'003ULL +
+           static_cast<std::uint64_t>(i);
+  };
+  std::vector<double> mdes;
+  for (int i = 0; i < aa_prs; ++i) {
+    const benchpr::Analysis a = read_fixed(plain, five_changed(0), seed(0, i));
+    bool any_alarm = false, any_sig = false;
+    for (const auto& b : a.benchmarks) {
+      any_alarm |= is_alarm(b.verdict);
+      any_sig |= is_significant(b.verdict);
+      t.aa_coverage.add(b.ci_low <= 0 && 0 <= b.ci_high);
+      t.cold_flags.add(has_cold_flag(b));
+    }
+    t.aa_any_alarm.add(any_alarm);
+    t.aa_any_sig.add(any_sig);
+    if (std::isfinite(a.run_mde)) mdes.push_back(a.run_mde);
+  }
+  t.stated_mde = benchpr::stats::median(mdes);
+  auto detected = [](const benchpr::BenchmarkAnalysis& b) {
+    return b.verdict == Verdict::Regression || b.verdict == Verdict::Slower;
+  };
+  for (int i = 0; i < prs; ++i) {
+    const auto changes = five_changed(kThreshold);
+    const benchpr::Analysis a = read_fixed(plain, changes, seed(1, i));
+    const benchpr::Analysis b = read_fixed(spread, changes, seed(2, i));
+    const benchpr::Analysis all =
+        read_fixed(plain, std::vector<double>(kBenchmarks, 0.01), seed(3, i));
+    const benchpr::Analysis mde = read_fixed(plain, five_changed(t.stated_mde), seed(4, i));
+    const benchpr::Analysis half = read_fixed(plain, five_changed(kThreshold / 2), seed(5, i));
+    const benchpr::Analysis big = read_fixed(plain, five_changed(1.5 * kThreshold), seed(6, i));
+    bool any_regression = false;
+    for (const auto& x : all.benchmarks) any_regression |= x.verdict == Verdict::Regression;
+    t.all_half_any_regression.add(any_regression);
+    for (std::size_t k = 0; k < changes.size(); ++k) {
+      if (changes[k] == 0) continue;
+      t.power2.add(detected(a.benchmarks[k]));
+      t.coverage2.add(a.benchmarks[k].ci_low <= kThreshold &&
+                      kThreshold <= a.benchmarks[k].ci_high);
+      t.power2_spread.add(detected(b.benchmarks[k]));
+      t.power_at_mde.add(detected(mde.benchmarks[k]));
+      t.half_label.add(is_alarm(half.benchmarks[k].verdict));
+      t.one_and_half_label.add(big.benchmarks[k].verdict == Verdict::Regression);
+    }
+  }
+  return t;
+}
+
+// P(label) against the true change of 5 of 50 benchmarks, plain 1% noise, 10 rounds.
+struct CurvePoint {
+  double change = 0;
+  Rate regression, slower, unchanged, inconclusive;
+};
+
+std::vector<CurvePoint> run_curve(int prs) {
+  std::vector<CurvePoint> out;
+  for (std::size_t c = 0; c < kCurve.size(); ++c) {
+    CurvePoint p;
+    p.change = kCurve[c] * kThreshold;
+    for (int i = 0; i < prs; ++i) {
+      const auto changes = five_changed(p.change);
+      const benchpr::Analysis a =
+          read_fixed(kModels[0], changes, 0xc0b7e000000ULL + c * 1'000'003ULL + i);
+      for (std::size_t k = 0; k < changes.size(); k += 10) {
+        const Verdict v = a.benchmarks[k].verdict;
+        p.regression.add(v == Verdict::Regression);
+        p.slower.add(v == Verdict::Slower);
+        p.unchanged.add(v == Verdict::Unchanged);
+        p.inconclusive.add(v == Verdict::Inconclusive);
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// Share of A/A benchmarks flagged cold (no warm-up effect), and of benchmarks whose first
+// analysed round really was 5% or 20% slower on both sides.
+struct ColdRow {
+  const char* name;
+  Rate flagged;
+};
+
+std::vector<ColdRow> run_cold(int prs) {
+  std::vector<ColdRow> rows;
+  const auto model = [](double drift, double cold) {
+    NoiseModel m = kModels[0];
+    m.drift = drift;
+    m.cold = cold;
+    return m;
+  };
+  const std::array<std::pair<const char*, NoiseModel>, 5> cases{{
+      {"no cold round, plain 1% noise", model(0, 0)},
+      {"no cold round, 0.2%/round drift", model(kSlowDrift, 0)},
+      {"no cold round, 5% drift", model(0.05, 0)},
+      {"round 1 is 5% slower", model(0, 0.05)},
+      {"round 1 is 20% slower", model(0, 0.20)},
+  }};
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    ColdRow row{cases[c].first, {}};
+    for (int i = 0; i < prs; ++i) {
+      const benchpr::Analysis a =
+          read_fixed(cases[c].second, five_changed(0), 0xc01d000000ULL + c * 1'000'003ULL + i);
+      for (const auto& b : a.benchmarks) row.flagged.add(has_cold_flag(b));
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The operating curve as an SVG line chart (no dependencies; deterministic text).
+std::string curve_svg(const std::vector<CurvePoint>& curve) {
+  const double w = 640, h = 400, left = 60, right = 20, top = 30, bottom = 50;
+  const double xmax = kCurve.back() * kThreshold, pw = w - left - right, ph = h - top - bottom;
+  auto X = [&](double change) { return left + pw * change / xmax; };
+  auto Y = [&](double share) { return top + ph * (1 - share); };
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
+      "fill=\"white\"/>\n",
+      w, h);
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">P(label) against the "
+      "true change: 10 rounds, 1% noise, 5 of 50 benchmarks changed, threshold 2%</text>\n",
+      w / 2);
+  for (int k = 0; k <= 10; ++k) {
+    const double y = Y(k / 10.0);
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/><text x=\"{}\" "
+        "y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
+        left, y, w - right, y, left - 6, y + 4, 10 * k);
+  }
+  for (double c : kCurve) {
+    const double x = X(c * kThreshold);
+    svg += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"{}\"/><text x=\"{:.1f}\" "
+        "y=\"{}\" text-anchor=\"middle\">+{:g}%</text>\n",
+        x, top, x, h - bottom, c == 0.5 || c == 1 || c == 1.5 ? "#999" : "#eee", x, h - bottom + 16,
+        100 * c * kThreshold);
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">true change</text>\n",
+                     left + pw / 2, h - 12);
+  struct Series {
+    const char* label;
+    const char* colour;
+    double (*value)(const CurvePoint&);
+  };
+  const std::array<Series, 4> series{{
+      {"regression", "#c62828", [](const CurvePoint& p) { return p.regression.value(); }},
+      {"regression or slower", "#ef6c00",
+       [](const CurvePoint& p) { return p.regression.value() + p.slower.value(); }},
+      {"unchanged", "#2e7d32", [](const CurvePoint& p) { return p.unchanged.value(); }},
+      {"inconclusive", "#757575", [](const CurvePoint& p) { return p.inconclusive.value(); }},
+  }};
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    std::string points;
+    for (const CurvePoint& p : curve)
+      points += fmt::format("{:.1f},{:.1f} ", X(p.change), Y(series[k].value(p)));
+    svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n",
+                       series[k].colour, points);
+    for (const CurvePoint& p : curve)
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", X(p.change),
+                         Y(series[k].value(p)), series[k].colour);
+    const double ly = top + 16 + 16 * static_cast<double>(k);
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>"
+        "<text x=\"{}\" y=\"{:.1f}\">{}</text>\n",
+        left + 10, ly, left + 30, ly, series[k].colour, left + 36, ly + 4, series[k].label);
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+// A target, its loose form for the quick smoke run (fewer simulations, so wider margins), and
+// the value measured.
+struct Check {
+  std::string name;
+  double value;
+  double lo, hi;              // target: lo <= value <= hi
+  double quick_lo, quick_hi;  // what --check accepts
+};
+
+std::vector<Check> target_checks(const std::vector<TargetTally>& t) {
+  std::vector<Check> out;
+  for (std::size_t v = 0; v < t.size(); ++v) {
+    const std::string at = fmt::format(" ({})", kVariants[v].name);
+    const TargetTally& x = t[v];
+    out.push_back({"power +2%" + at, x.power2.value(), 0.90, 1, 0.80, 1});
+    out.push_back({"power +2%, spread 0.5–2%" + at, x.power2_spread.value(), 0.80, 1, 0.70, 1});
+    out.push_back(
+        {"A/A any regression/improvement" + at, x.aa_any_alarm.value(), 0, 0.01, 0, 0.03});
+    out.push_back({"A/A any significant" + at, x.aa_any_sig.value(), 0, 0.05, 0, 0.09});
+    out.push_back(
+        {"all 50 +1%: any regression" + at, x.all_half_any_regression.value(), 0, 0.10, 0, 0.17});
+    out.push_back({"A/A 95% CI coverage" + at, x.aa_coverage.value(), 0.93, 0.97, 0.92, 0.98});
+    out.push_back({"power at the stated MDE" + at, x.power_at_mde.value(), 0.80, 1, 0.70, 1});
+    out.push_back(
+        {"+1% labelled regression/improvement" + at, x.half_label.value(), 0, 0.01, 0, 0.025});
+    out.push_back({"+3% labelled regression" + at, x.one_and_half_label.value(), 0.80, 1, 0.70, 1});
+    out.push_back({"A/A cold-round flags" + at, x.cold_flags.value(), 0, 0.02, 0, 0.03});
+  }
+  return out;
+}
+
+void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoint>& curve,
+                   const std::vector<ColdRow>& cold, int aa_prs, int prs) {
+  fmt::print(
+      "\n### 6. Targets: 10 fixed rounds, 50 benchmarks ({} A/A pull requests, {} per changed "
+      "scenario)\n\n",
+      aa_prs, prs);
+  std::vector<std::string> cols{"case", "target"};
+  for (const Variant& v : kVariants) cols.emplace_back(v.name);
+  print_header(cols);
+  auto row = [&](const char* name, const char* target, auto value) {
+    std::string line = fmt::format("| {} | {} |", name, target);
+    for (const TargetTally& x : t) line += " " + value(x) + " |";
+    fmt::print("{}\n", line);
+  };
+  row("power at +2%, 1% noise, 5 changed (`regression` or `slower`)", "≥ 90%",
+      [](const TargetTally& x) { return pct(x.power2); });
+  row("power at +2%, noise spread 0.5–2%", "≥ 80%",
+      [](const TargetTally& x) { return pct(x.power2_spread); });
+  row("A/A: runs with any `regression`/`improvement`", "≤ 1%",
+      [](const TargetTally& x) { return pct(x.aa_any_alarm); });
+  row("A/A: runs with any significant verdict", "≤ 5%",
+      [](const TargetTally& x) { return pct(x.aa_any_sig); });
+  row("all 50 truly +1%: runs with any `regression`", "≤ 10%",
+      [](const TargetTally& x) { return pct(x.all_half_any_regression); });
+  row("95% CI coverage (A/A benchmarks / the changed ones at +2%)", "93–97%",
+      [](const TargetTally& x) { return pct(x.aa_coverage) + " / " + pct(x.coverage2); });
+  row("stated MDE (median footer value)", "–",
+      [](const TargetTally& x) { return fmt::format("{:.2f}%", 100 * x.stated_mde); });
+  row("power at the stated MDE", "≥ 80%", [](const TargetTally& x) { return pct(x.power_at_mde); });
+  row("+1% (half the threshold) labelled `regression`/`improvement`", "≤ 1%",
+      [](const TargetTally& x) { return pct(x.half_label); });
+  row("+3% (1.5× the threshold) labelled `regression`", "≥ 80%",
+      [](const TargetTally& x) { return pct(x.one_and_half_label); });
+  row("A/A benchmarks flagged `cold-round`", "≤ 2%",
+      [](const TargetTally& x) { return pct(x.cold_flags); });
+
+  fmt::print(
+      "\n### 7. Labels at the threshold: P(label) against the true change ({} pull requests "
+      "per row, 5 of 50 benchmarks changed, plain 1% noise, 10 rounds, threshold 2%)\n\n",
+      prs);
+  print_header(
+      {"true change", "× threshold", "`regression`", "`slower`", "`unchanged`", "`inconclusive`"});
+  for (std::size_t c = 0; c < curve.size(); ++c) {
+    fmt::print("| +{:g}% | {:g} | {} | {} | {} | {} |\n", 100 * curve[c].change, kCurve[c],
+               pct(curve[c].regression), pct(curve[c].slower), pct(curve[c].unchanged),
+               pct(curve[c].inconclusive));
+  }
+
+  fmt::print("\n### 8. The cold-round flag ({} pull requests of 50 benchmarks per row)\n\n", prs);
+  print_header({"case", "benchmarks flagged `cold-round`"});
+  for (const ColdRow& r : cold) fmt::print("| {} | {} |\n", r.name, pct(r.flagged));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, check = false, targets_only = false;
+  std::string svg_path;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--check") {
+      check = true;
+    } else if (arg == "--targets-only") {
+      targets_only = true;
+    } else if (arg == "--svg" && i + 1 < argc) {
+      svg_path = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: method_study [--quick]\n");
+      std::fprintf(stderr,
+                   "usage: method_study [--quick] [--targets-only] [--check] [--svg FILE]\n");
       return 2;
     }
   }
@@ -609,9 +955,15 @@ int main(int argc, char** argv) {
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<ModelTally> tallies;
-  for (std::size_t i = 0; i < kModels.size(); ++i) {
-    tallies.push_back(run_model(i, aa_prs, pr_prs, single_prs, mw, adaptive));
+  if (!targets_only) {
+    for (std::size_t i = 0; i < kModels.size(); ++i) {
+      tallies.push_back(run_model(i, aa_prs, pr_prs, single_prs, mw, adaptive));
+    }
   }
+  std::vector<TargetTally> targets;
+  for (const Variant& v : kVariants) targets.push_back(run_targets(v, aa_prs, pr_prs));
+  const std::vector<CurvePoint> curve = run_curve(pr_prs);
+  const std::vector<ColdRow> cold = run_cold(pr_prs);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -623,7 +975,29 @@ int main(int argc, char** argv) {
       "Runs per side: {} (+{} warm-up); threshold {:.0f}%; α {:.0f}%; adaptive looks at "
       "{} rounds with α {}.\n\n",
       kRounds, kWarmup, 100 * kThreshold, 100 * kAlpha, fmt::join(adaptive.looks, "/"), alphas);
-  print_tables(tallies, aa_prs, pr_prs, single_prs);
+  if (!targets_only) print_tables(tallies, aa_prs, pr_prs, single_prs);
+  print_targets(targets, curve, cold, aa_prs, pr_prs);
+  if (!svg_path.empty()) {
+    std::FILE* f = std::fopen(svg_path.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "method_study: cannot write %s\n", svg_path.c_str());
+      return 1;
+    }
+    const std::string svg = curve_svg(curve);
+    std::fwrite(svg.data(), 1, svg.size(), f);
+    std::fclose(f);
+  }
   std::fprintf(stderr, "method_study: %.1f s\n", seconds);
+  if (check) {
+    int failed = 0;
+    for (const Check& c : target_checks(targets)) {
+      const double lo = quick ? c.quick_lo : c.lo, hi = quick ? c.quick_hi : c.hi;
+      if (c.value >= lo && c.value <= hi) continue;
+      ++failed;
+      std::fprintf(stderr, "method_study: target missed: %s = %.2f%% (accepted %.1f%%–%.1f%%)\n",
+                   c.name.c_str(), 100 * c.value, 100 * lo, 100 * hi);
+    }
+    if (failed > 0) return 1;
+  }
   return 0;
 }
