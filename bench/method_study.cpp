@@ -793,7 +793,7 @@ std::string curve_svg(const std::vector<CurvePoint>& curve) {
       w, h);
   svg += fmt::format(
       "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">P(label) against the "
-      "true change: 10 rounds, 1% noise, 5 of 50 benchmarks changed, threshold 2%</text>\n",
+      "true change (10 rounds, 1% noise, 5 of 50 changed, threshold 2%)</text>\n",
       w / 2);
   for (int k = 0; k <= 10; ++k) {
     const double y = Y(k / 10.0);
@@ -833,11 +833,12 @@ std::string curve_svg(const std::vector<CurvePoint>& curve) {
     for (const CurvePoint& p : curve)
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", X(p.change),
                          Y(series[k].value(p)), series[k].colour);
-    const double ly = top + 16 + 16 * static_cast<double>(k);
+    // The legend sits where no curve runs: right of +3%, between 20% and 50%.
+    const double lx = X(3.3 * kThreshold / 2), ly = Y(0.5) + 16 * static_cast<double>(k);
     svg += fmt::format(
-        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>"
-        "<text x=\"{}\" y=\"{:.1f}\">{}</text>\n",
-        left + 10, ly, left + 30, ly, series[k].colour, left + 36, ly + 4, series[k].label);
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+        "stroke-width=\"2\"/><text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+        lx, ly, lx + 20, ly, series[k].colour, lx + 26, ly + 4, series[k].label);
   }
   svg += "</svg>\n";
   return svg;
