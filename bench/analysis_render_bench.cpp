@@ -107,7 +107,8 @@ Results make_results(const Shape& shape, std::uint64_t seed = 42) {
                                    "example/project",
                                    "codec: vectorise the encode loop",
                                    {"performance"},
-                                   "https://github.com/example/project/pull/4712"};
+                                   "https://github.com/example/project/pull/4712",
+                                   ""};
   r.seed = seed;
   r.plan = make_schedule(shape.rounds, kWarmup, seed);
   const int total = static_cast<int>(r.plan.size());

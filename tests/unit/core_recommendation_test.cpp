@@ -12,7 +12,12 @@ namespace benchpr {
 namespace {
 
 PullRequestInfo pr(std::string title, std::vector<std::string> labels = {}) {
-  return PullRequestInfo{1, "o/r", std::move(title), std::move(labels), ""};
+  PullRequestInfo p;
+  p.number = 1;
+  p.repo = "o/r";
+  p.title = std::move(title);
+  p.labels = std::move(labels);
+  return p;
 }
 
 std::string quoted(const PullRequestInfo& p) {
