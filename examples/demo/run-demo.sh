@@ -6,4 +6,4 @@ here=$(cd "$(dirname "$0")" && pwd)
 benchpr=${1:-$here/../../build/src/benchpr}
 dir=${2:-${TMPDIR:-/tmp}/benchpr-demo}
 "$here/make-demo-repo.sh" "$dir" > /dev/null
-exec "$benchpr" run -C "$dir" --base main --head faster-lookup --dry-run
+exec "$benchpr" run -C "$dir" --base main --head faster-lookup --dry-run --format markdown

@@ -109,7 +109,7 @@ TEST_F(ActionsMode, PostsTheCommentWritesSummaryAndOutputsAndFailsOnRegression) 
   const BenchprRun r =
       run_benchpr(BENCHPR_BINARY, {"run", "--fail-on", "regression", "--seed", "3"},
                   actions_env(github.token()), repo.path());
-  EXPECT_EQ(r.exit_code, 1) << r.err;  // --fail-on regression and a do-not-merge
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // --fail-on regression and a do-not-merge
 
   const auto comments = github.comments(kRepo, kNumber);
   ASSERT_EQ(comments.size(), 1u) << r.out << r.err;

@@ -60,6 +60,32 @@ TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
   EXPECT_EQ(read_file(repo.path() + "/.benchpr.yml"), config);
 }
 
+TEST(Init, NamesTheRepositorysDefaultBranch) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(100));
+  repo.commit("base");
+  repo.git("branch -m main master");
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "benchpr run --base master --dry-run")) << r.out;
+  EXPECT_TRUE(contains(r.out, "commit both files to master")) << r.out;
+  EXPECT_FALSE(contains(r.out, "--base main")) << r.out;
+}
+
+TEST(Init, FindsGoogleBenchmarkInACMakeModule) {
+  TempRepo repo;
+  repo.write("CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.20)\nproject(demo CXX)\n"
+             "include(cmake/deps.cmake)\n"
+             "add_executable(core_bench bench/core_bench.cpp)\n"
+             "target_link_libraries(core_bench ${BENCH_LIBS})\n");
+  repo.write("cmake/deps.cmake", "find_package(benchmark REQUIRED)\nset(BENCH_LIBS benchmark)\n");
+  repo.write("bench/core_bench.cpp", gbench_source({{"BM_Work", spin(100), ""}}));
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(repo.path() + "/.benchpr.yml"));
+}
+
 TEST(Init, AnUnknownProjectGetsTheConfigurationToAdd) {
   TempRepo repo;
   repo.write("README", "nothing to build\n");

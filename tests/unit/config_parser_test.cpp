@@ -162,6 +162,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "words' (write 'key: value' lines, starting with 'suites:')"},
         ErrorCase{SUITE "rounds: [10\n",
                   ".benchpr.yml:5: invalid YAML: end of sequence flow not found"},
+        ErrorCase{"suites:\n  - name: core\n    run: build/bench --benchmark_filter=BM_A: x\n",
+                  ".benchpr.yml:3: invalid YAML: illegal map value (a value with ': ' in it must "
+                  "be quoted: run: 'build/bench --benchmark_filter=BM_A: x')"},
         ErrorCase{SUITE "\trounds: 10\n",
                   ".benchpr.yml:4: invalid YAML: illegal tab when looking for indentation"},
         ErrorCase{SUITE "rownds: 10\n",

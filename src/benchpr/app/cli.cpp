@@ -1,11 +1,16 @@
 #include "benchpr/app/cli.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "benchpr/app/commands.hpp"
+#include "benchpr/app/config_loader.hpp"
 #include "benchpr/app/options.hpp"
+#include "benchpr/app/suggest.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/git/repository.hpp"
@@ -26,6 +31,11 @@ void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
   cmd.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
   cmd.add_option("--key", o.key, "Sticky-comment key, for several benchpr comments on one PR");
   cmd.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
+  cmd.add_option("--format", o.format,
+                 "What stdout gets: text (an aligned table; the default at a terminal) or "
+                 "markdown (the comment; the default otherwise)");
+  cmd.add_option("--color", o.color,
+                 "Colour the text report: auto (a terminal without NO_COLOR), always, never");
   cmd.add_option("--pr", o.pr, pr_help);
   cmd.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
@@ -52,15 +62,20 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--warmup", o.warmup_rounds, "Warm-up rounds (overrides the config)");
   run.add_option("--threshold", o.threshold, "Practical threshold, e.g. 2% (overrides the config)");
   run.add_option("--budget", o.budget, "Time budget for adaptive rounds, e.g. 20m");
+  run.add_option("--filter", o.filter,
+                 "Only benchmarks whose name matches this regular expression (passed to Google "
+                 "Benchmark as --benchmark_filter; other formats' results are filtered)");
+  run.add_option("--bench-args", o.bench_args,
+                 "Words appended to every suite's command, e.g. \"--benchmark_min_time=0.05\"");
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");
   run.add_option("--workdir", o.workdir,
                  "Work directory for worktrees and logs (default: <git dir>/benchpr)");
-  run.add_option("--fail-on", o.fail_on, "Exit non-zero on: never, regression, failed")
-      ->check(CLI::IsMember({"never", "regression", "failed"}));
+  run.add_option("--fail-on", o.fail_on,
+                 "Exit 3 on a regression (regression), also when a suite or build failed "
+                 "(failed); never (the default)");
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
-  run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge")
-      ->check(CLI::IsMember({"merge-base", "merge"}));
+  run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
   add_report_options(run, o,
                      "Pull request number: asks the GitHub API for it, fetches it from origin, "
                      "compares and posts the comment");
@@ -78,6 +93,78 @@ void add_publish_options(CLI::App& publish, PublishOptions& o) {
 void add_init_options(CLI::App& init, InitOptions& o) {
   init.add_option("-C,--directory", o.directory, "Project directory (default: .)");
   init.add_flag("--force", o.force, "Replace existing .benchpr.yml and workflow files");
+}
+
+// Choices are checked here rather than by CLI11 so the message says what to write.
+void check_choice(const std::string& option, const std::string& value,
+                  const std::vector<std::string>& choices) {
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) list += i + 1 == choices.size() ? " or " : ", ";
+    list += choices[i];
+  }
+  throw UserError(option + ": expected " + list + ", got '" + value + "'" +
+                  did_you_mean(value, choices));
+}
+
+template <typename Options>
+void check_report_choices(const Options& o) {
+  check_choice("--format", o.format, {"auto", "markdown", "text"});
+  check_choice("--color", o.color, {"auto", "always", "never"});
+}
+
+std::vector<std::string> long_names(const CLI::App& cmd) {
+  std::vector<std::string> names = {"--help"};
+  for (const CLI::Option* opt : cmd.get_options()) {
+    for (const std::string& n : opt->get_lnames()) names.push_back("--" + n);
+    for (const std::string& n : opt->get_snames()) names.push_back("-" + n);
+  }
+  return names;
+}
+
+// CLI11's parse errors in benchpr's words: unknown commands and options get the nearest known
+// one; anything else keeps CLI11's description.
+std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    commands.push_back(sub->get_name());
+  CLI::App* cmd = nullptr;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("-")) continue;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      if (sub->get_name() == arg) cmd = sub;
+    if (!cmd) {
+      return "unknown command `" + std::string(arg) + "`" + did_you_mean(arg, commands) +
+             " (commands: run, publish, init)";
+    }
+    break;
+  }
+  if (!cmd) return "which command? benchpr run, benchpr publish or benchpr init (see --help)";
+  const std::vector<std::string> known = long_names(*cmd);
+  for (int k = i + 1; k < argc; ++k) {
+    std::string_view arg = argv[k];
+    if (arg == "--") break;
+    if (!arg.starts_with("-") || arg == "-") continue;
+    if (const std::size_t eq = arg.find('='); eq != std::string_view::npos) arg = arg.substr(0, eq);
+    // "-C." and "-Cdir": a short option with its value attached.
+    const std::string_view name = arg.starts_with("--") ? arg : arg.substr(0, 2);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      return "unknown option `" + std::string(name) + "` for `benchpr " + cmd->get_name() + "`" +
+             did_you_mean(name, known);
+    }
+    // The value of an option may itself start with '-' (--bench-args "--benchmark_...").
+    const CLI::Option* opt = cmd->get_option_no_throw(std::string(name));
+    const bool attached = arg.size() < std::string_view(argv[k]).size();
+    if (opt != nullptr && opt->get_items_expected_min() > 0 && !attached) ++k;
+  }
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+    what = "unexpected arguments: " + what.substr(what.find(':') + 1);
+  while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
+  return what + " (see `benchpr " + cmd->get_name() + " --help`)";
 }
 
 }  // namespace
@@ -114,10 +201,23 @@ int run_cli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    if (e.get_exit_code() == 0) {
+      app.exit(e);  // --help, --version
+      return kExitOk;
+    }
+    std::cerr << "benchpr: error: " << describe_parse_error(e, app, argc, argv) << std::endl;
+    return kExitUsage;
   }
   try {
+    if (run->parsed()) {
+      check_report_choices(run_options);
+      check_choice("--fail-on", run_options.fail_on, {"never", "regression", "failed"});
+      check_choice("--compare", run_options.compare, {"merge-base", "merge"});
+      // Range errors before any git or build work: the overrides checked on a throwaway config.
+      Config scratch;
+      apply_overrides(scratch, run_options);
+    }
+    if (publish->parsed()) check_report_choices(publish_options);
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
     if (init->parsed()) return init_command(init_options);

@@ -3,7 +3,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/config/config_parser.hpp"
@@ -54,20 +57,24 @@ Config zero_config_for(const RunOptions& options, const std::string& base_worktr
 
 void apply_overrides(Config& c, const RunOptions& options) {
   if (options.rounds) {
-    if (*options.rounds < 2 || *options.rounds > 1000)
-      throw UserError("--rounds: expected 2 to 1000, got " + std::to_string(*options.rounds));
+    if (*options.rounds < config::kMinRounds || *options.rounds > config::kMaxRounds)
+      throw UserError(fmt::format("--rounds: must be between {} and {}, got {}", config::kMinRounds,
+                                  config::kMaxRounds, *options.rounds));
     c.rounds = *options.rounds;
   }
   if (options.warmup_rounds) {
     if (*options.warmup_rounds < 0 || *options.warmup_rounds > 100)
-      throw UserError("--warmup: expected 0 to 100, got " + std::to_string(*options.warmup_rounds));
+      throw UserError("--warmup: must be between 0 and 100, got " +
+                      std::to_string(*options.warmup_rounds));
     c.warmup_rounds = *options.warmup_rounds;
   }
   if (!options.threshold.empty()) {
     auto t = config::parse_percentage(options.threshold);
-    if (!t || *t <= 0 || *t >= 0.5)
+    if (!t)
       throw UserError("--threshold: expected a percentage like 2%, got '" + options.threshold +
                       "'");
+    if (*t < config::kMinThreshold || *t > config::kMaxThreshold)
+      throw UserError("--threshold: must be between 0.1% and 50%, got '" + options.threshold + "'");
     c.threshold = *t;
   }
   if (!options.budget.empty()) {
@@ -76,6 +83,16 @@ void apply_overrides(Config& c, const RunOptions& options) {
       throw UserError("--budget: expected a duration like 20m, got '" + options.budget + "'");
     c.budget_seconds = *b;
   }
+  if (!options.filter.empty()) {
+    try {
+      std::regex check(options.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw UserError("--filter: '" + options.filter + "' is not a regular expression (" +
+                      e.what() + ")");
+    }
+    c.filter = options.filter;
+  }
+  if (!options.bench_args.empty()) c.bench_args = options.bench_args;
   c.rounds = round_up_even(c.rounds);
 }
 

@@ -1,5 +1,7 @@
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/user_error.hpp"
@@ -22,6 +24,75 @@ void write_new_file(const fs::path& path, const std::string& content, bool force
   std::cout << "wrote " << path.string() << "\n";
 }
 
+std::string first_line(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+// The repository's git directory: `.git`, or where a `.git` file (worktree, submodule) points.
+fs::path git_dir_of(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::path d = fs::absolute(dir, ec); !d.empty(); d = d.parent_path()) {
+    const fs::path dot_git = d / ".git";
+    if (fs::is_directory(dot_git, ec)) return dot_git;
+    if (fs::is_regular_file(dot_git, ec)) {
+      const std::string line = first_line(dot_git);
+      if (line.rfind("gitdir: ", 0) == 0) {
+        fs::path target(line.substr(8));
+        return target.is_absolute() ? target : d / target;
+      }
+    }
+    if (d == d.parent_path()) break;
+  }
+  return {};
+}
+
+bool has_branch(const fs::path& git_dir, const fs::path& common_dir, const std::string& name) {
+  std::error_code ec;
+  for (const fs::path& g : {git_dir, common_dir}) {
+    if (fs::is_regular_file(g / "refs" / "heads" / name, ec)) return true;
+    std::ifstream packed(g / "packed-refs");
+    std::string line;
+    while (std::getline(packed, line))
+      if (line.size() > 41 && line.substr(41) == "refs/heads/" + name) return true;
+  }
+  return false;
+}
+
+// The branch pull requests go to: origin's HEAD when it is known, else main or master when
+// the repository has one, else the branch checked out; "main" when nothing says.
+std::string default_branch(const fs::path& dir) {
+  const fs::path git = git_dir_of(dir);
+  if (git.empty()) return "main";
+  fs::path common = git;
+  if (const std::string c = first_line(git / "commondir"); !c.empty())
+    common = fs::path(c).is_absolute() ? fs::path(c) : git / c;
+  constexpr std::string_view kOrigin = "ref: refs/remotes/origin/";
+  for (const fs::path& g : {git, common}) {
+    const std::string origin_head = first_line(g / "refs" / "remotes" / "origin" / "HEAD");
+    if (origin_head.rfind(kOrigin, 0) == 0) return origin_head.substr(kOrigin.size());
+  }
+  for (const char* name : {"main", "master"})
+    if (has_branch(git, common, name)) return name;
+  constexpr std::string_view kHead = "ref: refs/heads/";
+  const std::string head = first_line(git / "HEAD");
+  if (head.rfind(kHead, 0) == 0) return head.substr(kHead.size());
+  return "main";
+}
+
+// A branch name as it can be pasted into a shell command unquoted, or "main".
+std::string shell_safe(const std::string& branch) {
+  const bool ok = !branch.empty() && branch.size() < 200 &&
+                  branch.find_first_not_of(
+                      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                      "0123456789._/-+") == std::string::npos &&
+                  branch[0] != '-';
+  return ok ? branch : "main";
+}
+
 }  // namespace
 
 int init_command(const InitOptions& options) {
@@ -42,10 +113,11 @@ int init_command(const InitOptions& options) {
   }
   write_new_file(config, *yaml, options.force);
   write_new_file(workflow, pull_request_workflow_yaml(), options.force);
-  std::cout << "Next: check the suites in .benchpr.yml, try `benchpr run --base main --dry-run`, "
-               "and commit both files to the default branch (benchpr reads the configuration "
-               "from the base revision)."
-            << std::endl;
+  const std::string branch = shell_safe(default_branch(dir));
+  std::cout << "Next: check the suites in .benchpr.yml, try `benchpr run --base " << branch
+            << " --dry-run`, set the `uses:` line of the workflow to the benchpr action you use, "
+               "and commit both files to "
+            << branch << " (benchpr reads the configuration from the base revision)." << std::endl;
   return kExitOk;
 }
 

@@ -14,14 +14,18 @@ struct RunOptions {
   std::string config_file;  // "" = .benchpr.yml from the base revision
   std::optional<int> rounds;
   std::optional<int> warmup_rounds;
-  std::string threshold;  // "2%"
-  std::string budget;     // "20m"
-  std::string output;     // results JSON
-  std::string markdown;   // markdown file
-  std::string html;       // HTML report file
+  std::string threshold;   // "2%"
+  std::string budget;      // "20m"
+  std::string filter;      // regex on benchmark names
+  std::string bench_args;  // appended to every suite's command
+  std::string output;      // results JSON
+  std::string markdown;    // markdown file
+  std::string html;        // HTML report file
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";
+  std::string format = "auto";    // auto | markdown | text (what stdout gets)
+  std::string color = "auto";     // auto | always | never
   std::string fail_on = "never";  // never | regression | failed
   std::optional<std::uint64_t> seed;
   bool dry_run = false;
@@ -47,6 +51,8 @@ struct PublishOptions {
   std::string html;
   std::string templates_dir;
   std::string key = "default";
+  std::string format = "auto";
+  std::string color = "auto";
   bool dry_run = false;
   std::string comment;         // always | on-change | never; "" = the one in the results file
   std::string comment_author;  // "" = the token's own login
@@ -65,7 +71,9 @@ struct InitOptions {
 
 // Exit codes of the whole program.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;  // the job ran but something failed (posting, --fail-on)
-inline constexpr int kExitUsage = 2;    // bad usage or configuration: nothing was measured
+inline constexpr int kExitFailure = 1;      // the job ran but something failed (posting, writing)
+inline constexpr int kExitUsage = 2;        // bad usage or configuration: nothing was measured
+inline constexpr int kExitRegression = 3;   // --fail-on regression|failed: a regression was found
+inline constexpr int kExitSuiteFailed = 4;  // --fail-on failed: a build, suite or benchmark failed
 
 }  // namespace benchpr::app

@@ -1,13 +1,17 @@
 #include "benchpr/app/report_output.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+
+#include <unistd.h>
 
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
+#include "benchpr/render/text_report.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -18,6 +22,21 @@ std::string comparison_note(const Results& results) {
   return "Compared " + results.head.spec + " (" + short_sha(results.head.sha) + ") against " +
          (merge_base ? "the " : "") + results.base.spec + " (" + short_sha(results.base.sha) + ").";
 }
+
+StdoutStyle stdout_style(const std::string& format, const std::string& color, bool terminal,
+                         bool no_color, bool github_actions) {
+  StdoutStyle s;
+  s.text = format == "text" || (format == "auto" && terminal && !github_actions);
+  s.color = s.text && (color == "always" || (color == "auto" && terminal && !no_color));
+  return s;
+}
+
+namespace {
+bool no_color_requested() {
+  const char* v = std::getenv("NO_COLOR");
+  return v != nullptr && *v != '\0';
+}
+}  // namespace
 
 Report make_report(const Results& results, const ReportTargets& targets) {
   Report report;
@@ -30,7 +49,17 @@ Report make_report(const Results& results, const ReportTargets& targets) {
   ro.template_overrides = targets.template_overrides;
   report.markdown = render::render_comment(results, report.analysis, ro);
   // Printed before anything that can fail, so the reading is never lost.
-  if (targets.print_markdown) std::cout << report.markdown << std::flush;
+  if (targets.print_markdown) {
+    const StdoutStyle style = stdout_style(targets.format, targets.color,
+                                           isatty(STDOUT_FILENO) == 1, no_color_requested(), false);
+    if (style.text) {
+      render::TextOptions to;
+      to.color = style.color;
+      std::cout << render::render_text_report(results, report.analysis, to) << std::flush;
+    } else {
+      std::cout << report.markdown << std::flush;
+    }
+  }
   const auto write = [&report](const std::string& path, const auto& content) {
     if (path.empty()) return;
     try {

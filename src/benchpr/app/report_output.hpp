@@ -23,11 +23,22 @@ struct Report {
 struct ReportTargets {
   std::map<std::string, std::string> template_overrides;  // --templates, read and checked
   std::string key = "default";
-  std::string markdown_file;   // "" = none
-  std::string html_file;       // "" = none: the self-contained HTML report
-  std::string results_file;    // "" = none
-  bool print_markdown = true;  // to stdout (plain; GitHub Actions prints it through Progress)
+  std::string markdown_file;    // "" = none
+  std::string html_file;        // "" = none: the self-contained HTML report
+  std::string results_file;     // "" = none
+  bool print_markdown = true;   // to stdout (plain; GitHub Actions prints it through Progress)
+  std::string format = "auto";  // auto | markdown | text: what stdout gets
+  std::string color = "auto";   // auto | always | never
 };
+
+// What stdout gets: the text report at a terminal (or with --format text), else the markdown.
+struct StdoutStyle {
+  bool text = false;
+  bool color = false;
+};
+// `terminal`: stdout is a terminal; `no_color`: $NO_COLOR is set and not empty.
+StdoutStyle stdout_style(const std::string& format, const std::string& color, bool terminal,
+                         bool no_color, bool github_actions);
 
 // The report targets both commands take from their options (fields named alike in RunOptions
 // and PublishOptions). Reads and checks the --templates directory (UserError if broken): call
@@ -39,6 +50,8 @@ ReportTargets report_targets(const Options& o) {
   t.key = o.key;
   t.markdown_file = o.markdown;
   t.html_file = o.html;
+  t.format = o.format;
+  t.color = o.color;
   return t;
 }
 

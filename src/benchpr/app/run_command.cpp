@@ -34,12 +34,17 @@ std::uint64_t fresh_seed() {
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }
 
-bool fails_job(const RunOptions& o, const Analysis& a) {
-  const auto k = a.recommendation.kind;
-  if (o.fail_on == "regression") return k == RecommendationKind::DoNotMerge;
-  if (o.fail_on == "failed")
-    return k == RecommendationKind::DoNotMerge || k == RecommendationKind::Failed;
-  return false;
+// The exit code --fail-on asks for (kExitOk when it does not apply): each cause has a code of
+// its own, so CI can tell "the PR regressed" from "benchpr could not post" (1).
+int fail_on_exit_code(const RunOptions& o, const Results& r, const Analysis& a) {
+  if (o.fail_on == "never") return kExitOk;
+  if (a.recommendation.kind == RecommendationKind::DoNotMerge) return kExitRegression;
+  if (o.fail_on != "failed") return kExitOk;
+  bool failed = a.recommendation.kind == RecommendationKind::Failed;
+  for (const BuildResult& b : r.builds) failed |= !b.ok;
+  for (const RunRecord& run : r.runs) failed |= !run.ok;
+  for (const BenchmarkAnalysis& b : a.benchmarks) failed |= b.verdict == Verdict::Failed;
+  return failed ? kExitSuiteFailed : kExitOk;
 }
 
 bool actions_event_available() {
@@ -71,6 +76,24 @@ constexpr const char* kForkNotice =
     "comment on pull requests from forks, use the fork-safe pair of workflows (measure on "
     "pull_request, publish on workflow_run) in benchpr's docs/github.md.";
 
+// benchpr compares commits, so uncommitted edits are not measured: say so instead of ignoring
+// them silently (local runs of HEAD only; CI checkouts are clean).
+void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
+                   const Comparison& comparison, const Progress& progress) {
+  if (comparison.pull_request || (!options.head.empty() && options.head != "HEAD")) return;
+  exec::ProcessSpec spec;
+  spec.command = "git status --porcelain --untracked-files=no";
+  spec.cwd = options.directory;
+  spec.timeout_seconds = 60;
+  spec.tail_bytes = 4096;
+  const exec::ProcessResult status = processes.run(spec);
+  if (!status.ok() || status.output_tail.find_first_not_of(" \n") == std::string::npos) return;
+  progress.line(
+      "warning: the work tree has uncommitted changes, which are not measured: benchpr compares "
+      "commits (HEAD is " +
+      comparison.head.sha.substr(0, 7) + "); commit them to include them");
+}
+
 std::string workflow_run_url() {
   const char* server = std::getenv("GITHUB_SERVER_URL");
   const char* repo_slug = std::getenv("GITHUB_REPOSITORY");
@@ -92,6 +115,7 @@ int run_command(const RunOptions& options) {
   exec::PosixProcessRunner processes;
   RepoContext ctx(options.directory, processes, github::token_from_environment());
   const Comparison comparison = choose_comparison(ctx, options, progress);
+  warn_if_dirty(processes, options, comparison, progress);
   git::Repository& repo = *ctx.repo;
 
   Results results;
@@ -128,6 +152,12 @@ int run_command(const RunOptions& options) {
   }
   results.config = *config;
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
+  if (results.config.rounds < kMinDecidingRounds) {
+    progress.line(fmt::format(
+        "warning: {} rounds can never give a verdict; use at least {} (`rounds:` in .benchpr.yml "
+        "or --rounds)",
+        results.config.rounds, kMinDecidingRounds));
+  }
   results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   progress.line(fmt::format(
       "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
@@ -208,7 +238,8 @@ int run_command(const RunOptions& options) {
     exit_code = kExitFailure;
   }
   if (!results.complete) return kExitFailure;
-  if (fails_job(options, report.analysis)) return kExitFailure;
+  if (const int code = fail_on_exit_code(options, results, report.analysis); code != kExitOk)
+    return code;
   return exit_code;
 }
 

@@ -18,6 +18,12 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The range a threshold must lie in, in the file and on the command line alike.
+inline constexpr double kMinThreshold = 0.001;
+inline constexpr double kMaxThreshold = 0.5;
+inline constexpr int kMinRounds = 2;
+inline constexpr int kMaxRounds = 1000;
+
 Config parse_config(std::string_view yaml_text, const std::string& file_name = ".benchpr.yml");
 
 // "90s", "20m", "1h", "1h30m", "2m 30s", "250ms", "1.5h"; units in decreasing order, each once;

@@ -44,6 +44,12 @@ double sign_follows_order_share(const PairedRounds& r, int* counted) {
   return n ? static_cast<double>(agree) / n : 0.5;
 }
 
+double geometric_mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += std::log(v);
+  return std::exp(sum / static_cast<double>(values.size()));
+}
+
 double to_change(double worse_log, Better better) {
   return std::exp(better == Better::Lower ? worse_log : -worse_log) - 1;
 }
@@ -114,8 +120,8 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
   a.dropped_round = r.dropped;
   if (r.cold_first) a.flags.push_back("cold-round");
   if (!r.base.empty()) {
-    a.base_value = stats::median(r.base);
-    a.head_value = stats::median(r.head);
+    a.base_value = geometric_mean(r.base);
+    a.head_value = geometric_mean(r.head);
   }
   for (double d : r.d) {
     if (d > 0) ++a.worse_rounds;
@@ -140,8 +146,16 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
 void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   BenchmarkAnalysis& a = w.out;
   a.change = to_change(w.fit.mu, a.better);
+  // The PR column is the base times the paired ratio: it differs from the PR's own geometric
+  // mean only when the rounds are unbalanced between orders, and then it is the better estimate.
+  a.head_value = a.base_value * (1 + a.change);
   const double half95 = w.fit.ci_half_width(0.95);
   set_interval(a, w.fit.mu - half95, w.fit.mu + half95);
+  const double half_eq = w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha);
+  const double eq_lo = to_change(w.fit.mu - half_eq, a.better);
+  const double eq_hi = to_change(w.fit.mu + half_eq, a.better);
+  a.eq_low = std::min(eq_lo, eq_hi);
+  a.eq_high = std::max(eq_lo, eq_hi);
   a.p = w.fit.p_mu();
   if (w.fit.has_gamma) {
     a.position_effect = w.fit.gamma;
@@ -199,6 +213,12 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     a.verdict = Verdict::Inconclusive;
     if (order) {
       a.reason = "the sign follows run order: position effects dominate";
+    } else if (a.p <= opt.alpha) {
+      // The 95% CI excludes 0 here; what it fails is the correction over the family.
+      a.reason = fmt::format(
+          "not significant after correcting for {} benchmarks (p {:.3f}, "
+          "corrected {:.3f})",
+          family.compared, a.p, a.p_adjusted);
     } else {
       a.reason = fmt::format("no signal: the 95% CI {} is wider than ±{}",
                              format_interval(a.ci_low, a.ci_high), format_percent(threshold));
@@ -256,6 +276,8 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   Analysis out;
   const std::vector<AnalysedRound> rounds = analysed_rounds(results);
   out.analysed_rounds = static_cast<int>(rounds.size());
+  out.alpha = options.alpha;
+  out.equivalence_level = 1 - 2 * options.equivalence_alpha;
   const double threshold = results.config.threshold;
 
   std::vector<Work> works(results.series.size());

@@ -37,6 +37,10 @@ struct SuiteConfig {
   int line = 0;                  // line in .benchpr.yml, for error messages
 };
 
+// Fewer analysed rounds can never give a verdict: the crossover fit spends two degrees of
+// freedom on the change and the run-order effect, and the leave-one-round-out check needs the rest.
+inline constexpr int kMinDecidingRounds = 4;
+
 struct Config {
   std::string build;  // shell command; empty means "nothing to build"
   double build_timeout_seconds = 30 * 60;
@@ -49,6 +53,8 @@ struct Config {
   std::vector<std::string> scrub_env;    // extra variables removed from children's environment
   int repetitions = 3;                   // Google Benchmark repetitions per run (median taken)
   std::string comment = "always";        // when to post: always | on-change | never
+  std::string filter;      // --filter: ECMAScript regex; only benchmarks whose name matches count
+  std::string bench_args;  // --bench-args: appended to every suite's command (shell words)
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
@@ -238,12 +244,18 @@ struct BenchmarkAnalysis {
   Verdict verdict = Verdict::Inconclusive;
   std::string reason;  // why inconclusive / failed, in words
 
-  int rounds_used = 0;           // analysed rounds with both values, after dropping
-  double base_value = kMissing;  // median over used rounds, in unit
+  int rounds_used = 0;  // analysed rounds with both values, after dropping
+  // Geometric mean of the base over the used rounds, in unit; head_value is base_value times the
+  // paired ratio (1 + change), which is the PR's geometric mean when the rounds are balanced
+  // between AB and BA. So the columns a reader sees always agree with the change.
+  double base_value = kMissing;
   double head_value = kMissing;
   double change = kMissing;  // head/base - 1 of the metric (geometric, from the fit)
   double ci_low = kMissing;  // 95% CI of change, fractions
   double ci_high = kMissing;
+  // The interval the "unchanged" rule tests (Analysis::equivalence_level, 90% by default).
+  double eq_low = kMissing;
+  double eq_high = kMissing;
   double p = kMissing;                // two-sided p of "no effect"
   double p_adjusted = kMissing;       // Benjamini-Hochberg
   double position_effect = kMissing;  // gamma: log-ratio shift when the PR runs second
@@ -269,10 +281,12 @@ struct Analysis {
   std::vector<BenchmarkAnalysis> benchmarks;
   std::vector<SuiteSummary> suites;
   Recommendation recommendation;
-  int analysed_rounds = 0;         // analysed rounds completed
-  double run_mde = kMissing;       // median MDE over compared benchmarks
-  bool order_warning = false;      // many benchmarks share the order flag
-  std::vector<std::string> notes;  // run-level sentences (cold rounds, partial run, config edit)
+  int analysed_rounds = 0;          // analysed rounds completed
+  double alpha = 0.05;              // significance level and false discovery rate used
+  double equivalence_level = 0.90;  // confidence of the interval "unchanged" tests
+  double run_mde = kMissing;        // median MDE over compared benchmarks
+  bool order_warning = false;       // many benchmarks share the order flag
+  std::vector<std::string> notes;   // run-level sentences (cold rounds, partial run, config edit)
 };
 
 }  // namespace benchpr

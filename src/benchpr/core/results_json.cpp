@@ -42,7 +42,9 @@ json config_json(const Config& c) {
             {"timeout_seconds", c.timeout_seconds},
             {"repetitions", c.repetitions},
             {"scrub_env", c.scrub_env},
-            {"comment", c.comment}};
+            {"comment", c.comment},
+            {"filter", c.filter},
+            {"bench_args", c.bench_args}};
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
   return j;
 }
@@ -178,6 +180,8 @@ Config read_config(const json& j) {
     fail(w + ".threshold", "expected a fraction in (0, 1)");
   c.timeout_seconds = get_number(j, "timeout_seconds", w, c.timeout_seconds);
   c.repetitions = static_cast<int>(get_int(j, "repetitions", w, 1, 1000, c.repetitions));
+  c.filter = get_string(j, "filter", w, false);
+  c.bench_args = get_string(j, "bench_args", w, false);
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
     for (const json& v : *it)
       if (v.is_string() && c.scrub_env.size() < 1000 &&

@@ -68,12 +68,37 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-std::string inconclusive_text(const BenchmarkAnalysis& b, const std::string& threshold) {
+// What a row's verdict needs besides its benchmark: the family the correction ran over, the
+// levels used, the threshold.
+struct RowContext {
+  std::string threshold;   // "2%"
+  std::size_t family = 0;  // benchmarks with a p value (the Benjamini-Hochberg family)
+  double alpha = 0.05;
+  double equivalence_level = 0.90;
+};
+
+std::string p_text(double p) {
+  if (p < 0.001) return "< 0.001";
+  return fmt::format("{:.3f}", p);
+}
+
+// A 95% CI that excludes 0 beside "inconclusive" reads as a contradiction; the reason is the
+// correction over the family, so say so with both numbers.
+bool lost_to_correction(const BenchmarkAnalysis& b, double alpha) {
+  return std::isfinite(b.p) && std::isfinite(b.p_adjusted) && b.p <= alpha && b.p_adjusted > alpha;
+}
+
+std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  const std::string& threshold = ctx.threshold;
   std::string why;
   if (has_flag(b, "order")) {
     why = "sign follows run order";
   } else if (has_flag(b, "unstable")) {
     why = "one round decides it";
+  } else if (lost_to_correction(b, ctx.alpha)) {
+    why = fmt::format("not significant after correcting for {} (p {}, corrected {})",
+                      plural(ctx.family, "benchmark", "benchmarks"), p_text(b.p),
+                      p_text(b.p_adjusted));
   } else if (b.reason.empty() || b.reason.rfind("no signal", 0) == 0) {
     why = "no signal";  // the CI column already shows how wide it is
   } else {
@@ -86,9 +111,16 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const std::string& thr
   return text;
 }
 
-std::string verdict_text(const BenchmarkAnalysis& b, const std::string& threshold) {
+std::string equivalence_ci(const BenchmarkAnalysis& b) { return format_ci(b.eq_low, b.eq_high); }
+
+std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const VerdictStyle& s = style(b.verdict);
-  if (b.verdict == Verdict::Inconclusive) return inconclusive_text(b, threshold);
+  if (b.verdict == Verdict::Inconclusive) return inconclusive_text(b, ctx);
+  if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
+    // The row's CI column is the 95% one; the rule tested this narrower interval.
+    return fmt::format("{} unchanged: {:.0f}% CI {} inside ±{}", s.emoji,
+                       100 * ctx.equivalence_level, equivalence_ci(b), ctx.threshold);
+  }
   if (b.verdict == Verdict::Failed) {
     return fmt::format(
         "{} failed: {}", s.emoji,
@@ -97,7 +129,7 @@ std::string verdict_text(const BenchmarkAnalysis& b, const std::string& threshol
   return fmt::format("{} {}", s.emoji, s.singular);
 }
 
-TableRow make_row(const BenchmarkAnalysis& b, const std::string& threshold) {
+TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   TableRow row;
   row.verdict = b.verdict;
   row.suite = escape_inline(b.suite, 80);
@@ -108,7 +140,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const std::string& threshold) {
   if (b.verdict == Verdict::Regression || b.verdict == Verdict::Improvement)
     row.change = "**" + row.change + "**";
   row.ci = format_ci(b.ci_low, b.ci_high);
-  row.verdict_text = verdict_text(b, threshold);
+  row.eq_ci = equivalence_ci(b);
+  row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
   if (has_flag(b, "waiting")) row.verdict_text += " · ⏳ wall time moved, CPU time did not";
@@ -142,8 +175,102 @@ std::string partial_note(const Results& results, const Analysis& analysis) {
 // Core's notes repeat what the renderer shows from Results itself; keep one of each.
 bool duplicates_own_notice(const std::string& note, const Results& results) {
   if (!results.complete && note.rfind("Partial results", 0) == 0) return true;
+  if (note.rfind("Round 1 looked cold", 0) == 0) return true;  // cold_notes names them
   if (results.config_changed_by_head && note.find(".benchpr.yml") != std::string::npos) return true;
   return false;
+}
+
+// "`a`, `b` and `c`", at most five names, then "and 12 more".
+std::string name_list(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 5;
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) parts.push_back(code_span(names[i]));
+  if (names.size() > kShown) parts.push_back(fmt::format("{} more", names.size() - kShown));
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+// "Round 1 looked cold" says what cold means and for which benchmarks it was left out or kept.
+std::vector<std::string> cold_notes(const Analysis& analysis) {
+  std::vector<std::string> dropped, kept;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    if (b.dropped_round) {
+      dropped.push_back(b.name);
+    } else if (has_flag(b, "cold-round")) {
+      kept.push_back(b.name);
+    }
+  }
+  std::vector<std::string> notes;
+  if (dropped.empty() && kept.empty()) return notes;
+  std::string note =
+      "Round 1 looked cold (both sides' times far from the later rounds', as while caches and CPU "
+      "frequency settle)";
+  if (!dropped.empty())
+    note += fmt::format(" for {}: left out of {} analysis", name_list(dropped),
+                        dropped.size() == 1 ? "its" : "their");
+  if (!kept.empty()) {
+    note += dropped.empty() ? " for " : "; also for ";
+    note += name_list(kept) + ", but kept there: too few rounds to leave one out";
+  }
+  notes.push_back(note + ".");
+  return notes;
+}
+
+// What a suite's geometric mean summarises ("3 inconclusive, 1 regression") and, when one
+// benchmark carries most of it, which one and what the others come to without it.
+void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double threshold,
+                         SuiteView& out) {
+  std::vector<std::pair<std::string, int>> counts;
+  std::vector<const BenchmarkAnalysis*> members;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    if (b.suite != s.suite || !std::isfinite(b.change) || b.change <= -1) continue;
+    members.push_back(&b);
+  }
+  for (const VerdictStyle& st : kStyles) {
+    int n = 0;
+    for (const BenchmarkAnalysis* b : members) n += b->verdict == st.verdict;
+    if (n > 0) counts.emplace_back(std::string(st.singular), n);
+  }
+  out.mix = count_phrase(counts, false);
+  if (members.size() < 2 || !(std::fabs(std::log1p(s.change)) >= std::log1p(threshold))) return;
+  // Log changes in the "worse" direction, as the suite's mean is; 2× slower and 2× faster weigh
+  // the same.
+  auto worse_log = [](const BenchmarkAnalysis* b) {
+    const double l = std::log1p(b->change);
+    return b->better == Better::Lower ? l : -l;
+  };
+  double total = 0, top = -1;
+  const BenchmarkAnalysis* driver = nullptr;
+  for (const BenchmarkAnalysis* b : members) {
+    const double m = std::fabs(worse_log(b));
+    total += m;
+    if (m > top) {
+      top = m;
+      driver = b;
+    }
+  }
+  if (!driver || !(top > total / 2)) return;
+  double rest = 0;
+  for (const BenchmarkAnalysis* b : members)
+    if (b != driver) rest += worse_log(b);
+  rest = std::exp(rest / static_cast<double>(members.size() - 1)) - 1;
+  out.driver = fmt::format("mostly from {}; without it: {}", code_span(driver->name),
+                           format_signed_percent(rest));
+}
+
+// "With 2 analysed rounds no benchmark can get a verdict", and how many would.
+std::string too_few_rounds_note(const Analysis& analysis) {
+  if (analysis.analysed_rounds <= 0 || analysis.analysed_rounds >= kMinDecidingRounds) return "";
+  return fmt::format(
+      "With {} no benchmark can be called faster, slower or unchanged: the paired analysis needs "
+      "at least {} rounds (set `rounds: {}` or more in `.benchpr.yml`, or `--rounds`).",
+      plural(static_cast<std::size_t>(analysis.analysed_rounds), "analysed round",
+             "analysed rounds"),
+      kMinDecidingRounds, kMinDecidingRounds);
 }
 
 std::string footer(const Results& results, const Analysis& analysis) {
@@ -169,7 +296,11 @@ std::string footer(const Results& results, const Analysis& analysis) {
   }
   if (!machine.empty()) parts.push_back(machine);
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0) {
-    parts.push_back("this run could detect changes ≥ " + format_percent(analysis.run_mde));
+    std::size_t with_mde = 0;
+    for (const BenchmarkAnalysis& b : analysis.benchmarks) with_mde += std::isfinite(b.mde) ? 1 : 0;
+    parts.push_back(fmt::format("median over {} of the smallest change this run could detect: {}",
+                                plural(with_mde, "benchmark", "benchmarks"),
+                                format_percent(analysis.run_mde)));
   }
   if (results.measuring_seconds > 0) {
     std::string spent = "measured for " + format_duration(results.measuring_seconds);
@@ -240,6 +371,7 @@ Data row_data(const TableRow& r) {
   d["head"] = Data(r.head);
   d["change"] = Data(r.change);
   d["ci"] = Data(r.ci);
+  d["eq_ci"] = Data(r.eq_ci);
   d["verdict"] = Data(r.verdict_text);
   return d;
 }
@@ -293,7 +425,7 @@ std::string more_rows_text(const std::vector<TableRow>& rows, std::size_t shown)
 // parameters, placed where its most pressing member would be. Within one verdict rank the
 // plain rows come first, then the parameter tables; consecutive plain rows share one table.
 void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& order,
-                     bool multi_suite, const std::string& threshold, CommentView& v) {
+                     bool multi_suite, const RowContext& ctx, CommentView& v) {
   const auto& benches = analysis.benchmarks;
   std::vector<ParameterGroup> groups = find_parameter_groups(benches);
   std::erase_if(groups, [&](const ParameterGroup& g) {
@@ -326,7 +458,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
     if (block.group < 0) {
       if (v.changed_tables.empty() || v.changed_tables.back().grouped)
         v.changed_tables.emplace_back();
-      TableRow row = make_row(benches[block.index], threshold);
+      TableRow row = make_row(benches[block.index], ctx);
       row.table = v.changed_tables.size() - 1;
       v.changed.push_back(std::move(row));
       continue;
@@ -340,7 +472,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
     table.param_numeric = g.numeric;
     v.changed_tables.push_back(std::move(table));
     for (std::size_t m = 0; m < g.members.size(); ++m) {
-      TableRow row = make_row(benches[g.members[m]], threshold);
+      TableRow row = make_row(benches[g.members[m]], ctx);
       row.table = v.changed_tables.size() - 1;
       for (const std::string& value : g.values[m]) row.params.push_back(escape_inline(value, 60));
       v.changed.push_back(std::move(row));
@@ -351,7 +483,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
     if (group_of[i] >= 0) {
       ++v.unchanged_in_tables;
     } else {
-      v.unchanged.push_back(make_row(benches[i], threshold));
+      v.unchanged.push_back(make_row(benches[i], ctx));
     }
   }
 }
@@ -395,10 +527,12 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
+  if (std::string few = too_few_rounds_note(analysis); !few.empty()) v.notes.push_back(few);
   for (const std::string& note : analysis.notes) {
     if (!duplicates_own_notice(note, results))
       v.notes.push_back(escape_inline(note, kNoteMaxChars));
   }
+  for (std::string& note : cold_notes(analysis)) v.notes.push_back(std::move(note));
   for (const BuildResult& b : results.builds) {
     if (b.ok) continue;
     BuildFailureView f;
@@ -430,7 +564,13 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     if (ra != rb) return ra < rb;
     return mags[a] > mags[b];
   });
-  lay_out_changed(analysis, order, v.multi_suite, v.threshold, v);
+  RowContext ctx;
+  ctx.threshold = v.threshold;
+  ctx.alpha = analysis.alpha;
+  ctx.equivalence_level = analysis.equivalence_level;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
+  v.equivalence_level = fmt::format("{:.0f}%", 100 * analysis.equivalence_level);
+  lay_out_changed(analysis, order, v.multi_suite, ctx, v);
 
   // Per-round table: one column per analysed round, labelled with its order.
   std::vector<const RoundPlan*> analysed;
@@ -465,8 +605,14 @@ CommentView make_view(const Results& results, const Analysis& analysis,
 
   for (const SuiteSummary& s : analysis.suites) {
     if (s.benchmarks == 0 || std::isnan(s.change)) continue;
-    v.suites.push_back({escape_inline(s.suite, 80), std::to_string(s.benchmarks),
-                        format_signed_percent(s.change), format_ci(s.ci_low, s.ci_high)});
+    SuiteView sv{escape_inline(s.suite, 80),
+                 std::to_string(s.benchmarks),
+                 format_signed_percent(s.change),
+                 format_ci(s.ci_low, s.ci_high),
+                 "",
+                 ""};
+    describe_suite_mean(analysis, s, results.config.threshold, sv);
+    v.suites.push_back(std::move(sv));
   }
   v.footer = footer(results, analysis);
   return v;
@@ -488,6 +634,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["order_warning"] = Data(v.order_warning);
   d["config_changed"] = Data(v.config_changed);
   d["threshold"] = Data(v.threshold);
+  d["equivalence_level"] = Data(v.equivalence_level);
   d["multi_suite"] = Data(v.multi_suite);
 
   const std::size_t notes_shown = std::min(v.notes.size(), limits.notes);
@@ -558,6 +705,8 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     item["benchmarks"] = Data(s.benchmarks);
     item["change"] = Data(s.change);
     item["ci"] = Data(s.ci);
+    item["mix"] = Data(s.mix);
+    item["driver"] = s.driver.empty() ? Data(false) : Data(s.driver);
     suites.push_back(item);
   }
   d["one_suite"] = v.suites.size() == 1 ? Data(suites.list_value().front()) : Data(false);

@@ -24,7 +24,8 @@ struct TableRow {
   std::string base;
   std::string head;
   std::string change;
-  std::string ci;
+  std::string ci;     // 95% CI of the change
+  std::string eq_ci;  // the interval the "unchanged" rule tested (CommentView::equivalence_level)
   std::string verdict_text;
 };
 
@@ -55,8 +56,10 @@ struct BuildFailureView {
 struct SuiteView {
   std::string name;
   std::string benchmarks;
-  std::string change;
+  std::string change;  // geometric mean of the suite's changes (+ = worse)
   std::string ci;
+  std::string mix;     // their verdicts: "3 inconclusive, 1 regression"
+  std::string driver;  // "" or "mostly from `BM_X`; without it: +0.4%"
 };
 
 struct CommentView {
@@ -73,6 +76,7 @@ struct CommentView {
   std::vector<BuildFailureView> build_failures;
   bool multi_suite = false;
   std::string threshold;
+  std::string equivalence_level;  // "90%"
   std::vector<TableRow> changed;  // in display order; each row names its table
   std::vector<ChangedTable> changed_tables;
   std::vector<TableRow> unchanged;      // in the suites' order, without those in parameter tables

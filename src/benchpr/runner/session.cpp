@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -213,6 +215,11 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   std::error_code ec;
   std::filesystem::remove(out_path, ec);
   RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
+  if (!c.bench_args.empty()) cmd.command += " " + c.bench_args;
+  // --filter: Google Benchmark skips the others itself; every format's results are filtered
+  // below. A literal filter for open or surviving benchmarks comes last and wins.
+  if (!c.filter.empty() && suite.format == "google-benchmark")
+    cmd.command += " --benchmark_filter=" + formats::shell_quote(c.filter);
   if (!only.empty()) cmd.command += gbench_filter_argument(only);
   if (sized_by_plan(suite, cmd))
     cmd.command += fmt::format(" --benchmark_min_time={:g}", min_time_);
@@ -267,6 +274,13 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   if (have_output && !p.interrupted) {
     try {
       ParsedRun parsed = format->parse(content);
+      if (!c.filter.empty()) {
+        const std::regex keep(c.filter, std::regex::ECMAScript);
+        std::erase_if(parsed.measurements,
+                      [&](const Measurement& m) { return !std::regex_search(m.name, keep); });
+        std::erase_if(parsed.failures,
+                      [&](const BenchmarkFailure& f) { return !std::regex_search(f.name, keep); });
+      }
       for (const Measurement& m : parsed.measurements)
         record_measurement(results, suite.name, side, round.index, m);
       for (const BenchmarkFailure& f : parsed.failures) {
@@ -278,7 +292,18 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     }
   }
   if (!rec.ok && !p.interrupted) {
-    progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
+    progress_(fmt::format("  {} {}: {} (log: {})", side_name(side), suite.name, rec.failure,
+                          spec.log_path));
+    // The cause ("sh: 1: build/core_bnech: not found") is usually in the last lines.
+    std::istringstream tail(last_lines(p.output_tail, 5));
+    for (std::string line; std::getline(tail, line);) {
+      std::erase_if(line, [](char ch) {
+        const auto u = static_cast<unsigned char>(ch);
+        return (u < 0x20 && ch != '\t') || u == 0x7f;
+      });
+      if (line.size() > 300) line.resize(300);
+      progress_("    | " + line);
+    }
   }
   results.runs.push_back(std::move(rec));
   return results.runs.back();
@@ -359,8 +384,12 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   const std::vector<std::string> only = selection(suite, side, &skip);
   if (skip) return;
   const RunRecord& rec = run_process(results, round, suite, side, position, only);
-  const bool crashed = !rec.ok && (rec.failure.rfind("exit code", 0) == 0 ||
-                                   rec.failure.rfind("killed by signal", 0) == 0);
+  // 126 and 127 are the shell's "cannot execute" and "not found": no benchmark ran, so there
+  // is no crasher to look for.
+  const bool not_started = rec.failure == "exit code 126" || rec.failure == "exit code 127";
+  const bool crashed =
+      !rec.ok && !not_started &&
+      (rec.failure.rfind("exit code", 0) == 0 || rec.failure.rfind("killed by signal", 0) == 0);
   if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
       crashed_.find({suite.name, side}) == crashed_.end()) {
     handle_crash(results, round, suite, side, position);

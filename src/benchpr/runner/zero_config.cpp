@@ -51,8 +51,11 @@ bool skipped_source_dir(const std::string& name) {
          name.rfind("cmake-build", 0) == 0;
 }
 
-// Files called `file_name` under `root` (root first, then by path), within kMaxProjectDepth.
+// Files called `file_name` (or, with a leading '*', ending in the rest: "*.cmake") under `root`
+// (root first, then by path), within kMaxProjectDepth.
 std::vector<fs::path> find_project_files(const fs::path& root, const std::string& file_name) {
+  const bool suffix = !file_name.empty() && file_name[0] == '*';
+  const std::string_view tail = suffix ? std::string_view(file_name).substr(1) : file_name;
   std::vector<fs::path> found;
   std::error_code ec;
   std::size_t visited = 0;
@@ -67,7 +70,9 @@ std::vector<fs::path> find_project_files(const fs::path& root, const std::string
         it.disable_recursion_pending();
       continue;
     }
-    if (p.filename() == file_name && it->is_regular_file(type_ec)) found.push_back(p);
+    const std::string name = p.filename().string();
+    const bool match = suffix ? name.size() > tail.size() && name.ends_with(tail) : name == tail;
+    if (match && it->is_regular_file(type_ec)) found.push_back(p);
   }
   std::sort(found.begin(), found.end(), [&](const fs::path& a, const fs::path& b) {
     const auto da = std::distance(a.begin(), a.end());
@@ -171,6 +176,15 @@ void scan_cmake(const fs::path& root, Project& project) {
       const bool known = std::any_of(project.targets.begin(), project.targets.end(),
                                      [&](const BenchTarget& t) { return t.name == target; });
       if (!known) project.targets.push_back({target, dir});
+    }
+  }
+  // find_package(benchmark) often lives in a cmake/*.cmake file the CMakeLists.txt includes.
+  if (!project.uses_benchmark) {
+    for (const fs::path& file : find_project_files(root, "*.cmake")) {
+      if (std::regex_search(strip_cmake_comments(read_text(file)), uses_benchmark_pattern())) {
+        project.uses_benchmark = true;
+        break;
+      }
     }
   }
 }

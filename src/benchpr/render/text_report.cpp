@@ -1,0 +1,179 @@
+#include "benchpr/render/text_report.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/wording.hpp"
+#include "benchpr/render/escape.hpp"
+#include "benchpr/render/units.hpp"
+#include "benchpr/render/utf8.hpp"
+#include "benchpr/render/view_model.hpp"
+
+namespace benchpr::render {
+
+namespace {
+
+constexpr std::size_t kNameMaxChars = 80;
+constexpr std::size_t kReasonMaxChars = 160;
+
+constexpr std::string_view kReset = "\x1b[0m";
+constexpr std::string_view kBold = "\x1b[1m";
+constexpr std::string_view kDim = "\x1b[2m";
+constexpr std::string_view kRed = "\x1b[31m";
+constexpr std::string_view kGreen = "\x1b[32m";
+constexpr std::string_view kYellow = "\x1b[33m";
+constexpr std::string_view kCyan = "\x1b[36m";
+
+std::string_view verdict_color(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+    case Verdict::Failed:
+      return kRed;
+    case Verdict::Improvement:
+      return kGreen;
+    case Verdict::Slower:
+      return kYellow;
+    case Verdict::Faster:
+      return kCyan;
+    case Verdict::Unchanged:
+      return kDim;
+    default:
+      return "";
+  }
+}
+
+std::string_view recommendation_color(RecommendationKind k) {
+  switch (k) {
+    case RecommendationKind::Merge:
+      return kGreen;
+    case RecommendationKind::DoNotMerge:
+    case RecommendationKind::Failed:
+      return kRed;
+    default:
+      return kYellow;
+  }
+}
+
+// Terminal columns of a cleaned one-line string: one per code point (names and units are
+// mostly ASCII; "µ", "…" and "−" are one column wide).
+std::size_t width(std::string_view text) { return utf8::decode(text).size(); }
+
+std::string pad_right(const std::string& text, std::size_t w) {
+  const std::size_t n = width(text);
+  return n >= w ? text : text + std::string(w - n, ' ');
+}
+
+std::string pad_left(const std::string& text, std::size_t w) {
+  const std::size_t n = width(text);
+  return n >= w ? text : std::string(w - n, ' ') + text;
+}
+
+struct Line {
+  Verdict verdict;
+  std::array<std::string, 6> cells;  // verdict, name, base, PR, change, 95% CI
+  std::string reason;                // after the CI: why inconclusive or failed
+};
+
+std::string painted(std::string_view color, const std::string& text, bool on) {
+  if (!on || color.empty()) return text;
+  return std::string(color) + text + std::string(kReset);
+}
+
+std::string reason_of(const BenchmarkAnalysis& b, double threshold) {
+  if (b.verdict != Verdict::Inconclusive && b.verdict != Verdict::Failed) return "";
+  // "no signal: the 95% CI ... is wider than ..." repeats the columns beside it.
+  std::string why = b.reason.rfind("no signal", 0) == 0 ? std::string("no signal")
+                                                        : one_line(b.reason, kReasonMaxChars);
+  if (b.rounds_needed && *b.rounds_needed > 0)
+    why +=
+        fmt::format("; ≈ {} rounds would settle ±{}", *b.rounds_needed, format_percent(threshold));
+  return why;
+}
+
+}  // namespace
+
+std::string render_text_report(const Results& results, const Analysis& analysis,
+                               const TextOptions& options) {
+  const bool color = options.color;
+  std::string out;
+  const std::string headline = analysis.benchmarks.empty()
+                                   ? std::string("nothing was compared")
+                                   : count_phrase(count_verdicts(analysis), false);
+  out += painted(kBold, "benchpr: " + headline, color) + "\n";
+  const auto short_sha = [](const std::string& sha) { return one_line(sha.substr(0, 7), 7); };
+  out += fmt::format("base {} vs PR {} · {} analysed round{} · threshold ±{}\n\n",
+                     short_sha(results.base.sha), short_sha(results.head.sha),
+                     analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s",
+                     format_percent(results.config.threshold));
+
+  std::vector<std::size_t> order(analysis.benchmarks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto magnitude = [&](std::size_t i) {
+    const double c = analysis.benchmarks[i].change;
+    return std::isfinite(c) && c > -1 ? std::fabs(std::log1p(c)) : -1.0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const int ra = verdict_order(analysis.benchmarks[a].verdict);
+    const int rb = verdict_order(analysis.benchmarks[b].verdict);
+    if (ra != rb) return ra < rb;
+    return magnitude(a) > magnitude(b);
+  });
+
+  const bool multi_suite = analysis.suites.size() > 1;
+  std::vector<Line> lines;
+  lines.push_back(
+      {Verdict::Inconclusive, {"verdict", "benchmark", "base", "PR", "change", "95% CI"}, ""});
+  for (std::size_t i : order) {
+    const BenchmarkAnalysis& b = analysis.benchmarks[i];
+    std::string name = one_line(b.name, kNameMaxChars);
+    if (multi_suite) name = one_line(b.suite, 40) + " / " + name;
+    lines.push_back({b.verdict,
+                     {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
+                      format_value(b.head_value, b.unit), format_change(b.change, b.better),
+                      format_ci(b.ci_low, b.ci_high)},
+                     reason_of(b, results.config.threshold)});
+  }
+  std::array<std::size_t, 6> w{};
+  for (const Line& l : lines)
+    for (std::size_t c = 0; c < w.size(); ++c) w[c] = std::max(w[c], width(l.cells[c]));
+
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const Line& l = lines[k];
+    const bool header = k == 0;
+    std::string row = "  ";
+    row += painted(header ? "" : verdict_color(l.verdict), pad_right(l.cells[0], w[0]), color);
+    row += "  " + pad_right(l.cells[1], w[1]);
+    for (std::size_t c = 2; c < 5; ++c) row += "  " + pad_left(l.cells[c], w[c]);
+    row += "  " + (l.reason.empty() ? l.cells[5] : pad_right(l.cells[5], w[5]));
+    if (!l.reason.empty()) row += "  " + painted(kDim, l.reason, color);
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    out += painted(header ? kBold : "", row, color) + "\n";
+  }
+  if (analysis.benchmarks.empty()) out += "  (no benchmarks)\n";
+
+  std::vector<std::string> notes;
+  if (analysis.analysed_rounds > 0 && analysis.analysed_rounds < kMinDecidingRounds) {
+    notes.push_back(fmt::format(
+        "With {} analysed round{} no benchmark can be called faster, slower or unchanged: at "
+        "least {} rounds are needed (--rounds {}).",
+        analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s", kMinDecidingRounds,
+        kMinDecidingRounds));
+  }
+  for (const std::string& n : analysis.notes) notes.push_back(one_line(n, 400));
+  if (!notes.empty()) out += "\n";
+  for (const std::string& n : notes) out += "  " + n + "\n";
+
+  const Recommendation& rec = analysis.recommendation;
+  out += "\n" +
+         painted(recommendation_color(rec.kind),
+                 fmt::format("{}: {}", to_string(rec.kind), one_line(rec.reason, 1000)), color) +
+         "\n";
+  return out;
+}
+
+}  // namespace benchpr::render

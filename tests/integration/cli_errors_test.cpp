@@ -1,0 +1,83 @@
+// Command-line mistakes end in one line in benchpr's voice ("benchpr: error: ..."), name the
+// fix (the nearest option, the allowed range) and exit with 2 before any git or build work.
+#include <gtest/gtest.h>
+
+#include "support/benchpr_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+struct ErrorCase {
+  std::vector<std::string> args;
+  std::string message;  // the whole of stderr's first line
+};
+
+class CliErrors : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(CliErrors, OneLineInBenchprsVoice) {
+  TempDir dir;  // not a repository: nothing may get as far as opening one
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, GetParam().args, {}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "benchpr: error: " + GetParam().message + "\n");
+  EXPECT_EQ(r.out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, CliErrors,
+    ::testing::Values(
+        ErrorCase{{"run", "--base", "main", "--dryrun"},
+                  "unknown option `--dryrun` for `benchpr run`; did you mean `--dry-run`?"},
+        ErrorCase{{"run", "--base", "main", "--treshold", "2%"},
+                  "unknown option `--treshold` for `benchpr run`; did you mean `--threshold`?"},
+        ErrorCase{{"publish", "r.json", "--dry-rn"},
+                  "unknown option `--dry-rn` for `benchpr publish`; did you mean `--dry-run`?"},
+        ErrorCase{{"run", "--base", "main", "--frobnicate"},
+                  "unknown option `--frobnicate` for `benchpr run`"},
+        ErrorCase{{"rn", "--base", "main"},
+                  "unknown command `rn`; did you mean `run`? (commands: run, publish, init)"},
+        ErrorCase{{}, "which command? benchpr run, benchpr publish or benchpr init (see --help)"},
+        ErrorCase{{"run", "--base", "main", "--threshold", "60%"},
+                  "--threshold: must be between 0.1% and 50%, got '60%'"},
+        ErrorCase{{"run", "--base", "main", "--threshold", "0.05%"},
+                  "--threshold: must be between 0.1% and 50%, got '0.05%'"},
+        ErrorCase{{"run", "--base", "main", "--threshold", "two"},
+                  "--threshold: expected a percentage like 2%, got 'two'"},
+        ErrorCase{{"run", "--base", "main", "--rounds", "1"},
+                  "--rounds: must be between 2 and 1000, got 1"},
+        ErrorCase{{"run", "--base", "main", "--warmup", "101"},
+                  "--warmup: must be between 0 and 100, got 101"},
+        ErrorCase{{"run", "--base", "main", "--fail-on", "regresion"},
+                  "--fail-on: expected never, regression or failed, got 'regresion'; did you "
+                  "mean `regression`?"},
+        ErrorCase{{"run", "--base", "main", "--format", "txt"},
+                  "--format: expected auto, markdown or text, got 'txt'; did you mean `text`?"},
+        ErrorCase{{"run", "--base", "main", "--color", "sometimes"},
+                  "--color: expected auto, always or never, got 'sometimes'"},
+        ErrorCase{{"run", "--base", "main", "--compare", "merge-bas"},
+                  "--compare: expected merge-base or merge, got 'merge-bas'; did you mean "
+                  "`merge-base`?"},
+        ErrorCase{{"run", "--base", "main", "--filter", "BM_(a"},
+                  "--filter: 'BM_(a' is not a regular expression (Parenthesis is not closed.)"}));
+
+TEST(CliErrorsValues, ValuesThatLookLikeOptionsAreNotReportedAsUnknown) {
+  TempDir dir;
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY,
+      {"run", "--bench-args", "--benchmark_min_time=0.05", "--base", "main", "--rounds", "x"}, {},
+      dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find("unknown option"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("benchpr: error: --rounds", 0), 0u) << r.err;
+}
+
+TEST(CliErrorsValues, HelpListsTheNewOptionsAndExitsZero) {
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* option : {"--filter", "--bench-args", "--format", "--color", "--skip-build",
+                             "--fail-on", "--dry-run"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option << "\n" << r.out;
+}
+
+}  // namespace
+}  // namespace benchpr::testing

@@ -1,0 +1,129 @@
+// The terminal report, through the real analysis from raw rounds: a golden with colour off
+// (tests/golden/terminal_report.txt) and the same report with colour on.
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/analysis.hpp"
+#include "benchpr/render/text_report.hpp"
+
+namespace benchpr::render {
+namespace {
+
+Results session() {
+  Results r;
+  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", ""};
+  r.head = {"HEAD", "def5678abc1234def5678abc1234def5678abc12", ""};
+  r.config.threshold = 0.02;
+  r.plan.push_back({0, true, Side::Base});
+  const Side firsts[] = {Side::Base, Side::Head, Side::Head, Side::Base, Side::Base,
+                         Side::Head, Side::Head, Side::Base, Side::Base, Side::Head};
+  for (int i = 0; i < 10; ++i) r.plan.push_back({i + 1, false, firsts[i]});
+  r.rounds_done = 11;
+  r.complete = true;
+  return r;
+}
+
+// Deterministic noise: an LCG in [-1, 1).
+BenchmarkSeries series(const std::string& name, double level, double effect, double noise,
+                       std::uint64_t state, const std::string& unit = "ns",
+                       Better better = Better::Lower) {
+  BenchmarkSeries s;
+  s.suite = "core";
+  s.name = name;
+  s.unit = unit;
+  s.better = better;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 52) - 1.0;
+  };
+  for (int i = 0; i <= 10; ++i) {
+    s.base.push_back(level * (1 + noise * next()));
+    s.head.push_back(level * (1 + effect) * (1 + noise * next()));
+  }
+  return s;
+}
+
+Results mixed_session() {
+  Results r = session();
+  r.series.push_back(series("BM_Tls/4096", 45100, 0.075, 0.01, 1));
+  r.series.push_back(series("BM_Copy/65536", 1.63e6, -0.69, 0.01, 2));
+  r.series.push_back(series("BM_Alloc/1024", 3120, 0.01, 0.05, 3));
+  r.series.push_back(series("BM_Sort/8", 38.2, 0.002, 0.003, 4));
+  r.series.push_back(series("read_file/4k", 2.31e9, 0.0, 0.003, 5, "B/s", Better::Higher));
+  BenchmarkSeries gone = series("BM_Old", 10, 0, 0.01, 6);
+  for (double& v : gone.head) v = kMissing;
+  r.series.push_back(gone);
+  return r;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(TextReport, GoldenWithoutColour) {
+  const Results r = mixed_session();
+  const std::string text = render_text_report(r, analyse(r), {false});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  const std::string path = std::string(BENCHPR_GOLDEN_DIR) + "/terminal_report.txt";
+  const char* update = std::getenv("BENCHPR_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << text;
+    return;
+  }
+  const std::string expected = read_file(path);
+  ASSERT_FALSE(expected.empty()) << path << " is missing; run with BENCHPR_UPDATE_GOLDEN=1";
+  EXPECT_EQ(text, expected);
+}
+
+TEST(TextReport, ColourPaintsVerdictsAndRecommendationAndNothingElseChanges) {
+  const Results r = mixed_session();
+  const Analysis a = analyse(r);
+  const std::string plain = render_text_report(r, a, {false});
+  const std::string colour = render_text_report(r, a, {true});
+  EXPECT_NE(colour.find("\x1b[31mregression"), std::string::npos) << colour;
+  EXPECT_NE(colour.find("\x1b[32mimprovement"), std::string::npos) << colour;
+  EXPECT_NE(colour.find("\x1b[31mdo-not-merge"), std::string::npos) << colour;
+  // Without its escapes the coloured report is the plain one, so the columns still line up.
+  EXPECT_EQ(std::regex_replace(colour, std::regex("\x1b\\[[0-9;]*m"), ""), plain);
+}
+
+TEST(TextReport, ColumnsLineUp) {
+  const Results r = mixed_session();
+  const std::string text = render_text_report(r, analyse(r), {false});
+  // Every table line has its benchmark name starting in the same column as the header's.
+  std::istringstream in(text);
+  std::string line;
+  std::size_t column = std::string::npos;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.find("benchmark") != std::string::npos && line.find("verdict") != std::string::npos) {
+      column = line.find("benchmark");
+      continue;
+    }
+    if (column == std::string::npos) continue;
+    if (line.empty()) break;  // the end of the table
+    EXPECT_TRUE(line.substr(column, 3) == "BM_" || line.substr(column, 4) == "read") << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 6);
+}
+
+TEST(TextReport, HostileNamesCannotMoveTheCursor) {
+  Results r = session();
+  r.series.push_back(series("evil\x1b[2J\x1b[31mname\nline2", 100, 0, 0.01, 9));
+  const std::string text = render_text_report(r, analyse(r), {false});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("evil"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchpr::render
