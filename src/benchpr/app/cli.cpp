@@ -161,6 +161,13 @@ std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int ar
     if (opt != nullptr && opt->get_items_expected_min() > 0 && !attached) ++k;
   }
   std::string what = e.what();
+  // "Could not convert: --rounds = x" -> "--rounds: expected a number, got 'x'".
+  constexpr std::string_view kConvert = "Could not convert: ";
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr && what.starts_with(kConvert)) {
+    const std::string rest = what.substr(kConvert.size());
+    if (const std::size_t eq = rest.find(" = "); eq != std::string::npos)
+      return rest.substr(0, eq) + ": expected a number, got '" + rest.substr(eq + 3) + "'";
+  }
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
     what = "unexpected arguments: " + what.substr(what.find(':') + 1);
   while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
