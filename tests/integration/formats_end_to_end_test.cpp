@@ -55,7 +55,7 @@ TEST(FormatsEndToEnd, CustomSuitesWithKnownTenPercentEffects) {
              "    run: sh throughput.sh {out}\n"
              "    format: custom\n"
              "    better: higher\n"
-             "rounds: 6\n"
+             "rounds: 10\n"
              "warmup_rounds: 0\n"
              "threshold: 2%\n"
              "timeout: 1m\n");
@@ -117,11 +117,11 @@ TEST(FormatsEndToEnd, ThroughputThatRisesIsAnImprovement) {
   EXPECT_EQ(doc["recommendation"]["verdict"], "merge");
 }
 
-// The `command` format: benchpr times the suite's command itself. The PR's loop does twice the
-// work: wall time of a ~0.1 s process on a busy shared machine varies by tens of percent from
-// round to round, so the effect is large on purpose (a 40% effect came out inconclusive in some
-// runs with 4 rounds on a loaded machine).
-TEST(FormatsEndToEnd, CommandSuiteWithATwiceAsLongLoop) {
+// The `command` format: benchpr times the suite's command itself. The PR's loop does three times
+// the work: wall time of a ~0.1 s process on a busy shared machine varies by tens of percent from
+// round to round, so the effect is large on purpose (twice the work measured +39%, CI −5.9 …
+// +105.6%, with 6 rounds beside another test on a loaded machine: inconclusive).
+TEST(FormatsEndToEnd, CommandSuiteWithAThreeTimesLongerLoop) {
   TempRepo repo;
   repo.write(".benchpr.yml",
              "suites:\n"
@@ -132,7 +132,7 @@ TEST(FormatsEndToEnd, CommandSuiteWithATwiceAsLongLoop) {
              "    run: sh loop.sh\n"
              "    format: command\n"
              "    metric: cpu_time\n"
-             "rounds: 6\n"
+             "rounds: 10\n"
              "warmup_rounds: 0\n"
              "timeout: 1m\n");
   const auto loop = [](int n) {
@@ -142,8 +142,8 @@ TEST(FormatsEndToEnd, CommandSuiteWithATwiceAsLongLoop) {
   repo.commit("base");
   repo.branch("feature");
   repo.checkout("feature");
-  repo.write("loop.sh", loop(80000));
-  repo.commit("twice the iterations");
+  repo.write("loop.sh", loop(120000));
+  repo.commit("three times the iterations");
 
   TempDir out;
   const json doc = run_and_read(repo, out);
@@ -153,7 +153,7 @@ TEST(FormatsEndToEnd, CommandSuiteWithATwiceAsLongLoop) {
     ASSERT_NE(b, nullptr) << suite << "\n" << doc.dump(1);
     EXPECT_EQ((*b)["verdict"], "regression") << suite << ": " << b->dump();
     EXPECT_EQ((*b)["unit"], "ns");
-    EXPECT_GT((*b)["change"].get<double>(), 0.3) << suite;  // about +100%
+    EXPECT_GT((*b)["change"].get<double>(), 0.3) << suite;  // about +200%
   }
   EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
 }

@@ -169,12 +169,14 @@ TEST(TokenInMemoryOnly, ABenchmarkRunningAsRootCannotReadTheTokenFromBenchprsEnv
       EXPECT_TRUE(contains(content, "visible_value_777")) << entry.path();
       ++dumps_read;
     }
-    for (const std::string secret :
+    for (const std::string& secret :
          {token, std::string("gho_SecondToken_111"), std::string("runtime_Secret_222"),
           std::string("deploy_Secret_666"), std::string("GITHUB_TOKEN=")})
       EXPECT_FALSE(contains(content, secret)) << secret << " in " << entry.path();
   }
-  if (::geteuid() == 0) EXPECT_EQ(dumps_read, 4);  // 2 rounds x 2 sides
+  if (::geteuid() == 0) {
+    EXPECT_EQ(dumps_read, 4);  // 2 rounds x 2 sides
+  }
 }
 
 }  // namespace
