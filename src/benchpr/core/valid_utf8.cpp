@@ -4,8 +4,11 @@ namespace benchpr {
 
 namespace {
 
-// Length of the well-formed sequence at text[pos], 0 when the byte there does not start one.
-std::size_t sequence_length(std::string_view text, std::size_t pos) {
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+
+}  // namespace
+
+std::size_t utf8_sequence_length(std::string_view text, std::size_t pos) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(pos);
   if (lead < 0x80) return 1;
@@ -30,13 +33,9 @@ std::size_t sequence_length(std::string_view text, std::size_t pos) {
   return extra + 1;
 }
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-
-}  // namespace
-
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t n = sequence_length(text, pos);
+    const std::size_t n = utf8_sequence_length(text, pos);
     if (n == 0) return false;
     pos += n;
   }
@@ -47,7 +46,7 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t n = sequence_length(text, pos);
+    const std::size_t n = utf8_sequence_length(text, pos);
     if (n == 0) {
       out += kReplacement;
       ++pos;

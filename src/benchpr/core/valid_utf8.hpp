@@ -3,10 +3,15 @@
 // make it so at the edge: each byte that does not start a well-formed sequence becomes U+FFFD.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace benchpr {
+
+// Length of the well-formed UTF-8 sequence at text[pos] (1–4), or 0 when the byte there does not
+// start one: the one decoder check of the project (render/utf8 decodes with it too).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t pos);
 
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
 // U+10FFFF).

@@ -1,44 +1,20 @@
 #include "benchpr/render/utf8.hpp"
 
+#include "benchpr/core/valid_utf8.hpp"
+
 namespace benchpr::render::utf8 {
 
 char32_t next(std::string_view text, std::size_t& pos) {
+  const std::size_t n = utf8_sequence_length(text, pos);
+  if (n == 0) {
+    ++pos;
+    return kReplacement;
+  }
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(pos);
-  if (lead < 0x80) {
-    ++pos;
-    return lead;
-  }
-  int extra = 0;
-  char32_t cp = 0;
-  char32_t min = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    extra = 1, cp = lead & 0x1F, min = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    extra = 2, cp = lead & 0x0F, min = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    extra = 3, cp = lead & 0x07, min = 0x10000;
-  } else {
-    ++pos;
-    return kReplacement;
-  }
-  if (pos + extra >= text.size()) {  // truncated sequence
-    ++pos;
-    return kReplacement;
-  }
-  for (int i = 1; i <= extra; ++i) {
-    const unsigned char c = byte(pos + i);
-    if ((c & 0xC0) != 0x80) {
-      ++pos;
-      return kReplacement;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    ++pos;
-    return kReplacement;
-  }
-  pos += extra + 1;
+  // The lead byte keeps 7 bits alone, then 5, 4 or 3 bits for sequences of 2, 3 or 4 bytes.
+  char32_t cp = n == 1 ? byte(pos) : byte(pos) & (0x7Fu >> n);
+  for (std::size_t i = 1; i < n; ++i) cp = (cp << 6) | (byte(pos + i) & 0x3F);
+  pos += n;
   return cp;
 }
 
