@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/background_shell.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
@@ -23,27 +24,16 @@ using nlohmann::json;
 
 // CPU-bound neighbours, one per core (at least two, as on a 2-core runner with a parallel build
 // beside the job), in their own process group so they all die at the end.
-class Spinners {
+class Spinners : public BackgroundShell {
  public:
-  Spinners() {
-    const long cores = std::max(2L, sysconf(_SC_NPROCESSORS_ONLN));
-    pid_ = fork();
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      const std::string script = "i=0; while [ $i -lt " + std::to_string(cores) +
-                                 " ]; do sh -c 'while :; do :; done' & i=$((i+1)); done; wait";
-      execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    setpgid(pid_, pid_);
-  }
-  ~Spinners() {
-    kill(-pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-  }
+  Spinners() : BackgroundShell(script()) {}
 
  private:
-  pid_t pid_ = -1;
+  static std::string script() {
+    const long cores = std::max(2L, sysconf(_SC_NPROCESSORS_ONLN));
+    return "i=0; while [ $i -lt " + std::to_string(cores) +
+           " ]; do sh -c 'while :; do :; done' & i=$((i+1)); done; wait";
+  }
 };
 
 const json& benchmark_of(const json& doc, const std::string& name) {

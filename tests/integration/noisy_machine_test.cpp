@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/background_shell.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
@@ -18,30 +19,15 @@ namespace {
 using nlohmann::json;
 
 // A busy loop for 5 s, then 5 s of quiet, repeated until stopped: a neighbour on a shared
-// runner. Runs in its own process group so the whole thing is killed at the end.
-class SwitchingLoad {
+// runner.
+class SwitchingLoad : public BackgroundShell {
  public:
-  SwitchingLoad() {
-    pid_ = fork();
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      execl("/bin/sh", "sh", "-c",
+  SwitchingLoad()
+      : BackgroundShell(
             "while :; do "
             "  timeout 5 sh -c 'while :; do :; done';"
             "  sleep 5; "
-            "done",
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    setpgid(pid_, pid_);
-  }
-  ~SwitchingLoad() {
-    kill(-pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-  }
-
- private:
-  pid_t pid_ = -1;
+            "done") {}
 };
 
 const json& verdict_of(const json& doc, const std::string& name) {
