@@ -211,7 +211,7 @@ enum class Verdict {
   Slower,        // BH-significant, worse, below threshold ("small consistent change")
   Faster,        // BH-significant, better, below threshold
   Unchanged,     // 90% CI inside +-threshold ("flat")
-  Inconclusive,  // anything else ("no signal"), or flagged order/unstable
+  Inconclusive,  // anything else ("no signal"), or flagged "order"
   Added,         // only the PR has it
   Removed,       // only the base has it
   Failed,        // no comparable values: crash, timeout, parse error, error_occurred
@@ -260,9 +260,9 @@ struct BenchmarkAnalysis {
   double p_adjusted = kMissing;       // Benjamini-Hochberg
   double position_effect = kMissing;  // gamma: log-ratio shift when the PR runs second
   double position_p = kMissing;
-  double mde = kMissing;             // minimal detectable |change| at 80% power, fraction
+  double mde = kMissing;  // smallest |change| found with the set power at alpha/m, fraction
   std::optional<int> rounds_needed;  // rounds that would settle +-threshold (inconclusive only)
-  std::vector<std::string> flags;    // "cold-round", "order", "unstable"
+  std::vector<std::string> flags;    // "cold-round", "order"
   std::optional<int> dropped_round;  // analysed-round number (1-based) left out as cold
   int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;

@@ -93,8 +93,6 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx)
   std::string why;
   if (has_flag(b, "order")) {
     why = "sign follows run order";
-  } else if (has_flag(b, "unstable")) {
-    why = "one round decides it";
   } else if (lost_to_correction(b, ctx.alpha)) {
     why = fmt::format("not significant after correcting for {} (p {}, corrected {})",
                       plural(ctx.family, "benchmark", "benchmarks"), p_text(b.p),
