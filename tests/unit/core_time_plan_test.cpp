@@ -72,6 +72,29 @@ TEST(TimePlan, FixedRoundsOnlyShortenTheMinTime) {
   EXPECT_FALSE(p.fits);
 }
 
+// The same suite on a busy machine: the warm-up run used its 10 s of CPU (9 s sized, 1 s fixed)
+// at a quarter of a CPU, so it took 40 s. All of it is stretched, not a 31 s fixed part: a run
+// at min time m costs (1 + 180 m) / 0.25 s of wall time.
+TEST(TimePlan, BusyWarmUpStretchesTheWholeRunNotAFixedPart) {
+  TimePlanInput in = forty(300);
+  in.suites[0].run_seconds = 40.0;
+  in.suites[0].cpu_seconds = 10.0;
+  EXPECT_DOUBLE_EQ(round_seconds(in.suites, 0.05, 3), 2 * 40.0);
+  EXPECT_DOUBLE_EQ(round_seconds(in.suites, 0.02, 3), 2 * (1 + 3.6) / 0.25);
+  EXPECT_DOUBLE_EQ(round_seconds(in.suites, 0.01, 3), 2 * (1 + 1.8) / 0.25);
+  // 600 s left: 10 rounds at 0.05 s need 800 s, at 0.02 s 368 s.
+  const TimePlan p = plan_time(in);
+  EXPECT_TRUE(p.fits);
+  EXPECT_EQ(p.rounds, 10);
+  EXPECT_DOUBLE_EQ(p.min_time_seconds, 0.02);
+}
+
+TEST(TimePlan, SeveralThreadsUseMoreCpuThanWallTimeAndAreSizedOnWallTime) {
+  TimePlanInput in = forty(120);
+  in.suites[0].cpu_seconds = 20.0;  // two threads busy for most of the 12 s
+  EXPECT_DOUBLE_EQ(round_seconds(in.suites, 0.01, 3), 2 * (3 + 1.8));
+}
+
 TEST(TimePlan, SuitesBenchprCannotSizeCostWhatTheyCost) {
   TimePlanInput in;
   in.budget_seconds = 100;

@@ -17,8 +17,13 @@ double sized_part(const SuiteCost& s, double min_time, int repetitions) {
 
 double run_seconds(const SuiteCost& s, double min_time, int repetitions) {
   if (!s.sized) return s.run_seconds;
-  const double fixed =
-      std::max(0.0, s.run_seconds - sized_part(s, s.min_time, std::max(1, s.repetitions)));
+  const double warmup_sized = sized_part(s, s.min_time, std::max(1, s.repetitions));
+  if (s.cpu_seconds > 0 && s.cpu_seconds < s.run_seconds) {
+    const double share = s.cpu_seconds / s.run_seconds;
+    const double fixed_cpu = std::max(0.0, s.cpu_seconds - warmup_sized);
+    return (fixed_cpu + sized_part(s, min_time, repetitions)) / share;
+  }
+  const double fixed = std::max(0.0, s.run_seconds - warmup_sized);
   return fixed + sized_part(s, min_time, repetitions);
 }
 

@@ -2,12 +2,16 @@
 // measures, this decides, so the arithmetic is tested on hand-made costs.
 //
 // A Google Benchmark run costs about  fixed + benchmarks * repetitions * kMinTimeCost * min_time
-// (the library grows the iteration count until one repetition lasts min_time; the probing runs
-// before it add about half again). The fixed part (process start, benchmarks slower than
-// min_time, set-up) is what the warm-up run took beyond that. Other formats' runs cost what they
-// cost. The plan keeps the configured rounds when they fit, at the min time the method study
-// found best for a fixed time (docs/method.md, "Time plan"); when they do not fit it first
-// shortens the min time, then drops rounds, never below kMinRounds.
+// seconds of CPU (the library grows the iteration count until one repetition has used min_time
+// of CPU time; the probing runs before it add about half again). The fixed part (process start,
+// benchmarks slower than min_time, set-up) is what the warm-up run used beyond that. The wall
+// time is that CPU time over the share of a CPU the warm-up run got: on a busy machine a run at
+// a fifth of a CPU takes five times its CPU time, and its fixed part must not take the blame
+// (it does not shrink with the min time). Without a CPU time, or where the run used more CPU
+// than wall time (several threads), the same arithmetic is done on wall time. Other formats'
+// runs cost what they cost. The plan keeps the configured rounds when they fit, at the min time the
+// method study found best for a fixed time (docs/method.md, "Time plan"); when they do not fit it
+// first shortens the min time, then drops rounds, never below kMinRounds.
 #pragma once
 
 #include <string>
@@ -32,6 +36,7 @@ struct SuiteCost {
   int benchmarks = 0;      // benchmarks the run reported (sized suites)
   double min_time = 0;     // min time of the warm-up run (sized suites)
   int repetitions = 1;     // repetitions of the warm-up run
+  double cpu_seconds = 0;  // mean CPU time of one run in the warm-up round (0: unknown)
 };
 
 struct TimePlanInput {

@@ -498,13 +498,20 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     SuiteCost cost;
     cost.suite = suite.name;
     int runs = 0;
+    int cpu_runs = 0;
     for (const RunRecord& r : results.runs) {
       if (r.suite != suite.name || r.round >= warmup_rounds) continue;
       cost.run_seconds += r.seconds;
       ++runs;
+      if (!is_missing(r.cpu_seconds)) {
+        cost.cpu_seconds += r.cpu_seconds;
+        ++cpu_runs;
+      }
     }
     if (runs == 0) continue;
     cost.run_seconds /= runs;
+    // Only when every run has one: a mean over some runs would not match the wall time's.
+    cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / runs : 0;
     RunCommand probe;
     probe.reads_file = true;
     cost.sized = sized_by_plan(suite, probe);
