@@ -164,8 +164,25 @@ TEST(FaultsHang, ADaemonisedProcessIsKilledAfterTheRunAndReported) {
                  slurp("/proc/" + name + "/stat").find(") Z") == std::string::npos)
         << "daemon " << pid << " still runs";
   }
-  EXPECT_GE(daemons, 2);  // at least one per side
+  EXPECT_GE(daemons, 2);  // one per PR run
   EXPECT_FALSE(std::filesystem::exists(pids / "late"));
+
+  // The comment says so, for the side whose runs did it, and every run's count is in the
+  // results file.
+  const std::string comment = slurp(out / "comment.md");
+  EXPECT_NE(comment.find("The PR runs of suite micro left "), std::string::npos) << comment;
+  EXPECT_EQ(comment.find("The base runs of suite micro left "), std::string::npos) << comment;
+  EXPECT_NE(comment.find("benchpr killed them after each run"), std::string::npos) << comment;
+  const json doc = read_json(out / "results.json");
+  int runs = 0, left = 0;
+  for (const json& run : doc.at("runs")) {
+    ++runs;
+    left += run.at("leftover_processes").get<int>();
+    EXPECT_EQ(run.at("leftover_processes").get<int>(), run.at("side") == "head" ? 1 : 0)
+        << run.dump();
+  }
+  EXPECT_GT(runs, 0);
+  EXPECT_EQ(left, daemons);
 }
 
 }  // namespace

@@ -245,5 +245,67 @@ TEST(FaultsHostile, HostileUnitsParamsAndCounterNamesCannotInjectMarkupIntoTheCo
   EXPECT_NE(md.find("onerror=alert(1)"), std::string::npos) << md;
 }
 
+// Values no benchmark can report: base 1e-200 ns against PR 1e200 ns once read as "faster" with
+// "Looks good to merge". Values outside the plausible range for their unit, and a spread between
+// the sides no measurement has, fail the benchmark with the reason; the others are compared.
+std::string nonsense_generator(bool pr) {
+  const std::string tiny_or_huge = pr ? "1e200" : "1e-200";
+  const std::string widgets = pr ? "1e20" : "1e-20";
+  return "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
+         "printf '[{\"name\":\"tiny_vs_huge\",\"unit\":\"ns\",\"value\":" +
+         tiny_or_huge +
+         "},"
+         "{\"name\":\"spread\",\"unit\":\"widgets\",\"value\":" +
+         widgets +
+         "},"
+         "{\"name\":\"honest\",\"unit\":\"ns\",\"value\":%s}]\\n' \"$((1000 + r % 7))\"\n";
+}
+
+TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: nonsense\n"
+             "    run: sh gen.sh\n"
+             "    format: custom\n"
+             "rounds: 4\n"
+             "warmup_rounds: 0\n");
+  repo.write("gen.sh", nonsense_generator(false));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("gen.sh", nonsense_generator(true));
+  repo.commit("nonsense");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+
+  const json doc = read_json(out / "results.json");
+  const json* tiny = find_benchmark(doc, "tiny_vs_huge");
+  ASSERT_NE(tiny, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*tiny)["verdict"], "failed") << tiny->dump();
+  EXPECT_NE((*tiny)["reason"].get<std::string>().find("outside the plausible range"),
+            std::string::npos)
+      << tiny->dump();
+  const json* spread = find_benchmark(doc, "spread");
+  ASSERT_NE(spread, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_EQ((*spread)["verdict"], "failed") << spread->dump();
+  EXPECT_NE((*spread)["reason"].get<std::string>().find("values span a factor of"),
+            std::string::npos)
+      << spread->dump();
+  const json* honest = find_benchmark(doc, "honest");
+  ASSERT_NE(honest, nullptr) << doc["benchmarks"].dump(2);
+  EXPECT_NE((*honest)["verdict"], "failed") << honest->dump();
+
+  const std::string& md = e.out;
+  EXPECT_EQ(md.find("Looks good to merge"), std::string::npos) << md;
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
+  EXPECT_NE(md.find("outside the plausible range"), std::string::npos) << md;
+  const auto problems = markdown_problems(md);
+  EXPECT_TRUE(problems.empty()) << join(problems) << "\n" << md;
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

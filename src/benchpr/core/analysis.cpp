@@ -10,6 +10,7 @@
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/value_range.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
@@ -105,6 +106,11 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     if (!series.base_failure.empty()) why.push_back("base: " + series.base_failure);
     if (!series.head_failure.empty()) why.push_back("PR: " + series.head_failure);
     a.reason = fmt::format("{}", fmt::join(why, "; "));
+  } else if (std::string problem = value_range_problem(series); !problem.empty()) {
+    // Nonsense values would give a confident verdict of any size (1e-200 ns against 1e200 ns
+    // read as "faster"): the benchmark fails with the reason instead.
+    a.verdict = Verdict::Failed;
+    a.reason = std::move(problem);
   } else if (!base_any && !head_any) {
     a.verdict = Verdict::Failed;
     a.reason = rounds.empty() ? "no analysed round has run" : "no values on either side";
@@ -272,6 +278,38 @@ SuiteSummary summarise_suite(const std::string& suite, const std::vector<Work>& 
 
 }  // namespace
 
+// "The PR's runs of micro left 3 processes running (in 2 of 12 runs); benchpr killed them.":
+// a benchmark that daemonises may have disturbed the runs after it, and the user should know
+// that their code leaves processes behind. One note per suite and side, in the order of the runs.
+static std::vector<std::string> leftover_process_notes(const Results& results) {
+  struct Left {
+    std::string suite;
+    Side side;
+    int processes = 0, runs_with = 0, runs = 0;
+  };
+  std::vector<Left> lefts;
+  for (const RunRecord& r : results.runs) {
+    auto it = std::find_if(lefts.begin(), lefts.end(),
+                           [&](const Left& l) { return l.suite == r.suite && l.side == r.side; });
+    if (it == lefts.end()) it = lefts.insert(lefts.end(), Left{r.suite, r.side});
+    ++it->runs;
+    if (r.leftover_processes > 0) {
+      it->processes += r.leftover_processes;
+      ++it->runs_with;
+    }
+  }
+  std::vector<std::string> notes;
+  for (const Left& l : lefts) {
+    if (l.processes == 0) continue;
+    notes.push_back(fmt::format(
+        "The {} runs of suite {} left {} process{} running (in {} of {} runs); benchpr killed "
+        "{} after each run.",
+        l.side == Side::Base ? "base" : "PR", l.suite, l.processes, l.processes == 1 ? "" : "es",
+        l.runs_with, l.runs, l.processes == 1 ? "it" : "them"));
+  }
+  return notes;
+}
+
 Analysis analyse(const Results& results, const AnalysisOptions& options) {
   Analysis out;
   const std::vector<AnalysedRound> rounds = analysed_rounds(results);
@@ -307,6 +345,14 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     if (w.comparable) {
       w.fit = stats::moderate(w.fit, family.prior);
       read_fit(w, options, family_alpha);
+      // Within the plausible ranges this cannot happen; should a ratio still overflow, no
+      // verdict is read from infinities.
+      if (!std::isfinite(w.out.change) || !std::isfinite(w.out.ci_low) ||
+          !std::isfinite(w.out.ci_high)) {
+        w.comparable = false;
+        w.out.verdict = Verdict::Failed;
+        w.out.reason = "the ratio of the PR's values to the base's overflows";
+      }
     }
     p.push_back(w.comparable ? w.out.p : kMissing);
     p_size.push_back(w.comparable ? w.fit.p_beyond(half_margin) : kMissing);
@@ -359,6 +405,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     out.notes.push_back(
         "This pull request edits .benchpr.yml; the base revision's configuration was used.");
   }
+  for (std::string& note : leftover_process_notes(results)) out.notes.push_back(std::move(note));
 
   out.benchmarks.reserve(works.size());
   for (Work& w : works) out.benchmarks.push_back(std::move(w.out));

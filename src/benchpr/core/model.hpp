@@ -113,6 +113,8 @@ struct RunRecord {
   // CPUs kept busy by everything else on the machine while the run ran (from /proc/stat, minus
   // the run's own CPU time); kMissing when unknown.
   double others_cpus = kMissing;
+  // Processes the run left behind (daemons, orphans) that benchpr killed after it.
+  int leftover_processes = 0;
 };
 
 struct BuildResult {

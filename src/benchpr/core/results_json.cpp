@@ -265,6 +265,7 @@ json results_to_json(const Results& r, const Analysis* analysis) {
                     {"seconds", x.seconds},
                     {"cpu_seconds", number_or_null(x.cpu_seconds)},
                     {"others_cpus", number_or_null(x.others_cpus)},
+                    {"leftover_processes", x.leftover_processes},
                     {"ok", x.ok},
                     {"failure", x.failure},
                     {"log_tail", x.log_tail}});
@@ -404,6 +405,8 @@ Results results_from_json(const json& j) {
       x.seconds = get_number(runs[i], "seconds", w, 0);
       x.cpu_seconds = get_number(runs[i], "cpu_seconds", w, kMissing);
       x.others_cpus = get_number(runs[i], "others_cpus", w, kMissing);
+      x.leftover_processes =
+          static_cast<int>(get_int(runs[i], "leftover_processes", w, 0, 1'000'000, 0));
       x.ok = get_bool(runs[i], "ok", w, true);
       x.failure = get_string(runs[i], "failure", w, false);
       x.log_tail = get_string(runs[i], "log_tail", w, false);

@@ -65,6 +65,7 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
     ++out.runs;
     out.seconds += p.wall_seconds;
     out.cpu_seconds += p.user_seconds + p.system_seconds;
+    out.leftover_processes += p.leftover_processes;
     out.output_tail = p.output_tail;
     if (!p.ok()) {
       const std::string why = p.describe_failure(spec.timeout_seconds);

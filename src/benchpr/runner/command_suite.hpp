@@ -16,11 +16,12 @@ inline constexpr std::string_view kCommandMetrics = "wall_time, cpu_time, max_rs
 
 // What the runs looked like as processes, for the session's run record.
 struct CommandRunInfo {
-  int runs = 0;             // processes started (stops at the first failing one)
-  double seconds = 0;       // wall time of all of them together
-  double cpu_seconds = 0;   // CPU time (user + system) of all of them together
-  std::string failure;      // "run 2 of 3: exit code 1"; "" when every run succeeded
-  std::string output_tail;  // output of the last run (the failing one, if any)
+  int runs = 0;                // processes started (stops at the first failing one)
+  double seconds = 0;          // wall time of all of them together
+  double cpu_seconds = 0;      // CPU time (user + system) of all of them together
+  int leftover_processes = 0;  // processes the runs left behind, killed after them
+  std::string failure;         // "run 2 of 3: exit code 1"; "" when every run succeeded
+  std::string output_tail;     // output of the last run (the failing one, if any)
 };
 
 // Runs `spec` `repetitions` times (at least once) and returns one measurement named after the

@@ -1,0 +1,80 @@
+#include "benchpr/core/value_range.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace benchpr {
+
+namespace {
+
+// Nanoseconds per unit of time, or 0 when `unit` is not a time.
+double nanoseconds_per(std::string_view unit) {
+  if (unit.ends_with("/op")) unit.remove_suffix(3);
+  static constexpr std::array<std::pair<std::string_view, double>, 6> kTimes = {{
+      {"ns", 1.0},
+      {"us", 1e3},
+      {"\xC2\xB5s", 1e3},  // µs
+      {"ms", 1e6},
+      {"s", 1e9},
+      {"sec", 1e9},
+  }};
+  for (const auto& [name, factor] : kTimes) {
+    if (unit == name) return factor;
+  }
+  return 0;
+}
+
+constexpr double kMinNanoseconds = 1e-3;  // 1 ps
+constexpr double kMaxNanoseconds = 1e15;  // about 11.6 days
+constexpr double kMinOther = 1e-30;
+constexpr double kMaxOther = 1e30;
+
+// The first value of `values` that is not plausible, described; "" when all are.
+std::string first_problem(const std::vector<double>& values, const ValueRange& range,
+                          std::string_view unit, std::string_view side) {
+  for (double v : values) {
+    if (std::isnan(v)) continue;  // kMissing: no value that round
+    if (std::isinf(v) || v <= 0)
+      return fmt::format("{} value {:g} {} is not a positive number", side, v, unit);
+    if (v < range.low || v > range.high)
+      return fmt::format("{} value {:g} {} is outside the plausible range ({:g} to {:g} {})", side,
+                         v, unit, range.low, range.high, unit);
+  }
+  return {};
+}
+
+}  // namespace
+
+ValueRange plausible_range(std::string_view unit) {
+  if (const double ns = nanoseconds_per(unit); ns > 0)
+    return {kMinNanoseconds / ns, kMaxNanoseconds / ns};
+  return {kMinOther, kMaxOther};
+}
+
+std::string value_range_problem(const BenchmarkSeries& series) {
+  const ValueRange range = plausible_range(series.unit);
+  std::string problem = first_problem(series.base, range, series.unit, "base");
+  if (problem.empty()) problem = first_problem(series.head, range, series.unit, "PR");
+  if (!problem.empty()) return problem;
+
+  double low = INFINITY, high = 0;
+  for (const std::vector<double>* values : {&series.base, &series.head}) {
+    for (double v : *values) {
+      if (std::isnan(v)) continue;
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  if (high > 0 && high / low > kMaxValueSpread)
+    return fmt::format(
+        "values span a factor of {:.3g} ({:g} to {:g} {}), more than {:g}: not one quantity "
+        "measured twice",
+        high / low, low, high, series.unit, kMaxValueSpread);
+  return {};
+}
+
+}  // namespace benchpr
