@@ -79,5 +79,116 @@ TEST_F(InputsBeforeBuilding, PublishChecksTheTemplatesBeforeReadingTheResults) {
   EXPECT_EQ(e.out, "");
 }
 
+// Inputs that once overflowed the stack (SIGSEGV): std::regex recursed once per character of a
+// long name, and partial rendering recursed without end. Each now ends in a message.
+TEST_F(InputsBeforeBuilding, AFiftyThousandCharacterSuiteNameIsRefused) {
+  repo.write(".benchpr.yml", "build: touch " + marker() + "\nsuites:\n  - name: " +
+                                 std::string(50000, 'a') + "\n    run: 'true'\n");
+  repo.commit("long suite name");
+  const Ending e = run_with({});
+  expect_refused_before_building(e, ".benchpr.yml:");
+  EXPECT_NE(e.err.find("is longer than 100 characters"), std::string::npos) << e.err.substr(0, 500);
+  EXPECT_LT(e.err.size(), 2000u);  // the name is quoted cut short, not in full
+}
+
+TEST_F(InputsBeforeBuilding, AFiftyThousandCharacterScrubEnvEntryIsRefused) {
+  repo.write(".benchpr.yml", "build: touch " + marker() + "\nscrub_env: [" +
+                                 std::string(50000, 'A') +
+                                 "-]\nsuites:\n  - name: s\n    run: 'true'\n");
+  repo.commit("long scrub_env entry");
+  const Ending e = run_with({});
+  expect_refused_before_building(e, ".benchpr.yml:");
+  EXPECT_NE(e.err.find("is not an environment variable name"), std::string::npos)
+      << e.err.substr(0, 500);
+  EXPECT_LT(e.err.size(), 2000u);
+}
+
+TEST_F(InputsBeforeBuilding, ASetDelimiterSelfIncludeIsRefused) {
+  // After {{=<% %>=}}, <%> comment %> includes the template itself.
+  write_file(templates / "comment.mustache", "{{=<% %>=}}<%> comment %>\n");
+  expect_refused_before_building(
+      run_with({"--templates", templates.path()}),
+      "--templates " + templates.path() + ": template 'comment' includes itself");
+}
+
+TEST_F(InputsBeforeBuilding, DeeplyNestedSectionsAreRefused) {
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "{{#a}}";
+  for (int i = 0; i < 100000; ++i) text += "{{/a}}";
+  write_file(templates / "comment.mustache", text);
+  expect_refused_before_building(
+      run_with({"--templates", templates.path()}),
+      "--templates " + templates.path() + ": template 'comment' nests sections 100000 deep");
+}
+
+TEST_F(InputsBeforeBuilding, ALongChainOfPartialsIsRefused) {
+  for (int i = 0; i < 5000; ++i)
+    write_file(templates / ("p" + std::to_string(i) + ".mustache"),
+               "{{> p" + std::to_string(i + 1) + "}}\n");
+  write_file(templates / "p5000.mustache", "end\n");
+  write_file(templates / "comment.mustache", "{{> p0}}\n");
+  expect_refused_before_building(run_with({"--templates", templates.path()}),
+                                 "--templates " + templates.path() + ": template '");
+}
+
+// Zero-config reads the project's CMakeLists.txt: 40 KB inside `target_link_libraries(` once
+// overflowed the regex matcher's stack. `init` scans it and suggests the executable.
+TEST(ZeroConfigInput, FortyKilobytesInsideTargetLinkLibrariesAreScannedLinearly) {
+  TempDir dir;
+  std::string args;
+  for (int i = 0; i < 20000; ++i) args += "x ";
+  write_file(dir / "CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.16)\nproject(p CXX)\n"
+             "find_package(benchmark REQUIRED)\nadd_executable(bench_it b.cpp)\n"
+             "target_link_libraries(bench_it " +
+                 args + "benchmark::benchmark)\n");
+  const Ending e = run_benchpr_to_end({"init", "-C", dir.path()}, 60);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(slurp(dir / ".benchpr.yml").find("build-benchpr/bench_it"), std::string::npos)
+      << slurp(dir / ".benchpr.yml");
+}
+
+// benchpr replaces its worktrees in every run: an --output there once clobbered the PR's file.
+TEST_F(InputsBeforeBuilding, AnOutputInsideAWorktreeIsRefused) {
+  for (const std::string wt : {"head", "base"}) {
+    const std::string inside = repo.path() + "/.git/benchpr/wt/" + wt + "/results.json";
+    const Ending e = run_with({"--output", inside});
+    ASSERT_TRUE(e.exited) << e.describe();
+    EXPECT_EQ(e.exit_code, 2) << e.err;
+    EXPECT_NE(e.err.find("benchpr: error: " + inside + " is inside "), std::string::npos) << e.err;
+    EXPECT_NE(e.err.find("write it outside the work directory"), std::string::npos) << e.err;
+    EXPECT_FALSE(std::filesystem::exists(marker())) << "built before the output was checked";
+    EXPECT_FALSE(std::filesystem::exists(inside));
+  }
+  // The same through a path that only reaches the worktree after "..".
+  const std::string roundabout = repo.path() + "/.git/benchpr/logs/../wt/head/x.md";
+  const Ending e = run_with({"--markdown", roundabout});
+  EXPECT_EQ(e.exit_code, 2) << e.err;
+  EXPECT_NE(e.err.find(" is inside "), std::string::npos) << e.err;
+}
+
+// Comparing a commit with itself measures only noise: said before anything is run.
+TEST(SameCommit, BaseAndHeadTheSameCommitIsWarned) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: s\n"
+             "    run: echo '[{\"name\":\"c\",\"unit\":\"ns\",\"value\":5}]'\n"
+             "    format: custom\n"
+             "rounds: 2\n"
+             "warmup_rounds: 0\n");
+  repo.commit("base");
+  repo.branch("feature");
+  const Ending e = run_benchpr_to_end(
+      {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run"}, 60);
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("warning: base main and PR feature are the same commit ("),
+            std::string::npos)
+      << e.err;
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

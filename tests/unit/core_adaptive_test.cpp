@@ -173,6 +173,20 @@ TEST_F(AdaptiveTest, StopsWhenTheNextLookWouldOverrunTheBudget) {
   EXPECT_FALSE(decide_at_look(results_, plan_, 0, 100, 10).stop);
 }
 
+// Once the budget is spent there is no time left to state: it read "and ? of the budget is left".
+TEST_F(AdaptiveTest, ASpentBudgetIsSaidSoNotAQuestionMark) {
+  add("noisy", kNoisy);
+  const LookDecision over = decide_at_look(results_, plan_, 0, -30, 10);
+  EXPECT_TRUE(over.stop);
+  EXPECT_EQ(over.reason,
+            "the 10 more rounds to the next look would take about 1m40s, and the budget is spent "
+            "(overrun by 30s)");
+  const LookDecision exact = decide_at_look(results_, plan_, 0, 0, 10);
+  EXPECT_TRUE(exact.stop);
+  EXPECT_EQ(exact.reason,
+            "the 10 more rounds to the next look would take about 1m40s, and the budget is spent");
+}
+
 TEST_F(AdaptiveTest, AnUnknownTimePerRoundStops) {
   add("noisy", kNoisy);
   const LookDecision d =

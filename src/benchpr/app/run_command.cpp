@@ -102,6 +102,31 @@ std::string workflow_run_url() {
   return fmt::format("{}/{}/actions/runs/{}", server, repo_slug, run_id);
 }
 
+// benchpr replaces its worktrees and work files in every run: an output there would clobber a
+// file of the code under test (or be clobbered) mid-run.
+void check_outputs_outside_workspace(const runner::Workspace& ws,
+                                     const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  const auto normal = [](const std::string& p) {
+    std::error_code ec;
+    fs::path n = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return (ec ? fs::absolute(p, ec) : n).lexically_normal();
+  };
+  for (const std::string& path : paths) {
+    if (path.empty()) continue;
+    const fs::path target = normal(path);
+    for (const std::string& dir : {ws.base_dir, ws.head_dir, ws.out_dir, ws.log_dir}) {
+      const fs::path inside = target.lexically_relative(normal(dir));
+      if (!inside.empty() && *inside.begin() != "..") {
+        throw UserError(fmt::format(
+            "{} is inside {}, which benchpr creates and replaces for every run (it would "
+            "overwrite the code under test's files); write it outside the work directory {}",
+            path, dir, ws.root));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -142,7 +167,14 @@ int run_command(const RunOptions& options) {
   } catch (const runner::WorkspaceError& e) {
     throw UserError(e.what());
   }
+  check_outputs_outside_workspace(ws, {options.output, options.markdown, options.html});
   check_output_paths({options.output, options.markdown, options.html});
+  if (results.base.sha == results.head.sha) {
+    progress.line(fmt::format(
+        "warning: base {} and PR {} are the same commit ({}): every difference measured is "
+        "noise; pass the revisions to compare with --base and --head",
+        results.base.spec, results.head.spec, short_sha(results.base.sha)));
+  }
   repo.materialise(results.base.sha, ws.base_dir);
   const bool zero_config = !config;
   if (zero_config) {

@@ -6,9 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -156,14 +156,30 @@ class Reader {
   std::string file_;
 };
 
-const std::regex& suite_name_pattern() {
-  static const std::regex pattern("[A-Za-z0-9_.-]+");
-  return pattern;
+// Character checks, not std::regex: libstdc++'s matcher recurses once per character, and a
+// 50,000-character suite name or scrub_env entry overflowed the stack (SIGSEGV).
+bool name_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-const std::regex& env_name_pattern() {
-  static const std::regex pattern("[A-Za-z_][A-Za-z0-9_]*");
-  return pattern;
+bool valid_suite_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(),
+                                      [](char c) { return name_char(c) || c == '.' || c == '-'; });
+}
+
+bool valid_env_name(std::string_view name) {
+  return !name.empty() && !(name[0] >= '0' && name[0] <= '9') &&
+         std::all_of(name.begin(), name.end(), name_char);
+}
+
+// Suite names become parts of file names (r3-<suite>-head.json) and table cells.
+constexpr std::size_t kMaxSuiteNameChars = 100;
+
+// A value quoted in a message: long ones are cut, so the message stays one readable line.
+std::string quoted_value(std::string_view value) {
+  constexpr std::size_t kShown = 60;
+  if (value.size() <= kShown) return std::string(value);
+  return fmt::format("{}… ({} characters)", value.substr(0, kShown), value.size());
 }
 
 std::string suggested_name(const std::string& name) {
@@ -195,11 +211,17 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
         const int value_line = Reader::line_of(v, k);
         if (key == "name") {
           suite.name = r.scalar(k, v, path, "a name", "write e.g. 'name: core'");
-          if (!std::regex_match(suite.name, suite_name_pattern())) {
-            r.fail(
-                value_line, path,
-                fmt::format("'{}' may contain only letters, digits, '_', '.' and '-'", suite.name),
-                fmt::format("write e.g. '{}'", suggested_name(suite.name)));
+          if (!valid_suite_name(suite.name)) {
+            r.fail(value_line, path,
+                   fmt::format("'{}' may contain only letters, digits, '_', '.' and '-'",
+                               quoted_value(suite.name)),
+                   fmt::format("write e.g. '{}'", quoted_value(suggested_name(suite.name))));
+          }
+          if (suite.name.size() > kMaxSuiteNameChars) {
+            r.fail(value_line, path,
+                   fmt::format("'{}' is longer than {} characters", quoted_value(suite.name),
+                               kMaxSuiteNameChars),
+                   "give the suite a shorter name");
           }
           if (const auto [first, inserted] = names.emplace(suite.name, value_line); !inserted) {
             r.fail(value_line, path,
@@ -274,9 +296,9 @@ std::vector<std::string> read_scrub_env(const Reader& r, const YAML::Node& key,
     const std::string path = fmt::format("scrub_env[{}]", i);
     const YAML::Node item = value[i];
     const std::string name = r.scalar(key, item, path, "an environment variable name", "");
-    if (!std::regex_match(name, env_name_pattern())) {
+    if (!valid_env_name(name)) {
       r.fail(Reader::line_of(item, key), path,
-             fmt::format("'{}' is not an environment variable name", name),
+             fmt::format("'{}' is not an environment variable name", quoted_value(name)),
              "letters, digits and '_', not starting with a digit");
     }
     names.push_back(name);

@@ -193,15 +193,22 @@ LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, in
   const int more = next - r.rounds;
   const double need = more * seconds_per_round;
   if (!(need <= remaining_budget_seconds)) {
-    out.reason = std::isfinite(need)
-                     ? fmt::format(
-                           "the {} more rounds to the next look would take about {}, and {} of the "
-                           "budget {} left",
-                           more, format_duration(need), format_duration(remaining_budget_seconds),
-                           remaining_budget_seconds >= 1.5 ? "are" : "is")
-                     : std::string(
-                           "the time per round is unknown, so another look might overrun the "
-                           "budget");
+    if (!std::isfinite(need)) {
+      out.reason = "the time per round is unknown, so another look might overrun the budget";
+    } else if (!(remaining_budget_seconds > 0)) {
+      // Once spent, there is no time "left" to state (it printed "? of the budget is left").
+      out.reason = fmt::format(
+          "the {} more rounds to the next look would take about {}, and the budget is spent{}",
+          more, format_duration(need),
+          remaining_budget_seconds < 0
+              ? fmt::format(" (overrun by {})", format_duration(-remaining_budget_seconds))
+              : std::string());
+    } else {
+      out.reason = fmt::format(
+          "the {} more rounds to the next look would take about {}, and {} of the budget {} left",
+          more, format_duration(need), format_duration(remaining_budget_seconds),
+          remaining_budget_seconds >= 1.5 ? "are" : "is");
+    }
     return out;
   }
   out.stop = false;

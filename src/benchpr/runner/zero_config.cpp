@@ -6,10 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -106,17 +107,103 @@ std::string strip_cmake_comments(const std::string& text) {
   return out;
 }
 
-const std::regex& uses_benchmark_pattern() {
-  static const std::regex re(
-      R"(find_package\s*\(\s*benchmark\b|benchmark::benchmark|google/benchmark|googlebenchmark|\bbenchmark_main\b|target_link_libraries\s*\([^)]*[\s"]benchmark[\s")])",
-      std::regex::icase | std::regex::ECMAScript);
-  return re;
+// The CMake and Maven scans below are linear scans, not std::regex: libstdc++'s matcher
+// recurses once per character of a repetition, and a CMakeLists.txt with 40 KB inside
+// `target_link_libraries(` overflowed the stack (SIGSEGV).
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool cmake_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool target_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' ||
+         c == '-';
 }
 
-const std::regex& links_benchmark_pattern() {
-  static const std::regex re(R"((^|[\s"])(benchmark::)?benchmark(_main)?([\s"]|$))",
-                             std::regex::icase | std::regex::ECMAScript);
-  return re;
+// One call `name ( first rest )` in lower-cased CMake text; `rest` runs to the first ')' or the
+// end of the text when there is none (`closed` false).
+struct CMakeCall {
+  std::string_view first;  // the first argument, if it is a plain target name
+  std::string_view rest;   // the text after it up to the closing ')'
+  bool closed = false;
+};
+
+// Every call of command `name` (lower case) in `text` (lower-cased), in order. Linear: the
+// position of the next ')' is found once for all calls before it.
+std::vector<CMakeCall> cmake_calls(std::string_view text, std::string_view name) {
+  std::vector<CMakeCall> calls;
+  std::size_t close = 0;
+  bool close_known = false;
+  for (std::size_t at = text.find(name); at != std::string_view::npos;
+       at = text.find(name, at + 1)) {
+    if (at > 0 && word_char(text[at - 1])) continue;
+    std::size_t i = at + name.size();
+    while (i < text.size() && cmake_space(text[i])) ++i;
+    if (i >= text.size() || text[i] != '(') continue;
+    ++i;
+    while (i < text.size() && cmake_space(text[i])) ++i;
+    const std::size_t first_begin = i;
+    while (i < text.size() && target_char(text[i])) ++i;
+    CMakeCall call;
+    call.first = text.substr(first_begin, i - first_begin);
+    if (!close_known || (close != std::string_view::npos && close < i)) {
+      close = text.find(')', i);
+      close_known = true;
+    }
+    call.closed = close != std::string_view::npos;
+    call.rest = text.substr(i, (call.closed ? close : text.size()) - i);
+    calls.push_back(call);
+  }
+  return calls;
+}
+
+// Words of a CMake argument list, split at spaces and quotes.
+std::vector<std::string_view> cmake_words(std::string_view args) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < args.size()) {
+    while (i < args.size() && (cmake_space(args[i]) || args[i] == '"')) ++i;
+    const std::size_t begin = i;
+    while (i < args.size() && !cmake_space(args[i]) && args[i] != '"') ++i;
+    if (i > begin) words.push_back(args.substr(begin, i - begin));
+  }
+  return words;
+}
+
+bool is_benchmark_library(std::string_view word) {
+  return word == "benchmark" || word == "benchmark_main" || word == "benchmark::benchmark" ||
+         word == "benchmark::benchmark_main";
+}
+
+// `word` occurs in `text` with no letter, digit or '_' on either side.
+bool contains_word(std::string_view text, std::string_view word) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !word_char(text[at - 1])) && (end == text.size() || !word_char(text[end])))
+      return true;
+  }
+  return false;
+}
+
+// The CMake source (comments stripped) uses Google Benchmark: find_package(benchmark), a
+// benchmark:: target, a FetchContent of google/benchmark, benchmark_main, or a plain
+// `benchmark` among the libraries of target_link_libraries.
+bool uses_benchmark(const std::string& cmake_text) {
+  const std::string text = lower(cmake_text);
+  if (text.find("benchmark::benchmark") != std::string::npos ||
+      text.find("google/benchmark") != std::string::npos ||
+      text.find("googlebenchmark") != std::string::npos || contains_word(text, "benchmark_main"))
+    return true;
+  for (const CMakeCall& call : cmake_calls(text, "find_package")) {
+    if (call.first == "benchmark" ||
+        (call.first.starts_with("benchmark") && !word_char(call.first[9])))
+      return true;
+  }
+  for (const CMakeCall& call : cmake_calls(text, "target_link_libraries")) {
+    for (std::string_view word : cmake_words(call.rest)) {
+      if (word == "benchmark") return true;
+    }
+  }
+  return false;
 }
 
 // A name or path that can go into YAML and a shell command unquoted.
@@ -151,26 +238,46 @@ struct Project {
   std::string jmh_jar = "benchmarks.jar";
 };
 
+// `part` (a view into `lowered`, the lower-cased `text`) in the case of `text`.
+std::string original_case(const std::string& text, const std::string& lowered,
+                          std::string_view part) {
+  return text.substr(static_cast<std::size_t>(part.data() - lowered.data()), part.size());
+}
+
+// The first `<finalName> NAME </finalName>` of a pom.xml with a plain NAME.
+std::optional<std::string> final_name(const std::string& pom) {
+  static constexpr std::string_view kOpen = "<finalName>", kClose = "</finalName>";
+  for (std::size_t at = pom.find(kOpen); at != std::string::npos; at = pom.find(kOpen, at + 1)) {
+    std::size_t i = at + kOpen.size();
+    while (i < pom.size() && cmake_space(pom[i])) ++i;
+    const std::size_t begin = i;
+    while (i < pom.size() && target_char(pom[i])) ++i;
+    const std::size_t end = i;
+    while (i < pom.size() && cmake_space(pom[i])) ++i;
+    if (end > begin && pom.compare(i, kClose.size(), kClose) == 0)
+      return pom.substr(begin, end - begin);
+  }
+  return std::nullopt;
+}
+
 void scan_cmake(const fs::path& root, Project& project) {
   for (const fs::path& file : find_project_files(root, "CMakeLists.txt")) {
     const std::string text = strip_cmake_comments(read_text(file));
-    if (std::regex_search(text, uses_benchmark_pattern())) project.uses_benchmark = true;
+    if (uses_benchmark(text)) project.uses_benchmark = true;
 
+    const std::string lowered = lower(text);
     std::set<std::string> executables;
-    static const std::regex add_exe(R"(add_executable\s*\(\s*([A-Za-z0-9_.+-]+))",
-                                    std::regex::icase);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), add_exe);
-         it != std::sregex_iterator(); ++it)
-      executables.insert((*it)[1]);
-    static const std::regex link(R"(target_link_libraries\s*\(\s*([A-Za-z0-9_.+-]+)([^)]*)\))",
-                                 std::regex::icase);
+    for (const CMakeCall& call : cmake_calls(lowered, "add_executable")) {
+      if (!call.first.empty()) executables.insert(original_case(text, lowered, call.first));
+    }
     std::string dir = fs::relative(file.parent_path(), root).generic_string();
     if (dir == ".") dir.clear();
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
-         it != std::sregex_iterator(); ++it) {
-      const std::string target = (*it)[1];
-      const std::string args = (*it)[2];
-      if (!executables.count(target) || !std::regex_search(args, links_benchmark_pattern()))
+    for (const CMakeCall& call : cmake_calls(lowered, "target_link_libraries")) {
+      if (!call.closed || call.first.empty()) continue;
+      const std::string target = original_case(text, lowered, call.first);
+      const std::vector<std::string_view> words = cmake_words(call.rest);
+      if (!executables.count(target) ||
+          std::none_of(words.begin(), words.end(), is_benchmark_library))
         continue;
       if (!plain_word(dir) && !dir.empty()) continue;
       const bool known = std::any_of(project.targets.begin(), project.targets.end(),
@@ -181,7 +288,7 @@ void scan_cmake(const fs::path& root, Project& project) {
   // find_package(benchmark) often lives in a cmake/*.cmake file the CMakeLists.txt includes.
   if (!project.uses_benchmark) {
     for (const fs::path& file : find_project_files(root, "*.cmake")) {
-      if (std::regex_search(strip_cmake_comments(read_text(file)), uses_benchmark_pattern())) {
+      if (uses_benchmark(strip_cmake_comments(read_text(file)))) {
         project.uses_benchmark = true;
         break;
       }
@@ -199,10 +306,7 @@ void scan_maven(const fs::path& root, Project& project) {
     // The root pom often only manages the JMH version; the module that uses it is deeper.
     if (!project.jmh_module || project.jmh_module->empty()) {
       project.jmh_module = dir;
-      static const std::regex final_name(R"(<finalName>\s*([A-Za-z0-9_.+-]+)\s*</finalName>)");
-      std::smatch m;
-      project.jmh_jar = std::regex_search(text, m, final_name) ? m[1].str() + ".jar"
-                                                               : std::string("benchmarks.jar");
+      project.jmh_jar = final_name(text).value_or("benchmarks") + ".jar";
     }
   }
 }
