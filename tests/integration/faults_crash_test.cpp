@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "faults_helpers.hpp"
 
@@ -298,6 +299,80 @@ TEST(FaultsCrash, TheCrashProbeIsBoundedByTheSuiteTimeoutAndNeverRepeated) {
   const json doc = read_json(out / "results.json");
   EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
   EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
+}
+
+// A run that prints tens of megabytes: its log once grew as large every round, and 70 MB of
+// parsed standard output was reported as "the file is empty". The log keeps its head and its
+// tail and says how much was cut; a parsed output beyond what benchpr reads fails the run with
+// the true reason; a suite that writes its results to a file is still measured.
+TEST(FaultsCrash, HugeOutputIsCappedInTheLogAndReportedWithItsTrueReason) {
+  TempRepo repo;
+  const std::string gen =
+      "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
+      "case \"$1\" in\n"
+      // 70 MiB of standard output, which is what the custom format parses.
+      "flood) head -c 73400320 /dev/zero | tr '\\0' 'x'; echo ;;\n"
+      // 40 MiB of chatter, then the results in the file.
+      "chatty) head -c 41943040 /dev/zero | tr '\\0' 'y'; echo; echo last-line-of-chatter\n"
+      "  printf '[{\"name\":\"c\",\"unit\":\"ns\",\"value\":%s}]\\n' \"$((1000 + r % 7))\" > "
+      "\"$2\" ;;\n"
+      "esac\n";
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: flood\n"
+             "    run: sh gen.sh flood\n"
+             "    format: custom\n"
+             "  - name: chatty\n"
+             "    run: sh gen.sh chatty {out}\n"
+             "    format: custom\n"
+             "rounds: 2\n"
+             "warmup_rounds: 0\n");
+  repo.write("gen.sh", gen);
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("gen.sh", gen + "\n");
+  repo.commit("same");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err.substr(0, 2000);
+  EXPECT_EQ(e.exit_code, 0) << e.err.substr(0, 2000);
+
+  const json doc = read_json(out / "results.json");
+  bool flood_reason = false;
+  for (const json& run : doc.at("runs")) {
+    if (run.at("suite") != "flood") continue;
+    EXPECT_FALSE(run.at("ok").get<bool>());
+    const std::string failure = run.at("failure");
+    EXPECT_EQ(failure.find("empty"), std::string::npos) << failure;
+    flood_reason |=
+        failure.find("printed 73400321 bytes of output, more than the 64 MiB") != std::string::npos;
+  }
+  EXPECT_TRUE(flood_reason) << doc.at("runs").dump(1).substr(0, 3000);
+  const json* c = find_benchmark(doc, "c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE((*c)["verdict"], "failed") << c->dump();
+
+  // Every log is capped (16 MiB and the line about the cut), keeping the end of the output.
+  int logs = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(repo.path() + "/.git/benchpr/logs")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find("flood") == std::string::npos && name.find("chatty") == std::string::npos)
+      continue;
+    ++logs;
+    EXPECT_LE(entry.file_size(), (16u << 20) + 200) << name;
+    const std::string log = slurp(entry.path().string());
+    EXPECT_NE(log.find("bytes of output cut here; this log keeps the first 8388608 and the last "
+                       "8388608 of"),
+              std::string::npos)
+        << name;
+    if (name.find("chatty") != std::string::npos) {
+      EXPECT_NE(log.find("last-line-of-chatter"), std::string::npos) << name;
+    }
+  }
+  EXPECT_EQ(logs, 8);  // two suites, two sides, two rounds
 }
 
 }  // namespace

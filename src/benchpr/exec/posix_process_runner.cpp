@@ -22,6 +22,8 @@
 #include <system_error>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/exec/process.hpp"
 
@@ -131,32 +133,75 @@ void write_all(int fd, const char* data, std::size_t size) {
   }
 }
 
-// Everything the child prints: appended to the log, only the end kept in memory.
+// Everything the child prints: the head and the tail of it written to the log (the middle of a
+// huge output cut, and the cut said), only the end kept in memory.
 class OutputSink {
  public:
-  OutputSink(int log_fd, std::size_t tail_bytes) : log_fd_(log_fd), tail_bytes_(tail_bytes) {}
+  OutputSink(int log_fd, std::size_t tail_bytes, std::size_t log_max_bytes)
+      : log_fd_(log_fd),
+        tail_bytes_(tail_bytes),
+        log_head_bytes_(log_max_bytes / 2),
+        log_tail_bytes_(log_max_bytes - log_max_bytes / 2) {}
 
   void append(const char* data, std::size_t size) {
-    if (log_fd_ >= 0) write_all(log_fd_, data, size);
+    total_ += size;
+    if (log_fd_ >= 0) log(data, size);
     if (tail_bytes_ == 0) return;
     tail_.append(data, size);
     // Trim in batches so a long output costs amortised O(1) per byte.
-    if (tail_.size() > 2 * tail_bytes_ + kReadChunk) trim();
+    if (tail_.size() > 2 * tail_bytes_ + kReadChunk) trim(tail_, tail_bytes_);
+  }
+
+  // Writes what is held back of the log's end; call once the child's output has ended.
+  void finish_log() {
+    if (log_fd_ < 0 || total_ == logged_) return;
+    trim(log_tail_, log_tail_bytes_);
+    const std::size_t cut = total_ - logged_ - log_tail_.size();
+    if (cut > 0) {
+      const std::string note = fmt::format(
+          "\n[benchpr: {} bytes of output cut here; this log keeps the first {} and the last {} "
+          "of {} bytes]\n",
+          cut, logged_, log_tail_.size(), total_);
+      write_all(log_fd_, note.data(), note.size());
+    }
+    write_all(log_fd_, log_tail_.data(), log_tail_.size());
+    logged_ = total_;
+    log_tail_.clear();
   }
 
   std::string take_tail() {
-    trim();
+    trim(tail_, tail_bytes_);
     return std::move(tail_);
   }
 
+  std::size_t total() const { return total_; }
+
  private:
-  void trim() {
-    if (tail_.size() > tail_bytes_) tail_.erase(0, tail_.size() - tail_bytes_);
+  void log(const char* data, std::size_t size) {
+    if (logged_ < log_head_bytes_ && log_tail_.empty()) {
+      const std::size_t n = std::min(size, log_head_bytes_ - logged_);
+      write_all(log_fd_, data, n);
+      logged_ += n;
+      data += n;
+      size -= n;
+    }
+    if (size == 0) return;
+    log_tail_.append(data, size);
+    if (log_tail_.size() > 2 * log_tail_bytes_ + kReadChunk) trim(log_tail_, log_tail_bytes_);
+  }
+
+  static void trim(std::string& text, std::size_t keep) {
+    if (text.size() > keep) text.erase(0, text.size() - keep);
   }
 
   int log_fd_;
   std::size_t tail_bytes_;
+  std::size_t log_head_bytes_;
+  std::size_t log_tail_bytes_;
+  std::size_t total_ = 0;   // bytes the child printed
+  std::size_t logged_ = 0;  // of them, written to the log
   std::string tail_;
+  std::string log_tail_;  // printed after the log's head, not written yet
 };
 
 // Reads what is available; false once the pipe reached end of file (or failed).
@@ -420,7 +465,7 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
 
   fcntl(output_read.get(), F_SETFL, fcntl(output_read.get(), F_GETFL) | O_NONBLOCK);
   ProcessResult result;
-  OutputSink sink(log_fd.get(), spec.tail_bytes);
+  OutputSink sink(log_fd.get(), spec.tail_bytes, spec.log_max_bytes);
   const auto exited_at = supervise(pid, output_read.get(), spec, start, sink, result);
   output_read.reset();  // a writer that escaped the group now gets EPIPE instead of blocking
   result.wall_seconds = std::chrono::duration<double>(exited_at - start).count();
@@ -434,6 +479,8 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   // Fails only if someone else reaped the child (SIGCHLD ignored): then nothing is known of it.
   if (reaped == pid) record_exit(status, usage, result);
   result.leftover_processes = sweep_leftovers(pid);
+  sink.finish_log();
+  result.output_bytes = sink.total();
   // The child may print any bytes; what benchpr keeps of them must be text it can serialise.
   result.output_tail = valid_utf8(sink.take_tail());
   return result;

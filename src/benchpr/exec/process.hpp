@@ -22,6 +22,9 @@ struct ProcessSpec {
   std::vector<std::pair<std::string, std::string>> set_env;  // added/overridden
   std::string log_path;           // stdout+stderr appended here ("" = discard)
   std::size_t tail_bytes = 4096;  // how much of the output's end to keep in memory
+  // The log keeps at most this much: the first and the last half, with a line saying how much
+  // was cut between them (a run printing 60 MB once wrote 60 MB of log, every round).
+  std::size_t log_max_bytes = 16u << 20;
 };
 
 struct ProcessResult {
@@ -35,7 +38,8 @@ struct ProcessResult {
   double user_seconds = 0;
   double system_seconds = 0;
   long max_rss_kib = 0;
-  std::string output_tail;  // last tail_bytes of stdout+stderr
+  std::string output_tail;       // last tail_bytes of stdout+stderr
+  std::size_t output_bytes = 0;  // all of stdout+stderr, however much was kept
   // Processes the run left running outside its process group (daemons), killed after it ended.
   int leftover_processes = 0;
 

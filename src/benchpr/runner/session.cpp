@@ -48,43 +48,6 @@ std::string last_lines(const std::string& text, std::size_t lines) {
   return text.substr(pos);
 }
 
-BenchmarkSeries& series_for(Results& r, const std::string& suite, const std::string& name,
-                            const std::string& unit, Better better) {
-  for (auto& s : r.series)
-    if (s.suite == suite && s.name == name) {
-      if (s.unit.empty()) {
-        s.unit = unit;
-        s.better = better;
-      }
-      return s;
-    }
-  BenchmarkSeries s;
-  s.suite = suite;
-  s.name = name;
-  s.unit = unit;
-  s.better = better;
-  r.series.push_back(std::move(s));
-  return r.series.back();
-}
-
-void set_value(std::vector<double>& values, int round, double v) {
-  if (values.size() <= static_cast<std::size_t>(round))
-    values.resize(static_cast<std::size_t>(round) + 1, kMissing);
-  values[static_cast<std::size_t>(round)] = v;
-}
-
-// Stores one measurement: the compared value, and both times when the format reports them.
-void record_measurement(Results& r, const std::string& suite, Side side, int round,
-                        const Measurement& m) {
-  BenchmarkSeries& s = series_for(r, suite, m.name, m.unit, m.better);
-  set_value(side == Side::Base ? s.base : s.head, round, m.value);
-  if (!m.metric.empty()) s.metric = m.metric;
-  if (!is_missing(m.real_time))
-    set_value(side == Side::Base ? s.base_real : s.head_real, round, m.real_time);
-  if (!is_missing(m.cpu_time))
-    set_value(side == Side::Base ? s.base_cpu : s.head_cpu, round, m.cpu_time);
-}
-
 // "round 3" as the comment's per-round table counts (analysed rounds from 1), or "the warm-up".
 std::string round_label(const Results& r, int index) {
   if (index >= 0 && static_cast<std::size_t>(index) < r.plan.size() &&
@@ -239,6 +202,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   child_seconds_ += p.wall_seconds;
   rec.seconds = p.wall_seconds;
   record_cpu(rec, p.user_seconds + p.system_seconds, before, sample_cpu());
+  rec.leftover_processes = p.leftover_processes;
   if (p.leftover_processes > 0)
     progress_(fmt::format("  warning: {} {} left {} process(es) running; benchpr killed them",
                           side_name(side), suite.name, p.leftover_processes));
@@ -267,6 +231,14 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     } else if (rec.ok) {
       fail_run("wrote no results file (expected " + out_path + ")");
     }
+  } else if (p.output_bytes > spec.tail_bytes) {
+    // Only the last tail_bytes were kept: parsing them would report a wrong reason (once "the
+    // file is empty" for 70 MB of output).
+    if (rec.ok)
+      fail_run(fmt::format(
+          "printed {} bytes of output, more than the {} MiB benchpr reads from standard output "
+          "(have the suite write its results to a file: {{out}} in its run command)",
+          p.output_bytes, spec.tail_bytes >> 20));
   } else {
     content = p.output_tail;
     have_output = true;
@@ -282,9 +254,10 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
                       [&](const BenchmarkFailure& f) { return !std::regex_search(f.name, keep); });
       }
       for (const Measurement& m : parsed.measurements)
-        record_measurement(results, suite.name, side, round.index, m);
+        record_measurement(results, series_index_, suite.name, side, round.index, m);
       for (const BenchmarkFailure& f : parsed.failures) {
-        BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
+        BenchmarkSeries& s =
+            series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower);
         (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
       }
     } catch (const formats::ParseError& e) {
@@ -320,6 +293,10 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
   child_seconds_ += info.seconds;
   rec.seconds = info.seconds;
   record_cpu(rec, info.cpu_seconds, before, sample_cpu());
+  rec.leftover_processes = info.leftover_processes;
+  if (info.leftover_processes > 0)
+    progress_(fmt::format("  warning: {} {} left {} process(es) running; benchpr killed them",
+                          side_name(side), suite.name, info.leftover_processes));
   if (!info.failure.empty()) {
     rec.ok = false;
     rec.failure = info.failure;
@@ -329,9 +306,9 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
   for (const Measurement& m : parsed.measurements)
-    record_measurement(results, suite.name, side, rec.round, m);
+    record_measurement(results, series_index_, suite.name, side, rec.round, m);
   for (const BenchmarkFailure& f : parsed.failures) {
-    BenchmarkSeries& s = series_for(results, suite.name, f.name, "", Better::Lower);
+    BenchmarkSeries& s = series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower);
     (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
   }
   results.runs.push_back(std::move(rec));
@@ -356,7 +333,7 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
   listed_[{suite.name, side}] = probe.names;
   for (const auto& [name, why] : probe.crashers) {
     crashed_[{suite.name, side}].insert(name);
-    BenchmarkSeries& s = series_for(results, suite.name, name, "", Better::Lower);
+    BenchmarkSeries& s = series_index_.find_or_add(results, suite.name, name, "", Better::Lower);
     (side == Side::Base ? s.base_failure : s.head_failure) = why;
     progress_(fmt::format("  {} crashes on the {} ({}): left out of its later runs", name,
                           side_name(side), why));

@@ -12,6 +12,7 @@
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
 
 namespace benchpr::runner {
@@ -94,6 +95,7 @@ class Session {
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
   std::string write_error_;
+  SeriesIndex series_index_;
 };
 
 }  // namespace benchpr::runner

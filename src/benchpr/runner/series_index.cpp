@@ -1,0 +1,76 @@
+#include "benchpr/runner/series_index.hpp"
+
+namespace benchpr::runner {
+
+namespace {
+
+// Suite names cannot contain '\n' (the configuration allows letters, digits, '_', '.', '-').
+std::string key_of(const std::string& suite, const std::string& name) {
+  std::string key;
+  key.reserve(suite.size() + 1 + name.size());
+  key += suite;
+  key += '\n';
+  key += name;
+  return key;
+}
+
+void set_value(std::vector<double>& values, int round, double v) {
+  if (values.size() <= static_cast<std::size_t>(round))
+    values.resize(static_cast<std::size_t>(round) + 1, kMissing);
+  values[static_cast<std::size_t>(round)] = v;
+}
+
+}  // namespace
+
+void SeriesIndex::rebuild(const Results& r) {
+  owner_ = &r;
+  at_.clear();
+  at_.reserve(r.series.size());
+  // The first of duplicates wins, as the linear search did.
+  for (std::size_t i = 0; i < r.series.size(); ++i)
+    at_.emplace(key_of(r.series[i].suite, r.series[i].name), i);
+  indexed_ = r.series.size();
+}
+
+BenchmarkSeries& SeriesIndex::find_or_add(Results& r, const std::string& suite,
+                                          const std::string& name, const std::string& unit,
+                                          Better better) {
+  if (owner_ != &r || indexed_ != r.series.size()) rebuild(r);
+  const std::string key = key_of(suite, name);
+  auto it = at_.find(key);
+  if (it != at_.end() && (it->second >= r.series.size() || r.series[it->second].suite != suite ||
+                          r.series[it->second].name != name)) {
+    rebuild(r);  // reordered elsewhere
+    it = at_.find(key);
+  }
+  if (it != at_.end()) {
+    BenchmarkSeries& s = r.series[it->second];
+    if (s.unit.empty()) {
+      s.unit = unit;
+      s.better = better;
+    }
+    return s;
+  }
+  BenchmarkSeries s;
+  s.suite = suite;
+  s.name = name;
+  s.unit = unit;
+  s.better = better;
+  r.series.push_back(std::move(s));
+  at_.emplace(key, r.series.size() - 1);
+  indexed_ = r.series.size();
+  return r.series.back();
+}
+
+void record_measurement(Results& r, SeriesIndex& index, const std::string& suite, Side side,
+                        int round, const Measurement& m) {
+  BenchmarkSeries& s = index.find_or_add(r, suite, m.name, m.unit, m.better);
+  set_value(side == Side::Base ? s.base : s.head, round, m.value);
+  if (!m.metric.empty()) s.metric = m.metric;
+  if (!is_missing(m.real_time))
+    set_value(side == Side::Base ? s.base_real : s.head_real, round, m.real_time);
+  if (!is_missing(m.cpu_time))
+    set_value(side == Side::Base ? s.base_cpu : s.head_cpu, round, m.cpu_time);
+}
+
+}  // namespace benchpr::runner

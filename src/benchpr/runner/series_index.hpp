@@ -1,0 +1,35 @@
+// Finding a benchmark's series among all of a session's: once per value recorded, so it must not
+// be a linear search (100,000 benchmarks cost 57 s of benchpr's own time per round that way).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr::runner {
+
+// (suite, name) -> position in Results::series. Looks up in O(1) on average; rebuilt in O(n)
+// when the series changed under it (another Results, series added or reordered elsewhere).
+class SeriesIndex {
+ public:
+  // The series of (suite, name), appended when there is none. A series created without a unit
+  // (for a failure) takes the unit and direction of the first measurement.
+  BenchmarkSeries& find_or_add(Results& r, const std::string& suite, const std::string& name,
+                               const std::string& unit, Better better);
+
+ private:
+  void rebuild(const Results& r);
+
+  const Results* owner_ = nullptr;
+  std::size_t indexed_ = 0;  // r.series.size() when the index was last brought up to date
+  std::unordered_map<std::string, std::size_t> at_;
+};
+
+// Stores one measurement of a run in round `round`: the compared value, and both times when the
+// format reports them.
+void record_measurement(Results& r, SeriesIndex& index, const std::string& suite, Side side,
+                        int round, const Measurement& m);
+
+}  // namespace benchpr::runner
