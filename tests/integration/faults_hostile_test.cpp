@@ -307,5 +307,52 @@ TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict)
   EXPECT_TRUE(problems.empty()) << join(problems) << "\n" << md;
 }
 
+// --filter is matched in benchpr against the names the PR's code reports: a 200,000-character
+// name and the pattern 'c.*x' overflowed std::regex's recursion (SIGSEGV). Names longer than
+// 4096 bytes are not matched, so the filter leaves them out; the others are compared.
+TEST(FaultsHostile, AHugeBenchmarkNameUnderFilterIsLeftOutNotACrash) {
+  TempRepo repo;
+  const std::string gen =
+      "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
+      "printf '[{\"name\":\"%s\",\"unit\":\"ns\",\"value\":%s},"
+      "{\"name\":\"c_short_x\",\"unit\":\"ns\",\"value\":%s}]\\n' " +
+      std::string(200000, 'c') + " \"$((1000 + r % 7))\" \"$((1000 + r % 5))\"\n";
+  repo.write(".benchpr.yml",
+             "build: 'true'\n"
+             "suites:\n"
+             "  - name: s\n"
+             "    run: sh gen.sh\n"
+             "    format: custom\n"
+             "rounds: 2\n"
+             "warmup_rounds: 0\n");
+  repo.write("gen.sh", gen);
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("gen.sh", gen + "\n");
+  repo.commit("same");
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out, {"--filter", "c.*x"}));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err.substr(0, 2000);
+  EXPECT_EQ(e.exit_code, 0) << e.err.substr(0, 2000);
+  const json doc = read_json(out / "results.json");
+  EXPECT_NE(find_benchmark(doc, "c_short_x"), nullptr) << doc["benchmarks"].dump(1);
+  EXPECT_EQ(find_benchmark(doc, std::string(200000, 'c')), nullptr);
+}
+
+// The pattern itself is bounded too: compiling it recurses.
+TEST(FaultsHostile, AFilterOfFiftyThousandCharactersIsRefused) {
+  TempRepo repo;
+  repo.write(".benchpr.yml", "build: 'true'\nsuites:\n  - name: s\n    run: 'true'\n");
+  repo.commit("base");
+  const Ending e = run_benchpr_to_end({"run", "-C", repo.path(), "--base", "main", "--head", "main",
+                                       "--dry-run", "--filter", std::string(50000, '(') + "a"},
+                                      60);
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 2) << e.err.substr(0, 500);
+  EXPECT_NE(e.err.find("--filter: 50001 characters, more than 1000"), std::string::npos)
+      << e.err.substr(0, 500);
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

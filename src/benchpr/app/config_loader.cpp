@@ -84,6 +84,11 @@ void apply_overrides(Config& c, const RunOptions& options) {
     c.budget_seconds = *b;
   }
   if (!options.filter.empty()) {
+    // std::regex compiles and matches by recursion: an unbounded pattern could overflow the stack.
+    constexpr std::size_t kMaxFilterChars = 1000;
+    if (options.filter.size() > kMaxFilterChars)
+      throw UserError(fmt::format("--filter: {} characters, more than {}; shorten the pattern",
+                                  options.filter.size(), kMaxFilterChars));
     try {
       std::regex check(options.filter, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
