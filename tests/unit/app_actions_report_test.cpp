@@ -63,13 +63,14 @@ TEST(AppActionsReport, NamesCannotEndTheAnnotationOrStartANewLine) {
 
 TEST(AppActionsReport, ComparisonNoteNamesBothRevisionsOfAPullRequest) {
   Results r;
-  r.base = {"merge base of main", "1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", ""};
+  r.base = {"merge base of main", "1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "", true};
   r.head = {"pull/7 head", "2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", ""};
   EXPECT_EQ(comparison_note(r), "");  // local comparisons: the footer's SHAs say it
   r.pull_request = PullRequestInfo{};
   EXPECT_EQ(comparison_note(r),
             "Compared pull/7 head (2222222) against the merge base of main (1111111).");
   r.base.spec = "main";
+  r.base.merge_base = false;
   EXPECT_EQ(comparison_note(r), "Compared pull/7 head (2222222) against main (1111111).");
 }
 

@@ -101,8 +101,7 @@ TEST(AdaptivePlanTest, ConfigPlanLooksAtOnceTwiceAndThriceTheRounds) {
   EXPECT_DOUBLE_EQ(look_options(adaptive_plan_for(c), 7).alpha, 0.05);  // no such look
 }
 
-TEST(AdaptiveHelpers, KeysAndDecidedVerdicts) {
-  EXPECT_EQ(benchmark_key("core", "BM_Copy/64"), "core\tBM_Copy/64");
+TEST(AdaptiveHelpers, DecidedVerdicts) {
   EXPECT_FALSE(is_decided(Verdict::Inconclusive));
   for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::Slower, Verdict::Faster,
                     Verdict::Unchanged, Verdict::Added, Verdict::Removed, Verdict::Failed}) {
@@ -130,7 +129,7 @@ TEST_F(AdaptiveTest, ContinuesWithOnlyTheOpenBenchmarks) {
   EXPECT_FALSE(d.stop);
   EXPECT_EQ(d.reason, "");
   EXPECT_EQ(d.next_rounds, 20);
-  EXPECT_EQ(d.open_benchmarks, (std::vector<std::string>{"bench\tnoisy"}));
+  EXPECT_EQ(d.open_benchmarks, (std::vector<BenchmarkKey>{{"bench", "noisy"}}));
 }
 
 TEST_F(AdaptiveTest, TheLookAnalysesAtItsOwnLevel) {
@@ -168,7 +167,7 @@ TEST_F(AdaptiveTest, StopsWhenTheNextLookWouldOverrunTheBudget) {
             "the 10 more rounds to the next look would take about 1m40s, and 50s of the budget "
             "are left");
   EXPECT_EQ(d.next_rounds, 0);
-  EXPECT_EQ(d.open_benchmarks, (std::vector<std::string>{"bench\tnoisy"}));
+  EXPECT_EQ(d.open_benchmarks, (std::vector<BenchmarkKey>{{"bench", "noisy"}}));
   // Exactly enough time is enough.
   EXPECT_FALSE(decide_at_look(results_, plan_, 0, 100, 10).stop);
 }

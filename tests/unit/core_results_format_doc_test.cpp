@@ -148,6 +148,13 @@ TEST_F(ResultsFormatDoc, VocabulariesAreDescribed) {
     EXPECT_NE(doc.find("| `" + std::string(to_string(k)) + "` |"), std::string::npos)
         << to_string(k);
   }
+  for (FailureKind k : {FailureKind::ExitCode, FailureKind::Signal, FailureKind::Timeout,
+                        FailureKind::NotStarted, FailureKind::Interrupted, FailureKind::BadOutput,
+                        FailureKind::BenchmarkError, FailureKind::ValueOutOfRange,
+                        FailureKind::GivenUp, FailureKind::Setup, FailureKind::Other}) {
+    EXPECT_NE(doc.find("| `" + std::string(to_string(k)) + "` |"), std::string::npos)
+        << to_string(k);
+  }
 }
 
 }  // namespace

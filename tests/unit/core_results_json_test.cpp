@@ -22,7 +22,7 @@ const std::string kHeadSha = "89abcdef0123456789abcdef0123456789abcdef";
 Results sample() {
   Results r;
   r.tool_version = "0.1.0";
-  r.base = {"main", kBaseSha, "Base subject with <b>html</b>"};
+  r.base = {"merge base of main", kBaseSha, "Base subject with <b>html</b>", true};
   r.head = {"refs/pull/7/head", kHeadSha, "perf: @octocat </details> | x"};
   r.config.build = "make -j2";
   r.config.rounds = 2;
@@ -53,6 +53,7 @@ Results sample() {
   r.runs = {{0, "micro", Side::Base, 0, 0.5, 1.25, true, "", ""},
             {0, "micro", Side::Head, 1, 1.75, 2.0, false, "killed by signal 11 (SIGSEGV)",
              "Segmentation fault\n</details>\n"}};
+  r.runs[1].failure_kind = FailureKind::Signal;
   BenchmarkSeries s;
   s.suite = "micro";
   s.name = "<img src=x onerror=alert(1)>|@octocat";
@@ -61,6 +62,7 @@ Results sample() {
   s.base = {100.5, 101.25, kMissing};
   s.head = {kMissing, 99.0, 98.5};
   s.head_failure = "round 0: killed by signal 11 (SIGSEGV)";
+  s.head_failure_kind = FailureKind::Signal;
   r.series.push_back(s);
   r.rounds_done = 3;
   r.complete = false;
@@ -95,6 +97,8 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(results_to_string(b), text);
 
   EXPECT_EQ(b.head.subject, "perf: @octocat </details> | x");  // data, not escaped here
+  EXPECT_TRUE(b.base.merge_base);
+  EXPECT_FALSE(b.head.merge_base);
   EXPECT_EQ(b.seed, 18446744073709551615ull);
   ASSERT_EQ(b.config.suites.size(), 1u);
   EXPECT_EQ(b.config.suites[0].timeout_seconds, 3.0);
@@ -106,6 +110,10 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   ASSERT_EQ(b.runs.size(), 2u);
   EXPECT_FALSE(b.runs[1].ok);
   EXPECT_EQ(b.runs[1].log_tail, "Segmentation fault\n</details>\n");
+  EXPECT_EQ(b.runs[0].failure_kind, FailureKind::None);
+  EXPECT_EQ(b.runs[1].failure_kind, FailureKind::Signal);
+  EXPECT_EQ(b.series[0].base_failure_kind, FailureKind::None);
+  EXPECT_EQ(b.series[0].head_failure_kind, FailureKind::Signal);
   ASSERT_EQ(b.series.size(), 1u);
   EXPECT_EQ(b.series[0].name, "<img src=x onerror=alert(1)>|@octocat");
   ASSERT_EQ(b.series[0].base.size(), 3u);
@@ -115,6 +123,42 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.rounds_done, 3);
   EXPECT_FALSE(b.complete);
   EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
+}
+
+TEST(ResultsJson, FailureKindsAreWrittenBesideFailuresOnly) {
+  const json j = results_to_json(sample());
+  EXPECT_FALSE(j["runs"][0].contains("failure_kind"));
+  EXPECT_EQ(j["runs"][1]["failure_kind"], "signal");
+  EXPECT_FALSE(j["series"][0].contains("base_failure_kind"));
+  EXPECT_EQ(j["series"][0]["head_failure_kind"], "signal");
+  EXPECT_FALSE(j["builds"][0].contains("failure_kind"));
+}
+
+TEST(ResultsJson, FailuresWithoutAKindReadAsOther) {
+  // Files written before kinds were recorded, and kinds a later version added, still read: the
+  // failure stays a failure, of no known kind.
+  const Results old = results_from_string(edited([](json& j) {
+    j["runs"][1].erase("failure_kind");
+    j["series"][0].erase("head_failure_kind");
+    j["series"][0]["base_failure"] = "error: out of memory";
+    j["series"][0]["base_failure_kind"] = "a-kind-from-the-future";
+  }));
+  EXPECT_EQ(old.runs[0].failure_kind, FailureKind::None);
+  EXPECT_EQ(old.runs[1].failure_kind, FailureKind::Other);
+  EXPECT_EQ(old.series[0].head_failure_kind, FailureKind::Other);
+  EXPECT_EQ(old.series[0].base_failure_kind, FailureKind::Other);
+}
+
+TEST(ResultsJson, EveryFailureKindRoundTripsByName) {
+  for (FailureKind k :
+       {FailureKind::None, FailureKind::ExitCode, FailureKind::Signal, FailureKind::Timeout,
+        FailureKind::NotStarted, FailureKind::Interrupted, FailureKind::BadOutput,
+        FailureKind::BenchmarkError, FailureKind::ValueOutOfRange, FailureKind::GivenUp,
+        FailureKind::Setup, FailureKind::Other}) {
+    EXPECT_EQ(failure_kind_from_string(to_string(k)), k) << to_string(k);
+  }
+  EXPECT_EQ(to_string(FailureKind::ValueOutOfRange), "value-out-of-range");
+  EXPECT_FALSE(failure_kind_from_string("timed out").has_value());
 }
 
 TEST(ResultsJson, MissingValuesAreWrittenAsNull) {

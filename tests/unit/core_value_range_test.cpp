@@ -71,7 +71,9 @@ TEST(ValueRangeProblem, TheAnalysisFailsTheBenchmarkWithTheReason) {
   EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Failed);
   EXPECT_EQ(a.benchmarks[0].reason,
             "base value 1e-200 ns is outside the plausible range (0.001 to 1e+15 ns)");
+  EXPECT_EQ(a.benchmarks[0].failure, FailureKind::ValueOutOfRange);
   EXPECT_NE(a.benchmarks[1].verdict, Verdict::Failed);
+  EXPECT_EQ(a.benchmarks[1].failure, FailureKind::None);
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
 }
 

@@ -95,6 +95,18 @@ TEST_F(ExecProcessTest, ExitCodeIsReported) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.describe_failure(60), "exit code 3");
+  EXPECT_EQ(r.failure_kind(), FailureKind::ExitCode);
+}
+
+TEST_F(ExecProcessTest, ShellReportsOfSignalsAndMissingCommandsHaveTheirKinds) {
+  // sh reports a child killed by SIGSEGV as 139, and a command it cannot find as 127.
+  ProcessResult crashed = runner_.run(spec("sh -c 'kill -SEGV $$'"));
+  EXPECT_EQ(crashed.describe_failure(60), "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(crashed.failure_kind(), FailureKind::Signal);
+  ProcessResult missing = runner_.run(spec("./no-such-benchmark-binary"));
+  EXPECT_EQ(missing.exit_code, 127);
+  EXPECT_EQ(missing.failure_kind(), FailureKind::NotStarted);
+  EXPECT_EQ(runner_.run(spec("true")).failure_kind(), FailureKind::None);
 }
 
 TEST_F(ExecProcessTest, CapturesStdoutAndStderrInOrder) {
@@ -151,6 +163,7 @@ TEST_F(ExecProcessTest, UnwritableLogPathMeansNotStarted) {
   ProcessResult r = runner_.run(s);
   EXPECT_FALSE(r.started);
   EXPECT_THAT(r.spawn_error, HasSubstr(s.log_path));
+  EXPECT_EQ(r.failure_kind(), FailureKind::NotStarted);
 }
 
 TEST_F(ExecProcessTest, CrashBySignalIsDescribed) {
@@ -160,6 +173,7 @@ TEST_F(ExecProcessTest, CrashBySignalIsDescribed) {
   EXPECT_FALSE(r.timed_out);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.describe_failure(60), "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Signal);
 }
 
 TEST_F(ExecProcessTest, TimeoutKillsTheWholeGroup) {
@@ -174,6 +188,7 @@ TEST_F(ExecProcessTest, TimeoutKillsTheWholeGroup) {
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.signal, 0);
   EXPECT_EQ(r.describe_failure(s.timeout_seconds), "timed out after 500ms");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Timeout);
   pid_t grandchild = read_pid(dir_ / "grandchild.pid");
   EXPECT_TRUE(dies_within_seconds(grandchild, 10)) << "grandchild " << grandchild << " survived";
 }
@@ -354,27 +369,32 @@ TEST(ExecDescribeFailureTest, DescribesEachKindOfFailure) {
   ProcessResult r;
   r.exit_code = 2;
   EXPECT_EQ(r.describe_failure(300), "exit code 2");
+  EXPECT_EQ(r.failure_kind(), FailureKind::ExitCode);
 
   r.exit_code = -1;
   r.signal = SIGABRT;
   EXPECT_EQ(r.describe_failure(300), "killed by signal 6 (SIGABRT)");
   r.signal = 60;  // a real-time signal without a well-known name
   EXPECT_EQ(r.describe_failure(300), "killed by signal 60");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Signal);
 
   r.signal = SIGTERM;
   r.timed_out = true;
   EXPECT_EQ(r.describe_failure(300), "timed out after 5m");
   EXPECT_EQ(r.describe_failure(90), "timed out after 1m30s");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Timeout);  // benchpr sent that signal itself
 
   r.timed_out = false;
   r.interrupted = true;
   EXPECT_EQ(r.describe_failure(300), "interrupted");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Interrupted);
 
   ProcessResult not_started;
   not_started.started = false;
   not_started.spawn_error = "cannot change to directory '/x': No such file or directory";
   EXPECT_EQ(not_started.describe_failure(300),
             "could not start: cannot change to directory '/x': No such file or directory");
+  EXPECT_EQ(not_started.failure_kind(), FailureKind::NotStarted);
 }
 
 TEST(ExecSignalNameTest, NamesCommonCrashSignals) {
@@ -398,8 +418,13 @@ TEST(DescribeFailure, ShellReportsAKilledChildAsExitCode128PlusSignal) {
   EXPECT_EQ(r.describe_failure(60), "killed by signal 11 (SIGSEGV)");
   r.exit_code = 134;
   EXPECT_EQ(r.describe_failure(60), "killed by signal 6 (SIGABRT)");
+  EXPECT_EQ(r.failure_kind(), FailureKind::Signal);
   r.exit_code = 2;
   EXPECT_EQ(r.describe_failure(60), "exit code 2");
+  EXPECT_EQ(r.failure_kind(), FailureKind::ExitCode);
+  r.exit_code = 127;  // the shell did not find the command: nothing ran, nothing crashed
+  EXPECT_EQ(r.describe_failure(60), "exit code 127");
+  EXPECT_EQ(r.failure_kind(), FailureKind::NotStarted);
 }
 
 }  // namespace

@@ -141,6 +141,8 @@ TEST(MeasureCommand, FirstFailingRunStopsAndNamesTheReason) {
   EXPECT_EQ(processes.specs.size(), 2u);  // the third run never started
   EXPECT_EQ(info.runs, 2);
   EXPECT_EQ(info.failure, run.failures[0].reason);
+  EXPECT_EQ(info.failure_kind, FailureKind::Signal);
+  EXPECT_EQ(run.failures[0].kind, FailureKind::Signal);
   EXPECT_EQ(info.output_tail, "Segmentation fault\n");
 }
 
@@ -154,7 +156,12 @@ TEST(MeasureCommand, ExitCodeAndTimeoutAreFailures) {
   slow.timed_out = true;
   slow.signal = 9;
   CannedProcesses b({slow});
-  EXPECT_EQ(measure_command(b, spec(), 1, suite()).failures.at(0).reason, "timed out after 5m");
+  CommandRunInfo info;
+  const ParsedRun timed_out = measure_command(b, spec(), 1, suite(), &info);
+  EXPECT_EQ(timed_out.failures.at(0).reason, "timed out after 5m");
+  // The session gives up on the suite on this kind, whatever the message says.
+  EXPECT_EQ(info.failure_kind, FailureKind::Timeout);
+  EXPECT_EQ(timed_out.failures.at(0).kind, FailureKind::Timeout);
 }
 
 TEST(MeasureCommand, UnknownMetricRunsNothing) {
@@ -164,6 +171,7 @@ TEST(MeasureCommand, UnknownMetricRunsNothing) {
   ASSERT_EQ(run.failures.size(), 1u);
   EXPECT_EQ(run.failures[0].reason,
             "unknown metric 'real_time' (a command suite measures wall_time, cpu_time, max_rss)");
+  EXPECT_EQ(run.failures[0].kind, FailureKind::Setup);
 }
 
 TEST(MeasureCommand, ZeroValueIsAFailureNotADivisionByZeroLater) {
@@ -172,6 +180,7 @@ TEST(MeasureCommand, ZeroValueIsAFailureNotADivisionByZeroLater) {
   EXPECT_TRUE(run.measurements.empty());
   ASSERT_EQ(run.failures.size(), 1u);
   EXPECT_EQ(run.failures[0].reason, "cpu_time is 0");
+  EXPECT_EQ(run.failures[0].kind, FailureKind::ValueOutOfRange);
 }
 
 // The real process runner: the numbers come from wait4/rusage of a real child.

@@ -178,6 +178,7 @@ TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
   f.run();
   const BenchmarkSeries& crash = f.series("BM_Crash");
   EXPECT_EQ(crash.head_failure, "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(crash.head_failure_kind, FailureKind::Signal);
   EXPECT_TRUE(crash.base_failure.empty());
   // The others have values on both sides in every round, including the crash round.
   for (const char* name : {"BM_A", "BM_Z"}) {
@@ -206,6 +207,15 @@ TEST(Session, SuiteThatTimesOutIsNotRunAgainAndTheReasonNamesIt) {
     if (c.rfind("head: ./bench_bin", 0) == 0) ++head_runs;
   EXPECT_EQ(head_runs, 1);
   EXPECT_EQ(f.series("BM_A").head_failure, "suite micro timed out after 3s in the warm-up round");
+  EXPECT_EQ(f.series("BM_A").head_failure_kind, FailureKind::Timeout);
+  int given_up = 0;
+  for (const RunRecord& rec : f.results.runs) {
+    if (rec.side != Side::Head) continue;
+    EXPECT_EQ(rec.failure_kind, rec.round == 0 ? FailureKind::Timeout : FailureKind::GivenUp)
+        << "round " << rec.round << ": " << rec.failure;
+    given_up += rec.failure_kind == FailureKind::GivenUp;
+  }
+  EXPECT_EQ(given_up, 4);
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {
@@ -228,6 +238,8 @@ TEST(Session, BuildFailureStopsBeforeAnyRound) {
   ASSERT_EQ(f.results.builds.size(), 2u);
   EXPECT_FALSE(f.results.builds[1].ok);
   EXPECT_EQ(f.results.builds[1].failure, "exit code 2");
+  EXPECT_EQ(f.results.builds[1].failure_kind, FailureKind::ExitCode);
+  EXPECT_EQ(f.results.builds[0].failure_kind, FailureKind::None);
   EXPECT_NE(f.results.builds[1].log_tail.find("expected ';'"), std::string::npos);
   EXPECT_TRUE(f.results.runs.empty());
   EXPECT_EQ(f.results.stop_reason, "build failed");

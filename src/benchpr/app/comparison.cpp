@@ -151,6 +151,7 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
     }
     c.base = ctx.resolve(merge_base);
     c.base.spec = "merge base of " + pr.base_ref;
+    c.base.merge_base = true;
   }
   c.pull_request = pull_request_info(n, slug.full_name(), pr.title, pr.labels, pr.html_url);
   c.pull_request->head_sha = pr.head_sha;
@@ -206,6 +207,7 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
     c.base = ctx.resolve(merge_base);
     c.base.spec = "merge base of " +
                   (event.base_ref.empty() ? std::string("the base branch") : event.base_ref);
+    c.base.merge_base = true;
   }
   c.pull_request = pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
   c.pull_request->head_sha = event.head_sha;

@@ -18,9 +18,9 @@ namespace benchpr::app {
 
 std::string comparison_note(const Results& results) {
   if (!results.pull_request || results.base.spec.empty() || results.head.spec.empty()) return "";
-  const bool merge_base = results.base.spec.starts_with("merge base");
   return "Compared " + results.head.spec + " (" + short_sha(results.head.sha) + ") against " +
-         (merge_base ? "the " : "") + results.base.spec + " (" + short_sha(results.base.sha) + ").";
+         (results.base.merge_base ? "the " : "") + results.base.spec + " (" +
+         short_sha(results.base.sha) + ").";
 }
 
 StdoutStyle stdout_style(const std::string& format, const std::string& color, bool terminal,

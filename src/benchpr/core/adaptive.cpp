@@ -87,10 +87,6 @@ AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
   return options;
 }
 
-std::string benchmark_key(const std::string& suite, const std::string& name) {
-  return suite + "\t" + name;
-}
-
 bool is_decided(Verdict verdict) { return verdict != Verdict::Inconclusive; }
 
 LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look) {
@@ -175,7 +171,7 @@ LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, in
   out.analysis = std::move(r.last_analysis);
   for (std::size_t i = 0; i < results.series.size(); ++i) {
     if (r.decided_at[i] < 0) {
-      out.open_benchmarks.push_back(benchmark_key(results.series[i].suite, results.series[i].name));
+      out.open_benchmarks.push_back({results.series[i].suite, results.series[i].name});
     }
   }
   const int open = static_cast<int>(out.open_benchmarks.size());

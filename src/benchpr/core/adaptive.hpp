@@ -35,8 +35,12 @@ AdaptivePlan adaptive_plan_for(const Config& config, double alpha = 0.05);
 // Analysis options for look k (alpha of that look, default power).
 AnalysisOptions look_options(const AdaptivePlan& plan, int look_index);
 
-// "suite\tname": how the open benchmarks are named to the runner's filter.
-std::string benchmark_key(const std::string& suite, const std::string& name);
+// A benchmark as the runner's filter names it: its suite and its name.
+struct BenchmarkKey {
+  std::string suite;
+  std::string name;
+  bool operator==(const BenchmarkKey&) const = default;
+};
 
 // A verdict that more rounds would not change: everything except inconclusive.
 bool is_decided(Verdict verdict);
@@ -46,7 +50,7 @@ struct LookDecision {
   std::string reason;   // why the session stops, for the comment ("" while continuing)
   int rounds = 0;       // analysed rounds this look saw
   int next_rounds = 0;  // analysed rounds to reach before the next look; 0 when stopping
-  std::vector<std::string> open_benchmarks;  // benchmark_key()s: run only these until then
+  std::vector<BenchmarkKey> open_benchmarks;  // run only these until then
   Analysis analysis;  // this look's reading of the benchmarks that were open at it
 };
 

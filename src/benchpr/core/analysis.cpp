@@ -106,13 +106,17 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     if (!series.base_failure.empty()) why.push_back("base: " + series.base_failure);
     if (!series.head_failure.empty()) why.push_back("PR: " + series.head_failure);
     a.reason = fmt::format("{}", fmt::join(why, "; "));
+    a.failure = series.head_failure.empty() ? series.base_failure_kind : series.head_failure_kind;
+    if (a.failure == FailureKind::None) a.failure = FailureKind::Other;
   } else if (std::string problem = value_range_problem(series); !problem.empty()) {
     // Nonsense values would give a confident verdict of any size (1e-200 ns against 1e200 ns
     // read as "faster"): the benchmark fails with the reason instead.
     a.verdict = Verdict::Failed;
+    a.failure = FailureKind::ValueOutOfRange;
     a.reason = std::move(problem);
   } else if (!base_any && !head_any) {
     a.verdict = Verdict::Failed;
+    a.failure = FailureKind::Other;
     a.reason = rounds.empty() ? "no analysed round has run" : "no values on either side";
   } else if (!base_any) {
     a.verdict = Verdict::Added;

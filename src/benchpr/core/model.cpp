@@ -23,7 +23,32 @@ constexpr std::array<std::pair<RecommendationKind, std::string_view>, 4> kRecomm
     {RecommendationKind::Inconclusive, "inconclusive"},
     {RecommendationKind::Failed, "failed"},
 }};
+constexpr std::array<std::pair<FailureKind, std::string_view>, 12> kFailureKinds{{
+    {FailureKind::None, "none"},
+    {FailureKind::ExitCode, "exit-code"},
+    {FailureKind::Signal, "signal"},
+    {FailureKind::Timeout, "timeout"},
+    {FailureKind::NotStarted, "not-started"},
+    {FailureKind::Interrupted, "interrupted"},
+    {FailureKind::BadOutput, "bad-output"},
+    {FailureKind::BenchmarkError, "benchmark-error"},
+    {FailureKind::ValueOutOfRange, "value-out-of-range"},
+    {FailureKind::GivenUp, "given-up"},
+    {FailureKind::Setup, "setup"},
+    {FailureKind::Other, "other"},
+}};
 }  // namespace
+
+std::string_view to_string(FailureKind kind) {
+  for (const auto& [k, s] : kFailureKinds)
+    if (k == kind) return s;
+  return "other";
+}
+std::optional<FailureKind> failure_kind_from_string(std::string_view s) {
+  for (const auto& [k, name] : kFailureKinds)
+    if (name == s) return k;
+  return std::nullopt;
+}
 
 std::string_view to_string(Side side) { return side == Side::Base ? "base" : "head"; }
 std::string_view to_string(Better better) { return better == Better::Lower ? "lower" : "higher"; }

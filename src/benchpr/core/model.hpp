@@ -22,6 +22,26 @@ std::string_view to_string(Side side);
 std::string_view to_string(Better better);
 std::optional<Better> better_from_string(std::string_view s);
 
+// Why a build, a run or a benchmark gave no value. Decisions (give up on a suite after a
+// timeout, probe a crashed suite for its crasher, ...) are made on the kind; the message next to
+// it is for people and is never parsed back.
+enum class FailureKind {
+  None,             // no failure
+  ExitCode,         // the process exited with a non-zero code
+  Signal,           // killed by a signal (a crash), also when the shell reports it as 128+N
+  Timeout,          // killed by benchpr after its timeout
+  NotStarted,       // could not start: no working directory, no shell, command not found (126/127)
+  Interrupted,      // benchpr itself was asked to stop
+  BadOutput,        // no results file, or one that cannot be read or parsed
+  BenchmarkError,   // the tool reported the benchmark as failed (error_occurred, missing data)
+  ValueOutOfRange,  // a value that cannot be a measurement of its unit (NaN, 0, negative, ...)
+  GivenUp,          // not run again: an earlier run of the suite on that side timed out
+  Setup,            // the configuration cannot be carried out (unknown format or metric)
+  Other,            // a failure of no known kind (results written before kinds were recorded)
+};
+std::string_view to_string(FailureKind kind);
+std::optional<FailureKind> failure_kind_from_string(std::string_view s);
+
 // ---------------------------------------------------------------------------------------------
 // Configuration (.benchpr.yml, read from the base revision). Durations are in seconds.
 
@@ -80,6 +100,7 @@ struct Measurement {
 struct BenchmarkFailure {
   std::string name;
   std::string reason;  // e.g. "error_occurred: out of memory", "time is NaN"
+  FailureKind kind = FailureKind::BenchmarkError;
 };
 
 struct ParsedRun {
@@ -115,6 +136,8 @@ struct RunRecord {
   double others_cpus = kMissing;
   // Processes the run left behind (daemons, orphans) that benchpr killed after it.
   int leftover_processes = 0;
+  // The failure's kind; None exactly when ok.
+  FailureKind failure_kind = FailureKind::None;
 };
 
 struct BuildResult {
@@ -123,12 +146,17 @@ struct BuildResult {
   double seconds = 0;
   std::string failure;   // "exit code 2", "timed out after 30m", ...
   std::string log_tail;  // last lines of the build log
+  // The failure's kind; None exactly when ok.
+  FailureKind failure_kind = FailureKind::None;
 };
 
 struct RevisionInfo {
   std::string spec;     // what the user asked for: "main", "HEAD~1", "refs/pull/7/head"
   std::string sha;      // full 40-hex SHA
   std::string subject;  // first line of the commit message
+  // The base is the merge base of the PR's branch with `spec`'s branch (spec then says so in
+  // words, "merge base of main"), not the branch's tip.
+  bool merge_base = false;
 };
 
 struct MachineInfo {
@@ -158,6 +186,8 @@ struct BenchmarkSeries {
   std::vector<double> head;
   std::string base_failure;  // last reason this benchmark had no value on that side, if any
   std::string head_failure;
+  FailureKind base_failure_kind = FailureKind::None;  // the kind of base_failure
+  FailureKind head_failure_kind = FailureKind::None;
   // Google Benchmark times: which one base/head hold ("cpu_time" / "real_time"; "" otherwise),
   // and both times per round like base/head (empty when the format has no such times).
   std::string metric;
@@ -245,6 +275,8 @@ struct BenchmarkAnalysis {
   Better better = Better::Lower;
   Verdict verdict = Verdict::Inconclusive;
   std::string reason;  // why inconclusive / failed, in words
+  // Why it failed (the PR's side when both failed); None unless the verdict is failed.
+  FailureKind failure = FailureKind::None;
 
   int rounds_used = 0;  // analysed rounds with both values, after dropping
   // Geometric mean of the base over the used rounds, in unit; head_value is base_value times the

@@ -50,27 +50,29 @@ json config_json(const Config& c) {
 }
 
 json analysis_json(const BenchmarkAnalysis& b) {
-  return {{"suite", b.suite},
-          {"name", b.name},
-          {"unit", b.unit},
-          {"better", to_string(b.better)},
-          {"verdict", to_string(b.verdict)},
-          {"reason", b.reason},
-          {"rounds_used", b.rounds_used},
-          {"base", number_or_null(b.base_value)},
-          {"head", number_or_null(b.head_value)},
-          {"change", number_or_null(b.change)},
-          {"ci", json::array({number_or_null(b.ci_low), number_or_null(b.ci_high)})},
-          {"p", number_or_null(b.p)},
-          {"p_adjusted", number_or_null(b.p_adjusted)},
-          {"position_effect", number_or_null(b.position_effect)},
-          {"mde", number_or_null(b.mde)},
-          {"rounds_needed", b.rounds_needed ? json(*b.rounds_needed) : json(nullptr)},
-          {"dropped_round", b.dropped_round ? json(*b.dropped_round) : json(nullptr)},
-          {"flags", b.flags},
-          {"worse_rounds", b.worse_rounds},
-          {"better_rounds", b.better_rounds},
-          {"round_changes", values_json(b.round_changes)}};
+  json j = {{"suite", b.suite},
+            {"name", b.name},
+            {"unit", b.unit},
+            {"better", to_string(b.better)},
+            {"verdict", to_string(b.verdict)},
+            {"reason", b.reason},
+            {"rounds_used", b.rounds_used},
+            {"base", number_or_null(b.base_value)},
+            {"head", number_or_null(b.head_value)},
+            {"change", number_or_null(b.change)},
+            {"ci", json::array({number_or_null(b.ci_low), number_or_null(b.ci_high)})},
+            {"p", number_or_null(b.p)},
+            {"p_adjusted", number_or_null(b.p_adjusted)},
+            {"position_effect", number_or_null(b.position_effect)},
+            {"mde", number_or_null(b.mde)},
+            {"rounds_needed", b.rounds_needed ? json(*b.rounds_needed) : json(nullptr)},
+            {"dropped_round", b.dropped_round ? json(*b.dropped_round) : json(nullptr)},
+            {"flags", b.flags},
+            {"worse_rounds", b.worse_rounds},
+            {"better_rounds", b.better_rounds},
+            {"round_changes", values_json(b.round_changes)}};
+  if (b.failure != FailureKind::None) j["failure_kind"] = to_string(b.failure);
+  return j;
 }
 
 // --- reading -------------------------------------------------------------------------------
@@ -120,6 +122,15 @@ long long get_int(const json& obj, const char* key, const std::string& where, lo
   return v;
 }
 
+// A failure's kind; written only beside a failure, so files from before kinds were recorded
+// (and kinds this version does not know) read as Other when there is a failure.
+FailureKind get_failure_kind(const json& obj, const char* key, const std::string& where,
+                             bool failed) {
+  const std::string s = get_string(obj, key, where, false);
+  if (!failed) return FailureKind::None;
+  return failure_kind_from_string(s).value_or(FailureKind::Other);
+}
+
 bool get_bool(const json& obj, const char* key, const std::string& where, bool fallback) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return fallback;
@@ -163,6 +174,7 @@ const json& get_array(const json& obj, const char* key, const std::string& where
 RevisionInfo read_revision(const json& j, const std::string& where) {
   RevisionInfo r{get_string(j, "spec", where, false), get_string(j, "sha", where),
                  get_string(j, "subject", where, false)};
+  r.merge_base = get_bool(j, "merge_base", where, false);
   if (r.sha.size() != 40 || r.sha.find_first_not_of("0123456789abcdef") != std::string::npos)
     fail(where + ".sha", "expected a full 40-hex commit SHA");
   return r;
@@ -222,7 +234,9 @@ json results_to_json(const Results& r, const Analysis* analysis) {
   j["schema_version"] = r.schema_version;
   j["tool"] = {{"name", "benchpr"}, {"version", r.tool_version}};
   auto rev = [](const RevisionInfo& x) {
-    return json{{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
+    json j = {{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
+    if (x.merge_base) j["merge_base"] = true;
+    return j;
   };
   j["base"] = rev(r.base);
   j["head"] = rev(r.head);
@@ -248,15 +262,18 @@ json results_to_json(const Results& r, const Analysis* analysis) {
                     {"order", p.first == Side::Base ? "AB" : "BA"}});
   j["plan"] = plan;
   json builds = json::array();
-  for (const auto& b : r.builds)
+  for (const auto& b : r.builds) {
     builds.push_back({{"side", to_string(b.side)},
                       {"ok", b.ok},
                       {"seconds", b.seconds},
                       {"failure", b.failure},
                       {"log_tail", b.log_tail}});
+    if (b.failure_kind != FailureKind::None)
+      builds.back()["failure_kind"] = to_string(b.failure_kind);
+  }
   j["builds"] = builds;
   json runs = json::array();
-  for (const auto& x : r.runs)
+  for (const auto& x : r.runs) {
     runs.push_back({{"round", x.round},
                     {"suite", x.suite},
                     {"side", to_string(x.side)},
@@ -269,6 +286,9 @@ json results_to_json(const Results& r, const Analysis* analysis) {
                     {"ok", x.ok},
                     {"failure", x.failure},
                     {"log_tail", x.log_tail}});
+    if (x.failure_kind != FailureKind::None)
+      runs.back()["failure_kind"] = to_string(x.failure_kind);
+  }
   j["runs"] = runs;
   json series = json::array();
   for (const auto& s : r.series) {
@@ -280,6 +300,8 @@ json results_to_json(const Results& r, const Analysis* analysis) {
               {"head", values_json(s.head)},
               {"base_failure", s.base_failure},
               {"head_failure", s.head_failure}};
+    if (!s.base_failure.empty()) e["base_failure_kind"] = to_string(s.base_failure_kind);
+    if (!s.head_failure.empty()) e["head_failure_kind"] = to_string(s.head_failure_kind);
     if (!s.metric.empty()) e["metric"] = s.metric;
     // The time that was not compared (the compared one is base/head already).
     if (s.metric != "real_time" && (!s.base_real.empty() || !s.head_real.empty()))
@@ -388,6 +410,7 @@ Results results_from_json(const json& j) {
       b.ok = get_bool(builds[i], "ok", w, true);
       b.seconds = get_number(builds[i], "seconds", w, 0);
       b.failure = get_string(builds[i], "failure", w, false);
+      b.failure_kind = get_failure_kind(builds[i], "failure_kind", w, !b.ok);
       b.log_tail = get_string(builds[i], "log_tail", w, false);
       r.builds.push_back(std::move(b));
     }
@@ -409,6 +432,7 @@ Results results_from_json(const json& j) {
           static_cast<int>(get_int(runs[i], "leftover_processes", w, 0, 1'000'000, 0));
       x.ok = get_bool(runs[i], "ok", w, true);
       x.failure = get_string(runs[i], "failure", w, false);
+      x.failure_kind = get_failure_kind(runs[i], "failure_kind", w, !x.ok);
       x.log_tail = get_string(runs[i], "log_tail", w, false);
       r.runs.push_back(std::move(x));
     }
@@ -427,6 +451,10 @@ Results results_from_json(const json& j) {
     s.head = get_values(series[i], "head", w);
     s.base_failure = get_string(series[i], "base_failure", w, false);
     s.head_failure = get_string(series[i], "head_failure", w, false);
+    s.base_failure_kind =
+        get_failure_kind(series[i], "base_failure_kind", w, !s.base_failure.empty());
+    s.head_failure_kind =
+        get_failure_kind(series[i], "head_failure_kind", w, !s.head_failure.empty());
     s.metric = get_string(series[i], "metric", w, false);
     if (s.metric == "real_time") {
       s.base_real = s.base;

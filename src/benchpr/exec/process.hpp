@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "benchpr/core/model.hpp"
+
 namespace benchpr::exec {
 
 // Variables never passed to code under test, whatever the configuration says.
@@ -47,6 +49,8 @@ struct ProcessResult {
   // "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m", "could not start: ..."
   // ("" when ok()).
   std::string describe_failure(double timeout_seconds) const;
+  // The same judgement as describe_failure, as a value to decide on (None when ok()).
+  FailureKind failure_kind() const;
 };
 
 // "SIGSEGV" for 11, "" for a signal without a well-known name; for failure messages.

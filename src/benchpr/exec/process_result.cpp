@@ -51,6 +51,15 @@ std::string signal_name(int sig) {
   }
 }
 
+namespace {
+// Commands run under /bin/sh, which reports a child killed by signal N as exit code 128+N:
+// that N, or 0 when the exit code is not such a report.
+int signal_reported_by_shell(int exit_code) {
+  const int sig = exit_code - 128;
+  return sig > 0 && sig < 32 && !signal_name(sig).empty() ? sig : 0;
+}
+}  // namespace
+
 std::string ProcessResult::describe_failure(double timeout_seconds) const {
   // Interruption and timeout come before the signal: benchpr sent that signal itself. An
   // interruption before the start is still an interruption, not a failure to start.
@@ -61,13 +70,23 @@ std::string ProcessResult::describe_failure(double timeout_seconds) const {
     std::string name = signal_name(signal);
     return "killed by signal " + std::to_string(signal) + (name.empty() ? "" : " (" + name + ")");
   }
-  // Commands run under /bin/sh, which reports a child killed by signal N as exit code 128+N.
-  if (exit_code > 128 && exit_code < 128 + 32 && !signal_name(exit_code - 128).empty()) {
-    const int sig = exit_code - 128;
+  if (const int sig = signal_reported_by_shell(exit_code); sig != 0) {
     return "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
   }
   if (exit_code != 0) return "exit code " + std::to_string(exit_code);
   return "";
+}
+
+FailureKind ProcessResult::failure_kind() const {
+  // In the order of describe_failure, so the kind and the message always agree.
+  if (interrupted) return FailureKind::Interrupted;
+  if (!started) return FailureKind::NotStarted;
+  if (timed_out) return FailureKind::Timeout;
+  if (signal != 0 || signal_reported_by_shell(exit_code) != 0) return FailureKind::Signal;
+  // 126 and 127 are the shell's "cannot execute" and "not found": nothing of the command ran.
+  if (exit_code == 126 || exit_code == 127) return FailureKind::NotStarted;
+  if (exit_code != 0) return FailureKind::ExitCode;
+  return FailureKind::None;
 }
 
 }  // namespace benchpr::exec

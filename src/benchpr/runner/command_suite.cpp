@@ -50,7 +50,8 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
   if (!metric) {
     out.failure = fmt::format("unknown metric '{}' (a command suite measures {})", suite.metric,
                               kCommandMetrics);
-    parsed.failures.push_back({suite.name, out.failure});
+    out.failure_kind = FailureKind::Setup;
+    parsed.failures.push_back({suite.name, out.failure, out.failure_kind});
     return parsed;
   }
 
@@ -70,7 +71,8 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
     if (!p.ok()) {
       const std::string why = p.describe_failure(spec.timeout_seconds);
       out.failure = runs > 1 ? fmt::format("run {} of {}: {}", i + 1, runs, why) : why;
-      parsed.failures.push_back({suite.name, out.failure});
+      out.failure_kind = p.failure_kind();
+      parsed.failures.push_back({suite.name, out.failure, out.failure_kind});
       return parsed;
     }
     values.push_back(metric->value(p));
@@ -78,7 +80,7 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
 
   const double value = formats::median(std::move(values));
   if (std::string problem = formats::detail::value_problem(metric->name, value); !problem.empty()) {
-    parsed.failures.push_back({suite.name, problem});
+    parsed.failures.push_back({suite.name, problem, FailureKind::ValueOutOfRange});
     return parsed;
   }
   parsed.measurements.push_back(

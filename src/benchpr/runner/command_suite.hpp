@@ -22,6 +22,8 @@ struct CommandRunInfo {
   int leftover_processes = 0;  // processes the runs left behind, killed after them
   std::string failure;         // "run 2 of 3: exit code 1"; "" when every run succeeded
   std::string output_tail;     // output of the last run (the failing one, if any)
+  // The failure's kind; None when every run succeeded.
+  FailureKind failure_kind = FailureKind::None;
 };
 
 // Runs `spec` `repetitions` times (at least once) and returns one measurement named after the

@@ -41,7 +41,8 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
     spent += one.wall_seconds;
     // A timeout is not a crash: the suite's timeout already reports it.
     if (!one.ok() && !one.timed_out && !one.interrupted)
-      probe.crashers.emplace_back(name, one.describe_failure(spec.timeout_seconds));
+      probe.crashers.push_back(
+          {name, one.describe_failure(spec.timeout_seconds), one.failure_kind()});
   }
   return probe;
 }

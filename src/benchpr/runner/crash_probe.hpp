@@ -12,10 +12,10 @@
 namespace benchpr::runner {
 
 struct CrashProbe {
-  bool listed = false;                                        // --benchmark_list_tests worked
-  std::vector<std::string> names;                             // every benchmark of the suite
-  std::vector<std::pair<std::string, std::string>> crashers;  // name, failure ("killed by ...")
-  std::size_t unprobed = 0;  // benchmarks left unprobed when the probe's time ran out
+  bool listed = false;                     // --benchmark_list_tests worked
+  std::vector<std::string> names;          // every benchmark of the suite
+  std::vector<BenchmarkFailure> crashers;  // name, failure and its kind
+  std::size_t unprobed = 0;                // benchmarks left unprobed when the probe's time ran out
 };
 
 // `spec` carries the working directory, environment scrubbing and per-run timeout; its command

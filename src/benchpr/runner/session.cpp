@@ -51,6 +51,12 @@ std::string last_lines(const std::string& text, std::size_t lines) {
 // Names longer than this are never matched against --filter (see its use).
 constexpr std::size_t kMaxFilteredNameBytes = 4096;
 
+// Why the benchmark has no value on that side (the latest reason wins).
+void set_failure(BenchmarkSeries& s, Side side, std::string why, FailureKind kind) {
+  (side == Side::Base ? s.base_failure : s.head_failure) = std::move(why);
+  (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = kind;
+}
+
 // "round 3" as the comment's per-round table counts (analysed rounds from 1), or "the warm-up".
 std::string round_label(const Results& r, int index) {
   if (index >= 0 && static_cast<std::size_t>(index) < r.plan.size() &&
@@ -129,6 +135,7 @@ bool Session::build(Results& results, Side side) {
   b.ok = p.ok();
   if (!b.ok) {
     b.failure = p.describe_failure(spec.timeout_seconds);
+    b.failure_kind = p.failure_kind();
     b.log_tail = last_lines(p.output_tail, 40);
     progress_(fmt::format("the {} failed to build: {} (log: {})", side_name(side), b.failure,
                           spec.log_path));
@@ -173,6 +180,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   if (!format) {
     rec.ok = false;
     rec.failure = "unknown format '" + suite.format + "'";
+    rec.failure_kind = FailureKind::Setup;
     results.runs.push_back(rec);
     return results.runs.back();
   }
@@ -210,13 +218,14 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     progress_(fmt::format("  warning: {} {} left {} process(es) running; benchpr killed them",
                           side_name(side), suite.name, p.leftover_processes));
 
-  auto fail_run = [&](std::string why) {
+  auto fail_run = [&](std::string why, FailureKind kind) {
     rec.ok = false;
     rec.failure = std::move(why);
+    rec.failure_kind = kind;
     rec.log_tail = last_lines(p.output_tail, 20);
   };
-  if (!p.ok()) fail_run(p.describe_failure(spec.timeout_seconds));
-  if (p.timed_out) given_up_[{suite.name, side}] = rec.failure;
+  if (!p.ok()) fail_run(p.describe_failure(spec.timeout_seconds), p.failure_kind());
+  if (rec.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = rec.failure;
 
   // Parse what the run left behind even when it failed: a suite whose process failed late
   // may still have measured the others.
@@ -229,19 +238,21 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
         content = read_text_file(out_path, formats::kMaxInputBytes);
         have_output = true;
       } catch (const StoreError& e) {
-        if (rec.ok) fail_run(e.what());
+        if (rec.ok) fail_run(e.what(), FailureKind::BadOutput);
       }
     } else if (rec.ok) {
-      fail_run("wrote no results file (expected " + out_path + ")");
+      fail_run("wrote no results file (expected " + out_path + ")", FailureKind::BadOutput);
     }
   } else if (p.output_bytes > spec.tail_bytes) {
     // Only the last tail_bytes were kept: parsing them would report a wrong reason (once "the
     // file is empty" for 70 MB of output).
     if (rec.ok)
-      fail_run(fmt::format(
-          "printed {} bytes of output, more than the {} MiB benchpr reads from standard output "
-          "(have the suite write its results to a file: {{out}} in its run command)",
-          p.output_bytes, spec.tail_bytes >> 20));
+      fail_run(
+          fmt::format(
+              "printed {} bytes of output, more than the {} MiB benchpr reads from standard output "
+              "(have the suite write its results to a file: {{out}} in its run command)",
+              p.output_bytes, spec.tail_bytes >> 20),
+          FailureKind::BadOutput);
   } else {
     content = p.output_tail;
     have_output = true;
@@ -262,13 +273,12 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
       }
       for (const Measurement& m : parsed.measurements)
         record_measurement(results, series_index_, suite.name, side, round.index, m);
-      for (const BenchmarkFailure& f : parsed.failures) {
-        BenchmarkSeries& s =
-            series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower);
-        (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
-      }
+      for (const BenchmarkFailure& f : parsed.failures)
+        set_failure(series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower), side,
+                    f.reason, f.kind);
     } catch (const formats::ParseError& e) {
-      if (rec.ok) fail_run(std::string("could not read its output: ") + e.what());
+      if (rec.ok)
+        fail_run(std::string("could not read its output: ") + e.what(), FailureKind::BadOutput);
     }
   }
   if (!rec.ok && !p.interrupted) {
@@ -304,20 +314,19 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
   if (info.leftover_processes > 0)
     progress_(fmt::format("  warning: {} {} left {} process(es) running; benchpr killed them",
                           side_name(side), suite.name, info.leftover_processes));
-  if (!info.failure.empty()) {
+  if (info.failure_kind != FailureKind::None) {
     rec.ok = false;
     rec.failure = info.failure;
+    rec.failure_kind = info.failure_kind;
     rec.log_tail = last_lines(info.output_tail, 20);
-    if (info.failure.find("timed out") != std::string::npos)
-      given_up_[{suite.name, side}] = info.failure;
+    if (info.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = info.failure;
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
   for (const Measurement& m : parsed.measurements)
     record_measurement(results, series_index_, suite.name, side, rec.round, m);
-  for (const BenchmarkFailure& f : parsed.failures) {
-    BenchmarkSeries& s = series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower);
-    (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
-  }
+  for (const BenchmarkFailure& f : parsed.failures)
+    set_failure(series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower), side,
+                f.reason, f.kind);
   results.runs.push_back(std::move(rec));
   return results.runs.back();
 }
@@ -338,12 +347,12 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
                           format_duration(spec.timeout_seconds), probe.unprobed, suite.name));
   if (!probe.listed || probe.crashers.empty()) return;
   listed_[{suite.name, side}] = probe.names;
-  for (const auto& [name, why] : probe.crashers) {
-    crashed_[{suite.name, side}].insert(name);
-    BenchmarkSeries& s = series_index_.find_or_add(results, suite.name, name, "", Better::Lower);
-    (side == Side::Base ? s.base_failure : s.head_failure) = why;
-    progress_(fmt::format("  {} crashes on the {} ({}): left out of its later runs", name,
-                          side_name(side), why));
+  for (const BenchmarkFailure& crasher : probe.crashers) {
+    crashed_[{suite.name, side}].insert(crasher.name);
+    set_failure(series_index_.find_or_add(results, suite.name, crasher.name, "", Better::Lower),
+                side, crasher.reason, crasher.kind);
+    progress_(fmt::format("  {} crashes on the {} ({}): left out of its later runs", crasher.name,
+                          side_name(side), crasher.reason));
   }
   // Run the rest of the suite again in this round, so the other benchmarks are still compared.
   bool skip = false;
@@ -361,6 +370,7 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
     rec.position = position;
     rec.ok = false;
     rec.failure = "not run again: " + it->second + " earlier";
+    rec.failure_kind = FailureKind::GivenUp;
     results.runs.push_back(std::move(rec));
     return;
   }
@@ -368,12 +378,10 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   const std::vector<std::string> only = selection(suite, side, &skip);
   if (skip) return;
   const RunRecord& rec = run_process(results, round, suite, side, position, only);
-  // 126 and 127 are the shell's "cannot execute" and "not found": no benchmark ran, so there
-  // is no crasher to look for.
-  const bool not_started = rec.failure == "exit code 126" || rec.failure == "exit code 127";
+  // A run that did not start (the shell's 126 and 127 included) ran no benchmark, so there is no
+  // crasher to look for; nor is there after a timeout or a bad output.
   const bool crashed =
-      !rec.ok && !not_started &&
-      (rec.failure.rfind("exit code", 0) == 0 || rec.failure.rfind("killed by signal", 0) == 0);
+      rec.failure_kind == FailureKind::ExitCode || rec.failure_kind == FailureKind::Signal;
   if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
       crashed_.find({suite.name, side}) == crashed_.end()) {
     handle_crash(results, round, suite, side, position);
@@ -402,18 +410,21 @@ void Session::finish_failures(Results& results) {
           open != open_.end() &&
           std::find(open->second.begin(), open->second.end(), s.name) == open->second.end())
         continue;
-      std::string& why = rec.side == Side::Base ? s.base_failure : s.head_failure;
-      if (why.empty())
-        why = fmt::format("suite {} {} in {}", rec.suite, rec.failure,
-                          round_label(results, rec.round));
+      if ((rec.side == Side::Base ? s.base_failure : s.head_failure).empty())
+        set_failure(s, rec.side,
+                    fmt::format("suite {} {} in {}", rec.suite, rec.failure,
+                                round_label(results, rec.round)),
+                    rec.failure_kind);
     }
     if (!any) {
       // The suite never reported a benchmark: keep the failure visible as a row of its own.
       BenchmarkSeries s;
       s.suite = rec.suite;
       s.name = "(suite " + rec.suite + ")";
-      (rec.side == Side::Base ? s.base_failure : s.head_failure) =
-          fmt::format("suite {} {} in {}", rec.suite, rec.failure, round_label(results, rec.round));
+      set_failure(
+          s, rec.side,
+          fmt::format("suite {} {} in {}", rec.suite, rec.failure, round_label(results, rec.round)),
+          rec.failure_kind);
       results.series.push_back(std::move(s));
     }
   }
@@ -578,10 +589,7 @@ void Session::run_adaptive(Results& results) {
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();
     for (const SuiteConfig& s : results.config.suites) open_[s.name];
-    for (const std::string& key : d.open_benchmarks) {
-      const auto tab = key.find('\t');
-      open_[key.substr(0, tab)].push_back(key.substr(tab + 1));
-    }
+    for (const BenchmarkKey& key : d.open_benchmarks) open_[key.suite].push_back(key.name);
   }
   results.complete = true;
   results.stop_reason = "the last planned look was reached";
