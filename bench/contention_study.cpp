@@ -224,18 +224,21 @@ void waiting_table(int prs) {
   std::puts(
       "Share of benchmarks that get the note, CPU time compared. False notes: no change, and a "
       "real +10% change of the work (wall time follows CPU time). Found: the PR adds waiting "
-      "worth 5% or 20% of the benchmark's CPU time (a sleep, I/O), CPU time unchanged.\n");
+      "worth 5%, 20% or 100% of the benchmark's CPU time (a sleep, I/O), CPU time unchanged. "
+      "24 benchmarks per pull request: 4 with more work, 2 with each amount of waiting, 14 "
+      "unchanged.\n");
   std::puts(
       "| machine | false: no change | false: +10% work | found: +5% waiting | found: +20% waiting "
-      "|");
-  std::puts("|:--|--:|--:|--:|--:|");
+      "| found: +100% waiting |");
+  std::puts("|:--|--:|--:|--:|--:|--:|");
   for (const Contention& c : kContention) {
-    Rate none, work, w5, w20;
+    Rate none, work, w5, w20, w100;
     for (int pr = 0; pr < prs; ++pr) {
-      std::vector<Truth> truth(20);
+      std::vector<Truth> truth(24);
       for (int b = 0; b < 4; ++b) truth[static_cast<std::size_t>(b)].cpu_change = 0.10;
-      for (int b = 4; b < 8; ++b) truth[static_cast<std::size_t>(b)].wait = 0.05;
-      for (int b = 8; b < 12; ++b) truth[static_cast<std::size_t>(b)].wait = 0.20;
+      for (int b = 4; b < 6; ++b) truth[static_cast<std::size_t>(b)].wait = 0.05;
+      for (int b = 6; b < 8; ++b) truth[static_cast<std::size_t>(b)].wait = 0.20;
+      for (int b = 8; b < 10; ++b) truth[static_cast<std::size_t>(b)].wait = 1.0;
       const Sim s = simulate(c, Noise{}, truth, 10, 0.05, 3, 5000 + static_cast<unsigned>(pr));
       const benchpr::Results r = to_results(s, truth.size(), Metric::Cpu);
       benchpr::Analysis a = benchpr::analyse(r);
@@ -244,17 +247,19 @@ void waiting_table(int prs) {
         const bool noted = has_flag(a.benchmarks[b], "waiting");
         if (b < 4) {
           work.add(noted);
-        } else if (b < 8) {
+        } else if (b < 6) {
           w5.add(noted);
-        } else if (b < 12) {
+        } else if (b < 8) {
           w20.add(noted);
+        } else if (b < 10) {
+          w100.add(noted);
         } else {
           none.add(noted);
         }
       }
     }
-    std::printf("| %s | %s | %s | %s | %s |\n", c.name, pct(none).c_str(), pct(work).c_str(),
-                pct(w5).c_str(), pct(w20).c_str());
+    std::printf("| %s | %s | %s | %s | %s | %s |\n", c.name, pct(none).c_str(), pct(work).c_str(),
+                pct(w5).c_str(), pct(w20).c_str(), pct(w100).c_str());
   }
   std::puts("");
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -55,17 +56,17 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   cfg.warmup = 1;
   cfg.min_time = "0.01";
   const std::vector<GbenchCase> base = {
-      {"BM_Plus10", spin(20000), ""}, {"BM_Minus20", spin(20000), ""},
-      {"BM_Plus3", spin(20000), ""},  {"BM_SameA", spin(20000), ""},
-      {"BM_SameB", spin(5000), ""},   {"BM_SameC", spin(50000), ""}};
+      {"BM_Plus10", chain(20000), ""}, {"BM_Minus20", chain(20000), ""},
+      {"BM_Plus3", chain(20000), ""},  {"BM_SameA", chain(20000), ""},
+      {"BM_SameB", chain(5000), ""},   {"BM_SameC", chain(50000), ""}};
   write_gbench_project(repo, base, cfg);
   repo.commit("base");
   repo.branch("pr");
   repo.checkout("pr");
   auto head = base;
-  head[0].body = spin(22000);
-  head[1].body = spin(16000);
-  head[2].body = spin(20600);
+  head[0].body = chain(22000);
+  head[1].body = chain(16000);
+  head[2].body = chain(20600);
   write_gbench_project(repo, head, cfg);
   repo.commit("known effects");
 
@@ -79,8 +80,7 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
   // The CPU share the benchmark processes got: about a third with the spinners alone on a
-  // 2-core machine. Far below that, other load shares the cores too and even CPU time spreads
-  // too much to decide 10 rounds (seen at 10% of a CPU); the invariants below still hold.
+  // 2-core machine, far less where other load shares the cores too (printed for the log).
   double cpu = 0, wall = 0;
   for (const json& run : doc["runs"]) {
     if (run["cpu_seconds"].is_number()) {
@@ -89,20 +89,17 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
     }
   }
   ASSERT_GT(wall, 0);
-  // The +10% and -20% verdicts are not required here: with the spinners on both cores,
-  // identical 10 µs loops in one binary were seen 15% apart (code layout and the sibling
-  // hyperthread), the +10% once measured +2.8% and the -20% once came out inconclusive. What is
-  // required on any load: no effect is called in the wrong direction, the unchanged benchmarks
-  // are never called, and the comment says the machine was busy.
+  // The verdicts, required: +10% a regression, -20% an improvement. They hold because
+  // the work is a chain of register operations (chain()), whose CPU time a neighbour and the
+  // code layout barely move; the loop through memory used before (spin()) was seen 15% apart
+  // between identical copies under the spinners. With chain() and the benchmarks at 10-13% of a
+  // CPU, in six runs the +10% measured +10.6 ... +11.3% and the -20% -18.4 ... -21.2%.
   std::cerr << "the benchmarks got " << cpu / wall << " of a CPU\n";
-  for (const char* name : {"BM_Plus10", "BM_Minus20"}) {
-    const std::string v = benchmark_of(doc, name)["verdict"];
-    EXPECT_TRUE(v == "regression" || v == "improvement" || v == "inconclusive" || v == "slower" ||
-                v == "faster")
-        << name << ": " << v;
-  }
-  EXPECT_NE(benchmark_of(doc, "BM_Plus10")["verdict"], "improvement");
-  EXPECT_NE(benchmark_of(doc, "BM_Minus20")["verdict"], "regression");
+  for (const json& b : doc["benchmarks"])
+    std::cerr << b["name"] << ": " << b["verdict"] << " " << b["change"] << "\n";
+  EXPECT_EQ(benchmark_of(doc, "BM_Plus10")["verdict"], "regression") << r.out;
+  EXPECT_EQ(benchmark_of(doc, "BM_Minus20")["verdict"], "improvement") << r.out;
+  // The +3% may be anything but faster: at this spread 10 rounds cannot always show it.
   const std::string plus3 = benchmark_of(doc, "BM_Plus3")["verdict"];
   EXPECT_NE(plus3, "improvement") << r.out;
   EXPECT_NE(plus3, "faster") << r.out;
@@ -120,48 +117,63 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   for (const json& b : doc["benchmarks"]) EXPECT_FALSE(flagged(b, "waiting")) << b["name"];
 }
 
-TEST(WaitingGuard, AddedSleepIsNotReportedAsPlainUnchanged) {
+// A PR that only adds sleep to one benchmark (wall time many times up, CPU time flat) must never
+// be reported as plain `unchanged`: the benchmark gets the waiting flag and the note, and no other
+// benchmark does. With `loaded`, spinners hold every core for the whole comparison, so every
+// round is busy and the guard can only judge the sleep against the suite's other benchmarks;
+// without, the machine has whatever load it has.
+void expect_added_sleep_noted(bool loaded) {
   TempRepo repo;
   GbenchConfig cfg;
-  cfg.rounds = 6;
+  cfg.rounds = 8;
   cfg.warmup = 1;
   cfg.min_time = "0.01";
-  const std::vector<GbenchCase> base = {{"BM_Sleep", spin(200000), ""},
-                                        {"BM_Same", spin(200000), ""}};
+  const std::vector<GbenchCase> base = {{"BM_Sleep", chain(20000), ""},
+                                        {"BM_SameA", chain(20000), ""},
+                                        {"BM_SameB", chain(10000), ""},
+                                        {"BM_SameC", chain(40000), ""}};
   write_gbench_project(repo, base, cfg);
   repo.commit("base");
   repo.branch("pr");
   repo.checkout("pr");
   auto head = base;
-  head[0].body = spin(200000) + " std::this_thread::sleep_for(std::chrono::microseconds(100));";
+  // About 2 ms of sleep beside some 50 us of CPU: far beyond what a neighbour's load does to
+  // the suite's benchmarks alike.
+  head[0].body = chain(20000) + " std::this_thread::sleep_for(std::chrono::milliseconds(2));";
   write_gbench_project(repo, head, cfg);
   repo.commit("sleep added");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
-                                   "--output", out / "results.json", "--seed", "3"});
+  BenchprRun r;
+  {
+    std::optional<Spinners> load;
+    if (loaded) load.emplace();
+    r = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                     "--output", out / "results.json", "--seed", "3"});
+  }
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
+  if (loaded) {
+    // The spinners made every round busy: what this test is about.
+    ASSERT_NE(r.out.find("The machine was busy"), std::string::npos) << r.out;
+  }
   const json& sleep = benchmark_of(doc, "BM_Sleep");
-  EXPECT_FALSE(flagged(benchmark_of(doc, "BM_Same"), "waiting")) << r.out;
-  // Never a plain "unchanged" (CPU time flat) without the note.
-  if (sleep["verdict"] == "unchanged") {
-    EXPECT_TRUE(flagged(sleep, "waiting")) << r.out;
-  }
-  // On a machine that was not busy the guard must see the sleep. (Busy rounds are left out of
-  // the check, as a neighbour's load would pass for waiting there.)
-  if (r.out.find("The machine was busy") == std::string::npos) {
-    EXPECT_TRUE(flagged(sleep, "waiting")) << r.out;
-    bool noted = false;
-    for (const json& n : doc["notes"])
-      noted = noted || n.get<std::string>().rfind(
-                           "Wall time moved while CPU time did not: `BM_Sleep`", 0) == 0;
-    EXPECT_TRUE(noted) << doc["notes"];
-    EXPECT_NE(r.out.find("Wall time moved while CPU time did not"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("⏳ wall time moved, CPU time did not"), std::string::npos) << r.out;
-  }
+  EXPECT_TRUE(flagged(sleep, "waiting")) << sleep["verdict"] << "\n" << r.out;
+  for (const char* name : {"BM_SameA", "BM_SameB", "BM_SameC"})
+    EXPECT_FALSE(flagged(benchmark_of(doc, name), "waiting")) << name << "\n" << r.out;
+  bool noted = false;
+  for (const json& n : doc["notes"])
+    noted = noted || n.get<std::string>().rfind(
+                         "Wall time moved while CPU time did not: `BM_Sleep` (real time +", 0) == 0;
+  EXPECT_TRUE(noted) << doc["notes"];
+  EXPECT_NE(r.out.find("⏳ wall time moved, CPU time did not"), std::string::npos) << r.out;
 }
+
+TEST(WaitingGuard, AddedSleepIsNotedOnWhateverLoadTheMachineHas) {
+  expect_added_sleep_noted(false);
+}
+
+TEST(WaitingGuard, AddedSleepIsNotedWithSpinnersOnEveryCore) { expect_added_sleep_noted(true); }
 
 }  // namespace
 }  // namespace benchpr::testing

@@ -10,6 +10,13 @@ std::string spin(int n) {
       n);
 }
 
+std::string chain(int steps) {
+  return fmt::format(
+      "unsigned long long x = 88172645463325252ull; for (int i = 0; i < {}; ++i) {{ x ^= x << 13; "
+      "x ^= x >> 7; x ^= x << 17; }} benchmark::DoNotOptimize(x);",
+      steps);
+}
+
 std::string gbench_source(const std::vector<GbenchCase>& cases, const std::string& prelude) {
   std::string src =
       "#include <benchmark/benchmark.h>\n#include <cstdlib>\n#include <csignal>\n"

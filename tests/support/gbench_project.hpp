@@ -39,4 +39,9 @@ void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,
 // A busy loop of `n` iterations the optimiser cannot remove.
 std::string spin(int n);
 
+// A benchmark body of `steps` dependent xorshift steps: register work only (no loads or stores),
+// so its CPU time moves far less with code layout and a neighbour's use of the caches than
+// spin()'s loop through memory. For tests that need an effect measured true under load.
+std::string chain(int steps);
+
 }  // namespace benchpr::testing

@@ -215,8 +215,59 @@ TEST(MeasurementNotes, SideStarvedInMostRoundsIsThePullRequestAndStays) {
   for (const std::string& n : a.notes) EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
 }
 
-TEST(MeasurementNotes, WaitingIsJudgedOnQuietRoundsOnly) {
-  // The PR's wall time is up 30% in every round, but every round was busy: no note.
+void all_rounds_busy(Results& r, int rounds) {
+  for (int round = 1; round <= rounds; ++round) {
+    add_run(r, round, Side::Base, 1.0, 0.5, 1.5);
+    add_run(r, round, Side::Head, 1.0, 0.5, 1.5);
+  }
+}
+
+// What the neighbours did to the PR's wall time against the base's, round by round: the same
+// for every benchmark of a process run.
+const std::vector<double> kContention = {1.5, 0.7, 1.2, 0.8, 1.4, 0.75};
+
+std::vector<double> times(const std::vector<double>& a, double f) {
+  std::vector<double> out;
+  for (double x : a) out.push_back(x * f);
+  return out;
+}
+
+TEST(MeasurementNotes, OnBusyRoundsWaitingIsSeenAgainstTheSuitesOtherBenchmarks) {
+  Results r = make_results(6);
+  r.series.push_back(series("BM_Sleep", times(kContention, 1.3)));
+  r.series.push_back(series("BM_A", kContention));
+  r.series.push_back(series("BM_B", times(kContention, 1.01)));
+  r.series.push_back(series("BM_C", times(kContention, 0.99)));
+  all_rounds_busy(r, 6);
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    const bool waiting = std::find(b.flags.begin(), b.flags.end(), "waiting") != b.flags.end();
+    EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
+  }
+  // The real-time change named is the one beyond the neighbours' load.
+  EXPECT_THAT(a.notes,
+              ::testing::Contains(HasSubstr(
+                  "Wall time moved while CPU time did not: `BM_Sleep` (real time +30.0%")));
+}
+
+TEST(MeasurementNotes, ContentionThatStretchesTheWholeRunIsNotWaiting) {
+  Results r = make_results(6);
+  r.series.push_back(series("BM_A", kContention));
+  r.series.push_back(series("BM_B", times(kContention, 1.01)));
+  r.series.push_back(series("BM_C", times(kContention, 0.99)));
+  // Every round's PR run stretched by 40% more than the base's: a neighbour that kept running
+  // in one side's slots, the same for all three benchmarks.
+  r.series.push_back(series("BM_D", times(kContention, 1.0)));
+  for (BenchmarkSeries& s : r.series)
+    for (std::size_t i = 1; i < s.head_real.size(); ++i) s.head_real[i] *= 1.4;
+  all_rounds_busy(r, 6);
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) EXPECT_TRUE(b.flags.empty()) << b.name;
+}
+
+TEST(MeasurementNotes, BusyRoundsWithoutOtherBenchmarksToCompareWithAreNotJudged) {
+  // The PR's wall time is up 30% in every round, but every round was busy and the suite has
+  // no other benchmarks to tell the neighbours' share from waiting: no note.
   Results r = make_results(6);
   r.series.push_back(series("BM_Sleep", {1.3, 1.31, 1.29, 1.3, 1.32, 1.28}));
   for (int round = 1; round <= 6; ++round) {
