@@ -93,7 +93,7 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   // the work is a chain of register operations (chain()), whose CPU time a neighbour and the
   // code layout barely move; the loop through memory used before (spin()) was seen 15% apart
   // between identical copies under the spinners. With chain() and the benchmarks at 10-13% of a
-  // CPU, in six runs the +10% measured +10.6 ... +11.3% and the -20% -18.4 ... -21.2%.
+  // CPU, in seven runs the +10% measured +10.0 ... +11.3% and the -20% -18.4 ... -21.2%.
   std::cerr << "the benchmarks got " << cpu / wall << " of a CPU\n";
   for (const json& b : doc["benchmarks"])
     std::cerr << b["name"] << ": " << b["verdict"] << " " << b["change"] << "\n";
