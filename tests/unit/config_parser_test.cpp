@@ -80,6 +80,23 @@ comment: on-change
   EXPECT_DOUBLE_EQ(c.timeout_for(c.suites[1]), 5400);
 }
 
+TEST(ConfigParser, InstructionCounts) {
+  const Config c = parse_config(
+      "suites:\n  - name: core\n    run: a\n    metric: instructions\n"
+      "  - name: io\n    run: b\n    instructions: true\n  - name: plain\n    run: c\n"
+      "instruction_threshold: 0.2%\n");
+  ASSERT_EQ(c.suites.size(), 3u);
+  EXPECT_NEAR(c.instruction_threshold, 0.002, 1e-12);
+  EXPECT_TRUE(c.counts_instructions(c.suites[0]));
+  EXPECT_FALSE(Config::measures_time(c.suites[0]));
+  EXPECT_TRUE(c.counts_instructions(c.suites[1]));
+  EXPECT_TRUE(Config::measures_time(c.suites[1]));
+  EXPECT_FALSE(c.counts_instructions(c.suites[2]));
+  const Config all = parse_config(std::string(kMinimal) + "instructions: true\n");
+  EXPECT_TRUE(all.counts_instructions(all.suites[0]));
+  EXPECT_NEAR(parse_config(kMinimal).instruction_threshold, 0.005, 1e-12);
+}
+
 TEST(ConfigParser, Defaults) {
   const Config c = parse_config(kMinimal);
   EXPECT_EQ(c.build, "");
@@ -169,7 +186,8 @@ INSTANTIATE_TEST_SUITE_P(
                   ".benchpr.yml:4: invalid YAML: illegal tab when looking for indentation"},
         ErrorCase{SUITE "rownds: 10\n",
                   ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
-                  "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment)"},
+                  "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
+                  "instructions, instruction_threshold)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
         ErrorCase{SUITE "comment: sometimes\n",
@@ -251,7 +269,18 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"rounds: 10\nsuites:\n  - name: core\n    run: a\n  - name: tls\n    run: b\n"
                   "    formt: jmh\n",
                   ".benchpr.yml:7: suites[1].formt: unknown key (valid keys: name, run, format, "
-                  "timeout, metric, better)"},
+                  "timeout, metric, better, instructions)"},
+        // --- instruction counts
+        ErrorCase{"suites:\n  - name: cli\n    run: hyperfine {out}\n    format: hyperfine\n"
+                  "    metric: instructions\n",
+                  ".benchpr.yml:2: suites[0].metric: instruction counts need a google-benchmark "
+                  "suite, not hyperfine (measure this suite by time)"},
+        ErrorCase{SUITE "    instructions: maybe\n",
+                  ".benchpr.yml:4: suites[0].instructions: expected true or false, got 'maybe' "
+                  "(write 'instructions: true')"},
+        ErrorCase{SUITE "instruction_threshold: 0.5\n",
+                  ".benchpr.yml:4: instruction_threshold: expected a percentage, got 0.5 "
+                  "(write '50%')"},
         ErrorCase{"suites:\n  - run: build/core_bench\n",
                   ".benchpr.yml:2: suites[0].name: missing (every suite needs a name, e.g. "
                   "'name: core')"},

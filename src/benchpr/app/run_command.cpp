@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/github/workflow_commands.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/machine_info.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/workspace.hpp"
@@ -127,6 +129,19 @@ void check_outputs_outside_workspace(const runner::Workspace& ws,
   }
 }
 
+// Instruction counts need Valgrind: say so before anything is built, naming the package.
+void check_valgrind(exec::ProcessRunner& processes, const Config& config) {
+  const bool wanted = config.instructions || std::any_of(config.suites.begin(), config.suites.end(),
+                                                         [&](const SuiteConfig& s) {
+                                                           return config.counts_instructions(s);
+                                                         });
+  if (!wanted) return;
+  exec::ProcessSpec spec;
+  spec.command = "valgrind --version";
+  spec.timeout_seconds = 60;
+  if (!processes.run(spec).ok()) throw UserError(runner::valgrind_missing_message());
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -183,6 +198,7 @@ int run_command(const RunOptions& options) {
                   "` and running every Google Benchmark executable it produces");
   }
   results.config = *config;
+  check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   if (results.config.rounds < kMinDecidingRounds) {
     progress.line(fmt::format(

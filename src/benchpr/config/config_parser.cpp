@@ -22,10 +22,10 @@ namespace {
 constexpr const char* kMinimalConfig =
     "a minimal config: 'suites: [{name: core, run: build/bench/core_bench}]'";
 const std::vector<std::string> kTopLevelKeys = {
-    "build",     "build_timeout", "suites", "rounds",    "warmup_rounds",
-    "threshold", "timeout",       "budget", "scrub_env", "comment"};
-const std::vector<std::string> kSuiteKeys = {"name",    "run",    "format",
-                                             "timeout", "metric", "better"};
+    "build",   "build_timeout", "suites",    "rounds",  "warmup_rounds", "threshold",
+    "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold"};
+const std::vector<std::string> kSuiteKeys = {"name",   "run",    "format",      "timeout",
+                                             "metric", "better", "instructions"};
 constexpr int kMaxWarmupRounds = 100;
 
 std::string kind_of(const YAML::Node& node) {
@@ -125,6 +125,14 @@ class Reader {
       fail(line_of(value, key), name, fmt::format("must be between 0.1% and 50%, got '{}'", text));
     }
     return *fraction;
+  }
+
+  bool boolean(const YAML::Node& key, const YAML::Node& value, const std::string& name) const {
+    const std::string text = scalar(key, value, name, "true or false", "write 'true' or 'false'");
+    if (text == "true" || text == "yes") return true;
+    if (text == "false" || text == "no") return false;
+    fail(line_of(value, key), name, fmt::format("expected true or false, got '{}'", text),
+         fmt::format("write '{}: true'", name.substr(name.rfind('.') + 1)));
   }
 
   // Walks a mapping's keys: rejects non-scalar, unknown and repeated keys before `visit` sees them.
@@ -248,6 +256,8 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
           suite.timeout_seconds = r.duration(k, v, path);
         } else if (key == "metric") {
           suite.metric = r.scalar(k, v, path, "a metric name", "write e.g. 'metric: cpu_time'");
+        } else if (key == "instructions") {
+          suite.instructions = r.boolean(k, v, path);
         } else if (key == "better") {
           const std::string text = r.scalar(k, v, path, "'lower' or 'higher'", "");
           suite.better = better_from_string(text);
@@ -262,6 +272,13 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
   if (!has_run) {
     r.fail(line, prefix + ".run", "missing",
            "the command that runs the benchmarks, e.g. 'run: build/bench/core_bench'");
+  }
+  // Instruction counts need Google Benchmark's loop (docs/instructions.md).
+  if ((suite.instructions || suite.metric == kInstructionsMetric) &&
+      suite.format != "google-benchmark") {
+    r.fail(line, prefix + (suite.instructions ? ".instructions" : ".metric"),
+           fmt::format("instruction counts need a google-benchmark suite, not {}", suite.format),
+           "measure this suite by time");
   }
   return suite;
 }
@@ -377,6 +394,10 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                    config.budget_seconds = r.duration(k, v, key);
                  } else if (key == "scrub_env") {
                    config.scrub_env = read_scrub_env(r, k, v);
+                 } else if (key == "instructions") {
+                   config.instructions = r.boolean(k, v, key);
+                 } else if (key == "instruction_threshold") {
+                   config.instruction_threshold = r.percentage(k, v, key);
                  } else if (key == "comment") {
                    config.comment = r.scalar(k, v, key, "always, on-change or never",
                                              "write 'comment: on-change'");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/stats.hpp"
@@ -324,6 +325,12 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
 
   std::vector<Work> works(results.series.size());
   for (std::size_t i = 0; i < works.size(); ++i) {
+    // Exact counts take no part in the family's statistics: their verdict is the change itself.
+    if (is_instruction_series(results.series[i])) {
+      works[i].out =
+          analyse_instruction_series(results.series[i], results.config.instruction_threshold);
+      continue;
+    }
     analyse_series(works[i], results.series[i], rounds);
   }
 
@@ -413,6 +420,8 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
 
   out.benchmarks.reserve(works.size());
   for (Work& w : works) out.benchmarks.push_back(std::move(w.out));
+  for (std::string& note : time_instruction_disagreements(out))
+    out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;
 }

@@ -55,7 +55,13 @@ struct SuiteConfig {
   std::string metric;
   std::optional<Better> better;  // override of the format's direction (custom format needs it)
   int line = 0;                  // line in .benchpr.yml, for error messages
+  // `instructions: true`: also count instructions per iteration under Callgrind (Google
+  // Benchmark suites), beside the time metric. `metric: instructions` counts them instead of time.
+  bool instructions = false;
 };
+
+// The metric name of instruction counts (Callgrind), in the config and in BenchmarkSeries::metric.
+inline constexpr std::string_view kInstructionsMetric = "instructions";
 
 // Fewer analysed rounds can never give a verdict: the crossover fit spends two degrees of
 // freedom on the change and the run-order effect, and the leave-one-round-out check needs the rest.
@@ -75,10 +81,20 @@ struct Config {
   std::string comment = "always";        // when to post: always | on-change | never
   std::string filter;      // --filter: ECMAScript regex; only benchmarks whose name matches count
   std::string bench_args;  // --bench-args: appended to every suite's command (shell words)
+  // Instruction counts are exact: a change is reported when it reaches this fraction.
+  double instruction_threshold = 0.005;
+  bool instructions = false;  // top-level `instructions: true`: every Google Benchmark suite
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
   }
+  // Whether the suite's instructions are counted (`metric: instructions`, or `instructions: true`
+  // on the suite or at the top level), and whether its time is measured in rounds.
+  bool counts_instructions(const SuiteConfig& s) const {
+    return s.format == "google-benchmark" &&
+           (s.metric == kInstructionsMetric || s.instructions || instructions);
+  }
+  static bool measures_time(const SuiteConfig& s) { return s.metric != kInstructionsMetric; }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -188,6 +204,8 @@ struct BenchmarkSeries {
   std::string head_failure;
   FailureKind base_failure_kind = FailureKind::None;  // the kind of base_failure
   FailureKind head_failure_kind = FailureKind::None;
+  // Instruction counts (metric "instructions"): one value per side, at index 0, in
+  // instructions per iteration; the series' suite is instruction_suite_name(suite).
   // Google Benchmark times: which one base/head hold ("cpu_time" / "real_time"; "" otherwise),
   // and both times per round like base/head (empty when the format has no such times).
   std::string metric;
@@ -272,6 +290,7 @@ struct BenchmarkAnalysis {
   std::string suite;
   std::string name;
   std::string unit;
+  std::string metric;  // the series' metric; "instructions" for exact instruction counts
   Better better = Better::Lower;
   Verdict verdict = Verdict::Inconclusive;
   std::string reason;  // why inconclusive / failed, in words

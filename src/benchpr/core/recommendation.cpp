@@ -70,6 +70,13 @@ bool several_suites(const Analysis& a) {
 // "`BM_X` is 7.5% slower (95% CI +4.1% … +10.8%), slower in 10 of 10 rounds, whichever side ran
 // first"
 void describe(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
+  if (b.metric == kInstructionsMetric) {
+    // An exact count: no interval, and "slower" would claim what only time can show.
+    s.code(display_name(b, suites))
+        .text(fmt::format(" executes {} {} instructions per iteration (Callgrind count)",
+                          format_percent(std::fabs(b.change)), b.change > 0 ? "more" : "fewer"));
+    return;
+  }
   s.code(display_name(b, suites))
       .text(fmt::format(" is {} (95% CI {})", describe_change(b.change, b.better),
                         format_interval(b.ci_low, b.ci_high)));

@@ -31,6 +31,7 @@ json config_json(const Config& c) {
     if (s.timeout_seconds) j["timeout_seconds"] = *s.timeout_seconds;
     if (!s.metric.empty()) j["metric"] = s.metric;
     if (s.better) j["better"] = to_string(*s.better);
+    if (s.instructions) j["instructions"] = true;
     suites.push_back(std::move(j));
   }
   json j = {{"build", c.build},
@@ -45,6 +46,10 @@ json config_json(const Config& c) {
             {"comment", c.comment},
             {"filter", c.filter},
             {"bench_args", c.bench_args}};
+  // Only with instruction counts, so files without them stay as they were.
+  if (c.instructions) j["instructions"] = true;
+  for (const auto& s : c.suites)
+    if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
   return j;
 }
@@ -192,6 +197,10 @@ Config read_config(const json& j) {
     fail(w + ".threshold", "expected a fraction in (0, 1)");
   c.timeout_seconds = get_number(j, "timeout_seconds", w, c.timeout_seconds);
   c.repetitions = static_cast<int>(get_int(j, "repetitions", w, 1, 1000, c.repetitions));
+  c.instruction_threshold = get_number(j, "instruction_threshold", w, c.instruction_threshold);
+  if (!(c.instruction_threshold > 0 && c.instruction_threshold < 1))
+    fail(w + ".instruction_threshold", "expected a fraction in (0, 1)");
+  c.instructions = get_bool(j, "instructions", w, false);
   c.filter = get_string(j, "filter", w, false);
   c.bench_args = get_string(j, "bench_args", w, false);
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
@@ -221,6 +230,7 @@ Config read_config(const json& j) {
         s.timeout_seconds = get_number(suites[i], "timeout_seconds", sw, 0);
       if (auto b = get_string(suites[i], "better", sw, false); !b.empty())
         s.better = better_from_string(b);
+      s.instructions = get_bool(suites[i], "instructions", sw, false);
       c.suites.push_back(std::move(s));
     }
   }
@@ -330,7 +340,10 @@ json results_to_json(const Results& r, const Analysis* analysis) {
   j["workflow_run_url"] = r.workflow_run_url;
   if (analysis) {
     json benchmarks = json::array();
-    for (const auto& b : analysis->benchmarks) benchmarks.push_back(analysis_json(b));
+    for (const auto& b : analysis->benchmarks) {
+      benchmarks.push_back(analysis_json(b));
+      if (!b.metric.empty()) benchmarks.back()["metric"] = b.metric;
+    }
     j["benchmarks"] = benchmarks;
     json suites = json::array();
     for (const auto& s : analysis->suites)

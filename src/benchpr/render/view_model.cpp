@@ -4,10 +4,12 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
@@ -75,6 +77,7 @@ struct RowContext {
   std::size_t family = 0;  // benchmarks with a p value (the Benjamini-Hochberg family)
   double alpha = 0.05;
   double equivalence_level = 0.90;
+  std::string instruction_threshold;  // "0.5%"
 };
 
 std::string p_text(double p) {
@@ -113,6 +116,9 @@ std::string equivalence_ci(const BenchmarkAnalysis& b) { return format_ci(b.eq_l
 
 std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const VerdictStyle& s = style(b.verdict);
+  if (is_instruction_analysis(b) && b.verdict == Verdict::Unchanged)
+    return fmt::format("{} unchanged: within ±{} (exact count)", s.emoji,
+                       ctx.instruction_threshold);
   if (b.verdict == Verdict::Inconclusive) return inconclusive_text(b, ctx);
   if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
     // The row's CI column is the 95% one; the rule tested this narrower interval.
@@ -139,6 +145,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
     row.change = "**" + row.change + "**";
   row.ci = format_ci(b.ci_low, b.ci_high);
   row.eq_ci = equivalence_ci(b);
+  // A count has no interval: say why the column is empty instead of showing "+3.0 … +3.0%".
+  if (is_instruction_analysis(b) && std::isfinite(b.change)) row.ci = row.eq_ci = "exact";
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
@@ -269,6 +277,35 @@ std::string too_few_rounds_note(const Analysis& analysis) {
       plural(static_cast<std::size_t>(analysis.analysed_rounds), "analysed round",
              "analysed rounds"),
       kMinDecidingRounds, kMinDecidingRounds);
+}
+
+// What instruction counts are, what they cannot see, and what they cost; "" without them.
+std::string instructions_note(const Results& results, const Analysis& analysis) {
+  std::size_t counted = 0;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks)
+    counted += is_instruction_analysis(b) && std::isfinite(b.change) ? 1 : 0;
+  std::set<std::string> suites;
+  for (const SuiteConfig& s : results.config.suites)
+    if (results.config.counts_instructions(s)) suites.insert(instruction_suite_name(s.name));
+  std::size_t runs = 0;
+  double first = 0, last = 0;
+  for (const RunRecord& r : results.runs) {
+    if (!suites.count(r.suite)) continue;
+    if (runs == 0 || r.started < first) first = r.started;
+    last = std::max(last, r.started + r.seconds);
+    ++runs;
+  }
+  if (runs == 0 && counted == 0) return "";
+  std::string text = fmt::format(
+      "Instructions: counted per iteration of the benchmark's loop by Callgrind (Valgrind), one "
+      "run per side of each benchmark ({} runs, {}{}). Counts are exact, so a change of ±{} or "
+      "more is reported without rounds or confidence intervals. They do not see time spent "
+      "waiting (sleep, I/O, locks), in the kernel (system calls), on cache misses or branch "
+      "mispredictions, or at another clock frequency: such changes show in time only.",
+      runs, format_duration(std::max(0.0, last - first)),
+      results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
+      threshold_text(results.config.instruction_threshold));
+  return text;
 }
 
 std::string footer(const Results& results, const Analysis& analysis) {
@@ -566,6 +603,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   ctx.threshold = v.threshold;
   ctx.alpha = analysis.alpha;
   ctx.equivalence_level = analysis.equivalence_level;
+  ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
   v.equivalence_level = fmt::format("{:.0f}%", 100 * analysis.equivalence_level);
   lay_out_changed(analysis, order, v.multi_suite, ctx, v);
@@ -611,6 +649,13 @@ CommentView make_view(const Results& results, const Analysis& analysis,
                  ""};
     describe_suite_mean(analysis, s, results.config.threshold, sv);
     v.suites.push_back(std::move(sv));
+  }
+  v.instructions_note = instructions_note(results, analysis);
+  v.instruction_threshold = ctx.instruction_threshold;
+  v.instructions_only = !analysis.benchmarks.empty();
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    v.has_instructions |= is_instruction_analysis(b);
+    v.instructions_only &= is_instruction_analysis(b);
   }
   v.footer = footer(results, analysis);
   return v;
@@ -712,6 +757,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["suites"] = std::move(suites);
   d["has_suites"] = Data(!v.suites.empty());
   d["footer"] = Data(v.footer);
+  d["instructions_note"] = v.instructions_note.empty() ? Data(false) : Data(v.instructions_note);
+  d["has_instructions"] = Data(v.has_instructions);
+  d["instructions_only"] = Data(v.instructions_only);
+  d["instruction_threshold"] = Data(v.instruction_threshold);
   return d;
 }
 

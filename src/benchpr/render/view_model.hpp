@@ -85,6 +85,10 @@ struct CommentView {
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
   bool any_cold_round = false;
   std::vector<SuiteView> suites;
+  std::string instructions_note;   // what instruction counts see and cost ("" without them)
+  bool has_instructions = false;   // some rows are instruction counts (exact, one run per side)
+  bool instructions_only = false;  // every row is: no rounds, no intervals
+  std::string instruction_threshold;
   std::string footer;
 };
 

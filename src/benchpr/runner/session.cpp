@@ -11,6 +11,7 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
@@ -21,6 +22,7 @@
 #include "benchpr/runner/command_suite.hpp"
 #include "benchpr/runner/cpu_load.hpp"
 #include "benchpr/runner/crash_probe.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
 
@@ -392,8 +394,12 @@ void Session::finish_failures(Results& results) {
   // A failed run leaves its benchmarks without values in that round; say why on the series so
   // the analysis reports them as failed instead of silently comparing fewer rounds. A run that
   // was repeated without its crashing benchmarks only counts for the benchmarks still missing.
+  std::set<std::string> instruction_suites;
+  for (const SuiteConfig& s : results.config.suites)
+    instruction_suites.insert(instruction_suite_name(s.name));
   for (const RunRecord& rec : results.runs) {
-    if (rec.ok) continue;
+    // Callgrind runs are one benchmark each and record their failure on it themselves.
+    if (rec.ok || instruction_suites.count(rec.suite)) continue;
     bool any = false;
     for (BenchmarkSeries& s : results.series) {
       if (s.suite != rec.suite) continue;
@@ -460,8 +466,21 @@ void Session::run(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
+  // Instruction counts first: the time plan then sizes the rounds to what is left of the budget.
+  if (!count_instructions_phase(results)) {
+    mark_interrupted(results, 0);
+    persist(results);
+    return;
+  }
+  const bool any_time = std::any_of(results.config.suites.begin(), results.config.suites.end(),
+                                    [](const SuiteConfig& s) { return Config::measures_time(s); });
   if (setup_.budget_seconds > 0 || results.config.budget_seconds) min_time_ = kPlannedMinTime;
-  if (results.config.budget_seconds) {
+  if (!any_time) {
+    // Only instruction counts: exact, so there are no rounds to run.
+    results.plan.clear();
+    results.complete = true;
+    results.stop_reason = "instruction counts done";
+  } else if (results.config.budget_seconds) {
     run_adaptive(results);
   } else if (run_planned(results)) {
     results.complete = true;
@@ -470,6 +489,27 @@ void Session::run(Results& results) {
   finish_failures(results);
   results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);
+}
+
+bool Session::count_instructions_phase(Results& results) {
+  const auto& suites = results.config.suites;
+  if (std::none_of(suites.begin(), suites.end(),
+                   [&](const SuiteConfig& s) { return results.config.counts_instructions(s); }))
+    return true;
+  InstructionSetup is;
+  is.base_dir = setup_.base_dir;
+  is.head_dir = setup_.head_dir;
+  is.work_dir = setup_.out_dir + "/instructions";
+  is.log_dir = setup_.log_dir;
+  is.parallel = results.machine.cores > 0 ? results.machine.cores : 1;
+  is.started = now_seconds() - started_;
+  const double t0 = now_seconds();
+  const bool done = count_instructions(processes_, results, is, progress_);
+  child_seconds_ += now_seconds() - t0;
+  if (done)
+    progress_(fmt::format("counted instructions in {}", format_duration(now_seconds() - t0)));
+  persist(results, false);
+  return done && !exec::interrupt_requested();
 }
 
 bool Session::run_planned(Results& results) {
@@ -546,6 +586,7 @@ bool Session::run_rounds(Results& results, int from, int to) {
                           format_duration(now_seconds() - started_), eta));
     const Side order[2] = {round.first, other(round.first)};
     for (const SuiteConfig& suite : results.config.suites) {
+      if (!Config::measures_time(suite)) continue;
       for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
         run_suite(results, round, suite, order[pos], pos);
       }

@@ -60,6 +60,8 @@ class Session {
   // Runs rounds [from, to) of the plan; false when interrupted.
   bool run_rounds(Results& results, int from, int to);
   void run_adaptive(Results& results);
+  // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
+  bool count_instructions_phase(Results& results);
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);
   void make_time_plan(Results& results, int warmup_rounds);

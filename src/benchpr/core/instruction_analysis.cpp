@@ -1,0 +1,119 @@
+#include "benchpr/core/instruction_analysis.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+
+namespace {
+
+constexpr const char* kSuffix = " (instructions)";
+
+double first_value(const std::vector<double>& v) {
+  return !v.empty() && std::isfinite(v.front()) && v.front() > 0 ? v.front() : kMissing;
+}
+
+bool time_significant(Verdict v) {
+  return v == Verdict::Regression || v == Verdict::Slower || v == Verdict::Improvement ||
+         v == Verdict::Faster;
+}
+
+}  // namespace
+
+std::string instruction_suite_name(const std::string& suite) { return suite + kSuffix; }
+
+bool is_instruction_series(const BenchmarkSeries& s) { return s.metric == kInstructionsMetric; }
+
+bool is_instruction_analysis(const BenchmarkAnalysis& b) { return b.metric == kInstructionsMetric; }
+
+BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double threshold) {
+  BenchmarkAnalysis a;
+  a.suite = s.suite;
+  a.name = s.name;
+  a.unit = s.unit;
+  a.better = Better::Lower;
+  a.metric = s.metric;
+  const double base = first_value(s.base), head = first_value(s.head);
+  a.base_value = base;
+  a.head_value = head;
+  if (!s.base_failure.empty() || !s.head_failure.empty()) {
+    a.verdict = Verdict::Failed;
+    std::string why;
+    if (!s.base_failure.empty()) why = "base: " + s.base_failure;
+    if (!s.head_failure.empty()) why += (why.empty() ? "PR: " : "; PR: ") + s.head_failure;
+    a.reason = why;
+    return a;
+  }
+  if (is_missing(base) && is_missing(head)) {
+    a.verdict = Verdict::Failed;
+    a.reason = "no instruction count on either side";
+    return a;
+  }
+  if (is_missing(base)) {
+    a.verdict = Verdict::Added;
+    return a;
+  }
+  if (is_missing(head)) {
+    a.verdict = Verdict::Removed;
+    return a;
+  }
+  a.rounds_used = 1;
+  a.change = head / base - 1;
+  // Exact: the interval is the point itself, so every reader of ci/eq sees no uncertainty.
+  a.ci_low = a.ci_high = a.eq_low = a.eq_high = a.change;
+  // No per-round changes: there are no rounds, and the per-round table is about time.
+  if (a.change > 0) a.worse_rounds = 1;
+  if (a.change < 0) a.better_rounds = 1;
+  // Compared on the relative change rounded to what is shown (0.01%), so that 0.5% against a
+  // 0.5% threshold is a regression whatever the last bits of the division say.
+  const double shown = std::round(std::fabs(a.change) * 1e4) / 1e4;
+  if (shown >= threshold - 1e-12) {
+    a.verdict = a.change > 0 ? Verdict::Regression : Verdict::Improvement;
+    a.reason = fmt::format("{} instructions per iteration, at least the {} threshold",
+                           a.change > 0 ? "more" : "fewer", format_percent(threshold));
+  } else {
+    a.verdict = Verdict::Unchanged;
+    a.reason = fmt::format("within ±{} (exact count)", format_percent(threshold));
+  }
+  return a;
+}
+
+std::vector<std::string> time_instruction_disagreements(const Analysis& analysis) {
+  std::vector<std::string> out;
+  for (const BenchmarkAnalysis& ins : analysis.benchmarks) {
+    if (!is_instruction_analysis(ins) || !std::isfinite(ins.change)) continue;
+    for (const BenchmarkAnalysis& t : analysis.benchmarks) {
+      if (is_instruction_analysis(t) || t.name != ins.name ||
+          instruction_suite_name(t.suite) != ins.suite || !std::isfinite(t.change))
+        continue;
+      const bool ins_flat = ins.verdict == Verdict::Unchanged;
+      const bool ins_moved =
+          ins.verdict == Verdict::Regression || ins.verdict == Verdict::Improvement;
+      if (ins_flat && time_significant(t.verdict)) {
+        out.push_back(fmt::format(
+            "`{}`: time {} ({}) while instructions per iteration are flat ({}): the difference "
+            "is in what instructions do not count (waiting, cache misses, system calls, "
+            "frequency).",
+            t.name, describe_change(t.change, t.better), to_string(t.verdict),
+            format_signed_percent(ins.change)));
+      } else if (ins_moved && t.verdict == Verdict::Unchanged) {
+        out.push_back(fmt::format(
+            "`{}`: instructions per iteration {} but time is unchanged within the time "
+            "threshold: the CPU hides the extra work, or the change is below what time can "
+            "show here.",
+            t.name, format_signed_percent(ins.change)));
+      } else if (ins_moved && time_significant(t.verdict) && (ins.change > 0) != (t.change > 0)) {
+        out.push_back(fmt::format(
+            "`{}`: instructions per iteration {} but time {}: fewer instructions are not always "
+            "faster (memory, branches, vector width).",
+            t.name, format_signed_percent(ins.change), describe_change(t.change, t.better)));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,143 @@
+#include "benchpr/runner/callgrind.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "benchpr/formats/format.hpp"
+#include "benchpr/runner/benchmark_filter.hpp"
+
+namespace benchpr::runner {
+
+namespace {
+
+constexpr std::string_view kResume = "benchmark::State::ResumeTiming()";
+constexpr std::string_view kPause = "benchmark::State::PauseTiming()";
+constexpr std::string_view kFinish = "benchmark::State::FinishKeepRunning()";
+
+std::string_view line_value(std::string_view text, std::string_view key) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    if (line.substr(0, key.size()) == key) return line.substr(key.size());
+    at = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string callgrind_arguments(const std::string& out_prefix) {
+  // --collect-atstart=yes after --toggle-collect (which would turn it off): everything is
+  // collected except ResumeTiming's own body, and the zero at its entry discards what came
+  // before (setup, paused work, start-up).
+  return fmt::format(
+      "--tool=callgrind --trace-children=yes --dump-line=no "
+      "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
+      "--dump-before='{}' --dump-before='{}'",
+      formats::shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish);
+}
+
+std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path) {
+  // Later flags win over the suite's own (--benchmark_min_time=1 in `run:` for example).
+  return fmt::format(
+      "{} --benchmark_min_time=0 --benchmark_repetitions={} "
+      "--benchmark_enable_random_interleaving=false --benchmark_report_aggregates_only=false "
+      "--benchmark_display_aggregates_only=false --benchmark_format=console "
+      "--benchmark_out_format=json --benchmark_out={}",
+      gbench_filter_argument({name}), kCallgrindRepetitions, formats::shell_quote(json_path));
+}
+
+std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
+  const std::string_view trigger = line_value(text, "desc: Trigger: ");
+  const std::string_view summary = line_value(text, "summary: ");
+  if (trigger.empty() || summary.empty()) return std::nullopt;
+  CallgrindDump d;
+  if (trigger.find(kPause) != std::string_view::npos) {
+    d.trigger = CallgrindDump::Trigger::Pause;
+  } else if (trigger.find(kFinish) != std::string_view::npos) {
+    d.trigger = CallgrindDump::Trigger::Finish;
+  } else {
+    return std::nullopt;  // "Program termination": the rest of the process
+  }
+  unsigned long long count = 0;
+  const auto [end, ec] = std::from_chars(summary.data(), summary.data() + summary.size(), count);
+  if (ec != std::errc()) return std::nullopt;
+  (void)end;
+  d.instructions = static_cast<double>(count);
+  return d;
+}
+
+PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps, int repetitions,
+                                        long long iterations) {
+  PerIteration out;
+  // A repetition: the timed segments up to FinishKeepRunning. FinishKeepRunning itself calls
+  // PauseTiming first thing, so the dump right after a Finish dump is its prologue: not timed.
+  std::vector<double> reps;
+  double current = 0;
+  bool after_finish = false;
+  for (const CallgrindDump& d : dumps) {
+    if (d.trigger == CallgrindDump::Trigger::Pause) {
+      if (after_finish) {
+        after_finish = false;
+        continue;
+      }
+      current += d.instructions;
+    } else if (d.trigger == CallgrindDump::Trigger::Finish) {
+      reps.push_back(current + d.instructions);
+      current = 0;
+      after_finish = true;
+    }
+  }
+  if (reps.empty()) {
+    out.failure =
+        "Callgrind saw no benchmark loop (benchmark::State::ResumeTiming and "
+        "FinishKeepRunning were not found: a Google Benchmark library without symbols?)";
+    return out;
+  }
+  if (iterations <= 0) {
+    out.failure = "the benchmark reported no iterations";
+    return out;
+  }
+  // Warm-up attempts or a MinTime of the benchmark's own may add runs before the repetitions:
+  // the last ones are the repetitions, all of `iterations`.
+  const std::size_t counted =
+      std::min(reps.size() - 1, static_cast<std::size_t>(std::max(1, repetitions - 1)));
+  if (counted == 0) {
+    out.failure = fmt::format("Callgrind saw {} run of the benchmark's loop, expected {}",
+                              reps.size(), repetitions);
+    return out;
+  }
+  double sum = 0;
+  for (std::size_t i = reps.size() - counted; i < reps.size(); ++i) sum += reps[i];
+  out.instructions = sum / (static_cast<double>(counted) * static_cast<double>(iterations));
+  if (!(out.instructions > 0)) {
+    out.instructions = kMissing;
+    out.failure = "Callgrind counted no instructions in the benchmark's loop";
+  }
+  return out;
+}
+
+std::string valgrind_failure(std::string_view output) {
+  static const std::regex unhandled("(unhandled instruction bytes: [^\\n]{0,60})");
+  static const std::regex unrecognised("(Unrecognised instruction at address [^\\n]{0,20})");
+  const std::string text(output);
+  std::smatch m;
+  if (std::regex_search(text, m, unhandled) || std::regex_search(text, m, unrecognised))
+    return "Valgrind cannot run it: " + m[1].str();
+  if (text.find("valgrind: failed to start tool") != std::string::npos)
+    return "Valgrind could not start Callgrind (is the valgrind package complete?)";
+  return "";
+}
+
+bool is_multithreaded_benchmark(std::string_view name) {
+  static const std::regex threads("/threads:([0-9]+)(/|$)");
+  const std::string text(name);
+  std::smatch m;
+  return std::regex_search(text, m, threads) && std::atol(m[1].str().c_str()) > 1;
+}
+
+}  // namespace benchpr::runner

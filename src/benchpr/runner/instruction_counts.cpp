@@ -1,0 +1,360 @@
+#include "benchpr/runner/instruction_counts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/formats/format.hpp"
+#include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/results_store.hpp"
+
+namespace benchpr::runner {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Job {
+  const SuiteConfig* suite = nullptr;
+  Side side = Side::Base;
+  std::string name;
+  std::string dir;
+};
+
+std::string side_word(Side s) { return s == Side::Base ? "base" : "PR"; }
+
+BenchmarkSeries& instruction_series(Results& r, const std::string& suite, const std::string& name) {
+  for (auto& s : r.series)
+    if (s.suite == suite && s.name == name) return s;
+  BenchmarkSeries s;
+  s.suite = suite;
+  s.name = name;
+  s.unit = "instructions";
+  s.better = Better::Lower;
+  s.metric = std::string(kInstructionsMetric);
+  r.series.push_back(std::move(s));
+  return r.series.back();
+}
+
+void set_failure(Results& r, const std::string& suite, const std::string& name, Side side,
+                 const std::string& why) {
+  BenchmarkSeries& s = instruction_series(r, suite, name);
+  (side == Side::Base ? s.base_failure : s.head_failure) = why;
+}
+
+// A single simple command ("build/bench --flag 'x'"): the job script can hand its words to
+// Valgrind directly, so Callgrind does not also start up for a shell (about 40% of a job's CPU
+// time). Operators, leading assignments and builtins need the shell.
+bool simple_command(const std::string& run) {
+  if (run.find_first_of(";&|<>()`\\\n") != std::string::npos) return false;
+  const std::size_t start = run.find_first_not_of(" \t");
+  if (start == std::string::npos) return false;
+  const std::string first = run.substr(start, run.find_first_of(" \t", start) - start);
+  if (first.find('=') != std::string::npos) return false;
+  for (const char* builtin : {"cd", "exec", "eval", "export", ".", "source", "set", "!", "{", "if",
+                              "for", "while", "case", "time", "command"})
+    if (first == builtin) return false;
+  return true;
+}
+
+// The suite's command for one benchmark: `{out}` filled in as for time runs, benchpr's flags last.
+std::string benchmark_command(const SuiteConfig& suite, const Config& config,
+                              const std::string& name, const std::string& json_path) {
+  std::string cmd = suite.run;
+  const std::string quoted = formats::shell_quote(json_path);
+  for (auto pos = cmd.find("{out}"); pos != std::string::npos; pos = cmd.find("{out}", pos))
+    cmd.replace(pos, 5, quoted);
+  if (!config.bench_args.empty()) cmd += " " + config.bench_args;
+  cmd += callgrind_benchmark_arguments(name, json_path);
+  if (simple_command(suite.run) &&
+      simple_command(config.bench_args.empty() ? "x" : "x " + config.bench_args))
+    return cmd;
+  return "/bin/sh -c " + formats::shell_quote(cmd);
+}
+
+std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const Results& results,
+                                         const SuiteConfig& suite, const std::string& dir,
+                                         std::string* failure) {
+  exec::ProcessSpec spec;
+  spec.cwd = dir;
+  spec.command = suite.run;
+  if (!results.config.bench_args.empty()) spec.command += " " + results.config.bench_args;
+  spec.command += " --benchmark_list_tests=true";
+  spec.timeout_seconds = results.config.timeout_for(suite);
+  spec.scrub_env = results.config.scrub_env;
+  spec.tail_bytes = 4u << 20;
+  const exec::ProcessResult p = processes.run(spec);
+  if (!p.ok()) {
+    *failure = "listing its benchmarks failed: " + p.describe_failure(spec.timeout_seconds);
+    return {};
+  }
+  std::vector<std::string> names;
+  std::istringstream lines(p.output_tail);
+  std::optional<std::regex> keep;
+  if (!results.config.filter.empty()) keep.emplace(results.config.filter, std::regex::ECMAScript);
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || (keep && !std::regex_search(line, *keep))) continue;
+    names.push_back(line);
+  }
+  return names;
+}
+
+std::string read_or_empty(const std::string& path, std::size_t max = 1u << 20) {
+  try {
+    return read_text_file(path, max);
+  } catch (const StoreError&) {
+    return "";
+  }
+}
+
+// Iterations of the last repetition and an error_occurred message, from Google Benchmark's JSON.
+long long iterations_from_json(const std::string& text, const std::string& name,
+                               std::string* error) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.contains("benchmarks") || !j["benchmarks"].is_array()) return 0;
+  long long iterations = 0;
+  for (const auto& b : j["benchmarks"]) {
+    if (!b.is_object() || b.value("name", std::string()) != name) continue;
+    if (b.value("error_occurred", false)) {
+      *error = "error_occurred: " + b.value("error_message", std::string());
+      return 0;
+    }
+    if (b.value("run_type", std::string("iteration")) != "iteration") continue;
+    if (auto it = b.find("iterations"); it != b.end() && it->is_number()) {
+      iterations = it->get<long long>();
+    }
+  }
+  return iterations;
+}
+
+// "last lines" of a log, control characters dropped, for a failure reason.
+std::string last_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (last.size() > 200) last.resize(200);
+  return last;
+}
+
+struct Outcome {
+  double value = kMissing;
+  std::string failure;
+  double seconds = 0;
+  double started = 0;  // wall clock (epoch seconds) when the job began; 0 unknown
+  bool ran = false;
+};
+
+Outcome read_outcome(const Job& job, double timeout) {
+  Outcome o;
+  std::istringstream rc(read_or_empty(job.dir + "/rc"));
+  int code = -1;
+  double t0 = 0, t1 = 0;
+  if (!(rc >> code >> t0 >> t1)) {
+    o.failure = "did not run under Callgrind (the batch was stopped)";
+    return o;
+  }
+  o.ran = true;
+  o.started = t0;
+  o.seconds = std::max(0.0, t1 - t0);
+  const std::string log = read_or_empty(job.dir + "/log", 8u << 20);
+  if (code == 124) {
+    o.failure = "timed out under Callgrind after " + format_duration(timeout);
+    return o;
+  }
+  if (std::string why = valgrind_failure(log); !why.empty()) {
+    o.failure = why;
+    return o;
+  }
+  if (code != 0) {
+    o.failure = code > 128 ? fmt::format("killed by signal {} under Callgrind", code - 128)
+                           : fmt::format("exit code {} under Callgrind", code);
+    if (std::string tail = last_line(log); !tail.empty()) o.failure += ": " + tail;
+    return o;
+  }
+  std::string error;
+  const long long iterations =
+      iterations_from_json(read_or_empty(job.dir + "/out.json", 64u << 20), job.name, &error);
+  if (!error.empty()) {
+    o.failure = error;
+    return o;
+  }
+  std::vector<std::pair<std::pair<long, long>, CallgrindDump>> dumps;  // (pid, part) -> dump
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(job.dir, ec)) {
+    const std::string file = entry.path().filename().string();
+    // cg.<pid>.<part>: the dumps; cg.<pid> alone is the profile written at exit.
+    long pid = 0, part = 0;
+    char tail = 0;
+    if (std::sscanf(file.c_str(), "cg.%ld.%ld%c", &pid, &part, &tail) != 2) continue;
+    if (auto d = parse_callgrind_dump(read_or_empty(entry.path().string(), 64u << 20)))
+      dumps.push_back({{pid, part}, *d});
+  }
+  std::sort(dumps.begin(), dumps.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<CallgrindDump> ordered;
+  for (const auto& d : dumps) {
+    if (d.first.first != dumps.front().first.first) {
+      o.failure = "more than one process ran the benchmark's loop under Callgrind";
+      return o;
+    }
+    ordered.push_back(d.second);
+  }
+  const PerIteration per = instructions_per_iteration(ordered, kCallgrindRepetitions, iterations);
+  o.value = per.instructions;
+  o.failure = per.failure;
+  return o;
+}
+
+}  // namespace
+
+std::string valgrind_missing_message() {
+  return fmt::format(
+      "instruction counts need Valgrind (Callgrind), which is not installed: install the "
+      "Debian/Ubuntu package `{}` (apt-get install {}), or measure time only (remove "
+      "`metric: instructions` / `instructions: true` from .benchpr.yml)",
+      kValgrindPackage, kValgrindPackage);
+}
+
+bool count_instructions(exec::ProcessRunner& processes, Results& results,
+                        const InstructionSetup& setup,
+                        const std::function<void(const std::string&)>& progress) {
+  const Config& c = results.config;
+  std::error_code ec;
+  fs::remove_all(setup.work_dir, ec);
+  fs::create_directories(setup.work_dir, ec);
+  std::vector<Job> jobs;
+  std::size_t benchmarks = 0;
+  for (const SuiteConfig& suite : c.suites) {
+    if (!c.counts_instructions(suite)) continue;
+    const std::string series_suite = instruction_suite_name(suite.name);
+    for (Side side : {Side::Base, Side::Head}) {
+      std::string failure;
+      const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
+      const std::vector<std::string> names =
+          list_benchmarks(processes, results, suite, dir, &failure);
+      if (exec::interrupt_requested()) return false;
+      if (!failure.empty()) {
+        progress(fmt::format("  {} {}: {}", side_word(side), suite.name, failure));
+        set_failure(results, series_suite, "(suite " + series_suite + ")", side, failure);
+        continue;
+      }
+      if (side == Side::Base) benchmarks += names.size();
+      for (const std::string& name : names) {
+        if (is_multithreaded_benchmark(name)) {
+          set_failure(results, series_suite, name, side,
+                      "multi-threaded: Callgrind runs threads one at a time and cannot count one "
+                      "thread's loop (its time is compared)");
+          continue;
+        }
+        Job job;
+        job.suite = &suite;
+        job.side = side;
+        job.name = name;
+        job.dir =
+            fmt::format("{}/{}-{}-{}", setup.work_dir, suite.name, to_string(side), jobs.size());
+        jobs.push_back(std::move(job));
+      }
+    }
+  }
+  if (jobs.empty()) return true;
+
+  const int parallel = std::max(1, setup.parallel);
+  progress(
+      fmt::format("counting instructions under Callgrind: {} runs ({} benchmarks, both "
+                  "sides), {} at a time",
+                  jobs.size(), benchmarks, parallel));
+  std::string list;
+  double longest = 0;
+  for (const Job& job : jobs) {
+    fs::create_directories(job.dir, ec);
+    const double timeout = c.timeout_for(*job.suite);
+    longest = std::max(longest, timeout);
+    const std::string dir = job.side == Side::Base ? setup.base_dir : setup.head_dir;
+    // Each job writes "exit-code start end" to rc: the batch itself never fails for one job.
+    const std::string script = fmt::format(
+        "cd {dir} || {{ echo \"127 0 0\" > {rc}; exit 0; }}\n"
+        "start=$(date +%s.%N)\n"
+        "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} > {log} 2>&1\n"
+        "code=$?\n"
+        "echo \"$code $start $(date +%s.%N)\" > {rc}\n",
+        fmt::arg("dir", formats::shell_quote(dir)),
+        fmt::arg("rc", formats::shell_quote(job.dir + "/rc")),
+        fmt::arg("timeout", std::max(1.0, std::ceil(timeout))),
+        fmt::arg("valgrind", formats::shell_quote(setup.valgrind)),
+        fmt::arg("args", callgrind_arguments(job.dir + "/cg")),
+        fmt::arg("cmd", benchmark_command(*job.suite, c, job.name, job.dir + "/out.json")),
+        fmt::arg("log", formats::shell_quote(job.dir + "/log")));
+    try {
+      write_file_atomically(job.dir + "/job.sh", script);
+    } catch (const StoreError& e) {
+      progress(std::string("warning: ") + e.what());
+    }
+    list += job.dir + "/job.sh\n";
+  }
+  try {
+    write_file_atomically(setup.work_dir + "/jobs.list", list);
+  } catch (const StoreError& e) {
+    for (const Job& job : jobs)
+      set_failure(results, instruction_suite_name(job.suite->name), job.name, job.side, e.what());
+    return true;
+  }
+
+  exec::ProcessSpec spec;
+  spec.cwd = setup.work_dir;
+  spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
+  const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
+  spec.timeout_seconds = longest > 0 ? rounds * (longest + 15) + 60 : 0;
+  spec.scrub_env = c.scrub_env;
+  spec.log_path = setup.log_dir + "/instructions.log";
+  fs::remove(spec.log_path, ec);
+  spec.tail_bytes = 4096;
+  const exec::ProcessResult batch = processes.run(spec);
+  if (batch.interrupted) return false;
+
+  double first_start = 0;
+  std::vector<Outcome> outcomes;
+  for (const Job& job : jobs) {
+    outcomes.push_back(read_outcome(job, c.timeout_for(*job.suite)));
+    if (outcomes.back().ran && (first_start == 0 || outcomes.back().started < first_start))
+      first_start = outcomes.back().started;
+  }
+  int failed = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const Job& job = jobs[i];
+    const Outcome& o = outcomes[i];
+    const std::string suite = instruction_suite_name(job.suite->name);
+    RunRecord rec;
+    rec.round = 0;
+    rec.suite = suite;
+    rec.side = job.side;
+    rec.started = setup.started + (o.ran ? o.started - first_start : 0);
+    rec.seconds = o.seconds;
+    rec.ok = o.failure.empty();
+    rec.failure = o.failure.empty() ? "" : job.name + ": " + o.failure;
+    if (!rec.ok) rec.log_tail = last_line(read_or_empty(job.dir + "/log", 1u << 20));
+    results.runs.push_back(std::move(rec));
+    if (!o.failure.empty()) {
+      ++failed;
+      set_failure(results, suite, job.name, job.side, o.failure);
+      progress(fmt::format("  {} {} {}: {} (log: {}/log)", side_word(job.side), job.suite->name,
+                           job.name, o.failure, job.dir));
+      continue;
+    }
+    BenchmarkSeries& s = instruction_series(results, suite, job.name);
+    (job.side == Side::Base ? s.base : s.head) = {o.value};
+  }
+  if (!batch.ok() && failed == 0)
+    progress("  warning: the Callgrind batch " + batch.describe_failure(spec.timeout_seconds));
+  return true;
+}
+
+}  // namespace benchpr::runner

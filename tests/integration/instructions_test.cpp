@@ -1,0 +1,170 @@
+// Instruction counts under Callgrind, for real: a Google Benchmark project at two commits with
+// known changes of work (+3%, +0.5%, none), one that only adds a sleep (time sees it,
+// instructions cannot) and one Valgrind cannot run, measured by the real benchpr binary.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+const json* find(const json& doc, const std::string& suite, const std::string& name) {
+  for (const json& b : doc["benchmarks"])
+    if (b["suite"] == suite && b["name"] == name) return &b;
+  return nullptr;
+}
+
+// Under Valgrind (its preload library is in LD_PRELOAD) this benchmark executes an AVX-512
+// instruction Valgrind does not know; natively it never does, so only its count fails.
+constexpr const char* kPrelude = R"(
+#include <cstring>
+static bool under_valgrind() {
+  const char* p = std::getenv("LD_PRELOAD");
+  return p != nullptr && std::strstr(p, "vgpreload") != nullptr;
+}
+)";
+
+std::vector<GbenchCase> cases(int plus3, int plus_half, bool sleep) {
+  return {
+      {"BM_Plus3", spin(plus3), ""},
+      {"BM_PlusHalf", spin(plus_half), ""},
+      {"BM_Same", spin(100000), ""},
+      {"BM_Sleep",
+       spin(100000) +
+           (sleep ? " std::this_thread::sleep_for(std::chrono::microseconds(500));" : ""),
+       ""},
+      {"BM_NoValgrind",
+       spin(1000) + " if (under_valgrind()) asm volatile(\".byte 0x62,0xf1,0x7c,0x48,0x10,0x04,"
+                    "0x24\" ::: \"memory\");",
+       ""},
+  };
+}
+
+TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 4;
+  cfg.min_time = "0.005";
+  cfg.metric = "real_time";  // so the sleep counts in time
+  // 0.2%: the +0.5% change is a regression whatever the last instructions of the loop's entry
+  // do to the ratio.
+  cfg.extra = "instructions: true\ninstruction_threshold: 0.2%\n";
+  write_gbench_project(repo, cases(100000, 100000, false), cfg, kPrelude);
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  write_gbench_project(repo, cases(103000, 100500, true), cfg, kPrelude);
+  repo.commit("more work in two benchmarks, a sleep in one");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--seed", "7", "--output", out / "results.json"});
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
+  EXPECT_NE(r.err.find("counting instructions under Callgrind: 10 runs (5 benchmarks"),
+            std::string::npos)
+      << r.err;
+
+  const std::string ins = "micro (instructions)";
+  auto change = [&](const std::string& name) {
+    const json* b = find(doc, ins, name);
+    EXPECT_NE(b, nullptr) << name << "\n" << r.err;
+    return b ? (*b)["change"].get<double>() : NAN;
+  };
+  auto verdict = [&](const std::string& suite, const std::string& name) {
+    const json* b = find(doc, suite, name);
+    return b ? (*b)["verdict"].get<std::string>() : std::string("missing");
+  };
+  // From one run per side: the exact ratio within ±0.2 percentage points.
+  EXPECT_NEAR(change("BM_Plus3"), 0.03, 0.002);
+  EXPECT_NEAR(change("BM_PlusHalf"), 0.005, 0.002);
+  EXPECT_EQ(change("BM_Same"), 0.0);  // identical code: exactly the same count
+  EXPECT_LT(std::fabs(change("BM_Sleep")), 0.002);
+  EXPECT_EQ(verdict(ins, "BM_Plus3"), "regression");
+  EXPECT_EQ(verdict(ins, "BM_PlusHalf"), "regression");
+  EXPECT_EQ(verdict(ins, "BM_Same"), "unchanged");
+  EXPECT_EQ(verdict(ins, "BM_Sleep"), "unchanged");
+  // Time sees the sleep (0.5 ms on a loop of well under that).
+  const json* slept = find(doc, "micro", "BM_Sleep");
+  ASSERT_NE(slept, nullptr);
+  EXPECT_GT((*slept)["change"].get<double>(), 0.5) << slept->dump();
+  EXPECT_TRUE(verdict("micro", "BM_Sleep") == "regression" ||
+              verdict("micro", "BM_Sleep") == "slower")
+      << slept->dump();
+
+  // Valgrind cannot run one benchmark: it fails with the reason, and only in instructions.
+  const json* unsupported = find(doc, ins, "BM_NoValgrind");
+  ASSERT_NE(unsupported, nullptr);
+  EXPECT_EQ((*unsupported)["verdict"], "failed");
+  EXPECT_NE((*unsupported)["reason"].get<std::string>().find("Valgrind cannot run it"),
+            std::string::npos)
+      << unsupported->dump();
+  EXPECT_NE(verdict("micro", "BM_NoValgrind"), "failed");
+
+  // The comment: counts per iteration, "exact", what instructions do not see, the time spent,
+  // and the disagreement for the sleep.
+  EXPECT_NE(r.out.find("Instructions: counted per iteration"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("do not see time spent waiting"), std::string::npos);
+  EXPECT_NE(r.out.find("10 runs, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| exact |"), std::string::npos) << r.out;
+  // Notes are escaped text: the name's backticks and underscore arrive escaped.
+  EXPECT_NE(r.out.find("\\`BM\\_Sleep\\`: time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("while instructions per iteration are flat"), std::string::npos);
+}
+
+TEST(Instructions, InstructionsOnlySuiteRunsNoRounds) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.metric = "instructions";
+  const std::vector<GbenchCase> base = {{"BM_A", spin(20000), ""}};
+  write_gbench_project(repo, base, cfg);
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  write_gbench_project(repo, {{"BM_A", spin(10000), ""}}, cfg);
+  repo.commit("half the work");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--output", out / "results.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("round 1 of"), std::string::npos) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  const json* a = find(doc, "micro (instructions)", "BM_A");
+  ASSERT_NE(a, nullptr) << r.err;
+  EXPECT_EQ((*a)["verdict"], "improvement");
+  EXPECT_NEAR((*a)["change"].get<double>(), -0.5, 0.002);
+  EXPECT_EQ(find(doc, "micro", "BM_A"), nullptr);
+  EXPECT_NE(r.out.find("Looks good to merge"), std::string::npos) << r.out;
+}
+
+TEST(Instructions, MissingValgrindIsOneErrorNamingThePackage) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.extra = "instructions: true\n";
+  write_gbench_project(repo, {{"BM_A", spin(1000), ""}}, cfg);
+  repo.commit("base");
+  TempDir empty;
+  // A PATH without valgrind (benchpr itself needs nothing from PATH before the check).
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD", "--head", "HEAD", "--dry-run"},
+      {{"PATH", empty.path()}});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("instruction counts need Valgrind"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("package `valgrind`"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("building"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace benchpr::testing

@@ -1,0 +1,120 @@
+// Exact instruction counts: the verdict is the relative change against the threshold, and the
+// notes say when time and instructions disagree. Hand-checked numbers.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
+
+namespace benchpr {
+namespace {
+
+BenchmarkSeries counts(double base, double head, const std::string& name = "BM_A") {
+  BenchmarkSeries s;
+  s.suite = instruction_suite_name("core");
+  s.name = name;
+  s.unit = "instructions";
+  s.metric = std::string(kInstructionsMetric);
+  if (base > 0) s.base = {base};
+  if (head > 0) s.head = {head};
+  return s;
+}
+
+TEST(InstructionAnalysis, ChangeAtOrAboveTheThresholdIsARegressionOrImprovement) {
+  // 10300 / 10000 - 1 = +3%; 9950 / 10000 - 1 = -0.5% (exactly the threshold).
+  const BenchmarkAnalysis up = analyse_instruction_series(counts(10000, 10300), 0.005);
+  EXPECT_EQ(up.verdict, Verdict::Regression);
+  EXPECT_NEAR(up.change, 0.03, 1e-12);
+  EXPECT_EQ(up.ci_low, up.change);
+  EXPECT_EQ(up.ci_high, up.change);
+  EXPECT_TRUE(std::isnan(up.p));  // no test: nothing to correct for
+  EXPECT_EQ(up.metric, "instructions");
+  const BenchmarkAnalysis down = analyse_instruction_series(counts(10000, 9950), 0.005);
+  EXPECT_EQ(down.verdict, Verdict::Improvement);
+  EXPECT_NEAR(down.change, -0.005, 1e-12);
+}
+
+TEST(InstructionAnalysis, BelowTheThresholdAndIdenticalAreUnchanged) {
+  const BenchmarkAnalysis small = analyse_instruction_series(counts(10000, 10049), 0.005);
+  EXPECT_EQ(small.verdict, Verdict::Unchanged);
+  EXPECT_NEAR(small.change, 0.0049, 1e-12);
+  const BenchmarkAnalysis same = analyse_instruction_series(counts(4017, 4017), 0.005);
+  EXPECT_EQ(same.verdict, Verdict::Unchanged);
+  EXPECT_EQ(same.change, 0.0);
+  // A smaller threshold catches the 0.49%.
+  EXPECT_EQ(analyse_instruction_series(counts(10000, 10049), 0.001).verdict, Verdict::Regression);
+}
+
+TEST(InstructionAnalysis, FailuresAddedAndRemoved) {
+  BenchmarkSeries f = counts(10000, 0);
+  f.head_failure = "Valgrind cannot run it: unhandled instruction bytes: 0x62";
+  const BenchmarkAnalysis failed = analyse_instruction_series(f, 0.005);
+  EXPECT_EQ(failed.verdict, Verdict::Failed);
+  EXPECT_EQ(failed.reason, "PR: Valgrind cannot run it: unhandled instruction bytes: 0x62");
+  EXPECT_EQ(analyse_instruction_series(counts(0, 100), 0.005).verdict, Verdict::Added);
+  EXPECT_EQ(analyse_instruction_series(counts(100, 0), 0.005).verdict, Verdict::Removed);
+  EXPECT_EQ(analyse_instruction_series(counts(0, 0), 0.005).verdict, Verdict::Failed);
+}
+
+// A session with the time series of BM_A and BM_B (10 rounds, the PR's time as given) and
+// their instruction counts.
+Results session(double a_time_factor, double a_instr, double b_time_factor, double b_instr) {
+  Results r;
+  r.config.rounds = 10;
+  r.config.warmup_rounds = 0;
+  r.config.threshold = 0.02;
+  r.complete = true;
+  for (int i = 0; i < 10; ++i) r.plan.push_back({i, false, i % 2 ? Side::Base : Side::Head});
+  r.rounds_done = 10;
+  auto time_series = [&](const std::string& name, double factor) {
+    BenchmarkSeries s;
+    s.suite = "core";
+    s.name = name;
+    s.unit = "ns";
+    for (int i = 0; i < 10; ++i) {
+      const double jitter = 1 + 0.001 * ((i * 7) % 5 - 2);
+      s.base.push_back(100 * jitter);
+      s.head.push_back(100 * factor * jitter * (1 + 0.0005 * (i % 3 - 1)));
+    }
+    return s;
+  };
+  r.series = {time_series("BM_A", a_time_factor), time_series("BM_B", b_time_factor),
+              counts(10000, a_instr, "BM_A"), counts(10000, b_instr, "BM_B")};
+  return r;
+}
+
+TEST(InstructionAnalysis, TakesNoPartInTheTimeFamilyAndDrivesTheRecommendation) {
+  // Time flat for both; BM_B executes 3% more instructions.
+  const Analysis a = analyse(session(1.0, 10000, 1.0, 10300));
+  ASSERT_EQ(a.benchmarks.size(), 4u);
+  EXPECT_EQ(a.benchmarks[2].verdict, Verdict::Unchanged);
+  EXPECT_EQ(a.benchmarks[3].verdict, Verdict::Regression);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+  EXPECT_NE(a.recommendation.reason.find("executes 3.0% more instructions per iteration"),
+            std::string::npos)
+      << a.recommendation.reason;
+  EXPECT_EQ(a.recommendation.reason.find("95% CI"), std::string::npos) << a.recommendation.reason;
+}
+
+TEST(InstructionAnalysis, DisagreementsAreNoted) {
+  // BM_A: time +30% (a sleep), instructions identical; BM_B: instructions +3%, time flat.
+  const Analysis a = analyse(session(1.3, 10000, 1.0, 10300));
+  ASSERT_EQ(a.benchmarks[0].verdict, Verdict::Regression);
+  ASSERT_EQ(a.benchmarks[1].verdict, Verdict::Unchanged);
+  std::string notes;
+  for (const auto& n : a.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("`BM_A`: time 30.0% slower (regression) while instructions per iteration "
+                       "are flat (0.0%)"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("`BM_B`: instructions per iteration +3.0% but time is unchanged"),
+            std::string::npos)
+      << notes;
+  // Agreement says nothing.
+  const Analysis quiet = analyse(session(1.0, 10000, 1.0, 10000));
+  for (const auto& n : quiet.notes) EXPECT_EQ(n.find("instructions"), std::string::npos) << n;
+}
+
+}  // namespace
+}  // namespace benchpr

@@ -1,0 +1,123 @@
+// Reading Callgrind's dumps into instructions per iteration: captured dump files (Callgrind
+// 3.19 on a Google Benchmark 1.7.1 binary) and hand-checked groupings.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/runner/callgrind.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::runner {
+namespace {
+
+using Trigger = CallgrindDump::Trigger;
+
+std::string data(const std::string& name) {
+  return testing::read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/callgrind/" + name);
+}
+
+CallgrindDump pause(double n) { return {Trigger::Pause, n}; }
+CallgrindDump finish(double n) { return {Trigger::Finish, n}; }
+
+TEST(CallgrindDump, ReadsTriggerAndSummaryOfRealDumps) {
+  const auto f = parse_callgrind_dump(data("finish_dump.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->trigger, Trigger::Finish);
+  EXPECT_EQ(f->instructions, 16812);
+  const auto p = parse_callgrind_dump(data("pause_dump.txt"));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->trigger, Trigger::Pause);
+  EXPECT_EQ(p->instructions, 20);
+  // The profile written at exit is the rest of the process, not a timed segment.
+  EXPECT_FALSE(parse_callgrind_dump(data("exit_profile_head.txt")));
+  EXPECT_FALSE(parse_callgrind_dump("summary: 12\n"));
+  EXPECT_FALSE(parse_callgrind_dump(
+      "desc: Trigger: --dump-before=benchmark::State::PauseTiming()\nsummary: x\n"));
+}
+
+TEST(CallgrindPerIteration, LeavesOutTheFirstRepetitionAndFinishsPrologue) {
+  // As measured: 3 repetitions of 1 iteration; the first pays lazy binding (4873), the
+  // dump after each Finish is FinishKeepRunning's own prologue (20) and is not timed.
+  const std::vector<CallgrindDump> dumps = {finish(4873), pause(20),    finish(4017),
+                                            pause(20),    finish(4017), pause(20)};
+  const PerIteration r = instructions_per_iteration(dumps, 3, 1);
+  EXPECT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_DOUBLE_EQ(r.instructions, 4017);
+}
+
+TEST(CallgrindPerIteration, SumsTimedSegmentsAroundPauseTiming) {
+  // A loop that pauses its timer: 5 before PauseTiming, 4013 after ResumeTiming, per repetition.
+  const std::vector<CallgrindDump> dumps = {pause(828), finish(4880), pause(20),
+                                            pause(5),   finish(4013), pause(20),
+                                            pause(5),   finish(4013), pause(20)};
+  const PerIteration r = instructions_per_iteration(dumps, 3, 1);
+  EXPECT_DOUBLE_EQ(r.instructions, 4018);
+}
+
+TEST(CallgrindPerIteration, DividesByTheIterationsAndAveragesTheCountedRepetitions) {
+  // Iterations(7): (28059 + 28045) / (2 * 7) = 4007.428...
+  const std::vector<CallgrindDump> dumps = {finish(28915), pause(20),     finish(28059),
+                                            pause(20),     finish(28045), pause(20)};
+  const PerIteration r = instructions_per_iteration(dumps, 3, 7);
+  EXPECT_NEAR(r.instructions, 56104.0 / 14.0, 1e-9);
+}
+
+TEST(CallgrindPerIteration, ExtraRunsBeforeTheRepetitionsAreLeftOut) {
+  // A MinTime of the benchmark's own: attempts of 1 and 10 iterations before the reported 100.
+  const std::vector<CallgrindDump> dumps = {finish(900),   pause(20), finish(4100),  pause(20),
+                                            finish(40100), pause(20), finish(40100), pause(20),
+                                            finish(40100), pause(20)};
+  const PerIteration r = instructions_per_iteration(dumps, 3, 100);
+  EXPECT_DOUBLE_EQ(r.instructions, 401);
+}
+
+TEST(CallgrindPerIteration, NoLoopOrNoIterationsIsAFailureWithAReason) {
+  const PerIteration none = instructions_per_iteration({}, 3, 1);
+  EXPECT_TRUE(is_missing(none.instructions));
+  EXPECT_NE(none.failure.find("no benchmark loop"), std::string::npos) << none.failure;
+  const PerIteration one = instructions_per_iteration({finish(10), pause(20)}, 3, 1);
+  EXPECT_TRUE(is_missing(one.instructions));
+  EXPECT_NE(one.failure.find("1 run"), std::string::npos) << one.failure;
+  const PerIteration zero = instructions_per_iteration({finish(10), finish(10)}, 3, 0);
+  EXPECT_TRUE(is_missing(zero.instructions));
+  EXPECT_FALSE(zero.failure.empty());
+}
+
+TEST(CallgrindFailures, UnsupportedInstructionIsNamed) {
+  const std::string log =
+      "==1== Callgrind, a call-graph generating cache profiler\n"
+      "vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7C 0x48 0x10 0x5 0x0 0x0\n"
+      "==1== valgrind: Unrecognised instruction at address 0x401136.\n";
+  const std::string why = valgrind_failure(log);
+  EXPECT_NE(why.find("Valgrind cannot run it"), std::string::npos) << why;
+  EXPECT_NE(why.find("0x62 0xF1"), std::string::npos) << why;
+  EXPECT_EQ(valgrind_failure("==1== I   refs: 950,417\n"), "");
+}
+
+TEST(CallgrindArguments, TimerBoundariesAndOneIterationPerRepetition) {
+  const std::string v = callgrind_arguments("/w/cg");
+  EXPECT_NE(v.find("--toggle-collect='benchmark::State::ResumeTiming()' --collect-atstart=yes"),
+            std::string::npos)
+      << v;
+  EXPECT_NE(v.find("--zero-before='benchmark::State::ResumeTiming()'"), std::string::npos);
+  EXPECT_NE(v.find("--dump-before='benchmark::State::PauseTiming()'"), std::string::npos);
+  EXPECT_NE(v.find("--dump-before='benchmark::State::FinishKeepRunning()'"), std::string::npos);
+  EXPECT_NE(v.find("--callgrind-out-file='/w/cg.%p'"), std::string::npos) << v;
+  const std::string b = callgrind_benchmark_arguments("BM_Vec/64", "/w/out.json");
+  EXPECT_NE(b.find("--benchmark_filter='^(BM_Vec/64)$'"), std::string::npos) << b;
+  EXPECT_NE(b.find("--benchmark_min_time=0 "), std::string::npos);
+  EXPECT_NE(b.find("--benchmark_repetitions=3"), std::string::npos);
+  EXPECT_NE(b.find("--benchmark_out='/w/out.json'"), std::string::npos);
+}
+
+TEST(CallgrindThreads, MultiThreadedBenchmarksAreRecognised) {
+  EXPECT_TRUE(is_multithreaded_benchmark("BM_T/threads:2"));
+  EXPECT_TRUE(is_multithreaded_benchmark("BM_T/64/threads:8/real_time"));
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_T/threads:1"));
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_threads:4x"));
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_Vec/64"));
+}
+
+}  // namespace
+}  // namespace benchpr::runner
