@@ -65,6 +65,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--filter", o.filter,
                  "Only benchmarks whose name matches this regular expression (passed to Google "
                  "Benchmark as --benchmark_filter; other formats' results are filtered)");
+  run.add_flag("--instructions", o.instructions,
+               "Also count instructions per iteration of every Google Benchmark suite under "
+               "Callgrind (needs valgrind), beside time");
   run.add_option("--bench-args", o.bench_args,
                  "Words appended to every suite's command, e.g. \"--benchmark_min_time=0.05\"");
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");

@@ -98,6 +98,7 @@ void apply_overrides(Config& c, const RunOptions& options) {
     c.filter = options.filter;
   }
   if (!options.bench_args.empty()) c.bench_args = options.bench_args;
+  if (options.instructions) c.instructions = true;
   c.rounds = round_up_even(c.rounds);
 }
 

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string budget;      // "20m"
   std::string filter;      // regex on benchmark names
   std::string bench_args;  // appended to every suite's command
+  bool instructions = false;  // --instructions: count instructions beside time (Callgrind)
   std::string output;      // results JSON
   std::string markdown;    // markdown file
   std::string html;        // HTML report file

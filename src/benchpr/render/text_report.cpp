@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/units.hpp"
@@ -131,12 +132,15 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   for (std::size_t i : order) {
     const BenchmarkAnalysis& b = analysis.benchmarks[i];
     std::string name = one_line(b.name, kNameMaxChars);
-    if (multi_suite) name = one_line(b.suite, 40) + " / " + name;
-    lines.push_back({b.verdict,
-                     {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
-                      format_value(b.head_value, b.unit), format_change(b.change, b.better),
-                      format_ci(b.ci_low, b.ci_high)},
-                     reason_of(b, results.config.threshold)});
+    // An instruction count sits beside the same benchmark's time: its suite tells them apart.
+    const bool count = is_instruction_analysis(b);
+    if (multi_suite || count) name = one_line(b.suite, 40) + " / " + name;
+    lines.push_back(
+        {b.verdict,
+         {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
+          format_value(b.head_value, b.unit), format_change(b.change, b.better),
+          count && std::isfinite(b.change) ? std::string("exact") : format_ci(b.ci_low, b.ci_high)},
+         reason_of(b, results.config.threshold)});
   }
   std::array<std::size_t, 6> w{};
   for (const Line& l : lines)

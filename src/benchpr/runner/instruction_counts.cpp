@@ -248,7 +248,8 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         continue;
       }
       if (side == Side::Base) benchmarks += names.size();
-      for (const std::string& name : names) {
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string& name = names[i];
         if (is_multithreaded_benchmark(name)) {
           set_failure(results, series_suite, name, side,
                       "multi-threaded: Callgrind runs threads one at a time and cannot count one "
@@ -259,8 +260,10 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         job.suite = &suite;
         job.side = side;
         job.name = name;
-        job.dir =
-            fmt::format("{}/{}-{}-{}", setup.work_dir, suite.name, to_string(side), jobs.size());
+        // The same length on both sides ("base"/"head", the benchmark's place in the list): the
+        // JSON path is on the benchmark's command line, and its length can move the allocator's
+        // state, and so the count of a loop that allocates.
+        job.dir = fmt::format("{}/{}-{}-{:05}", setup.work_dir, suite.name, to_string(side), i);
         jobs.push_back(std::move(job));
       }
     }
@@ -319,6 +322,11 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   spec.tail_bytes = 4096;
   const exec::ProcessResult batch = processes.run(spec);
   if (batch.interrupted) return false;
+  // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
+  // else the machine was doing.
+  progress(fmt::format("  {} Callgrind runs took {} of CPU time in {}", jobs.size(),
+                       format_duration(batch.user_seconds + batch.system_seconds),
+                       format_duration(batch.wall_seconds)));
 
   double first_start = 0;
   std::vector<Outcome> outcomes;
