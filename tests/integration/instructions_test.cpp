@@ -151,14 +151,14 @@ TEST(Instructions, InstructionsOnlySuiteRunsNoRounds) {
 
 TEST(Instructions, MissingValgrindIsOneErrorNamingThePackage) {
   TempRepo repo;
-  GbenchConfig cfg;
-  cfg.extra = "instructions: true\n";
-  write_gbench_project(repo, {{"BM_A", spin(1000), ""}}, cfg);
+  write_gbench_project(repo, {{"BM_A", spin(1000), ""}});
   repo.commit("base");
   TempDir empty;
-  // A PATH without valgrind (benchpr itself needs nothing from PATH before the check).
+  // --instructions asks for counts without a word in .benchpr.yml; a PATH without valgrind
+  // (benchpr itself needs nothing from PATH before the check).
   const BenchprRun r = run_benchpr(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD", "--head", "HEAD", "--dry-run"},
+      BENCHPR_BINARY,
+      {"run", "-C", repo.path(), "--base", "HEAD", "--head", "HEAD", "--dry-run", "--instructions"},
       {{"PATH", empty.path()}});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("instruction counts need Valgrind"), std::string::npos) << r.err;
