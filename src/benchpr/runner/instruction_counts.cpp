@@ -44,9 +44,10 @@ BenchmarkSeries& instruction_series(Results& r, const std::string& suite, const 
 }
 
 void set_failure(Results& r, const std::string& suite, const std::string& name, Side side,
-                 const std::string& why) {
+                 const std::string& why, FailureKind kind = FailureKind::Other) {
   BenchmarkSeries& s = instruction_series(r, suite, name);
   (side == Side::Base ? s.base_failure : s.head_failure) = why;
+  (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = kind;
 }
 
 // A single simple command ("build/bench --flag 'x'"): the job script can hand its words to
@@ -150,6 +151,7 @@ std::string last_line(const std::string& text) {
 struct Outcome {
   double value = kMissing;
   std::string failure;
+  FailureKind kind = FailureKind::None;
   double seconds = 0;
   double started = 0;  // wall clock (epoch seconds) when the job began; 0 unknown
   bool ran = false;
@@ -162,6 +164,7 @@ Outcome read_outcome(const Job& job, double timeout) {
   double t0 = 0, t1 = 0;
   if (!(rc >> code >> t0 >> t1)) {
     o.failure = "did not run under Callgrind (the batch was stopped)";
+    o.kind = FailureKind::Other;
     return o;
   }
   o.ran = true;
@@ -170,13 +173,18 @@ Outcome read_outcome(const Job& job, double timeout) {
   const std::string log = read_or_empty(job.dir + "/log", 8u << 20);
   if (code == 124) {
     o.failure = "timed out under Callgrind after " + format_duration(timeout);
+    o.kind = FailureKind::Timeout;
     return o;
   }
   if (std::string why = valgrind_failure(log); !why.empty()) {
     o.failure = why;
+    o.kind = FailureKind::Signal;  // Valgrind raises SIGILL for what it cannot run
     return o;
   }
   if (code != 0) {
+    o.kind = code > 128                     ? FailureKind::Signal
+             : (code == 126 || code == 127) ? FailureKind::NotStarted
+                                            : FailureKind::ExitCode;
     o.failure = code > 128 ? fmt::format("killed by signal {} under Callgrind", code - 128)
                            : fmt::format("exit code {} under Callgrind", code);
     if (std::string tail = last_line(log); !tail.empty()) o.failure += ": " + tail;
@@ -187,6 +195,7 @@ Outcome read_outcome(const Job& job, double timeout) {
       iterations_from_json(read_or_empty(job.dir + "/out.json", 64u << 20), job.name, &error);
   if (!error.empty()) {
     o.failure = error;
+    o.kind = FailureKind::BenchmarkError;
     return o;
   }
   std::vector<std::pair<std::pair<long, long>, CallgrindDump>> dumps;  // (pid, part) -> dump
@@ -206,6 +215,7 @@ Outcome read_outcome(const Job& job, double timeout) {
   for (const auto& d : dumps) {
     if (d.first.first != dumps.front().first.first) {
       o.failure = "more than one process ran the benchmark's loop under Callgrind";
+      o.kind = FailureKind::BadOutput;
       return o;
     }
     ordered.push_back(d.second);
@@ -213,6 +223,7 @@ Outcome read_outcome(const Job& job, double timeout) {
   const PerIteration per = instructions_per_iteration(ordered, kCallgrindRepetitions, iterations);
   o.value = per.instructions;
   o.failure = per.failure;
+  if (!o.failure.empty()) o.kind = FailureKind::BadOutput;
   return o;
 }
 
@@ -255,7 +266,8 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         if (is_multithreaded_benchmark(name)) {
           set_failure(results, series_suite, name, side,
                       "multi-threaded: Callgrind runs threads one at a time and cannot count one "
-                      "thread's loop (its time is compared)");
+                      "thread's loop (its time is compared)",
+                      FailureKind::Setup);
           continue;
         }
         Job job;
@@ -350,11 +362,12 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     rec.seconds = o.seconds;
     rec.ok = o.failure.empty();
     rec.failure = o.failure.empty() ? "" : job.name + ": " + o.failure;
+    rec.failure_kind = o.failure.empty() ? FailureKind::None : o.kind;
     if (!rec.ok) rec.log_tail = last_line(read_or_empty(job.dir + "/log", 1u << 20));
     results.runs.push_back(std::move(rec));
     if (!o.failure.empty()) {
       ++failed;
-      set_failure(results, suite, job.name, job.side, o.failure);
+      set_failure(results, suite, job.name, job.side, o.failure, o.kind);
       progress(fmt::format("  {} {} {}: {} (log: {}/log)", side_word(job.side), job.suite->name,
                            job.name, o.failure, job.dir));
       continue;
