@@ -29,7 +29,8 @@ for target in $targets; do
   echo "fuzzing $target for ${seconds}s"
   # New inputs are written to the first directory (the scratch one); the seeds are only read.
   if ! (cd "$build" && "./fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
-          -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "$work" "$seeds"); then
+          -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+          -dict="$root/fuzz/dict/utf8.dict" "$work" "$seeds"); then
     echo "fuzz_$target FAILED: reproducer in $build/ (crash-*, leak-*, timeout-*)" >&2
     status=1
     continue

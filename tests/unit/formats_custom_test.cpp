@@ -80,5 +80,19 @@ TEST(CustomFormat, WrongShapesAreParseErrors) {
               ::testing::EndsWith("(is the file truncated?)"));
 }
 
+// Found by fuzz_custom: the JSON parser's message quotes the bytes it stopped at ("last read:
+// '…'"), and those came from the code under test; the reason must be text.
+TEST(CustomFormat, AParseErrorQuotingIllFormedBytesIsValidUtf8) {
+  const std::string broken = "[{\"name\": \"a\", \xff\xfe: 1}]";
+  try {
+    parse(broken);
+    FAIL() << "parsed";
+  } catch (const ParseError& e) {
+    EXPECT_TRUE(is_valid_utf8(e.what())) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not custom benchmark JSON"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace benchpr::formats

@@ -16,6 +16,7 @@
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/valid_utf8.hpp"
 
 namespace benchpr::formats {
 
@@ -23,7 +24,10 @@ namespace benchpr::formats {
 // reported in ParsedRun::failures instead.
 class ParseError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  // The message may quote bytes of the file (the JSON parser's "last read: '…'"), which the
+  // code under test wrote: made valid UTF-8 here, so every reason benchpr prints or stores is
+  // text.
+  explicit ParseError(const std::string& what) : std::runtime_error(valid_utf8(what)) {}
 };
 
 class Format {
