@@ -95,6 +95,51 @@ TEST(ConfigParser, InstructionCounts) {
   const Config all = parse_config(std::string(kMinimal) + "instructions: true\n");
   EXPECT_TRUE(all.counts_instructions(all.suites[0]));
   EXPECT_NEAR(parse_config(kMinimal).instruction_threshold, 0.005, 1e-12);
+TEST(ConfigParser, SuiteAndBenchmarkThresholdsFirstMatchWins) {
+  const Config c = parse_config(R"(threshold: 2%
+suites:
+  - name: core
+    run: build/core_bench
+    threshold: 3%
+    benchmarks:
+      - match: "BM_Alloc/*"
+        threshold: 10%
+      - match: "BM_Alloc/64"
+        threshold: 1%
+        better: higher
+      - {match: "BM_P?rse*", threshold: 0.5%}
+  - name: net
+    run: ./net > {out}
+    format: custom
+)");
+  const SuiteConfig& core = c.suites[0];
+  ASSERT_EQ(core.benchmarks.size(), 3u);
+  EXPECT_EQ(core.benchmarks[0].match, "BM_Alloc/*");
+  EXPECT_EQ(core.benchmarks[0].line, 7);
+  EXPECT_FALSE(core.benchmarks[0].better);
+  // The first entry that sets a value wins: BM_Alloc/64 keeps 10% but takes the second's better.
+  EXPECT_DOUBLE_EQ(c.threshold_for("core", "BM_Alloc/64"), 0.10);
+  EXPECT_EQ(rule_better(core, "BM_Alloc/64"), Better::Higher);
+  EXPECT_EQ(rule_better(core, "BM_Alloc/4096"), std::nullopt);
+  EXPECT_DOUBLE_EQ(c.threshold_for("core", "BM_Parse/json"), 0.005);
+  EXPECT_DOUBLE_EQ(c.threshold_for("core", "BM_Copy"), 0.03);      // the suite's
+  EXPECT_DOUBLE_EQ(c.threshold_for("net", "anything"), 0.02);      // the run's
+  EXPECT_DOUBLE_EQ(c.threshold_for("gone", "BM_Alloc/64"), 0.02);  // an unknown suite
+}
+
+TEST(GlobMatch, WholeNameWithStarAndQuestionMark) {
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("BM_Copy/*", "BM_Copy/64"));
+  EXPECT_TRUE(glob_match("BM_Copy/*", "BM_Copy/64/real_time"));  // '*' crosses '/'
+  EXPECT_FALSE(glob_match("BM_Copy/*", "BM_CopyN/64"));
+  EXPECT_FALSE(glob_match("BM_Copy", "BM_Copy/64"));  // whole name, not a prefix
+  EXPECT_TRUE(glob_match("*throughput", "tcp throughput"));
+  EXPECT_TRUE(glob_match("a*b*c", "aXbYbZc"));
+  EXPECT_FALSE(glob_match("a*b*c", "aXbYbZ"));
+  EXPECT_TRUE(glob_match("BM_?", "BM_x"));
+  EXPECT_FALSE(glob_match("BM_?", "BM_"));
+  EXPECT_TRUE(glob_match("org.example.*:size=64", "org.example.Bench.run:size=64"));
+  EXPECT_FALSE(glob_match("a.c", "abc"));  // '.' is itself, not any character
 }
 
 TEST(ConfigParser, Defaults) {
@@ -281,6 +326,38 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{SUITE "instruction_threshold: 0.5\n",
                   ".benchpr.yml:4: instruction_threshold: expected a percentage, got 0.5 "
                   "(write '50%')"},
+                  "timeout, metric, better, threshold, benchmarks)"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    threshold: 60%\n",
+                  ".benchpr.yml:4: suites[0].threshold: must be between 0.1% and 50%, got '60%'"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - {match: \"BM_A*\", threshold: 0.05}\n",
+                  ".benchpr.yml:5: suites[0].benchmarks[0].threshold: expected a percentage, got "
+                  "0.05 (write '5%')"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - match: \"BM_A*\"\n        threshold: 5%\n"
+                  "      - match: \"BM_B*\"\n        threshold: 0.01%\n",
+                  ".benchpr.yml:8: suites[0].benchmarks[1].threshold: must be between 0.1% and "
+                  "50%, got '0.01%'"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - match: \"BM_A*\"\n",
+                  ".benchpr.yml:5: suites[0].benchmarks[0]: sets nothing (add 'threshold: 5%' or "
+                  "'better: higher')"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - threshold: 5%\n",
+                  ".benchpr.yml:5: suites[0].benchmarks[0].match: missing (the benchmarks it "
+                  "applies to, e.g. 'match: \"BM_Alloc/*\"')"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - {match: \"x\", better: faster}\n",
+                  ".benchpr.yml:5: suites[0].benchmarks[0].better: expected 'lower' or 'higher', "
+                  "got 'faster'"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n"
+                  "      - {match: \"x\", treshold: 5%}\n",
+                  ".benchpr.yml:5: suites[0].benchmarks[0].treshold: unknown key (valid keys: "
+                  "match, threshold, better)"},
+        ErrorCase{"suites:\n  - name: core\n    run: a\n    benchmarks:\n      match: x\n",
+                  ".benchpr.yml:5: suites[0].benchmarks: expected a list of {match, threshold, "
+                  "better} entries, got a mapping (write e.g. '- {match: \"BM_Alloc/*\", "
+                  "threshold: 5%}')"},
         ErrorCase{"suites:\n  - run: build/core_bench\n",
                   ".benchpr.yml:2: suites[0].name: missing (every suite needs a name, e.g. "
                   "'name: core')"},

@@ -81,6 +81,35 @@ TEST(Analysis, AnEstimateAboveTheThresholdThatIsNotShownBeyondHalfOfItIsOnlySlow
   for (int b = 1; b < 10; ++b) EXPECT_EQ(a.benchmarks[b].verdict, Verdict::Unchanged);
 }
 
+// Thresholds of their own (a suite's, then `benchmarks:` rules) decide the labels.
+TEST(Analysis, EachBenchmarkIsJudgedByItsOwnThreshold) {
+  Results r = run(0.01, 0.032);
+  SuiteConfig suite;
+  suite.name = "s";
+  suite.threshold = 0.03;  // the suite's: BM_2..BM_9
+  suite.benchmarks = {{"BM_0", 0.05, std::nullopt, 0}, {"BM_1", 0.005, std::nullopt, 0}};
+  r.config.suites = {suite};
+  const Analysis a = analyse(r);
+  const BenchmarkAnalysis& x = a.benchmarks[0];
+  // +3.2% (t = 9.45, significant) is a regression at the run's 2% (test above), but below
+  // BM_0's own 5% (|mu| = 0.0315 < ln 1.05 = 0.0488): slower, a small consistent change.
+  EXPECT_DOUBLE_EQ(x.threshold, 0.05);
+  EXPECT_EQ(x.verdict, Verdict::Slower) << x.reason;
+  // BM_1 has no change: its 90% CI is 0 +- 1.664125 * 0.00333305 = +-0.555% in log units,
+  // inside the suite's 3% (and the run's 2%) but not inside its own 0.5% (ln 1.005 = 0.4988%).
+  EXPECT_DOUBLE_EQ(a.benchmarks[1].threshold, 0.005);
+  EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Inconclusive) << a.benchmarks[1].reason;
+  ASSERT_TRUE(a.benchmarks[1].rounds_needed.has_value());
+  for (int b = 2; b < 10; ++b) {
+    EXPECT_DOUBLE_EQ(a.benchmarks[b].threshold, 0.03);
+    EXPECT_EQ(a.benchmarks[b].verdict, Verdict::Unchanged);
+  }
+  // Against BM_0's own 1% the size test is beyond half of it: (0.0314986 - ln 1.01 / 2) /
+  // 0.00333305 = 7.96, so a regression again.
+  r.config.suites[0].benchmarks[0].threshold = 0.01;
+  EXPECT_EQ(analyse(r).benchmarks[0].verdict, Verdict::Regression);
+}
+
 TEST(Analysis, AMuchNoisierBenchmarkKeepsItsOwnVariance) {
   // Benchmark 0 with 10x the residual SD of the other nine: its own s^2 = 100 a^2 lies far
   // above F(8, d0) * s0^2, so it is tested on its own 8 df: se = 0.1 / sqrt(10) = 0.0316228

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/render.hpp"
 
 namespace benchpr::render {
@@ -184,6 +185,63 @@ TEST(RenderConsistency, TooFewRoundsSaysHowManyWould) {
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("at least 4 rounds"), std::string::npos);
   expect_golden("consistency_too_few_rounds.md", md);
+}
+
+// A removed benchmark still shows what it cost on the base (the geometric mean of its base
+// rounds), and a large change measured tightly shows an interval whose ends differ.
+TEST(RenderConsistency, RemovedShowsItsBaseAndANarrowRatioIntervalItsDigits) {
+  Results r = session();
+  BenchmarkSeries gone = series("BM_Legacy/16", 10, 2050, 0, 0.01, 51);
+  for (double& h : gone.head) h = kMissing;
+  r.series = {series("BM_Copy/65536", 10, 1.63e6, -0.6875, 0.002, 52), gone};
+  const Analysis a = analyse(r);
+  const BenchmarkAnalysis& removed = find(a, "BM_Legacy/16");
+  ASSERT_EQ(removed.verdict, Verdict::Removed);
+  double log_sum = 0;
+  for (std::size_t i = 1; i < gone.base.size(); ++i) log_sum += std::log(gone.base[i]);
+  EXPECT_NEAR(removed.base_value, std::exp(log_sum / 10), 1e-9);
+  EXPECT_TRUE(std::isnan(removed.head_value));
+  const BenchmarkAnalysis& copy = find(a, "BM_Copy/65536");
+  ASSERT_EQ(copy.verdict, Verdict::Improvement);
+  const std::string md = render_comment(r, a);
+  EXPECT_EQ(md.find("3.2× … 3.2×"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `BM_Legacy/16` | 2.0"), std::string::npos) << md;
+  expect_golden("consistency_removed_and_ratio.md", md);
+}
+
+// Thresholds of their own (a suite's, a `benchmarks:` rule's) are named where they differ from
+// the run's; a custom suite whose unit is per second and whose direction is not set gets a note.
+TEST(RenderConsistency, OwnThresholdsAreShownWhereTheyDiffer) {
+  Results r = session();
+  SuiteConfig core;
+  core.name = "core";
+  core.threshold = 0.05;
+  core.benchmarks = {{"BM_Parse*", 0.01, std::nullopt, 0}};
+  SuiteConfig net;
+  net.name = "net";
+  net.format = "custom";
+  r.config.suites = {core, net};
+  r.series.push_back(series("BM_Alloc/64", 10, 310, 0.035, 0.003, 61));
+  r.series.push_back(series("BM_Parse/json", 10, 1200, 0.015, 0.002, 62));
+  r.series.push_back(series("BM_Copy/64", 10, 2.7, 0.0, 0.004, 63));
+  BenchmarkSeries tcp = series("tcp", 10, 950e6, -0.15, 0.003, 64);
+  tcp.suite = "net";
+  tcp.unit = "B/s";
+  r.series.push_back(tcp);
+  const Analysis a = analyse_session(r);
+  // +3.5% is below core's 5%: slower, not a regression; +1.5% is beyond BM_Parse*'s 1%.
+  EXPECT_EQ(find(a, "BM_Alloc/64").verdict, Verdict::Slower);
+  EXPECT_EQ(find(a, "BM_Parse/json").verdict, Verdict::Regression);
+  EXPECT_EQ(find(a, "BM_Copy/64").verdict, Verdict::Unchanged);
+  EXPECT_DOUBLE_EQ(find(a, "tcp").threshold, 0.02);
+  const std::string md = render_comment(r, a);
+  EXPECT_NE(md.find("🐢 slower · threshold ±5%"), std::string::npos) << md;
+  EXPECT_NE(md.find("❌ regression · threshold ±1%"), std::string::npos) << md;
+  EXPECT_NE(md.find("(inside ±5%)"), std::string::npos) << md;
+  EXPECT_NE(md.find("or the margin shown beside it"), std::string::npos) << md;
+  // Notes are escaped whole (names are untrusted): the backticks show as typed.
+  EXPECT_NE(md.find("reports \\`tcp\\` in B/s, a per-second unit"), std::string::npos) << md;
+  expect_golden("consistency_thresholds.md", md);
 }
 
 }  // namespace

@@ -69,6 +69,16 @@ TEST(FormatCi, BothEndsSigned) {
   EXPECT_EQ(format_ci(kMissing, 0.1), "—");
 }
 
+// A large change with a narrow interval: the ends get the digits that tell them apart.
+TEST(FormatCi, NarrowRatioIntervalsKeepTheirEndsApart) {
+  EXPECT_EQ(format_ci(2.18, 2.22), "3.18× … 3.22×");          // not "3.2× … 3.2×"
+  EXPECT_EQ(format_ci(1.9, 2.6), "2.9× … 3.6×");              // already apart: one decimal
+  EXPECT_EQ(format_ci(11.3, 11.4), "12.3× … 12.4×");          // not "12× … 12×"
+  EXPECT_EQ(format_ci(-0.6885, -0.6865), "3.19× … 3.21×");    // faster: 1/(1+high) … 1/(1+low)
+  EXPECT_EQ(format_ci(2.2, 2.2), "3.2× … 3.2×");              // equal ends stay as they are
+  EXPECT_EQ(format_ci(2.20001, 2.20002), "3.200× … 3.200×");  // at most three decimals
+}
+
 // A unit comes from the results file: in the comment it is escaped like a name.
 TEST(FormatValue, AHostileUnitIsEscapedForMarkdownOnly) {
   const std::string unit = "ms|<b>x</b>\n\n# H @octocat";

@@ -25,7 +25,10 @@ const std::vector<std::string> kTopLevelKeys = {
     "build",   "build_timeout", "suites",    "rounds",  "warmup_rounds", "threshold",
     "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold"};
 const std::vector<std::string> kSuiteKeys = {"name",   "run",    "format",      "timeout",
-                                             "metric", "better", "instructions"};
+                                             "metric", "better", "instructions",
+                                             "threshold", "benchmarks"};
+const std::vector<std::string> kRuleKeys = {"match", "threshold", "better"};
+constexpr const char* kRuleExample = "write e.g. '- {match: \"BM_Alloc/*\", threshold: 5%}'";
 constexpr int kMaxWarmupRounds = 100;
 
 std::string kind_of(const YAML::Node& node) {
@@ -200,6 +203,66 @@ std::string suggested_name(const std::string& name) {
   return out.empty() ? "core" : out;
 }
 
+Better read_better(const Reader& r, const YAML::Node& k, const YAML::Node& v,
+                   const std::string& path) {
+  const std::string text = r.scalar(k, v, path, "'lower' or 'higher'", "");
+  const auto better = better_from_string(text);
+  if (!better) {
+    r.fail(Reader::line_of(v, k), path,
+           fmt::format("expected 'lower' or 'higher', got '{}'", text));
+  }
+  return *better;
+}
+
+// A suite's `benchmarks:` list: [{match: GLOB, threshold: 5%, better: higher}, ...].
+std::vector<BenchmarkRule> read_rules(const Reader& r, const YAML::Node& key,
+                                      const YAML::Node& value, const std::string& prefix) {
+  if (!value.IsSequence()) {
+    r.fail(Reader::line_of(value, key), prefix,
+           "expected a list of {match, threshold, better} entries, got " + kind_of(value),
+           kRuleExample);
+  }
+  std::vector<BenchmarkRule> rules;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string path = fmt::format("{}[{}]", prefix, i);
+    const YAML::Node item = value[i];
+    BenchmarkRule rule;
+    rule.line = Reader::line_of(item, key);
+    if (!item.IsMap()) {
+      r.fail(rule.line, path,
+             "expected a mapping with match and threshold or better, got " + kind_of(item),
+             kRuleExample);
+    }
+    bool has_match = false;
+    r.each_key(item, path, kRuleKeys,
+               [&](const std::string& name, const YAML::Node& k, const YAML::Node& v) {
+                 const std::string key_path = path + "." + name;
+                 if (name == "match") {
+                   rule.match = r.scalar(k, v, key_path, "a benchmark name pattern",
+                                         "write e.g. 'match: \"BM_Alloc/*\"'");
+                   if (rule.match.empty()) {
+                     r.fail(Reader::line_of(v, k), key_path, "empty pattern",
+                            "'*' matches every benchmark");
+                   }
+                   has_match = true;
+                 } else if (name == "threshold") {
+                   rule.threshold = r.percentage(k, v, key_path);
+                 } else if (name == "better") {
+                   rule.better = read_better(r, k, v, key_path);
+                 }
+               });
+    if (!has_match) {
+      r.fail(rule.line, path + ".match", "missing",
+             "the benchmarks it applies to, e.g. 'match: \"BM_Alloc/*\"'");
+    }
+    if (!rule.threshold && !rule.better) {
+      r.fail(rule.line, path, "sets nothing", "add 'threshold: 5%' or 'better: higher'");
+    }
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
 SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t index,
                        std::map<std::string, int>& names) {
   const std::string prefix = fmt::format("suites[{}]", index);
@@ -259,11 +322,11 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
         } else if (key == "instructions") {
           suite.instructions = r.boolean(k, v, path);
         } else if (key == "better") {
-          const std::string text = r.scalar(k, v, path, "'lower' or 'higher'", "");
-          suite.better = better_from_string(text);
-          if (!suite.better) {
-            r.fail(value_line, path, fmt::format("expected 'lower' or 'higher', got '{}'", text));
-          }
+          suite.better = read_better(r, k, v, path);
+        } else if (key == "threshold") {
+          suite.threshold = r.percentage(k, v, path);
+        } else if (key == "benchmarks") {
+          suite.benchmarks = read_rules(r, k, v, path);
         }
       });
   if (!has_name) {

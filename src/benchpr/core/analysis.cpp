@@ -83,20 +83,21 @@ std::string rounds_phrase(const Work& w) {
 }
 
 void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds) {
+                    const std::vector<AnalysedRound>& rounds, const Config& config) {
   BenchmarkAnalysis& a = w.out;
   a.suite = series.suite;
   a.name = series.name;
   a.unit = series.unit;
   a.better = series.better;
+  a.threshold = config.threshold_for(series.suite, series.name);
 
-  bool base_any = false, head_any = false;
+  std::vector<double> base_values, head_values;  // each side's usable values, paired or not
   for (const AnalysedRound& r : rounds) {
     const auto idx = static_cast<std::size_t>(r.round);
     const double b = idx < series.base.size() ? series.base[idx] : kMissing;
     const double h = idx < series.head.size() ? series.head[idx] : kMissing;
-    base_any |= std::isfinite(b) && b > 0;
-    head_any |= std::isfinite(h) && h > 0;
+    if (std::isfinite(b) && b > 0) base_values.push_back(b);
+    if (std::isfinite(h) && h > 0) head_values.push_back(h);
     a.round_changes.push_back(std::isfinite(b) && std::isfinite(h) && b > 0 && h > 0 ? h / b - 1
                                                                                      : kMissing);
   }
@@ -115,13 +116,13 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     a.verdict = Verdict::Failed;
     a.failure = FailureKind::ValueOutOfRange;
     a.reason = std::move(problem);
-  } else if (!base_any && !head_any) {
+  } else if (base_values.empty() && head_values.empty()) {
     a.verdict = Verdict::Failed;
     a.failure = FailureKind::Other;
     a.reason = rounds.empty() ? "no analysed round has run" : "no values on either side";
-  } else if (!base_any) {
+  } else if (base_values.empty()) {
     a.verdict = Verdict::Added;
-  } else if (!head_any) {
+  } else if (head_values.empty()) {
     a.verdict = Verdict::Removed;
   }
 
@@ -138,7 +139,12 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     if (d > 0) ++a.worse_rounds;
     if (d < 0) ++a.better_rounds;
   }
-  if (a.verdict == Verdict::Added || a.verdict == Verdict::Removed) return;
+  if (a.verdict == Verdict::Added || a.verdict == Verdict::Removed) {
+    // Nothing is paired, but the side that has the benchmark still says what it cost there.
+    a.base_value = base_values.empty() ? kMissing : geometric_mean(base_values);
+    a.head_value = head_values.empty() ? kMissing : geometric_mean(head_values);
+    return;
+  }
 
   w.fit = stats::fit_crossover(r.d, r.s);
   if (!w.fit.usable()) {
@@ -321,8 +327,6 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   out.analysed_rounds = static_cast<int>(rounds.size());
   out.alpha = options.alpha;
   out.equivalence_level = 1 - 2 * options.equivalence_alpha;
-  const double threshold = results.config.threshold;
-
   std::vector<Work> works(results.series.size());
   for (std::size_t i = 0; i < works.size(); ++i) {
     // Exact counts take no part in the family's statistics: their verdict is the change itself.
@@ -331,7 +335,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
       continue;
     }
-    analyse_series(works[i], results.series[i], rounds);
+    analyse_series(works[i], results.series[i], rounds, results.config);
   }
 
   // The run's variance prior from every compared benchmark, then each fit moderated by it.
@@ -348,7 +352,6 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     family.prior = stats::fit_variance_prior(variances, dfs);
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
-  const double half_margin = std::log1p(threshold) / 2;
   std::vector<double> p, p_size;
   p.reserve(works.size());
   p_size.reserve(works.size());
@@ -366,13 +369,15 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
       }
     }
     p.push_back(w.comparable ? w.out.p : kMissing);
-    p_size.push_back(w.comparable ? w.fit.p_beyond(half_margin) : kMissing);
+    // Each benchmark's size test is against half of its own threshold.
+    p_size.push_back(w.comparable ? w.fit.p_beyond(std::log1p(w.out.threshold) / 2) : kMissing);
   }
   const std::vector<double> adjusted = stats::benjamini_hochberg(p);
   const std::vector<double> size_adjusted = stats::benjamini_hochberg(p_size);
   for (std::size_t i = 0; i < works.size(); ++i) {
     works[i].out.p_adjusted = adjusted[i];
-    if (works[i].comparable) decide(works[i], threshold, options, family, size_adjusted[i]);
+    if (works[i].comparable)
+      decide(works[i], works[i].out.threshold, options, family, size_adjusted[i]);
   }
 
   int compared = 0, ordered = 0, cold = 0, cold_kept = 0;

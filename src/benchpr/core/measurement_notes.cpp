@@ -192,7 +192,7 @@ void waiting_notes(const Results& results, Analysis& analysis) {
     const std::vector<double> adjusted = stats::benjamini_hochberg(ps);
     for (std::size_t k = 0; k < family->size(); ++k) {
       const Candidate& c = (*family)[k];
-      if (waiting_noted(c.check, adjusted[k], results.config.threshold))
+      if (waiting_noted(c.check, adjusted[k], analysis.benchmarks[c.benchmark].threshold))
         found.try_emplace(c.benchmark, c.check);
     }
   }
@@ -399,7 +399,38 @@ Results without_lopsided_rounds(const Results& results) {
   return out;
 }
 
+// A custom file does not say which direction is better, and lower is assumed: a unit such as
+// "B/s" or "req/s" reads like a throughput, where that assumption turns a 15% drop into a 15%
+// improvement. Say so per suite, unless the configuration chose a direction.
+void direction_notes(const Results& results, Analysis& analysis) {
+  struct Suite {
+    std::string name;
+    std::string first;  // the first benchmark, and its unit
+    std::string unit;
+    int count = 0;
+  };
+  std::vector<Suite> suites;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    const SuiteConfig* suite = results.config.find_suite(b.suite);
+    if (!suite || suite->format != "custom" || configured_better(*suite, b.name)) continue;
+    if (b.unit.size() < 3 || !b.unit.ends_with("/s")) continue;
+    auto it = std::find_if(suites.begin(), suites.end(),
+                           [&](const Suite& s) { return s.name == b.suite; });
+    if (it == suites.end()) it = suites.insert(suites.end(), {b.suite, b.name, b.unit, 0});
+    ++it->count;
+  }
+  for (const Suite& s : suites) {
+    const std::string more = s.count > 1 ? fmt::format(" (and {} more)", s.count - 1) : "";
+    analysis.notes.push_back(fmt::format(
+        "Suite `{}` reports `{}`{} in {}, a per-second unit, but does not set `better`, so lower "
+        "counts as better: set `better: higher` for a throughput (or `better: lower` to keep "
+        "this).",
+        s.name, s.first, more, s.unit));
+  }
+}
+
 void add_measurement_notes(const Results& results, Analysis& analysis) {
+  direction_notes(results, analysis);
   metric_notes(results, analysis);
   waiting_notes(results, analysis);
   busy_notes(results, analysis);

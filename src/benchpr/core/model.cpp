@@ -58,6 +58,52 @@ std::optional<Better> better_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+bool glob_match(std::string_view pattern, std::string_view name) {
+  // Iterative matching with one backtrack point: linear in practice, no recursion to exhaust.
+  std::size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::optional<Better> rule_better(const SuiteConfig& suite, std::string_view name) {
+  for (const BenchmarkRule& rule : suite.benchmarks)
+    if (rule.better && glob_match(rule.match, name)) return rule.better;
+  return std::nullopt;
+}
+
+std::optional<Better> configured_better(const SuiteConfig& suite, std::string_view name) {
+  if (auto b = rule_better(suite, name)) return b;
+  return suite.better;
+}
+
+const SuiteConfig* Config::find_suite(std::string_view suite) const {
+  for (const SuiteConfig& s : suites)
+    if (s.name == suite) return &s;
+  return nullptr;
+}
+
+double Config::threshold_for(std::string_view suite, std::string_view name) const {
+  const SuiteConfig* s = find_suite(suite);
+  if (!s) return threshold;
+  for (const BenchmarkRule& rule : s->benchmarks)
+    if (rule.threshold && glob_match(rule.match, name)) return *rule.threshold;
+  return s->threshold.value_or(threshold);
+}
+
 std::string_view to_string(Verdict v) {
   for (const auto& [k, s] : kVerdicts)
     if (k == v) return s;

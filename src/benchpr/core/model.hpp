@@ -45,6 +45,15 @@ std::optional<FailureKind> failure_kind_from_string(std::string_view s);
 // ---------------------------------------------------------------------------------------------
 // Configuration (.benchpr.yml, read from the base revision). Durations are in seconds.
 
+// One entry of a suite's `benchmarks:` list: settings for the benchmarks whose names match.
+// For each setting, the first entry that matches and sets it wins.
+struct BenchmarkRule {
+  std::string match;                // glob over the whole name: '*' any characters, '?' one
+  std::optional<double> threshold;  // replaces the suite's / the run's threshold
+  std::optional<Better> better;     // replaces the suite's direction
+  int line = 0;                     // line in .benchpr.yml
+};
+
 struct SuiteConfig {
   std::string name;
   std::string run;  // shell command, run with /bin/sh -c in the worktree
@@ -58,10 +67,21 @@ struct SuiteConfig {
   // `instructions: true`: also count instructions per iteration under Callgrind (Google
   // Benchmark suites), beside the time metric. `metric: instructions` counts them instead of time.
   bool instructions = false;
+  // Default-initialised, so aggregate initialisations that stop at `line` compile clean.
+  std::optional<double> threshold{};        // replaces Config::threshold for this suite
+  std::vector<BenchmarkRule> benchmarks{};  // per-benchmark threshold / better, first match wins
 };
 
 // The metric name of instruction counts (Callgrind), in the config and in BenchmarkSeries::metric.
 inline constexpr std::string_view kInstructionsMetric = "instructions";
+
+// True when `name` matches `pattern` as a whole: '*' stands for any run of characters ('/'
+// included), '?' for one character, everything else for itself.
+bool glob_match(std::string_view pattern, std::string_view name);
+// The direction a suite's `benchmarks:` rules set for `name`, if any.
+std::optional<Better> rule_better(const SuiteConfig& suite, std::string_view name);
+// The direction configured for `name`: its rule's, else the suite's; nullopt when neither says.
+std::optional<Better> configured_better(const SuiteConfig& suite, std::string_view name);
 
 // Fewer analysed rounds can never give a verdict: the crossover fit spends two degrees of
 // freedom on the change and the run-order effect, and the leave-one-round-out check needs the rest.
@@ -95,6 +115,10 @@ struct Config {
            (s.metric == kInstructionsMetric || s.instructions || instructions);
   }
   static bool measures_time(const SuiteConfig& s) { return s.metric != kInstructionsMetric; }
+  const SuiteConfig* find_suite(std::string_view suite) const;
+  // The threshold a benchmark is judged by: its first matching rule's, else its suite's, else
+  // the run's.
+  double threshold_for(std::string_view suite, std::string_view name) const;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -296,6 +320,7 @@ struct BenchmarkAnalysis {
   std::string reason;  // why inconclusive / failed, in words
   // Why it failed (the PR's side when both failed); None unless the verdict is failed.
   FailureKind failure = FailureKind::None;
+  double threshold = 0.02;  // the threshold this benchmark was judged by (Config::threshold_for)
 
   int rounds_used = 0;  // analysed rounds with both values, after dropping
   // Geometric mean of the base over the used rounds, in unit; head_value is base_value times the

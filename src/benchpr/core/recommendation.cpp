@@ -258,8 +258,12 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     list_more(s, improvements.size());
     s.text("; no regressions.");
   } else {
-    s.text(fmt::format("No benchmark changed by {} or more",
-                       format_percent(results.config.threshold)));
+    const bool own_thresholds = std::any_of(
+        analysis.benchmarks.begin(), analysis.benchmarks.end(),
+        [&](const BenchmarkAnalysis& b) { return b.threshold != results.config.threshold; });
+    s.text(own_thresholds ? std::string("No benchmark changed by its threshold or more")
+                          : fmt::format("No benchmark changed by {} or more",
+                                        format_percent(results.config.threshold)));
     s.text(fmt::format(" ({} of {} shown unchanged)", unchanged.size(), compared));
     s.text(".");
   }
@@ -267,7 +271,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     s.text(" ").code(display_name(*slower.front(), suites));
     s.text(fmt::format(" is {}, a small consistent change below the {} threshold",
                        describe_change(slower.front()->change, slower.front()->better),
-                       format_percent(results.config.threshold)));
+                       format_percent(slower.front()->threshold)));
     list_more(s, slower.size());
     s.text(".");
   }

@@ -32,6 +32,17 @@ json config_json(const Config& c) {
     if (!s.metric.empty()) j["metric"] = s.metric;
     if (s.better) j["better"] = to_string(*s.better);
     if (s.instructions) j["instructions"] = true;
+    if (s.threshold) j["threshold"] = *s.threshold;
+    if (!s.benchmarks.empty()) {
+      json rules = json::array();
+      for (const BenchmarkRule& rule : s.benchmarks) {
+        json jr = {{"match", rule.match}};
+        if (rule.threshold) jr["threshold"] = *rule.threshold;
+        if (rule.better) jr["better"] = to_string(*rule.better);
+        rules.push_back(std::move(jr));
+      }
+      j["benchmarks"] = std::move(rules);
+    }
     suites.push_back(std::move(j));
   }
   json j = {{"build", c.build},
@@ -61,6 +72,7 @@ json analysis_json(const BenchmarkAnalysis& b) {
             {"better", to_string(b.better)},
             {"verdict", to_string(b.verdict)},
             {"reason", b.reason},
+            {"threshold", b.threshold},
             {"rounds_used", b.rounds_used},
             {"base", number_or_null(b.base_value)},
             {"head", number_or_null(b.head_value)},
@@ -185,6 +197,12 @@ RevisionInfo read_revision(const json& j, const std::string& where) {
   return r;
 }
 
+double read_threshold(const json& j, const std::string& where) {
+  const double t = get_number(j, "threshold", where, 0);
+  if (!(t > 0 && t < 1)) fail(where + ".threshold", "expected a fraction in (0, 1)");
+  return t;
+}
+
 Config read_config(const json& j) {
   const std::string w = "config";
   Config c;
@@ -231,6 +249,19 @@ Config read_config(const json& j) {
       if (auto b = get_string(suites[i], "better", sw, false); !b.empty())
         s.better = better_from_string(b);
       s.instructions = get_bool(suites[i], "instructions", sw, false);
+      if (suites[i].contains("threshold")) s.threshold = read_threshold(suites[i], sw);
+      if (suites[i].contains("benchmarks")) {
+        const json& rules = get_array(suites[i], "benchmarks", sw, 1000);
+        for (std::size_t k = 0; k < rules.size(); ++k) {
+          const std::string rw = fmt::format("{}.benchmarks[{}]", sw, k);
+          BenchmarkRule rule;
+          rule.match = get_string(rules[k], "match", rw);
+          if (rules[k].contains("threshold")) rule.threshold = read_threshold(rules[k], rw);
+          if (auto b = get_string(rules[k], "better", rw, false); !b.empty())
+            rule.better = better_from_string(b);
+          s.benchmarks.push_back(std::move(rule));
+        }
+      }
       c.suites.push_back(std::move(s));
     }
   }

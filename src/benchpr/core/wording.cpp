@@ -33,12 +33,16 @@ std::string format_signed_percent(double fraction) {
 
 std::string format_interval(double low, double high) {
   if (std::isnan(low) || std::isnan(high)) return "?";
-  auto ratio = [](double r) {
-    return r >= 9.95 ? fmt::format("{:.0f}\u00d7", r) : fmt::format("{:.1f}\u00d7", r);
+  // Ratios get the change column's digits (one decimal below 10x, none above), and more when
+  // a narrow interval would otherwise read "3.2x ... 3.2x".
+  auto ratios = [](double lo, double hi) {
+    int decimals = lo >= 9.95 ? 0 : 1;
+    auto text = [&decimals](double r) { return fmt::format("{:.{}f}\u00d7", r, decimals); };
+    while (decimals < 3 && lo != hi && text(lo) == text(hi)) ++decimals;
+    return text(lo) + " \u2026 " + text(hi);
   };
-  if (1 + low >= 2) return ratio(1 + low) + " \u2026 " + ratio(1 + high);
-  if (1 + high <= 0.5 && 1 + low > 0)
-    return ratio(1 / (1 + high)) + " \u2026 " + ratio(1 / (1 + low));
+  if (1 + low >= 2) return ratios(1 + low, 1 + high);
+  if (1 + high <= 0.5 && 1 + low > 0) return ratios(1 / (1 + high), 1 / (1 + low));
   std::string lo = format_signed_percent(low);
   if (!lo.empty() && lo.back() == '%') lo.pop_back();
   return lo + " \u2026 " + format_signed_percent(high);

@@ -85,14 +85,20 @@ std::string painted(std::string_view color, const std::string& text, bool on) {
   return std::string(color) + text + std::string(kReset);
 }
 
-std::string reason_of(const BenchmarkAnalysis& b, double threshold) {
-  if (b.verdict != Verdict::Inconclusive && b.verdict != Verdict::Failed) return "";
+std::string reason_of(const BenchmarkAnalysis& b, double run_threshold) {
+  const double threshold = b.threshold;
+  const bool own = b.verdict != Verdict::Failed && b.verdict != Verdict::Added &&
+                   b.verdict != Verdict::Removed && std::fabs(threshold - run_threshold) > 1e-12;
+  const std::string own_text = own ? "threshold ±" + format_percent(threshold) : "";
+  if (b.verdict != Verdict::Inconclusive && b.verdict != Verdict::Failed) return own_text;
   // "no signal: the 95% CI ... is wider than ..." repeats the columns beside it.
   std::string why = b.reason.rfind("no signal", 0) == 0 ? std::string("no signal")
                                                         : one_line(b.reason, kReasonMaxChars);
   if (b.rounds_needed && *b.rounds_needed > 0)
     why +=
         fmt::format("; ≈ {} rounds would settle ±{}", *b.rounds_needed, format_percent(threshold));
+  else if (own)
+    why += "; " + own_text;
   return why;
 }
 

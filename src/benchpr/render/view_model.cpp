@@ -61,6 +61,8 @@ std::string threshold_text(double threshold) { return fmt::format("{:.3g}%", thr
 
 std::string revision_text(const RevisionInfo& rev) {
   const std::string sha = short_sha(rev.sha);
+  // --head WORKTREE: the snapshot commit is no commit of the user's; say what it is.
+  if (!sha.empty() && rev.spec == "WORKTREE") return "`" + sha + "` (the working tree)";
   if (!sha.empty()) return "`" + sha + "`";
   if (!rev.spec.empty()) return code_span(rev.spec, false, 60);
   return "?";
@@ -73,7 +75,8 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 // What a row's verdict needs besides its benchmark: the family the correction ran over, the
 // levels used, the threshold.
 struct RowContext {
-  std::string threshold;   // "2%"
+  std::string threshold;  // "2%"
+  double run_threshold = 0.02;
   std::size_t family = 0;  // benchmarks with a p value (the Benjamini-Hochberg family)
   double alpha = 0.05;
   double equivalence_level = 0.90;
@@ -91,8 +94,21 @@ bool lost_to_correction(const BenchmarkAnalysis& b, double alpha) {
   return std::isfinite(b.p) && std::isfinite(b.p_adjusted) && b.p <= alpha && b.p_adjusted > alpha;
 }
 
+// A benchmark judged by a threshold of its own (a suite's or a `benchmarks:` rule's).
+bool own_threshold(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  if (is_instruction_analysis(b)) return false;  // judged by instruction_threshold, said so
+  switch (b.verdict) {
+    case Verdict::Added:
+    case Verdict::Removed:
+    case Verdict::Failed:
+      return false;
+    default:
+      return std::fabs(b.threshold - ctx.run_threshold) > 1e-12;
+  }
+}
+
 std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
-  const std::string& threshold = ctx.threshold;
+  const std::string threshold = threshold_text(b.threshold);
   std::string why;
   if (has_flag(b, "order")) {
     why = "sign follows run order";
@@ -119,17 +135,24 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   if (is_instruction_analysis(b) && b.verdict == Verdict::Unchanged)
     return fmt::format("{} unchanged: within ±{} (exact count)", s.emoji,
                        ctx.instruction_threshold);
-  if (b.verdict == Verdict::Inconclusive) return inconclusive_text(b, ctx);
+  if (b.verdict == Verdict::Inconclusive) {
+    std::string text = inconclusive_text(b, ctx);
+    if (own_threshold(b, ctx) && !(b.rounds_needed && *b.rounds_needed > 0))
+      text += " · threshold ±" + threshold_text(b.threshold);
+    return text;
+  }
   if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
     // The row's CI column is the 95% one; the rule tested this narrower interval.
     return fmt::format("{} unchanged: {:.0f}% CI {} inside ±{}", s.emoji,
-                       100 * ctx.equivalence_level, equivalence_ci(b), ctx.threshold);
+                       100 * ctx.equivalence_level, equivalence_ci(b), threshold_text(b.threshold));
   }
   if (b.verdict == Verdict::Failed) {
     return fmt::format(
         "{} failed: {}", s.emoji,
         b.reason.empty() ? std::string("no values") : escape_inline(b.reason, kCellReasonMaxChars));
   }
+  if (own_threshold(b, ctx))
+    return fmt::format("{} {} · threshold ±{}", s.emoji, s.singular, threshold_text(b.threshold));
   return fmt::format("{} {}", s.emoji, s.singular);
 }
 
@@ -147,6 +170,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   row.eq_ci = equivalence_ci(b);
   // A count has no interval: say why the column is empty instead of showing "+3.0 … +3.0%".
   if (is_instruction_analysis(b) && std::isfinite(b.change)) row.ci = row.eq_ci = "exact";
+  // The unchanged list has no verdict column: its interval cell names a margin of its own.
+  if (own_threshold(b, ctx)) row.eq_ci += " (inside ±" + threshold_text(b.threshold) + ")";
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
@@ -601,6 +626,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   });
   RowContext ctx;
   ctx.threshold = v.threshold;
+  ctx.run_threshold = results.config.threshold;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
   ctx.alpha = analysis.alpha;
   ctx.equivalence_level = analysis.equivalence_level;
   ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
@@ -641,13 +668,16 @@ CommentView make_view(const Results& results, const Analysis& analysis,
 
   for (const SuiteSummary& s : analysis.suites) {
     if (s.benchmarks == 0 || std::isnan(s.change)) continue;
+    // format_change: a ratio when large, like the interval beside it ("3.2× faster").
     SuiteView sv{escape_inline(s.suite, 80),
                  std::to_string(s.benchmarks),
-                 format_signed_percent(s.change),
+                 format_change(s.change, Better::Lower),
                  format_ci(s.ci_low, s.ci_high),
                  "",
                  ""};
-    describe_suite_mean(analysis, s, results.config.threshold, sv);
+    const SuiteConfig* suite = results.config.find_suite(s.suite);
+    describe_suite_mean(
+        analysis, s, suite && suite->threshold ? *suite->threshold : results.config.threshold, sv);
     v.suites.push_back(std::move(sv));
   }
   v.instructions_note = instructions_note(results, analysis);
@@ -677,6 +707,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["order_warning"] = Data(v.order_warning);
   d["config_changed"] = Data(v.config_changed);
   d["threshold"] = Data(v.threshold);
+  d["own_thresholds"] = Data(v.own_thresholds);
   d["equivalence_level"] = Data(v.equivalence_level);
   d["multi_suite"] = Data(v.multi_suite);
 
@@ -752,7 +783,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     item["driver"] = s.driver.empty() ? Data(false) : Data(s.driver);
     suites.push_back(item);
   }
-  d["one_suite"] = v.suites.size() == 1 ? Data(suites.list_value().front()) : Data(false);
+  // The mean of one benchmark is that benchmark's row again: no line for it.
+  d["one_suite"] = v.suites.size() == 1 && v.suites.front().benchmarks != "1"
+                       ? Data(suites.list_value().front())
+                       : Data(false);
   d["many_suites"] = Data(v.suites.size() > 1);
   d["suites"] = std::move(suites);
   d["has_suites"] = Data(!v.suites.empty());

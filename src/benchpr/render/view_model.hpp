@@ -76,6 +76,7 @@ struct CommentView {
   std::vector<BuildFailureView> build_failures;
   bool multi_suite = false;
   std::string threshold;
+  bool own_thresholds = false;    // some row is judged by a threshold of its own (shown there)
   std::string equivalence_level;  // "90%"
   std::vector<TableRow> changed;  // in display order; each row names its table
   std::vector<ChangedTable> changed_tables;

@@ -273,8 +273,11 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
         std::erase_if(parsed.measurements, [&](const Measurement& m) { return !kept(m.name); });
         std::erase_if(parsed.failures, [&](const BenchmarkFailure& f) { return !kept(f.name); });
       }
-      for (const Measurement& m : parsed.measurements)
+      // A `benchmarks:` rule's `better` replaces the direction the format gave a benchmark.
+      for (Measurement& m : parsed.measurements) {
+        m.better = rule_better(suite, m.name).value_or(m.better);
         record_measurement(results, series_index_, suite.name, side, round.index, m);
+      }
       for (const BenchmarkFailure& f : parsed.failures)
         set_failure(series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower), side,
                     f.reason, f.kind);
@@ -324,8 +327,10 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
     if (info.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = info.failure;
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
-  for (const Measurement& m : parsed.measurements)
+  for (Measurement m : parsed.measurements) {
+    m.better = rule_better(suite, m.name).value_or(m.better);
     record_measurement(results, series_index_, suite.name, side, rec.round, m);
+  }
   for (const BenchmarkFailure& f : parsed.failures)
     set_failure(series_index_.find_or_add(results, suite.name, f.name, "", Better::Lower), side,
                 f.reason, f.kind);
