@@ -117,6 +117,58 @@ TEST(FormatsEndToEnd, ThroughputThatRisesIsAnImprovement) {
   EXPECT_EQ(doc["recommendation"]["verdict"], "merge");
 }
 
+// Per-benchmark settings of a custom suite: one rule makes `tput` a throughput (its 15% drop is
+// a regression), another gives `rate` a threshold of its own; `rate` is in req/s with no
+// direction set anywhere, and the comment says so.
+TEST(FormatsEndToEnd, PerBenchmarkBetterAndThresholdAndThePerSecondNote) {
+  const auto script = [](const std::string& tput) {
+    return "#!/bin/sh\n"
+           "awk -v pid=$$ 'BEGIN { srand(pid);\n"
+           "  printf \"[{\\\"name\\\": \\\"tput\\\", \\\"unit\\\": \\\"MB/s\\\", "
+           "\\\"value\\\": %.4f},\", " +
+           tput +
+           " * (1 + (rand() - 0.5) * 0.01);\n"
+           "  printf \"{\\\"name\\\": \\\"rate\\\", \\\"unit\\\": \\\"req/s\\\", "
+           "\\\"value\\\": %.4f}]\\n\", 50 * (1 + (rand() - 0.5) * 0.01) }' > \"$1\"\n";
+  };
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "suites:\n"
+             "  - name: net\n"
+             "    run: sh net.sh {out}\n"
+             "    format: custom\n"
+             "    benchmarks:\n"
+             "      - {match: \"tput*\", better: higher}\n"
+             "      - {match: \"rate\", threshold: 10%}\n"
+             "rounds: 6\nwarmup_rounds: 0\n");
+  repo.write("net.sh", script("100"));
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("net.sh", script("85"));
+  repo.commit("15% less throughput");
+  TempDir out;
+  const json doc = run_and_read(repo, out);
+
+  const json* tput = find_benchmark(doc, "net", "tput");
+  ASSERT_NE(tput, nullptr) << doc.dump(1);
+  EXPECT_EQ((*tput)["better"], "higher");
+  EXPECT_EQ((*tput)["verdict"], "regression");
+  EXPECT_NEAR((*tput)["change"].get<double>(), -0.15, 0.02);
+  EXPECT_DOUBLE_EQ((*tput)["threshold"].get<double>(), 0.02);
+  const json* rate = find_benchmark(doc, "net", "rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ((*rate)["better"], "lower");
+  EXPECT_DOUBLE_EQ((*rate)["threshold"].get<double>(), 0.10);
+  EXPECT_EQ((*rate)["verdict"], "unchanged");
+  bool noted = false;
+  for (const json& note : doc["notes"])
+    noted |=
+        note.get<std::string>().find("Suite `net` reports `rate` in req/s") != std::string::npos;
+  EXPECT_TRUE(noted) << doc["notes"].dump();
+  EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
+}
+
 // The `command` format: benchpr times the suite's command itself. The PR's loop does three times
 // the work: wall time of a ~0.1 s process on a busy shared machine varies by tens of percent from
 // round to round, so the effect is large on purpose (twice the work measured +39%, CI −5.9 …
