@@ -54,7 +54,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--base", o.base,
                  "Revision to compare against (branch, tag, SHA, HEAD~2); not needed with --pr "
                  "or inside a GitHub Actions pull_request job");
-  run.add_option("--head", o.head, "Revision of the change (default HEAD)");
+  run.add_option("--head", o.head,
+                 "Revision of the change (default HEAD); WORKTREE: the working tree as it is, "
+                 "uncommitted and untracked files included (then --base defaults to HEAD)");
   run.add_option("-C,--directory", o.directory, "Repository to work in (default: .)");
   run.add_option("--config", o.config_file,
                  "Configuration file (default: .benchpr.yml of the base revision)");
@@ -74,8 +76,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--workdir", o.workdir,
                  "Work directory for worktrees and logs (default: <git dir>/benchpr)");
   run.add_option("--fail-on", o.fail_on,
-                 "Exit 3 on a regression (regression), also when a suite or build failed "
-                 "(failed); never (the default)");
+                 "regression: exit 3 when the recommendation is don't merge; failed: that, and "
+                 "exit 4 when a build, a suite run or a benchmark failed; never (the default)");
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/app/worktree_snapshot.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 
@@ -60,7 +61,9 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
 }  // namespace
 
 RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes, std::string token)
-    : directory(std::move(dir)), remote(processes, directory, std::move(token)) {
+    : directory(std::move(dir)),
+      processes(processes),
+      remote(processes, directory, std::move(token)) {
   reopen();
 }
 
@@ -90,14 +93,25 @@ bool RepoContext::has_commit(const std::string& sha) {
 }
 
 Comparison local_comparison(RepoContext& ctx, const RunOptions& options) {
-  if (options.base.empty()) {
+  const bool worktree = options.head == kWorktreeRevision;
+  if (options.base.empty() && !worktree) {
     throw UserError(
         "--base REV is required (the revision to compare against, e.g. main), or --pr NUMBER "
         "for a pull request");
   }
   Comparison c;
-  c.base = ctx.resolve(options.base);
-  c.head = ctx.resolve(options.head.empty() ? "HEAD" : options.head);
+  c.base = ctx.resolve(options.base.empty() ? "HEAD" : options.base);
+  if (!worktree) {
+    c.head = ctx.resolve(options.head.empty() ? "HEAD" : options.head);
+    return c;
+  }
+  const WorktreeSnapshot snap =
+      snapshot_worktree(ctx.processes, ctx.directory, ctx.repo->git_dir());
+  ctx.reopen();  // libgit2 sees the new commit
+  c.head = ctx.resolve(snap.sha);
+  c.head.spec = kWorktreeRevision;
+  c.head.subject = snap.changed ? "uncommitted changes on top of " + short_sha(snap.head_sha)
+                                : "the working tree (no uncommitted changes)";
   return c;
 }
 

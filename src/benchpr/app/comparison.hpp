@@ -35,10 +35,13 @@ struct RepoContext {
   bool has_commit(const std::string& sha);
 
   std::string directory;
+  exec::ProcessRunner& processes;
   std::unique_ptr<git::Repository> repo;
   GitRemote remote;
 };
 
+// --base/--head; `--head WORKTREE` snapshots the working tree as a commit (base then defaults
+// to HEAD).
 Comparison local_comparison(RepoContext& ctx, const RunOptions& options);
 
 // --pr N: GET the pull request, fetch refs/pull/N/head (or /merge) and the base branch from

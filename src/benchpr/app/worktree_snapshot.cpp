@@ -1,0 +1,108 @@
+#include "benchpr/app/worktree_snapshot.hpp"
+
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "benchpr/app/git_remote.hpp"
+#include "benchpr/app/user_error.hpp"
+#include "benchpr/core/text.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+class Git {
+ public:
+  Git(exec::ProcessRunner& processes, std::string directory, Env env)
+      : processes_(processes), directory_(std::move(directory)), env_(std::move(env)) {}
+
+  // The trimmed output of `git <args>`; throws UserError with git's own words on failure.
+  std::string run(const std::string& args, const std::string& what) const {
+    exec::ProcessSpec spec;
+    spec.command = "git " + args;
+    spec.cwd = directory_;
+    spec.timeout_seconds = 30 * 60;
+    spec.tail_bytes = 4096;
+    spec.set_env = env_;
+    spec.set_env.emplace_back("GIT_TERMINAL_PROMPT", "0");
+    const exec::ProcessResult r = processes_.run(spec);
+    if (!r.ok()) {
+      std::string detail(trim(r.output_tail));
+      if (detail.empty()) detail = r.describe_failure(spec.timeout_seconds);
+      throw UserError("--head WORKTREE: cannot " + what + " (git " + args + ": " + detail + ")");
+    }
+    return std::string(trim(r.output_tail));
+  }
+
+ private:
+  exec::ProcessRunner& processes_;
+  std::string directory_;
+  Env env_;
+};
+
+}  // namespace
+
+WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::string& directory,
+                                   const std::string& git_dir) {
+  const Git plain(processes, directory, {});
+  WorktreeSnapshot snap;
+  try {
+    snap.head_sha = plain.run("rev-parse --verify --quiet HEAD^{commit}", "find HEAD");
+  } catch (const UserError&) {
+    throw UserError(
+        "--head WORKTREE: the repository has no commit yet to compare the working tree with "
+        "(commit once, then run again)");
+  }
+  const std::string top = plain.run("rev-parse --show-toplevel", "find the working tree");
+
+  // A private index: a copy of the user's (so unchanged files are not hashed again), then
+  // `add -A` over the whole tree records edits, deletions and untracked files that no
+  // .gitignore excludes. The user's index is only read.
+  const std::string index = git_dir + "/benchpr-worktree.index";
+  std::error_code ec;
+  std::filesystem::remove(index, ec);
+  const std::string user_index =
+      plain.run("rev-parse --path-format=absolute --git-path index", "find the index");
+  const Git git(processes, top,
+                {{"GIT_INDEX_FILE", index},
+                 // The snapshot is benchpr's, not the user's: no identity needed from them.
+                 {"GIT_AUTHOR_NAME", "benchpr"},
+                 {"GIT_AUTHOR_EMAIL", "benchpr@localhost"},
+                 {"GIT_COMMITTER_NAME", "benchpr"},
+                 {"GIT_COMMITTER_EMAIL", "benchpr@localhost"}});
+  struct RemoveIndex {
+    std::string path;
+    ~RemoveIndex() {
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+      std::filesystem::remove(path + ".lock", ignored);
+    }
+  } cleanup{index};
+  if (std::filesystem::exists(user_index, ec)) {
+    std::filesystem::copy_file(user_index, index, std::filesystem::copy_options::overwrite_existing,
+                               ec);
+    if (ec)
+      throw UserError("--head WORKTREE: cannot copy the index " + user_index + ": " + ec.message());
+  } else {
+    git.run("read-tree " + snap.head_sha, "read HEAD's tree");
+  }
+  git.run("add -A -- .", "record the working tree");
+  const std::string tree = git.run("write-tree", "write the working tree's tree");
+  const std::string head_tree = plain.run("rev-parse " + snap.head_sha + "^{tree}", "read HEAD");
+  if (tree == head_tree) {
+    snap.sha = snap.head_sha;
+    return snap;
+  }
+  snap.changed = true;
+  snap.sha = git.run("commit-tree " + tree + " -p " + snap.head_sha + " -m " +
+                         shell_word("benchpr: working tree on top of " + short_sha(snap.head_sha)),
+                     "commit the working tree");
+  // A ref keeps the snapshot from garbage collection while it is measured.
+  plain.run(std::string("update-ref ") + kWorktreeRef + " " + snap.sha, "keep the snapshot");
+  return snap;
+}
+
+}  // namespace benchpr::app
