@@ -57,6 +57,35 @@ TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFaile
   EXPECT_NE(strict.err.find("recommendation: failed"), std::string::npos) << strict.err;
 }
 
+// A mistyped suite command: the terminal shows the cause from the log's last lines and the log's
+// path, benchpr does not look for a crashing benchmark (nothing ran), and --fail-on failed fails.
+TEST(FaultsBuild, MistypedSuiteCommandSaysWhyInTheTerminal) {
+  TempRepo repo;
+  repo.write(".benchpr.yml",
+             "suites:\n"
+             "  - name: core\n"
+             "    run: build/core_bnech\n"
+             "rounds: 2\nwarmup_rounds: 0\n");
+  repo.commit("base");
+  repo.branch("feature");
+  repo.checkout("feature");
+  repo.write("README", "a change\n");
+  repo.commit("the change");
+  TempDir out;
+
+  const Ending e = run_benchpr_to_end(run_args(repo, out, {"--fail-on", "failed"}));
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 4) << e.err;  // --fail-on failed and a suite failed
+  EXPECT_NE(e.err.find("base core: exit code 127 (log: "), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("    | sh: 1: build/core_bnech: not found"), std::string::npos) << e.err;
+  EXPECT_EQ(e.err.find("finding which benchmark"), std::string::npos) << e.err;
+  const json doc = read_json(out / "results.json");
+  ASSERT_FALSE(doc["runs"].empty());
+  EXPECT_EQ(doc["runs"][0]["failure"], "exit code 127");
+  EXPECT_NE(doc["runs"][0]["log_tail"].get<std::string>().find("build/core_bnech: not found"),
+            std::string::npos);
+}
+
 TEST(FaultsBuild, BaseThatDoesNotCompileIsSaidPlainly) {
   TempRepo repo;
   commit_base_and_pr(repo, kWorking, kWorking, small_config(), kBroken, "");

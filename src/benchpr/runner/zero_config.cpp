@@ -344,9 +344,11 @@ std::string cmake_yaml(const Project& project) {
       "build: {}\n"
       "build_timeout: 30m\n"
       "\n"
-      "# One suite per Google Benchmark executable. benchpr adds --benchmark_format=json,\n"
-      "# --benchmark_out and --benchmark_repetitions itself; add filters or\n"
-      "# --benchmark_min_time=0.2 to `run` as you like.\n"
+      "# One suite per Google Benchmark executable. benchpr adds --benchmark_format=console\n"
+      "# --benchmark_out=FILE --benchmark_out_format=json --benchmark_repetitions=3\n"
+      "# --benchmark_enable_random_interleaving=true and, sized to the time budget,\n"
+      "# --benchmark_min_time; add --benchmark_filter=... to `run` as you like (a\n"
+      "# --benchmark_min_time of your own is kept, and the rounds are sized around it).\n"
       "suites:\n",
       kDocsHint, cmake_build_command());
   if (project.targets.empty()) {
