@@ -2,6 +2,10 @@
 // fix (the nearest option, the allowed range) and exit with 2 before any git or build work.
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <set>
+#include <string>
+
 #include "support/benchpr_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -87,6 +91,36 @@ TEST(CliErrorsValues, HelpListsTheNewOptionsAndExitsZero) {
   for (const char* option : {"--filter", "--bench-args", "--format", "--color", "--skip-build",
                              "--fail-on", "--dry-run"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option << "\n" << r.out;
+}
+
+// README's list of `benchpr run` options and `benchpr run --help` name the same options, and the
+// help states the exit codes README documents.
+TEST(CliErrorsValues, ReadmeOptionListMatchesRunHelp) {
+  const std::string readme = read_file(std::string(BENCHPR_SOURCE_DIR) + "/README.md");
+  const std::size_t from = readme.find("Options of `benchpr run`:");
+  const std::size_t to = readme.find("`benchpr run --help` lists everything", from);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  const std::regex option("--[a-z][a-z_-]*[a-z]");
+  auto options_in = [&](const std::string& text) {
+    std::set<std::string> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), option);
+         it != std::sregex_iterator(); ++it)
+      found.insert(it->str());
+    return found;
+  };
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"run", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> in_help = options_in(r.out);
+  in_help.erase("--help");
+  std::set<std::string> in_readme = options_in(readme.substr(from, to - from));
+  in_readme.erase("--help");
+  // Values that look like options inside the help's own descriptions.
+  for (const char* word : {"--benchmark_min_time", "--benchmark_filter"}) in_help.erase(word);
+  EXPECT_EQ(in_readme, in_help);
+  EXPECT_NE(r.out.find("4 --fail-on failed and a build, a suite run or a benchmark failed"),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace

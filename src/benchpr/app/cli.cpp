@@ -192,6 +192,13 @@ int run_cli(int argc, char** argv) {
   PublishOptions publish_options;
   CLI::App* run = app.add_subcommand("run", "Compare two revisions and report");
   add_run_options(*run, run_options);
+  // The same list as README's "Exit codes", so CI authors need not look further.
+  run->footer(
+      "Exit codes: 0 the comparison ran (whatever it found, unless --fail-on says otherwise); "
+      "1 the job failed (interrupted, a file could not be written, posting failed); 2 bad usage "
+      "or configuration (nothing was measured); 3 --fail-on regression|failed and the "
+      "recommendation is don't merge; 4 --fail-on failed and a build, a suite run or a benchmark "
+      "failed.");
   CLI::App* publish =
       app.add_subcommand("publish", "Render and post the comment from a results file");
   add_publish_options(*publish, publish_options);
