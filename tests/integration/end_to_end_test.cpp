@@ -56,7 +56,7 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   EXPECT_NE(r.out.find("BM_Changed"), std::string::npos);
 
   const json doc = json::parse(read_file(out / "results.json"));
-  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["schema_version"], 2);
   EXPECT_EQ(doc["recommendation"]["verdict"], "do-not-merge");
   EXPECT_EQ(doc["base"]["sha"], repo.git("rev-parse main"));
   EXPECT_EQ(doc["head"]["sha"], repo.git("rev-parse feature"));

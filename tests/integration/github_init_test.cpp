@@ -60,6 +60,35 @@ TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
   EXPECT_EQ(read_file(repo.path() + "/.benchpr.yml"), config);
 }
 
+TEST(Init, WritesAShardedMatrixWorkflowThatPassesYamllint) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(100));
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path(), "--shards", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string workflow = read_file(repo.path() + "/.github/workflows/benchpr.yml");
+  EXPECT_TRUE(contains(workflow, "shard: [1, 2, 3, 4]")) << workflow;
+  EXPECT_TRUE(contains(workflow, "args: --shard ${{ matrix.shard }}/4")) << workflow;
+  EXPECT_TRUE(contains(workflow, "name: benchpr-shard-${{ matrix.shard }}")) << workflow;
+  EXPECT_TRUE(contains(workflow, "command: merge")) << workflow;
+  EXPECT_TRUE(contains(workflow, "command: publish")) << workflow;
+  // Only the merging job, which checks out nothing, may write.
+  const std::size_t merge_job = workflow.find("\n  merge:");
+  ASSERT_NE(merge_job, std::string::npos);
+  EXPECT_EQ(workflow.find("pull-requests: write"),
+            workflow.find("pull-requests: write", merge_job));
+  EXPECT_EQ(workflow.find("actions/checkout", merge_job), std::string::npos);
+  if (run_command("yamllint --version").exit_code == 0) {
+    const CommandResult lint = run_command(
+        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
+        "disable, truthy: {check-keys: false}}}' " +
+        shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
+    EXPECT_EQ(lint.exit_code, 0) << lint.output;
+  }
+  const BenchprRun one =
+      run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path(), "--force", "--shards", "1"});
+  EXPECT_EQ(one.exit_code, 2) << one.err;
+}
+
 TEST(Init, NamesTheRepositorysDefaultBranch) {
   TempRepo repo;
   write_cmake_project(repo, spin(100));

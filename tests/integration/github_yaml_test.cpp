@@ -204,5 +204,13 @@ TEST(GitHubYaml, WorkflowsNameTheActionOneWayAndAskForWhatTheyUse) {
   }
 }
 
+// The sharded workflow docs/github.md shows is the one `benchpr init --shards 3` writes.
+TEST(GitHubYaml, TheShardedWorkflowInTheDocsIsTheOneInitWrites) {
+  std::string workflow = app::sharded_workflow_yaml(3);
+  while (workflow.starts_with("#")) workflow.erase(0, workflow.find('\n') + 1);
+  const std::string doc = read_file(kSource + "/docs/github.md");
+  EXPECT_NE(doc.find("```yaml\n" + workflow + "```"), std::string::npos) << workflow;
+}
+
 }  // namespace
 }  // namespace benchpr::testing

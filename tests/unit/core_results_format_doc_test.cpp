@@ -70,7 +70,7 @@ class ResultsFormatDoc : public ::testing::Test {
 
 TEST_F(ResultsFormatDoc, ExampleIsReadByBenchpr) {
   const Results r = results_from_string(text);
-  EXPECT_EQ(r.schema_version, 1);
+  EXPECT_EQ(r.schema_version, 2);
   EXPECT_EQ(r.base.spec, "main");
   EXPECT_EQ(r.head.spec, "faster-lookup");
   ASSERT_EQ(r.plan.size(), 7u);
@@ -86,6 +86,27 @@ TEST_F(ResultsFormatDoc, ExampleIsReadByBenchpr) {
   EXPECT_DOUBLE_EQ(r.series[2].head[0], 198357.5);
   EXPECT_EQ(r.runs.size(), 14u);
   EXPECT_EQ(r.builds.size(), 2u);
+}
+
+// The same demo file as benchpr wrote it before schema_version 2 (pretty-printed, with
+// benchmarks[].round_changes): read into the same results, and written back as the example.
+TEST_F(ResultsFormatDoc, VersionOneOfTheExampleIsStillRead) {
+  std::ifstream in(std::string(BENCHPR_TEST_DATA_DIR) + "/results/v1-demo.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ASSERT_FALSE(ss.str().empty());
+  const Results v1 = results_from_string(ss.str());
+  EXPECT_EQ(v1.schema_version, 1);
+  const Results v2 = results_from_string(text);
+  EXPECT_EQ(results_to_string(v1), results_to_string(v2));
+  const Analysis a = analyse_session(v1);
+  const json rewritten = results_to_json(v1, &a);
+  EXPECT_EQ(rewritten["schema_version"], 2);
+  ASSERT_EQ(rewritten["benchmarks"].size(), example["benchmarks"].size());
+  for (std::size_t i = 0; i < example["benchmarks"].size(); ++i) {
+    EXPECT_EQ(keys(rewritten["benchmarks"][i]), keys(example["benchmarks"][i]));
+    EXPECT_EQ(rewritten["benchmarks"][i]["verdict"], example["benchmarks"][i]["verdict"]);
+  }
 }
 
 // A field added to (or removed from) the writer must be added to (or removed from) the example.

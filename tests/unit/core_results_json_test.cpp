@@ -188,8 +188,10 @@ TEST(ResultsJson, DeeplyNestedInputIsRefusedWithoutExhaustingTheStack) {
 }
 
 TEST(ResultsJson, WrongSchemaVersionIsRefused) {
-  EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = 2; })),
-            "results file: document.schema_version: out of range [1, 1]");
+  EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = 3; })),
+            "results file: document.schema_version: out of range [1, 2]");
+  EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = 0; })),
+            "results file: document.schema_version: out of range [1, 2]");
   EXPECT_EQ(rejection(edited([](json& j) { j["schema_version"] = "1"; })),
             "results file: document.schema_version: expected an integer");
 }
@@ -269,6 +271,36 @@ TEST(ResultsJson, LabelsAreBoundedAndOnlyStringsKept) {
   ASSERT_TRUE(r.pull_request.has_value());
   EXPECT_EQ(r.pull_request->labels.size(), 100u);
   EXPECT_EQ(r.pull_request->labels[0], "performance");
+}
+
+// Version 2 is compact: one line per top-level field and per series, no indentation of numbers,
+// no per-round changes in the analysis (the series hold them), empty failures left out.
+TEST(ResultsJson, VersionTwoIsCompact) {
+  Results r = sample();
+  r.series[0].head_failure.clear();
+  const std::string text = results_to_string(r);
+  EXPECT_EQ(text.rfind("{\n  \"schema_version\": 2,\n", 0), 0u) << text.substr(0, 80);
+  EXPECT_NE(text.find("\"base\":[100.5,101.25,null],\"head\":[null,99,98.5]}"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("base_failure"), std::string::npos);
+  EXPECT_EQ(text.find("head_failure"), std::string::npos);
+  EXPECT_EQ(text.find("round_changes"), std::string::npos);
+  // One line per series and per run: a file of N series has about N lines more, not N x rounds.
+  std::size_t lines = 0;
+  for (char ch : text) lines += ch == '\n' ? 1 : 0;
+  EXPECT_LT(lines, 40u);
+}
+
+// A file written by the previous version (pretty-printed, with round_changes) is still read.
+TEST(ResultsJson, VersionOneIsStillRead) {
+  const Results a = sample();
+  json v1 = json::parse(results_to_string(a));
+  v1["schema_version"] = 1;
+  v1["series"][0]["base_failure"] = "";
+  v1["benchmarks"] = json::array({{{"name", "x"}, {"round_changes", {0.1, -0.2}}}});
+  const Results b = results_from_string(v1.dump(2));
+  EXPECT_EQ(b.schema_version, 1);
+  EXPECT_EQ(results_to_string(b), results_to_string(a));
 }
 
 }  // namespace

@@ -84,6 +84,12 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   add_report_options(run, o,
                      "Pull request number: asks the GitHub API for it, fetches it from origin, "
                      "compares and posts the comment");
+  run.add_option("--shard", o.shard,
+                 "Measure only shard I of N (e.g. 2/3) of the benchmarks, for a CI matrix; "
+                 "default: $BENCHPR_SHARD. Join the shards with `benchpr merge`");
+  run.add_option("--balance-from", o.balance_from,
+                 "With --shard: balance the shards by the durations in this earlier results "
+                 "file (give every shard the same one)");
   run.add_flag("--run-pr-code-with-write-token", o.pull_request_target_write_token,
                "Allow a pull_request_target job: it builds and runs the pull request's code with "
                "a token that can write to the repository (see docs/github.md)");
@@ -98,6 +104,15 @@ void add_publish_options(CLI::App& publish, PublishOptions& o) {
 void add_init_options(CLI::App& init, InitOptions& o) {
   init.add_option("-C,--directory", o.directory, "Project directory (default: .)");
   init.add_flag("--force", o.force, "Replace existing .benchpr.yml and workflow files");
+  init.add_option("--shards", o.shards,
+                  "Write a matrix workflow: N jobs measure a shard each, one merges and posts")
+      ->check(CLI::Range(2, 256));
+}
+
+void add_merge_options(CLI::App& merge, MergeOptions& o) {
+  merge.add_option("shards", o.files, "Shard results files (`benchpr run --shard I/N --output`)")
+      ->required();
+  merge.add_option("-o,--output", o.output, "Write the merged results file here")->required();
 }
 
 // Choices are checked here rather than by CLI11 so the message says what to write.
@@ -143,11 +158,13 @@ std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int ar
       if (sub->get_name() == arg) cmd = sub;
     if (!cmd) {
       return "unknown command `" + std::string(arg) + "`" + did_you_mean(arg, commands) +
-             " (commands: run, publish, init)";
+             " (commands: run, publish, merge, init)";
     }
     break;
   }
-  if (!cmd) return "which command? benchpr run, benchpr publish or benchpr init (see --help)";
+  if (!cmd)
+    return "which command? benchpr run, benchpr publish, benchpr merge or benchpr init (see "
+           "--help)";
   const std::vector<std::string> known = long_names(*cmd);
   for (int k = i + 1; k < argc; ++k) {
     std::string_view arg = argv[k];
@@ -212,6 +229,11 @@ int run_cli(int argc, char** argv) {
       ->add_option("--done", slash_options.done,
                    "The run it started finished: success (🚀) or failure (😕)")
       ->check(CLI::IsMember({"success", "failure", "cancelled", "skipped"}));
+  MergeOptions merge_options;
+  CLI::App* merge = app.add_subcommand(
+      "merge",
+      "Join the results of the shards of one comparison (`run --shard I/N`) into one file");
+  add_merge_options(*merge, merge_options);
   InitOptions init_options;
   CLI::App* init = app.add_subcommand(
       "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
@@ -239,6 +261,7 @@ int run_cli(int argc, char** argv) {
     if (publish->parsed()) check_report_choices(publish_options);
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
+    if (merge->parsed()) return merge_command(merge_options);
     if (init->parsed()) return init_command(init_options);
     if (slash->parsed()) return slash_command(slash_options);
   } catch (const UserError& e) {

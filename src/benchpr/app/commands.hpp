@@ -8,6 +8,8 @@ namespace benchpr::app {
 int run_command(const RunOptions& options);
 // `benchpr publish results.json`: render (and post) from a results file; runs no code.
 int publish_command(const PublishOptions& options);
+// `benchpr merge SHARD.json... --output results.json`: joins the shards of one comparison.
+int merge_command(const MergeOptions& options);
 // `benchpr init`: writes a commented .benchpr.yml for the project and a GitHub workflow.
 int init_command(const InitOptions& options);
 // `benchpr slash-command`: the `/benchmark` comment of an issue_comment event: accepts it (👀,

@@ -112,7 +112,10 @@ int init_command(const InitOptions& options) {
         throw UserError(p.string() + " exists already (pass --force to replace it)");
   }
   write_new_file(config, *yaml, options.force);
-  write_new_file(workflow, pull_request_workflow_yaml(), options.force);
+  write_new_file(
+      workflow,
+      options.shards > 1 ? sharded_workflow_yaml(options.shards) : pull_request_workflow_yaml(),
+      options.force);
   const std::string branch = shell_safe(default_branch(dir));
   std::cout << "Next: check the suites in .benchpr.yml, try `benchpr run --base " << branch
             << " --dry-run`, set the `uses:` line of the workflow to the benchpr action you use, "

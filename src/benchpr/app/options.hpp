@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace benchpr::app {
 
@@ -41,6 +42,15 @@ struct RunOptions {
   bool status = false;                 // set the commit status benchpr on the PR head
   // A pull_request_target job runs the PR's code with a write token: refused without this.
   bool pull_request_target_write_token = false;
+  // Sharding: "I/N" (1-based; "" = $BENCHPR_SHARD, or the whole comparison), and a previous
+  // results file whose durations balance the shards.
+  std::string shard;
+  std::string balance_from;
+};
+
+struct MergeOptions {
+  std::vector<std::string> files;  // shard results files
+  std::string output;              // the merged results file
 };
 
 struct PublishOptions {
@@ -68,6 +78,7 @@ struct SlashCommandOptions {
 struct InitOptions {
   std::string directory = ".";
   bool force = false;  // overwrite existing files
+  int shards = 0;      // > 1: a matrix workflow of this many measuring jobs and a merging one
 };
 
 // Exit codes of the whole program.

@@ -15,6 +15,7 @@
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
+#include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/text.hpp"
@@ -151,6 +152,8 @@ int run_command(const RunOptions& options) {
   // Inputs are checked before anything is fetched, built or measured.
   ReportTargets targets = report_targets(options);
   targets.results_file = options.output;
+  const std::optional<ShardSpec> shard = requested_shard(options);
+  const std::optional<Results> balance = balance_results(options);
   const Progress progress(in_github_actions());
   exec::PosixProcessRunner processes;
   RepoContext ctx(options.directory, processes, github::token_from_environment());
@@ -238,6 +241,17 @@ int run_command(const RunOptions& options) {
       progress.line(fmt::format("found {} benchmark executable(s)", r.config.suites.size()));
     };
   }
+  if (shard) {
+    ShardWorkInputs in;
+    in.spec = *shard;
+    in.balance = balance ? &*balance : nullptr;
+    in.balance_name = std::filesystem::path(options.balance_from).filename().string();
+    in.base_dir = ws.base_dir;
+    in.head_dir = ws.head_dir;
+    setup.select_work = [in, &processes, &progress](Results& r) {
+      return select_shard_work(r, in, processes, progress);
+    };
+  }
   progress.begin_group("benchpr: build and measure");
   runner::Session session(processes, setup,
                           [&progress](const std::string& l) { progress.line(l); });
@@ -252,9 +266,16 @@ int run_command(const RunOptions& options) {
     for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
 
   PostOutcome posted;
-  // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
-  if (results.pull_request && comparison.fork_with_read_only_token &&
-      !github::token_from_environment().empty()) {
+  if (shard) {
+    // One shard sees only its share: the comparison is judged, and posted, once merged.
+    progress.line(fmt::format(
+        "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
+        "results.json`, then `benchpr publish results.json`",
+        shard->index, shard->count,
+        options.output.empty() ? "results in " + ws.results_path : "results in " + options.output));
+  } else if (results.pull_request && comparison.fork_with_read_only_token &&
+             !github::token_from_environment().empty()) {
+    // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
     std::cout << github::notice_command(kForkNotice) << std::endl;
   } else if (results.pull_request) {
     posted =

@@ -15,4 +15,8 @@ inline constexpr std::string_view kActionReference = "benchpr/benchpr@main";
 // .github/workflows/benchpr.yml for pull requests from branches of the same repository.
 std::string pull_request_workflow_yaml();
 
+// The same spread over a matrix (`benchpr init --shards N`): N jobs measure a shard each and
+// upload it; one job merges the shards and posts the comment.
+std::string sharded_workflow_yaml(int shards);
+
 }  // namespace benchpr::app

@@ -252,9 +252,38 @@ struct TimePlan {
   std::string summary;       // the progress line that stated the plan
 };
 
+// Sharding (`benchpr run --shard I/N`, `benchpr merge`): a comparison split over several
+// machines. Every shard computes the same partition from the same inputs and records all of it,
+// so a merge can tell which benchmarks a missing shard would have measured.
+struct ShardUnit {
+  std::string suite;
+  std::string name;  // a Google Benchmark benchmark; "" = the whole suite (other formats)
+  int shard = 0;     // 1-based
+};
+
+// One shard as a merged file records it.
+struct ShardRecord {
+  int index = 0;     // 1-based
+  std::string file;  // the shard results file it came from; "" when missing
+  MachineInfo machine;
+  double measuring_seconds = 0;
+  bool complete = false;  // false: missing, interrupted, or a side failed to build
+  std::string status;     // its stop reason, or "missing"
+  int benchmarks = 0;     // series it contributed
+  std::string workflow_run_url;
+};
+
+struct ShardInfo {
+  int index = 0;  // this file's shard (1-based); 0 in a merged file
+  int count = 0;
+  std::string balance;               // how the partition was balanced, in words
+  std::vector<ShardUnit> partition;  // the work of every shard, not only this one's
+  std::vector<ShardRecord> shards;   // merged files: one per shard, in index order
+};
+
 // Everything measured: persisted after every round (results JSON), and the input of the analysis.
 struct Results {
-  int schema_version = 1;
+  int schema_version = 2;
   std::string tool_version;
   RevisionInfo base;
   RevisionInfo head;
@@ -274,6 +303,7 @@ struct Results {
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
   std::optional<TimePlan> time_plan;
   std::string workflow_run_url;
+  std::optional<ShardInfo> shard;  // a shard's result, or several merged
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 #include "benchpr/core/results_json.hpp"
 
 #include <cmath>
+#include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,14 +17,9 @@ constexpr std::size_t kMaxBytes = 256u << 20;
 constexpr std::size_t kMaxSeries = 200000;
 constexpr std::size_t kMaxRounds = 10000;
 constexpr std::size_t kMaxString = 1u << 16;
+constexpr int kSchemaVersion = 2;  // what the writer writes; the reader takes 1 and 2
 
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-json values_json(const std::vector<double>& v) {
-  json a = json::array();
-  for (double x : v) a.push_back(number_or_null(x));
-  return a;
-}
 
 json config_json(const Config& c) {
   json suites = json::array();
@@ -62,33 +59,6 @@ json config_json(const Config& c) {
   for (const auto& s : c.suites)
     if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
-  return j;
-}
-
-json analysis_json(const BenchmarkAnalysis& b) {
-  json j = {{"suite", b.suite},
-            {"name", b.name},
-            {"unit", b.unit},
-            {"better", to_string(b.better)},
-            {"verdict", to_string(b.verdict)},
-            {"reason", b.reason},
-            {"threshold", b.threshold},
-            {"rounds_used", b.rounds_used},
-            {"base", number_or_null(b.base_value)},
-            {"head", number_or_null(b.head_value)},
-            {"change", number_or_null(b.change)},
-            {"ci", json::array({number_or_null(b.ci_low), number_or_null(b.ci_high)})},
-            {"p", number_or_null(b.p)},
-            {"p_adjusted", number_or_null(b.p_adjusted)},
-            {"position_effect", number_or_null(b.position_effect)},
-            {"mde", number_or_null(b.mde)},
-            {"rounds_needed", b.rounds_needed ? json(*b.rounds_needed) : json(nullptr)},
-            {"dropped_round", b.dropped_round ? json(*b.dropped_round) : json(nullptr)},
-            {"flags", b.flags},
-            {"worse_rounds", b.worse_rounds},
-            {"better_rounds", b.better_rounds},
-            {"round_changes", values_json(b.round_changes)}};
-  if (b.failure != FailureKind::None) j["failure_kind"] = to_string(b.failure);
   return j;
 }
 
@@ -203,6 +173,57 @@ double read_threshold(const json& j, const std::string& where) {
   return t;
 }
 
+MachineInfo read_machine(const json& j, const std::string& w) {
+  MachineInfo m;
+  if (!j.is_object()) return m;
+  m.cpu = get_string(j, "cpu", w, false);
+  m.cores = static_cast<int>(get_int(j, "cores", w, 0, 1 << 20, 0));
+  m.kernel = get_string(j, "kernel", w, false);
+  m.compiler = get_string(j, "compiler", w, false);
+  return m;
+}
+
+constexpr int kMaxShards = 1000;
+
+ShardInfo read_shard(const json& doc, const json& j) {
+  const std::string w = "shard";
+  ShardInfo s;
+  s.count = static_cast<int>(get_int(j, "count", w, 1, kMaxShards, 0));
+  if (s.count == 0) fail(w + ".count", "missing");
+  s.index = static_cast<int>(get_int(j, "index", w, 0, s.count, 0));
+  s.balance = get_string(j, "balance", w, false);
+  if (j.contains("shards")) {
+    const json& shards = get_array(j, "shards", w, kMaxShards);
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+      const std::string sw = fmt::format("shard.shards[{}]", i);
+      ShardRecord x;
+      x.index = static_cast<int>(get_int(shards[i], "index", sw, 1, s.count, 0));
+      x.file = get_string(shards[i], "file", sw, false);
+      if (auto m = shards[i].find("machine"); m != shards[i].end())
+        x.machine = read_machine(*m, sw + ".machine");
+      x.measuring_seconds = get_number(shards[i], "measuring_seconds", sw, 0);
+      x.complete = get_bool(shards[i], "complete", sw, false);
+      x.status = get_string(shards[i], "status", sw, false);
+      x.benchmarks = static_cast<int>(get_int(shards[i], "benchmarks", sw, 0, kMaxSeries, 0));
+      x.workflow_run_url = get_string(shards[i], "workflow_run_url", sw, false);
+      s.shards.push_back(std::move(x));
+    }
+  }
+  if (doc.contains("partition")) {
+    const json& units = get_array(doc, "partition", "document", kMaxSeries);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const std::string uw = fmt::format("partition[{}]", i);
+      ShardUnit u;
+      u.suite = get_string(units[i], "suite", uw);
+      u.name = get_string(units[i], "name", uw, false);
+      u.shard = static_cast<int>(get_int(units[i], "shard", uw, 1, s.count, 0));
+      if (u.shard == 0) fail(uw + ".shard", "missing");
+      s.partition.push_back(std::move(u));
+    }
+  }
+  return s;
+}
+
 Config read_config(const json& j) {
   const std::string w = "config";
   Config c;
@@ -270,153 +291,378 @@ Config read_config(const json& j) {
 
 }  // namespace
 
-json results_to_json(const Results& r, const Analysis* analysis) {
-  json j;
-  j["schema_version"] = r.schema_version;
-  j["tool"] = {{"name", "benchpr"}, {"version", r.tool_version}};
+namespace {
+
+// The writer streams the document instead of building a DOM first: at 10,000 benchmarks x 31
+// rounds the DOM and its pretty-printing were most of the 0.4 s a write took. Layout: one line
+// per top-level field, one line per element of the arrays of objects, everything else compact,
+// so the file stays readable and diffable without indentation on every number.
+class Writer {
+ public:
+  std::string out;
+
+  void string(std::string_view v) {
+    // nlohmann's serializer escapes and replaces ill-formed UTF-8: one definition of valid JSON.
+    out += json(std::string(v)).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  // Shortest text that reads back to the same double.
+  void number(double v) {
+    if (!std::isfinite(v)) {
+      out += "null";
+      return;
+    }
+    fmt::format_to(std::back_inserter(out), "{}", v);
+  }
+  // Derived statistics: six significant digits say more than any reader needs (publish
+  // recomputes them from the raw values anyway).
+  void statistic(double v) {
+    if (!std::isfinite(v)) {
+      out += "null";
+      return;
+    }
+    fmt::format_to(std::back_inserter(out), "{:.6g}", v);
+  }
+  // Measured values: ten significant digits, a relative error below 1e-10, far below the
+  // resolution of any timer and the noise of any benchmark; the rest of a double's 17 digits
+  // was most of the file.
+  void values(const std::vector<double>& v) {
+    out += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i > 0) out += ',';
+      if (!std::isfinite(v[i]))
+        out += "null";
+      else
+        fmt::format_to(std::back_inserter(out), "{:.10g}", v[i]);
+    }
+    out += ']';
+  }
+  void raw(std::string_view s) { out += s; }
+  void dom(const json& j) { out += j.dump(-1, ' ', false, json::error_handler_t::replace); }
+  // "key": at the start of a top-level field (after the first, preceded by a comma).
+  void top(const char* key) {
+    out += first_ ? "\n  \"" : ",\n  \"";
+    first_ = false;
+    out += key;
+    out += "\": ";
+  }
+  void field(const char* key, bool first = false) {
+    if (!first) out += ',';
+    out += '"';
+    out += key;
+    out += "\":";
+  }
+  template <class T, class Fn>
+  void lines(const std::vector<T>& items, Fn each) {
+    if (items.empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      out += i == 0 ? "\n    " : ",\n    ";
+      each(items[i]);
+    }
+    out += "\n  ]";
+  }
+
+ private:
+  bool first_ = true;
+};
+
+void write_series(Writer& w, const BenchmarkSeries& s) {
+  w.raw("{");
+  w.field("suite", true);
+  w.string(s.suite);
+  w.field("name");
+  w.string(s.name);
+  w.field("unit");
+  w.string(s.unit);
+  w.field("better");
+  w.string(to_string(s.better));
+  if (!s.metric.empty()) {
+    w.field("metric");
+    w.string(s.metric);
+  }
+  w.field("base");
+  w.values(s.base);
+  w.field("head");
+  w.values(s.head);
+  if (!s.base_failure.empty()) {
+    w.field("base_failure");
+    w.string(s.base_failure);
+    w.field("base_failure_kind");
+    w.string(to_string(s.base_failure_kind));
+  }
+  if (!s.head_failure.empty()) {
+    w.field("head_failure");
+    w.string(s.head_failure);
+    w.field("head_failure_kind");
+    w.string(to_string(s.head_failure_kind));
+  }
+  // The time that was not compared (the compared one is base/head already).
+  if (s.metric != "real_time" && (!s.base_real.empty() || !s.head_real.empty())) {
+    w.field("real_time");
+    w.raw("{\"base\":");
+    w.values(s.base_real);
+    w.raw(",\"head\":");
+    w.values(s.head_real);
+    w.raw("}");
+  }
+  if (s.metric != "cpu_time" && (!s.base_cpu.empty() || !s.head_cpu.empty())) {
+    w.field("cpu_time");
+    w.raw("{\"base\":");
+    w.values(s.base_cpu);
+    w.raw(",\"head\":");
+    w.values(s.head_cpu);
+    w.raw("}");
+  }
+  w.raw("}");
+}
+
+void write_optional_int(Writer& w, const std::optional<int>& v) {
+  if (v)
+    fmt::format_to(std::back_inserter(w.out), "{}", *v);
+  else
+    w.raw("null");
+}
+
+// The per-round changes are not written: they are the series' own ratios.
+void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
+  w.raw("{");
+  w.field("suite", true);
+  w.string(b.suite);
+  w.field("name");
+  w.string(b.name);
+  w.field("unit");
+  w.string(b.unit);
+  w.field("better");
+  w.string(to_string(b.better));
+  if (!b.metric.empty()) {
+    w.field("metric");
+    w.string(b.metric);
+  }
+  w.field("verdict");
+  w.string(to_string(b.verdict));
+  w.field("reason");
+  w.string(b.reason);
+  w.field("threshold");
+  w.statistic(b.threshold);
+  w.field("rounds_used");
+  fmt::format_to(std::back_inserter(w.out), "{}", b.rounds_used);
+  w.field("base");
+  w.statistic(b.base_value);
+  w.field("head");
+  w.statistic(b.head_value);
+  w.field("change");
+  w.statistic(b.change);
+  w.field("ci");
+  w.raw("[");
+  w.statistic(b.ci_low);
+  w.raw(",");
+  w.statistic(b.ci_high);
+  w.raw("]");
+  w.field("p");
+  w.statistic(b.p);
+  w.field("p_adjusted");
+  w.statistic(b.p_adjusted);
+  w.field("position_effect");
+  w.statistic(b.position_effect);
+  w.field("mde");
+  w.statistic(b.mde);
+  w.field("rounds_needed");
+  write_optional_int(w, b.rounds_needed);
+  w.field("dropped_round");
+  write_optional_int(w, b.dropped_round);
+  w.field("flags");
+  w.dom(json(b.flags));
+  w.field("worse_rounds");
+  fmt::format_to(std::back_inserter(w.out), "{}", b.worse_rounds);
+  w.field("better_rounds");
+  fmt::format_to(std::back_inserter(w.out), "{}", b.better_rounds);
+  if (b.failure != FailureKind::None) {
+    w.field("failure_kind");
+    w.string(to_string(b.failure));
+  }
+  w.raw("}");
+}
+
+json machine_json(const MachineInfo& m) {
+  return {{"cpu", m.cpu}, {"cores", m.cores}, {"kernel", m.kernel}, {"compiler", m.compiler}};
+}
+
+json shard_json(const ShardInfo& s) {
+  json j = {{"index", s.index}, {"count", s.count}, {"balance", s.balance}};
+  json shards = json::array();
+  for (const ShardRecord& x : s.shards)
+    shards.push_back({{"index", x.index},
+                      {"file", x.file},
+                      {"machine", machine_json(x.machine)},
+                      {"measuring_seconds", x.measuring_seconds},
+                      {"complete", x.complete},
+                      {"status", x.status},
+                      {"benchmarks", x.benchmarks},
+                      {"workflow_run_url", x.workflow_run_url}});
+  j["shards"] = shards;
+  return j;
+}
+
+void write_document(Writer& w, const Results& r, const Analysis* analysis) {
+  w.raw("{");
+  w.top("schema_version");
+  fmt::format_to(std::back_inserter(w.out), "{}", kSchemaVersion);
+  w.top("tool");
+  w.dom({{"name", "benchpr"}, {"version", r.tool_version}});
   auto rev = [](const RevisionInfo& x) {
     json j = {{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
     if (x.merge_base) j["merge_base"] = true;
     return j;
   };
-  j["base"] = rev(r.base);
-  j["head"] = rev(r.head);
-  j["config"] = config_json(r.config);
-  j["machine"] = {{"cpu", r.machine.cpu},
-                  {"cores", r.machine.cores},
-                  {"kernel", r.machine.kernel},
-                  {"compiler", r.machine.compiler}};
+  w.top("base");
+  w.dom(rev(r.base));
+  w.top("head");
+  w.dom(rev(r.head));
+  w.top("config");
+  w.dom(config_json(r.config));
+  w.top("machine");
+  w.dom(machine_json(r.machine));
+  w.top("pull_request");
   if (r.pull_request) {
     const auto& pr = *r.pull_request;
-    j["pull_request"] = {{"number", pr.number}, {"repo", pr.repo}, {"title", pr.title},
-                         {"labels", pr.labels}, {"url", pr.url},   {"head_sha", pr.head_sha}};
+    w.dom({{"number", pr.number},
+           {"repo", pr.repo},
+           {"title", pr.title},
+           {"labels", pr.labels},
+           {"url", pr.url},
+           {"head_sha", pr.head_sha}});
   } else {
-    j["pull_request"] = nullptr;
+    w.raw("null");
   }
-  j["config_changed_by_head"] = r.config_changed_by_head;
-  j["seed"] = r.seed;
-  json plan = json::array();
-  for (const auto& p : r.plan)
-    plan.push_back({{"round", p.index},
-                    {"warmup", p.warmup},
-                    {"first", to_string(p.first)},
-                    {"order", p.first == Side::Base ? "AB" : "BA"}});
-  j["plan"] = plan;
-  json builds = json::array();
-  for (const auto& b : r.builds) {
-    builds.push_back({{"side", to_string(b.side)},
-                      {"ok", b.ok},
-                      {"seconds", b.seconds},
-                      {"failure", b.failure},
-                      {"log_tail", b.log_tail}});
-    if (b.failure_kind != FailureKind::None)
-      builds.back()["failure_kind"] = to_string(b.failure_kind);
+  w.top("config_changed_by_head");
+  w.raw(r.config_changed_by_head ? "true" : "false");
+  w.top("seed");
+  fmt::format_to(std::back_inserter(w.out), "{}", r.seed);
+  if (r.shard) {
+    w.top("shard");
+    w.dom(shard_json(*r.shard));
+    w.top("partition");
+    w.lines(r.shard->partition, [&w](const ShardUnit& u) {
+      w.dom({{"suite", u.suite}, {"name", u.name}, {"shard", u.shard}});
+    });
   }
-  j["builds"] = builds;
-  json runs = json::array();
-  for (const auto& x : r.runs) {
-    runs.push_back({{"round", x.round},
-                    {"suite", x.suite},
-                    {"side", to_string(x.side)},
-                    {"position", x.position},
-                    {"started", x.started},
-                    {"seconds", x.seconds},
-                    {"cpu_seconds", number_or_null(x.cpu_seconds)},
-                    {"others_cpus", number_or_null(x.others_cpus)},
-                    {"leftover_processes", x.leftover_processes},
-                    {"ok", x.ok},
-                    {"failure", x.failure},
-                    {"log_tail", x.log_tail}});
-    if (x.failure_kind != FailureKind::None)
-      runs.back()["failure_kind"] = to_string(x.failure_kind);
-  }
-  j["runs"] = runs;
-  json series = json::array();
-  for (const auto& s : r.series) {
-    json e = {{"suite", s.suite},
-              {"name", s.name},
-              {"unit", s.unit},
-              {"better", to_string(s.better)},
-              {"base", values_json(s.base)},
-              {"head", values_json(s.head)},
-              {"base_failure", s.base_failure},
-              {"head_failure", s.head_failure}};
-    if (!s.base_failure.empty()) e["base_failure_kind"] = to_string(s.base_failure_kind);
-    if (!s.head_failure.empty()) e["head_failure_kind"] = to_string(s.head_failure_kind);
-    if (!s.metric.empty()) e["metric"] = s.metric;
-    // The time that was not compared (the compared one is base/head already).
-    if (s.metric != "real_time" && (!s.base_real.empty() || !s.head_real.empty()))
-      e["real_time"] = {{"base", values_json(s.base_real)}, {"head", values_json(s.head_real)}};
-    if (s.metric != "cpu_time" && (!s.base_cpu.empty() || !s.head_cpu.empty()))
-      e["cpu_time"] = {{"base", values_json(s.base_cpu)}, {"head", values_json(s.head_cpu)}};
-    series.push_back(std::move(e));
-  }
-  j["series"] = series;
+  w.top("plan");
+  w.lines(r.plan, [&w](const RoundPlan& p) {
+    w.dom({{"round", p.index},
+           {"warmup", p.warmup},
+           {"first", to_string(p.first)},
+           {"order", p.first == Side::Base ? "AB" : "BA"}});
+  });
+  w.top("builds");
+  w.lines(r.builds, [&w](const BuildResult& b) {
+    json j = {{"side", to_string(b.side)},
+              {"ok", b.ok},
+              {"seconds", b.seconds},
+              {"failure", b.failure},
+              {"log_tail", b.log_tail}};
+    if (b.failure_kind != FailureKind::None) j["failure_kind"] = to_string(b.failure_kind);
+    w.dom(j);
+  });
+  w.top("runs");
+  w.lines(r.runs, [&w](const RunRecord& x) {
+    json j = {{"round", x.round},
+           {"suite", x.suite},
+           {"side", to_string(x.side)},
+           {"position", x.position},
+           {"started", x.started},
+           {"seconds", x.seconds},
+           {"cpu_seconds", number_or_null(x.cpu_seconds)},
+           {"others_cpus", number_or_null(x.others_cpus)},
+           {"leftover_processes", x.leftover_processes},
+           {"ok", x.ok},
+           {"failure", x.failure},
+           {"log_tail", x.log_tail}};
+    if (x.failure_kind != FailureKind::None) j["failure_kind"] = to_string(x.failure_kind);
+    w.dom(j);
+  });
+  w.top("series");
+  w.lines(r.series, [&w](const BenchmarkSeries& s) { write_series(w, s); });
   if (r.time_plan) {
     const TimePlan& t = *r.time_plan;
-    j["time_plan"] = {{"budget_seconds", t.budget_seconds},
-                      {"min_time_seconds", t.min_time_seconds},
-                      {"repetitions", t.repetitions},
-                      {"rounds", t.rounds},
-                      {"round_seconds", t.round_seconds},
-                      {"spent_before", t.spent_before},
-                      {"fits", t.fits},
-                      {"summary", t.summary}};
+    w.top("time_plan");
+    w.dom({{"budget_seconds", t.budget_seconds},
+           {"min_time_seconds", t.min_time_seconds},
+           {"repetitions", t.repetitions},
+           {"rounds", t.rounds},
+           {"round_seconds", t.round_seconds},
+           {"spent_before", t.spent_before},
+           {"fits", t.fits},
+           {"summary", t.summary}});
   }
-  j["rounds_done"] = r.rounds_done;
-  j["complete"] = r.complete;
-  j["stop_reason"] = r.stop_reason;
-  j["measuring_seconds"] = r.measuring_seconds;
-  j["overhead_seconds"] = r.overhead_seconds;
-  j["workflow_run_url"] = r.workflow_run_url;
+  w.top("rounds_done");
+  fmt::format_to(std::back_inserter(w.out), "{}", r.rounds_done);
+  w.top("complete");
+  w.raw(r.complete ? "true" : "false");
+  w.top("stop_reason");
+  w.string(r.stop_reason);
+  w.top("measuring_seconds");
+  w.number(r.measuring_seconds);
+  w.top("overhead_seconds");
+  w.number(r.overhead_seconds);
+  w.top("workflow_run_url");
+  w.string(r.workflow_run_url);
   if (analysis) {
-    json benchmarks = json::array();
-    for (const auto& b : analysis->benchmarks) {
-      benchmarks.push_back(analysis_json(b));
-      if (!b.metric.empty()) benchmarks.back()["metric"] = b.metric;
-    }
-    j["benchmarks"] = benchmarks;
-    json suites = json::array();
-    for (const auto& s : analysis->suites)
-      suites.push_back(
-          {{"suite", s.suite},
-           {"benchmarks", s.benchmarks},
-           {"change", number_or_null(s.change)},
-           {"ci", json::array({number_or_null(s.ci_low), number_or_null(s.ci_high)})}});
-    j["suites"] = suites;
-    j["analysed_rounds"] = analysis->analysed_rounds;
-    j["mde"] = number_or_null(analysis->run_mde);
-    j["notes"] = analysis->notes;
-    j["recommendation"] = {{"verdict", to_string(analysis->recommendation.kind)},
-                           {"reason", analysis->recommendation.reason}};
+    w.top("benchmarks");
+    w.lines(analysis->benchmarks, [&w](const BenchmarkAnalysis& b) { write_benchmark(w, b); });
+    w.top("suites");
+    w.lines(analysis->suites, [&w](const SuiteSummary& s) {
+      w.dom({{"suite", s.suite},
+             {"benchmarks", s.benchmarks},
+             {"change", number_or_null(s.change)},
+             {"ci", json::array({number_or_null(s.ci_low), number_or_null(s.ci_high)})}});
+    });
+    w.top("analysed_rounds");
+    fmt::format_to(std::back_inserter(w.out), "{}", analysis->analysed_rounds);
+    w.top("mde");
+    w.number(analysis->run_mde);
+    w.top("notes");
+    w.dom(json(analysis->notes));
+    w.top("recommendation");
+    w.dom({{"verdict", to_string(analysis->recommendation.kind)},
+           {"reason", analysis->recommendation.reason}});
   }
-  return j;
+  w.raw("\n}\n");
 }
 
+}  // namespace
+
 std::string results_to_string(const Results& results, const Analysis* analysis) {
-  // Replacing rather than throwing: a stray byte that escaped the edges must not cost the file.
-  return results_to_json(results, analysis)
-             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-         "\n";
+  Writer w;
+  w.out.reserve(4096 + results.series.size() * 64 * (results.plan.size() + 4));
+  write_document(w, results, analysis);
+  return std::move(w.out);
+}
+
+json config_to_json(const Config& config) { return config_json(config); }
+
+json results_to_json(const Results& results, const Analysis* analysis) {
+  // One writer: the DOM is the text read back, so the two can never disagree.
+  return json::parse(results_to_string(results, analysis));
 }
 
 Results results_from_json(const json& j) {
   Results r;
   if (!j.is_object()) fail("document", "expected a JSON object");
-  r.schema_version = static_cast<int>(get_int(j, "schema_version", "document", 1, 1, 0));
-  if (r.schema_version != 1)
+  // Version 1 (pretty-printed, with per-round changes in the analysis) is still read: the raw
+  // part, the only part read, has the same shape in both.
+  r.schema_version =
+      static_cast<int>(get_int(j, "schema_version", "document", 1, kSchemaVersion, 0));
+  if (r.schema_version == 0)
     fail("schema_version", "missing (this file was not written by benchpr)");
   if (auto it = j.find("tool"); it != j.end() && it->is_object())
     r.tool_version = get_string(*it, "version", "tool", false);
   r.base = read_revision(field(j, "base", "document"), "base");
   r.head = read_revision(field(j, "head", "document"), "head");
   r.config = read_config(field(j, "config", "document"));
-  if (auto it = j.find("machine"); it != j.end() && it->is_object()) {
-    r.machine.cpu = get_string(*it, "cpu", "machine", false);
-    r.machine.cores = static_cast<int>(get_int(*it, "cores", "machine", 0, 1 << 20, 0));
-    r.machine.kernel = get_string(*it, "kernel", "machine", false);
-    r.machine.compiler = get_string(*it, "compiler", "machine", false);
-  }
+  if (auto it = j.find("machine"); it != j.end()) r.machine = read_machine(*it, "machine");
   if (auto it = j.find("pull_request"); it != j.end() && it->is_object()) {
     PullRequestInfo pr;
     pr.number = static_cast<int>(get_int(*it, "number", "pull_request", 1, 1 << 30, 0));
@@ -523,6 +769,7 @@ Results results_from_json(const json& j) {
   r.measuring_seconds = get_number(j, "measuring_seconds", "document", 0);
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);
+  if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
   if (auto it = j.find("time_plan"); it != j.end() && it->is_object()) {
     const std::string w = "time_plan";
     TimePlan t;
@@ -541,7 +788,13 @@ Results results_from_json(const json& j) {
 
 Results results_from_string(std::string_view text) {
   if (text.size() > kMaxBytes) fail("document", "larger than 256 MiB");
-  json j = json::parse(text, nullptr, false);
+  // The analysis part is recomputed, never read: it is left out of the DOM while parsing
+  // (a third of a large file that would otherwise be built and thrown away).
+  const json::parser_callback_t skip_analysis = [](int depth, json::parse_event_t event,
+                                                   json& parsed) {
+    return !(depth == 1 && event == json::parse_event_t::key && parsed == "benchmarks");
+  };
+  json j = json::parse(text, skip_analysis, false);
   if (j.is_discarded()) fail("document", "not valid JSON (truncated or corrupted?)");
   return results_from_json(j);
 }

@@ -22,6 +22,9 @@ class ResultsFormatError : public std::runtime_error {
 nlohmann::json results_to_json(const Results& results, const Analysis* analysis = nullptr);
 std::string results_to_string(const Results& results, const Analysis* analysis = nullptr);
 
+// The configuration as the file records it (merge compares the shards' configurations with it).
+nlohmann::json config_to_json(const Config& config);
+
 // Reads the raw results back (the analysis part is ignored: it is recomputed).
 Results results_from_json(const nlohmann::json& doc);
 Results results_from_string(std::string_view text);

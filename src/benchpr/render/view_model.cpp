@@ -333,6 +333,51 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
   return text;
 }
 
+std::string machine_text(const MachineInfo& m) {
+  std::string out = escape_inline(m.cpu, 100);
+  if (m.cores > 0) {
+    if (!out.empty()) out += ", ";
+    out += plural(static_cast<std::size_t>(m.cores), "core", "cores");
+  }
+  return out.empty() ? "an unknown machine" : out;
+}
+
+// "3 shards: 1 and 3 on AMD EPYC, 2 cores; 2 on Intel Xeon, 4 cores; 4 missing": shards that
+// ran on alike machines are named together, so a 50-shard matrix stays one line.
+std::string shard_machines(const ShardInfo& info) {
+  std::vector<std::pair<std::string, std::vector<int>>> groups;
+  std::vector<int> missing;
+  for (const ShardRecord& s : info.shards) {
+    if (s.file.empty()) {
+      missing.push_back(s.index);
+      continue;
+    }
+    const std::string m = machine_text(s.machine) + (s.complete ? "" : " (incomplete)");
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == m; });
+    if (it == groups.end()) {
+      groups.push_back({m, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(s.index);
+  }
+  const auto list = [](const std::vector<int>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i > 0) out += i + 1 == v.size() ? " and " : ", ";
+      out += std::to_string(v[i]);
+    }
+    return out;
+  };
+  std::string out = fmt::format("{} shards: ", info.count);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (i > 0) out += "; ";
+    out += list(groups[i].second) + " on " + groups[i].first;
+  }
+  if (!missing.empty()) out += (groups.empty() ? "" : "; ") + list(missing) + " missing";
+  return out;
+}
+
 std::string footer(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   int warmups = 0;
@@ -354,7 +399,13 @@ std::string footer(const Results& results, const Analysis& analysis) {
     if (!machine.empty()) machine += ", ";
     machine += plural(static_cast<std::size_t>(results.machine.cores), "core", "cores");
   }
-  if (!machine.empty()) parts.push_back(machine);
+  if (results.shard && results.shard->index == 0 && !results.shard->shards.empty()) {
+    parts.push_back(shard_machines(*results.shard));
+  } else {
+    if (results.shard && results.shard->index > 0)
+      parts.push_back(fmt::format("shard {} of {}", results.shard->index, results.shard->count));
+    if (!machine.empty()) parts.push_back(machine);
+  }
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0) {
     std::size_t with_mde = 0;
     for (const BenchmarkAnalysis& b : analysis.benchmarks) with_mde += std::isfinite(b.mde) ? 1 : 0;

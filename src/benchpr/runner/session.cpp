@@ -471,6 +471,20 @@ void Session::run(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
+  if (setup_.select_work) {
+    WorkSelection w = setup_.select_work(results);
+    if (w.nothing) {
+      results.complete = true;
+      results.stop_reason = w.nothing_reason;
+      results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
+      persist(results);
+      return;
+    }
+    // A shard's benchmarks are the "open" ones from the start: the same mechanism that runs
+    // only the undecided benchmarks after an adaptive look.
+    for (auto& [suite, names] : w.benchmarks) open_[suite] = std::move(names);
+    skipped_suites_ = std::move(w.skipped_suites);
+  }
   // Instruction counts first: the time plan then sizes the rounds to what is left of the budget.
   if (!count_instructions_phase(results)) {
     mark_interrupted(results, 0);
@@ -592,6 +606,7 @@ bool Session::run_rounds(Results& results, int from, int to) {
     const Side order[2] = {round.first, other(round.first)};
     for (const SuiteConfig& suite : results.config.suites) {
       if (!Config::measures_time(suite)) continue;
+      if (skipped_suites_.count(suite.name)) continue;
       for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
         run_suite(results, round, suite, order[pos], pos);
       }

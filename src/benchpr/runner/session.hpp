@@ -17,6 +17,15 @@
 
 namespace benchpr::runner {
 
+// Which part of the configured work a session runs (a shard's share): Google Benchmark suites
+// restricted to the listed benchmarks, other suites run whole or not at all.
+struct WorkSelection {
+  std::map<std::string, std::vector<std::string>> benchmarks;  // per Google Benchmark suite
+  std::set<std::string> skipped_suites;                        // not run at all
+  bool nothing = false;        // nothing to run: the session ends after the builds
+  std::string nothing_reason;  // its stop reason then
+};
+
 struct SessionSetup {
   std::string base_dir;  // materialised worktrees (same path length)
   std::string head_dir;
@@ -27,6 +36,8 @@ struct SessionSetup {
   // Called once both sides built, before the first round: lets the caller fill in suites that
   // can only be known from a build (zero-config discovery of benchmark executables).
   std::function<void(Results&)> after_build;
+  // Called after after_build: a shard's share of the work (see WorkSelection). Unset: all.
+  std::function<WorkSelection(Results&)> select_work;
   // The time plan (core/time_plan.hpp): the whole comparison's budget, builds included; 0 runs
   // the rounds as configured at the tools' own min times. With a budget the warm-up round
   // measures what a round costs and the rest is sized to fit.
@@ -96,6 +107,7 @@ class Session {
   std::map<SuiteSide, std::string> given_up_;
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
+  std::set<std::string> skipped_suites_;  // not this shard's
   std::string write_error_;
   SeriesIndex series_index_;
 };

@@ -1,0 +1,151 @@
+#include "benchpr/core/shard_plan.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace benchpr {
+
+namespace {
+
+constexpr int kMaxShards = 1000;
+
+std::optional<int> parse_int(std::string_view s) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// Nanoseconds per unit for time units (what a Google Benchmark series holds); 0 otherwise.
+double seconds_per_unit(const std::string& unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us" || unit == "µs") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1;
+  return 0;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return kMissing;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* error) {
+  const auto slash = text.find('/');
+  const auto fail = [&](const std::string& why) -> std::optional<ShardSpec> {
+    *error = fmt::format("--shard {}: {}", text, why);
+    return std::nullopt;
+  };
+  if (slash == std::string_view::npos)
+    return fail("expected INDEX/COUNT, such as 2/3 (the second of three shards)");
+  const auto index = parse_int(text.substr(0, slash));
+  const auto count = parse_int(text.substr(slash + 1));
+  if (!index || !count) return fail("expected INDEX/COUNT with whole numbers, such as 2/3");
+  if (*count < 1 || *count > kMaxShards)
+    return fail(fmt::format("the shard count must be 1 to {}", kMaxShards));
+  if (*index < 1 || *index > *count)
+    return fail(fmt::format("the index counts from 1 to the shard count ({})", *count));
+  return ShardSpec{*index, *count};
+}
+
+std::vector<ShardUnit> partition_work(const std::vector<WorkItem>& items, int count) {
+  std::vector<ShardUnit> units(items.size());
+  if (count < 1) return units;
+  std::vector<std::int64_t> cost(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    units[i].suite = items[i].suite;
+    units[i].name = items[i].name;
+    const double c = std::isfinite(items[i].cost) ? std::max(items[i].cost, 0.0) : 0.0;
+    cost[i] = static_cast<std::int64_t>(std::llround(std::min(c, 1e9) * 1000));
+  }
+  // Longest processing time first; ties broken by name, never by input order, so two runners
+  // that list the same benchmarks in another order still agree.
+  std::vector<std::size_t> order(items.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (cost[a] != cost[b]) return cost[a] > cost[b];
+    return std::tie(items[a].suite, items[a].name) < std::tie(items[b].suite, items[b].name);
+  });
+  std::vector<std::int64_t> load(static_cast<std::size_t>(count), 0);
+  std::vector<int> assigned(static_cast<std::size_t>(count), 0);
+  for (std::size_t i : order) {
+    // Least loaded; among equal loads the one with fewer items (so zero-cost items spread
+    // too), then the lowest index.
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < load.size(); ++k)
+      if (std::tie(load[k], assigned[k]) < std::tie(load[best], assigned[best])) best = k;
+    load[best] += cost[i];
+    ++assigned[best];
+    units[i].shard = static_cast<int>(best) + 1;
+  }
+  return units;
+}
+
+std::size_t apply_costs(const Results& previous, std::vector<WorkItem>& items) {
+  std::map<std::string, std::pair<double, int>> suite_time;  // seconds, runs
+  for (const RunRecord& r : previous.runs) {
+    if (!r.ok || !(r.seconds > 0)) continue;
+    auto& t = suite_time[r.suite];
+    t.first += r.seconds;
+    ++t.second;
+  }
+  std::map<std::string, int> suite_size;
+  for (const BenchmarkSeries& s : previous.series) ++suite_size[s.suite];
+  std::map<std::pair<std::string, std::string>, double> per_iteration;  // seconds
+  for (const BenchmarkSeries& s : previous.series) {
+    const double scale = seconds_per_unit(s.unit);
+    if (scale == 0) continue;
+    std::vector<double> v;
+    for (double x : s.base)
+      if (!is_missing(x)) v.push_back(x * scale);
+    for (double x : s.head)
+      if (!is_missing(x)) v.push_back(x * scale);
+    if (!v.empty()) per_iteration[{s.suite, s.name}] = median(std::move(v));
+  }
+  std::size_t known = 0;
+  std::map<std::string, std::vector<double>> known_costs;
+  std::vector<bool> found(items.size(), false);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    WorkItem& item = items[i];
+    const auto t = suite_time.find(item.suite);
+    if (t == suite_time.end()) continue;
+    const double run = t->second.first / t->second.second;
+    if (item.name.empty()) {
+      item.cost = run;
+    } else {
+      const auto it = per_iteration.find({item.suite, item.name});
+      if (it == per_iteration.end()) continue;
+      const int n = std::max(1, suite_size[item.suite]);
+      item.cost = std::max(run / n, it->second);
+    }
+    found[i] = true;
+    ++known;
+    known_costs[item.suite].push_back(item.cost);
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (found[i]) continue;
+    const auto k = known_costs.find(items[i].suite);
+    items[i].cost = k == known_costs.end() ? 1.0 : median(k->second);
+  }
+  return known;
+}
+
+std::vector<ShardUnit> units_of(const std::vector<ShardUnit>& partition, int index) {
+  std::vector<ShardUnit> out;
+  for (const ShardUnit& u : partition)
+    if (u.shard == index) out.push_back(u);
+  return out;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,19 @@
+// The benchmarks a Google Benchmark suite holds, from `--benchmark_list_tests`: what a shard
+// splits by benchmark (and what the crash probe runs one by one).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchpr/exec/process.hpp"
+
+namespace benchpr::runner {
+
+// Runs `command --benchmark_list_tests=true` with `spec`'s directory, environment scrubbing and
+// timeout; the names in the order listed, or nullopt when the command failed.
+std::optional<std::vector<std::string>> list_gbench_benchmarks(exec::ProcessRunner& processes,
+                                                               exec::ProcessSpec spec,
+                                                               const std::string& command);
+
+}  // namespace benchpr::runner

@@ -1,0 +1,195 @@
+// `benchpr merge`: shard results of one comparison join into one; anything else is refused with
+// the file and the mismatch named; a missing shard leaves a partial comparison that lists what
+// was not measured.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/shard_merge.hpp"
+
+namespace benchpr {
+namespace {
+
+const std::string kBase(40, 'a');
+const std::string kHead(40, 'b');
+
+// Shard `index` of 3 over four benchmarks: BM_A and BM_D on 1, BM_B on 2, BM_C on 3.
+Results shard(int index) {
+  Results r;
+  r.base = {"main", kBase, ""};
+  r.head = {"pr", kHead, ""};
+  r.config.rounds = 4;
+  SuiteConfig suite;
+  suite.name = "gb";
+  suite.run = "./bench";
+  r.config.suites = {suite};
+  r.seed = 7;
+  r.plan = make_schedule(4, 1, 7);
+  r.machine = {"CPU " + std::to_string(index), 2, "Linux", "g++"};
+  r.builds = {{Side::Base, true, 1, "", ""}, {Side::Head, true, 1, "", ""}};
+  ShardInfo info;
+  info.index = index;
+  info.count = 3;
+  info.balance = "listing";
+  info.partition = {{"gb", "BM_A", 1}, {"gb", "BM_B", 2}, {"gb", "BM_C", 3}, {"gb", "BM_D", 1}};
+  r.shard = info;
+  for (const ShardUnit& u : info.partition) {
+    if (u.shard != index) continue;
+    BenchmarkSeries s;
+    s.suite = "gb";
+    s.name = u.name;
+    s.unit = "ns";
+    for (int i = 0; i < 5; ++i) {
+      s.base.push_back(100 + i);
+      s.head.push_back(u.name == "BM_B" ? 150 + i : 100 + i);
+    }
+    r.series.push_back(s);
+  }
+  r.rounds_done = 5;
+  r.complete = true;
+  r.stop_reason = "all 5 rounds done";
+  r.measuring_seconds = 10.0 * index;
+  return r;
+}
+
+std::string merge_error(std::vector<ShardFile> files) {
+  try {
+    merge_shards(std::move(files));
+  } catch (const MergeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ShardMerge, JoinsEveryShardIntoOneComparison) {
+  const MergeOutcome out =
+      merge_shards({{"s3.json", shard(3)}, {"s1.json", shard(1)}, {"s2.json", shard(2)}});
+  const Results& m = out.merged;
+  EXPECT_TRUE(out.missing.empty());
+  EXPECT_TRUE(out.not_measured.empty());
+  EXPECT_TRUE(m.complete);
+  ASSERT_EQ(m.series.size(), 4u);
+  // Shard order, each shard's own order.
+  EXPECT_EQ(m.series[0].name, "BM_A");
+  EXPECT_EQ(m.series[1].name, "BM_D");
+  EXPECT_EQ(m.series[2].name, "BM_B");
+  EXPECT_EQ(m.series[3].name, "BM_C");
+  ASSERT_TRUE(m.shard.has_value());
+  EXPECT_EQ(m.shard->index, 0);
+  EXPECT_EQ(m.shard->count, 3);
+  ASSERT_EQ(m.shard->shards.size(), 3u);
+  EXPECT_EQ(m.shard->shards[0].file, "s1.json");
+  EXPECT_EQ(m.shard->shards[1].machine.cpu, "CPU 2");
+  EXPECT_EQ(m.shard->shards[0].benchmarks, 2);
+  EXPECT_TRUE(m.shard->shards[2].complete);
+  EXPECT_DOUBLE_EQ(m.measuring_seconds, 30.0);  // the shards ran side by side
+  // One family: BM_B's +50% is judged with all four benchmarks.
+  const Analysis a = analyse_session(m);
+  ASSERT_EQ(a.benchmarks.size(), 4u);
+  EXPECT_EQ(a.benchmarks[2].verdict, Verdict::Regression);
+  // The merged file reads back, shard records included.
+  const Results back = results_from_string(results_to_string(m, &a));
+  ASSERT_TRUE(back.shard.has_value());
+  EXPECT_EQ(back.shard->shards[2].machine.cpu, "CPU 3");
+  EXPECT_EQ(back.shard->partition.size(), 4u);
+  EXPECT_EQ(results_to_string(back), results_to_string(m));
+}
+
+TEST(ShardMerge, MissingShardMakesAPartialComparisonThatSaysWhat) {
+  const MergeOutcome out = merge_shards({{"s1.json", shard(1)}, {"s3.json", shard(3)}});
+  EXPECT_EQ(out.missing, std::vector<int>{2});
+  EXPECT_EQ(out.not_measured, std::vector<std::string>{"gb/BM_B"});
+  const Results& m = out.merged;
+  EXPECT_FALSE(m.complete);
+  EXPECT_EQ(m.stop_reason, "shard 2 of 3 is missing; 1 benchmark not measured");
+  ASSERT_EQ(m.series.size(), 4u);
+  EXPECT_EQ(m.series[3].name, "BM_B");
+  EXPECT_EQ(m.series[3].head_failure, "not measured: shard 2 of 3 is missing");
+  EXPECT_EQ(m.shard->shards[1].status, "missing");
+  const Analysis a = analyse_session(m);
+  EXPECT_EQ(a.benchmarks[3].verdict, Verdict::Failed);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+}
+
+TEST(ShardMerge, FailedShardListsItsBenchmarks) {
+  Results broken = shard(1);
+  broken.builds[1].ok = false;
+  broken.builds[1].failure = "exit code 2";
+  broken.series.clear();
+  broken.stop_reason = "build failed";
+  const MergeOutcome out =
+      merge_shards({{"s1.json", broken}, {"s2.json", shard(2)}, {"s3.json", shard(3)}});
+  EXPECT_EQ(out.not_measured, (std::vector<std::string>{"gb/BM_A", "gb/BM_D"}));
+  EXPECT_EQ(out.merged.series[2].base_failure,
+            "not measured: shard 1 of 3 failed: the PR failed to build");
+  EXPECT_FALSE(out.merged.builds[1].ok);
+  EXPECT_EQ(out.merged.builds[1].failure, "shard 1: exit code 2");
+}
+
+TEST(ShardMerge, RefusesShardsOfAnotherComparison) {
+  Results other_head = shard(2);
+  other_head.head.sha = std::string(40, 'c');
+  EXPECT_EQ(merge_error({{"s1.json", shard(1)}, {"s2.json", other_head}}),
+            "s2.json: the head revision is ccccccc, but bbbbbbb in s1.json: all shards must come "
+            "from one comparison (`benchpr run --shard I/N` of the same revisions, seed and "
+            "shard count)");
+  Results other_seed = shard(2);
+  other_seed.seed = 8;
+  EXPECT_NE(merge_error({{"s1.json", shard(1)}, {"s2.json", other_seed}}).find("the seed is 8"),
+            std::string::npos);
+  Results other_count = shard(2);
+  other_count.shard->count = 4;
+  EXPECT_NE(merge_error({{"s1.json", shard(1)}, {"s2.json", other_count}})
+                .find("s2.json: the shard count is 4, but 3 in s1.json"),
+            std::string::npos);
+  Results other_config = shard(2);
+  other_config.config.threshold = 0.05;
+  EXPECT_EQ(merge_error({{"s1.json", shard(1)}, {"s2.json", other_config}}),
+            "s2.json: its configuration (`threshold`) differs from the one in s1.json: all "
+            "shards must compare with the same .benchpr.yml and options");
+  Results other_partition = shard(2);
+  other_partition.shard->partition[0].shard = 2;
+  EXPECT_NE(merge_error({{"s1.json", shard(1)}, {"s2.json", other_partition}})
+                .find("s2.json: its partition of the benchmarks differs from s1.json's"),
+            std::string::npos);
+}
+
+TEST(ShardMerge, RefusesADuplicateShard) {
+  EXPECT_EQ(merge_error({{"a.json", shard(2)}, {"s1.json", shard(1)}, {"b.json", shard(2)}}),
+            "a.json and b.json are both shard 2 of 3: give each shard's file once");
+}
+
+TEST(ShardMerge, RefusesWhatIsNotAShard) {
+  Results plain = shard(1);
+  plain.shard.reset();
+  EXPECT_EQ(merge_error({{"r.json", plain}}),
+            "r.json: not a shard result (it was written by `benchpr run` without --shard)");
+  Results merged =
+      merge_shards({{"s1.json", shard(1)}, {"s2.json", shard(2)}, {"s3.json", shard(3)}}).merged;
+  EXPECT_EQ(merge_error({{"m.json", merged}}),
+            "m.json: already a merged result; merge the shard files themselves");
+  EXPECT_EQ(merge_error({}), "no shard files given");
+}
+
+TEST(ShardMerge, RoundsSizedDifferentlyByEachShardsTimePlanStillMerge) {
+  // Same seed: the shorter plan is a prefix of the longer one.
+  Results longer = shard(2);
+  longer.config.rounds = 6;
+  longer.plan = make_schedule(6, 1, 7);
+  for (auto& s : longer.series) {
+    s.base.resize(7, 100);
+    s.head.resize(7, 150);
+  }
+  longer.rounds_done = 7;
+  const MergeOutcome out =
+      merge_shards({{"s1.json", shard(1)}, {"s2.json", longer}, {"s3.json", shard(3)}});
+  EXPECT_EQ(out.merged.plan.size(), 7u);
+  EXPECT_EQ(out.merged.config.rounds, 6);
+  EXPECT_EQ(out.merged.rounds_done, 7);
+}
+
+}  // namespace
+}  // namespace benchpr

@@ -1,0 +1,184 @@
+// The partition every shard computes for itself: it must be the same everywhere, cover every
+// unit of work exactly once, and balance the expected time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "benchpr/core/shard_plan.hpp"
+
+namespace benchpr {
+namespace {
+
+std::vector<WorkItem> items(int n) {
+  std::vector<WorkItem> out;
+  for (int i = 0; i < n; ++i) out.push_back({"s", "BM_" + std::to_string(i), 1.0 + i % 7});
+  return out;
+}
+
+std::map<std::string, int> shard_of(const std::vector<ShardUnit>& units) {
+  std::map<std::string, int> out;
+  for (const ShardUnit& u : units) out[u.suite + "/" + u.name] = u.shard;
+  return out;
+}
+
+TEST(ShardSpec, ParsesIndexOverCount) {
+  std::string error;
+  const auto s = parse_shard_spec("2/3", &error);
+  ASSERT_TRUE(s.has_value()) << error;
+  EXPECT_EQ(s->index, 2);
+  EXPECT_EQ(s->count, 3);
+}
+
+TEST(ShardSpec, RejectsWhatIsNotAShard) {
+  std::string error;
+  EXPECT_FALSE(parse_shard_spec("3", &error));
+  EXPECT_EQ(error, "--shard 3: expected INDEX/COUNT, such as 2/3 (the second of three shards)");
+  EXPECT_FALSE(parse_shard_spec("0/3", &error));
+  EXPECT_EQ(error, "--shard 0/3: the index counts from 1 to the shard count (3)");
+  EXPECT_FALSE(parse_shard_spec("4/3", &error));
+  EXPECT_FALSE(parse_shard_spec("1/0", &error));
+  EXPECT_EQ(error, "--shard 1/0: the shard count must be 1 to 1000");
+  EXPECT_FALSE(parse_shard_spec("a/b", &error));
+  EXPECT_FALSE(parse_shard_spec("1/2x", &error));
+  EXPECT_FALSE(parse_shard_spec("-1/2", &error));
+}
+
+// Hand-checked: costs 5,4,3,3,2,1 over 2 shards, longest first to the least loaded:
+// 5->1 (5,0), 4->2 (5,4), 3(a)->2 (5,7), 3(b)->1 (8,7), 2->2 (8,9), 1->1 (9,9).
+TEST(Partition, LongestFirstToTheLeastLoaded) {
+  const std::vector<WorkItem> in = {{"s", "e", 2}, {"s", "a3", 3}, {"s", "x5", 5},
+                                    {"s", "f", 1}, {"s", "b3", 3}, {"s", "y4", 4}};
+  const auto got = shard_of(partition_work(in, 2));
+  EXPECT_EQ(got.at("s/x5"), 1);
+  EXPECT_EQ(got.at("s/y4"), 2);
+  EXPECT_EQ(got.at("s/a3"), 2);  // ties between equal costs go by name: a3 before b3
+  EXPECT_EQ(got.at("s/b3"), 1);
+  EXPECT_EQ(got.at("s/e"), 2);
+  EXPECT_EQ(got.at("s/f"), 1);
+}
+
+TEST(Partition, EqualCostsSpreadRoundRobin) {
+  const std::vector<WorkItem> in = {
+      {"s", "a", 1}, {"s", "b", 1}, {"s", "c", 1}, {"s", "d", 1}, {"s", "e", 1}};
+  const auto units = partition_work(in, 3);
+  // Returned in input order.
+  ASSERT_EQ(units.size(), 5u);
+  EXPECT_EQ(units[0].name, "a");
+  EXPECT_EQ(units[0].shard, 1);
+  EXPECT_EQ(units[1].shard, 2);
+  EXPECT_EQ(units[2].shard, 3);
+  EXPECT_EQ(units[3].shard, 1);
+  EXPECT_EQ(units[4].shard, 2);
+}
+
+TEST(Partition, ZeroCostItemsStillSpread) {
+  const std::vector<WorkItem> in = {{"s", "a", 0}, {"s", "b", 0}, {"s", "c", 0}};
+  const auto got = shard_of(partition_work(in, 3));
+  EXPECT_EQ(got.at("s/a"), 1);
+  EXPECT_EQ(got.at("s/b"), 2);
+  EXPECT_EQ(got.at("s/c"), 3);
+}
+
+TEST(Partition, CompleteDisjointAndDeterministicForAnyCount) {
+  for (int n : {0, 1, 5, 37}) {
+    for (int count = 1; count <= 45; ++count) {
+      SCOPED_TRACE(testing::Message() << n << " items, " << count << " shards");
+      std::vector<WorkItem> in = items(n);
+      const auto units = partition_work(in, count);
+      ASSERT_EQ(units.size(), in.size());
+      std::set<std::string> names;
+      for (const ShardUnit& u : units) {
+        EXPECT_GE(u.shard, 1);
+        EXPECT_LE(u.shard, count);
+        EXPECT_TRUE(names.insert(u.name).second);  // each exactly once
+      }
+      // The same inputs in another order: the same assignment (a runner may list differently).
+      std::reverse(in.begin(), in.end());
+      EXPECT_EQ(shard_of(partition_work(in, count)), shard_of(units));
+      // More shards than items: every item alone, the rest empty.
+      if (count >= n) {
+        std::set<int> used;
+        for (const ShardUnit& u : units) used.insert(u.shard);
+        EXPECT_EQ(used.size(), static_cast<std::size_t>(n));
+      }
+    }
+  }
+}
+
+TEST(Partition, BalancesExpectedTime) {
+  // 100 items costing 1..7 s (400 s in all) over 4 shards: LPT stays within the largest item.
+  const auto in = items(100);
+  const auto units = partition_work(in, 4);
+  std::map<int, double> load;
+  for (std::size_t i = 0; i < in.size(); ++i) load[units[i].shard] += in[i].cost;
+  double lo = 1e9, hi = 0;
+  for (const auto& [k, v] : load) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  EXPECT_LE(hi - lo, 7.0);
+}
+
+RunRecord run(const char* suite, double seconds, bool ok) {
+  RunRecord r;
+  r.suite = suite;
+  r.seconds = seconds;
+  r.ok = ok;
+  return r;
+}
+
+BenchmarkSeries series(const char* name, const char* unit, std::vector<double> base,
+                       std::vector<double> head) {
+  BenchmarkSeries s;
+  s.suite = "gb";
+  s.name = name;
+  s.unit = unit;
+  s.base = std::move(base);
+  s.head = std::move(head);
+  return s;
+}
+
+Results previous() {
+  Results r;
+  r.runs = {run("gb", 10, true), run("gb", 12, true), run("jmh", 60, true), run("jmh", 0, false)};
+  r.series = {series("BM_Fast", "ns", {100, 100}, {100, 120}),
+              series("BM_Slow", "ms", {7000, 9000}, {8000, 8000})};
+  return r;
+}
+
+// Hand-checked: gb runs took 11 s on average for 2 benchmarks, 5.5 s each unless one iteration
+// is longer (BM_Slow: median 8000 ms = 8 s); jmh's ok runs took 60 s; BM_New is unknown and
+// gets the median of gb's known costs (5.5 and 8: 6.75); the other suite is unknown: 1 s.
+TEST(Partition, CostsFromAPreviousResultsFile) {
+  std::vector<WorkItem> in = {{"gb", "BM_Fast", 1},
+                              {"gb", "BM_Slow", 1},
+                              {"gb", "BM_New", 1},
+                              {"jmh", "", 1},
+                              {"other", "", 1}};
+  EXPECT_EQ(apply_costs(previous(), in), 3u);
+  EXPECT_DOUBLE_EQ(in[0].cost, 5.5);
+  EXPECT_DOUBLE_EQ(in[1].cost, 8.0);
+  EXPECT_DOUBLE_EQ(in[2].cost, 6.75);
+  EXPECT_DOUBLE_EQ(in[3].cost, 60.0);
+  EXPECT_DOUBLE_EQ(in[4].cost, 1.0);
+  // 60 | 8 | 6.75, then 5.5 and 1 to the least loaded (shard 3, then shard 2).
+  const auto got = shard_of(partition_work(in, 3));
+  EXPECT_EQ(got.at("jmh/"), 1);
+  EXPECT_EQ(got.at("gb/BM_Slow"), 2);
+  EXPECT_EQ(got.at("gb/BM_New"), 3);
+  EXPECT_EQ(got.at("gb/BM_Fast"), 3);
+  EXPECT_EQ(got.at("other/"), 2);
+}
+
+TEST(Partition, UnitsOfOneShard) {
+  const auto units = partition_work(items(5), 2);
+  const auto one = units_of(units, 1), two = units_of(units, 2);
+  EXPECT_EQ(one.size() + two.size(), 5u);
+  EXPECT_TRUE(units_of(units, 3).empty());
+}
+
+}  // namespace
+}  // namespace benchpr
