@@ -1,6 +1,7 @@
 // Formats end to end: temporary git repositories whose suites use the `custom` and `command`
 // formats, with a known effect between base and PR, compared by the real benchpr binary.
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include <string>
 
@@ -90,7 +91,13 @@ TEST(FormatsEndToEnd, CustomSuitesWithKnownTenPercentEffects) {
   for (const auto& [suite, name] : {std::pair{"latency", "lookup"}, {"throughput", "download"}}) {
     const json* same = find_benchmark(doc, suite, name);
     ASSERT_NE(same, nullptr) << name;
-    EXPECT_EQ((*same)["verdict"], "unchanged") << name;
+    // The scripts' noise is seeded by their pid, so each run differs: an untouched benchmark may
+    // come out significant below the threshold (about 4% per benchmark at this false discovery
+    // rate), but never beyond it, and its change stays inside the noise.
+    const std::string verdict = (*same)["verdict"];
+    EXPECT_TRUE(verdict == "unchanged" || verdict == "faster" || verdict == "slower")
+        << name << ": " << verdict;
+    EXPECT_LT(std::abs((*same)["change"].get<double>()), 0.01) << name;
   }
 }
 
