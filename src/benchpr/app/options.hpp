@@ -15,14 +15,14 @@ struct RunOptions {
   std::string config_file;  // "" = .benchpr.yml from the base revision
   std::optional<int> rounds;
   std::optional<int> warmup_rounds;
-  std::string threshold;   // "2%"
-  std::string budget;      // "20m"
-  std::string filter;      // regex on benchmark names
-  std::string bench_args;  // appended to every suite's command
+  std::string threshold;      // "2%"
+  std::string budget;         // "20m"
+  std::string filter;         // regex on benchmark names
+  std::string bench_args;     // appended to every suite's command
   bool instructions = false;  // --instructions: count instructions beside time (Callgrind)
-  std::string output;      // results JSON
-  std::string markdown;    // markdown file
-  std::string html;        // HTML report file
+  std::string output;         // results JSON
+  std::string markdown;       // markdown file
+  std::string html;           // HTML report file
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";

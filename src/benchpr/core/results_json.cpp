@@ -569,17 +569,17 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   w.top("runs");
   w.lines(r.runs, [&w](const RunRecord& x) {
     json j = {{"round", x.round},
-           {"suite", x.suite},
-           {"side", to_string(x.side)},
-           {"position", x.position},
-           {"started", x.started},
-           {"seconds", x.seconds},
-           {"cpu_seconds", number_or_null(x.cpu_seconds)},
-           {"others_cpus", number_or_null(x.others_cpus)},
-           {"leftover_processes", x.leftover_processes},
-           {"ok", x.ok},
-           {"failure", x.failure},
-           {"log_tail", x.log_tail}};
+              {"suite", x.suite},
+              {"side", to_string(x.side)},
+              {"position", x.position},
+              {"started", x.started},
+              {"seconds", x.seconds},
+              {"cpu_seconds", number_or_null(x.cpu_seconds)},
+              {"others_cpus", number_or_null(x.others_cpus)},
+              {"leftover_processes", x.leftover_processes},
+              {"ok", x.ok},
+              {"failure", x.failure},
+              {"log_tail", x.log_tail}};
     if (x.failure_kind != FailureKind::None) j["failure_kind"] = to_string(x.failure_kind);
     w.dom(j);
   });
