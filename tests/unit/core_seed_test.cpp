@@ -112,7 +112,8 @@ TEST(SeedPekkoTls, ColdFirstRoundIsLeftOutWhenEnoughRoundsRemain) {
 
 TEST(SeedPekkoTls, OrderWarningAndNoMergeRecommendationOnThisEvidence) {
   Results r = seed_results();
-  r.pull_request = PullRequestInfo{3737, "apache/pekko", "perf: batch ciphertext input", {}, "", ""};
+  r.pull_request =
+      PullRequestInfo{3737, "apache/pekko", "perf: batch ciphertext input", {}, "", ""};
   const Analysis a = analyse(r);
   // One benchmark of three follows run order: its own story, not a suite-wide warning.
   EXPECT_FALSE(a.order_warning);

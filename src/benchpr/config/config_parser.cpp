@@ -24,9 +24,9 @@ constexpr const char* kMinimalConfig =
 const std::vector<std::string> kTopLevelKeys = {
     "build",   "build_timeout", "suites",    "rounds",  "warmup_rounds", "threshold",
     "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold"};
-const std::vector<std::string> kSuiteKeys = {"name",   "run",    "format",      "timeout",
-                                             "metric", "better", "instructions",
-                                             "threshold", "benchmarks"};
+const std::vector<std::string> kSuiteKeys = {"name",         "run",       "format",
+                                             "timeout",      "metric",    "better",
+                                             "instructions", "threshold", "benchmarks"};
 const std::vector<std::string> kRuleKeys = {"match", "threshold", "better"};
 constexpr const char* kRuleExample = "write e.g. '- {match: \"BM_Alloc/*\", threshold: 5%}'";
 constexpr int kMaxWarmupRounds = 100;
