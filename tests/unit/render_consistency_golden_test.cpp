@@ -1,88 +1,36 @@
 // Comments that must not contradict themselves, built from raw rounds through the real analysis
 // (not hand-written analyses) and compared byte for byte with tests/golden/consistency_*.md.
-// BENCHPR_UPDATE_GOLDEN=1 rewrites the files instead (then read the diff before keeping it).
+// BENCHPR_UPDATE_GOLDEN=1 rewrites the files instead (then read the diff before keeping it);
+// every one also goes through the markdown injection checker.
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/render.hpp"
+#include "support/golden.hpp"
 
 namespace benchpr::render {
 namespace {
 
-constexpr Side kFirsts[] = {Side::Base, Side::Head, Side::Head, Side::Base, Side::Base,
-                            Side::Head, Side::Head, Side::Base, Side::Base, Side::Head};
+using testing::expect_golden_comment;
+using testing::golden_session;
 
-// One warm-up, then `rounds` analysed rounds in ABBA blocks.
-Results session(int rounds = 10) {
-  Results r;
-  r.tool_version = "0.1.0";
-  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", "Merge pull request #41"};
-  r.head = {"refs/pull/42/head", "def5678abc1234def5678abc1234def5678abc12", "Batch TLS input"};
-  r.machine = {"AMD EPYC 7763 64-Core Processor", 2, "6.1.0-18-amd64", "g++ 12.2.0"};
-  r.config.threshold = 0.02;
-  r.config.rounds = rounds;
-  r.plan.push_back({0, true, Side::Base});
-  for (int i = 0; i < rounds; ++i) r.plan.push_back({i + 1, false, kFirsts[i % 10]});
-  r.rounds_done = rounds + 1;
-  r.complete = true;
-  r.stop_reason = "all rounds done";
-  r.measuring_seconds = 300;
-  return r;
-}
-
-// A reproducible uniform number in [-1, 1) (an LCG, so every platform gets the same rounds).
-struct Noise {
-  std::uint64_t state;
-  double next() {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 52) - 1.0;
-  }
-};
+Results session(int rounds = 10) { return golden_session(rounds); }
 
 // Base values drift by `drift` per round (a machine warming up or throttling); the PR is
 // `effect` slower within each round, with relative noise `noise` on each side.
 BenchmarkSeries series(const std::string& name, int rounds, double level, double effect,
                        double noise, std::uint64_t seed, double drift = 0) {
-  BenchmarkSeries s;
-  s.suite = "core";
-  s.name = name;
-  s.unit = "ns";
-  Noise n{seed};
-  for (int i = 0; i <= rounds; ++i) {
-    const double round_level = level * (1 + drift * i);
-    const double b = round_level * (1 + noise * n.next());
-    const double h = round_level * (1 + effect) * (1 + noise * n.next());
-    s.base.push_back(b);
-    s.head.push_back(h);
-  }
-  return s;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(BENCHPR_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("BENCHPR_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  const std::string expected = read_file(path);
-  ASSERT_FALSE(expected.empty()) << path << " is missing; run with BENCHPR_UPDATE_GOLDEN=1";
-  EXPECT_EQ(actual, expected) << "rendered comment differs from " << path;
+  return testing::simulated_series(golden_session(rounds), {.name = name,
+                                                            .level = level,
+                                                            .effect = effect,
+                                                            .noise = noise,
+                                                            .seed = seed,
+                                                            .drift = drift});
 }
 
 const BenchmarkAnalysis& find(const Analysis& a, const std::string& name) {
@@ -97,14 +45,14 @@ TEST(RenderConsistency, BaseAndPrColumnsAgreeWithTheChange) {
   Results r = session();
   r.series.push_back(series("BM_Copy/64", 10, 2.7, 0.05, 0.004, 1, 0.02));
   r.series.push_back(series("BM_Copy/4096", 10, 97.5, -0.06, 0.004, 2, -0.015));
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
     ASSERT_TRUE(std::isfinite(b.change)) << b.name;
     EXPECT_NEAR(b.head_value / b.base_value - 1, b.change, 1e-12) << b.name;
   }
   EXPECT_GT(find(a, "BM_Copy/64").change, 0.03);
   EXPECT_LT(find(a, "BM_Copy/4096").change, -0.04);
-  expect_golden("consistency_columns.md", render_comment(r, a));
+  expect_golden_comment("consistency_columns.md", render_comment(r, a));
 }
 
 // p < 0.05 for one benchmark, but not after the Benjamini-Hochberg correction over 12: the
@@ -115,7 +63,7 @@ TEST(RenderConsistency, InconclusiveAfterCorrectionSaysSo) {
   for (int i = 0; i < 11; ++i)
     r.series.push_back(series("BM_Flat/" + std::to_string(i), 10, 100 + i, 0, 0.03,
                               100 + static_cast<unsigned>(i)));
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   const BenchmarkAnalysis& edge = find(a, "BM_Edge");
   ASSERT_LT(edge.p, 0.05);
   ASSERT_GT(edge.p_adjusted, 0.05);
@@ -123,7 +71,7 @@ TEST(RenderConsistency, InconclusiveAfterCorrectionSaysSo) {
   ASSERT_TRUE(edge.ci_low > 0 || edge.ci_high < 0);
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("not significant after correcting for 12 benchmarks"), std::string::npos);
-  expect_golden("consistency_corrected.md", md);
+  expect_golden_comment("consistency_corrected.md", md);
 }
 
 // "Unchanged" rows show the 90% interval the rule tested, labelled, not the 95% one.
@@ -131,14 +79,14 @@ TEST(RenderConsistency, UnchangedShowsTheIntervalTheRuleUsed) {
   Results r = session();
   r.series.push_back(series("BM_Sort/8", 10, 38, 0.0, 0.01, 5));
   r.series.push_back(series("BM_Sort/1024", 10, 9870, 0.0, 0.01, 7));
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
     ASSERT_EQ(b.verdict, Verdict::Unchanged) << b.name;
     EXPECT_LT(b.eq_high - b.eq_low, b.ci_high - b.ci_low) << b.name;
   }
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("| 90% CI |"), std::string::npos);
-  expect_golden("consistency_unchanged.md", md);
+  expect_golden_comment("consistency_unchanged.md", md);
 }
 
 // One benchmark 2× slower, three noisy ones: the geometric mean says what it covers and which
@@ -149,11 +97,11 @@ TEST(RenderConsistency, GeometricMeanDrivenByOneBenchmarkSaysSo) {
   for (int i = 0; i < 3; ++i)
     r.series.push_back(
         series("BM_Parse/" + std::to_string(i), 10, 800, 0, 0.06, 20 + static_cast<unsigned>(i)));
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   ASSERT_EQ(find(a, "BM_Tls/4096").verdict, Verdict::Regression);
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("mostly from `BM_Tls/4096`"), std::string::npos);
-  expect_golden("consistency_geomean.md", md);
+  expect_golden_comment("consistency_geomean.md", md);
 }
 
 // A cold first round, left out for a benchmark with enough rounds and kept for one without:
@@ -168,23 +116,23 @@ TEST(RenderConsistency, ColdRoundNamesWhereItWasLeftOutAndKept) {
   }
   for (int i = 5; i <= 10; ++i) few.base[static_cast<std::size_t>(i)] = kMissing;  // 4 rounds left
   r.series = {hot, few};
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   ASSERT_TRUE(find(a, "BM_Hash/64").dropped_round.has_value());
   ASSERT_FALSE(find(a, "BM_Alloc/1024").dropped_round.has_value());
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("for `BM_Hash/64`: left out"), std::string::npos);
   EXPECT_NE(md.find("`BM_Alloc/1024`, but kept there"), std::string::npos);
-  expect_golden("consistency_cold_round.md", md);
+  expect_golden_comment("consistency_cold_round.md", md);
 }
 
 // Two rounds can decide nothing: the comment says how many would.
 TEST(RenderConsistency, TooFewRoundsSaysHowManyWould) {
   Results r = session(2);
   r.series.push_back(series("BM_Copy/64", 2, 2.7, 0.05, 0.004, 41));
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   const std::string md = render_comment(r, a);
   EXPECT_NE(md.find("at least 4 rounds"), std::string::npos);
-  expect_golden("consistency_too_few_rounds.md", md);
+  expect_golden_comment("consistency_too_few_rounds.md", md);
 }
 
 // A removed benchmark still shows what it cost on the base (the geometric mean of its base
@@ -194,7 +142,7 @@ TEST(RenderConsistency, RemovedShowsItsBaseAndANarrowRatioIntervalItsDigits) {
   BenchmarkSeries gone = series("BM_Legacy/16", 10, 2050, 0, 0.01, 51);
   for (double& h : gone.head) h = kMissing;
   r.series = {series("BM_Copy/65536", 10, 1.63e6, -0.6875, 0.002, 52), gone};
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   const BenchmarkAnalysis& removed = find(a, "BM_Legacy/16");
   ASSERT_EQ(removed.verdict, Verdict::Removed);
   double log_sum = 0;
@@ -206,7 +154,7 @@ TEST(RenderConsistency, RemovedShowsItsBaseAndANarrowRatioIntervalItsDigits) {
   const std::string md = render_comment(r, a);
   EXPECT_EQ(md.find("3.2× … 3.2×"), std::string::npos) << md;
   EXPECT_NE(md.find("| `BM_Legacy/16` | 2.0"), std::string::npos) << md;
-  expect_golden("consistency_removed_and_ratio.md", md);
+  expect_golden_comment("consistency_removed_and_ratio.md", md);
 }
 
 // Thresholds of their own (a suite's, a `benchmarks:` rule's) are named where they differ from
@@ -241,7 +189,7 @@ TEST(RenderConsistency, OwnThresholdsAreShownWhereTheyDiffer) {
   EXPECT_NE(md.find("or the margin shown beside it"), std::string::npos) << md;
   // Notes are escaped whole (names are untrusted): the backticks show as typed.
   EXPECT_NE(md.find("reports \\`tcp\\` in B/s, a per-second unit"), std::string::npos) << md;
-  expect_golden("consistency_thresholds.md", md);
+  expect_golden_comment("consistency_thresholds.md", md);
 }
 
 }  // namespace

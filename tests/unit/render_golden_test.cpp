@@ -1,159 +1,105 @@
 // The comment for typical and hostile sessions, compared byte for byte with tests/golden/*.md.
+// Each is rendered from raw rounds through the real analysis, so the verdicts, intervals and
+// sentences in a golden file are ones benchpr can produce; the verdicts a scenario is about are
+// asserted first, so a change in the statistics names what moved before the diff does. Every
+// golden also goes through the markdown injection checker.
 // BENCHPR_UPDATE_GOLDEN=1 rewrites the files instead (then read the diff before keeping it).
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <cmath>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/render.hpp"
+#include "support/golden.hpp"
 
 namespace benchpr::render {
 namespace {
 
-// A session like the default configuration: 1 warm-up and 10 analysed rounds in ABBA blocks.
+using testing::expect_golden_comment;
+using testing::golden_session;
+using testing::simulated_series;
+using testing::SimulatedBenchmark;
+
 Results session() {
-  Results r;
-  r.tool_version = "0.1.0";
-  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", "Merge pull request #41"};
-  r.head = {"refs/pull/42/head", "def5678abc1234def5678abc1234def5678abc12", "Batch TLS input"};
-  r.machine = {"AMD EPYC 7763 64-Core Processor", 2, "6.1.0-18-amd64", "g++ 12.2.0"};
-  r.config.threshold = 0.02;
-  r.plan.push_back({0, true, Side::Base});
-  const Side firsts[] = {Side::Base, Side::Head, Side::Head, Side::Base, Side::Base,
-                         Side::Head, Side::Head, Side::Base, Side::Base, Side::Head};
-  for (int i = 0; i < 10; ++i) r.plan.push_back({i + 1, false, firsts[i]});
-  r.rounds_done = 11;
-  r.complete = true;
-  r.stop_reason = "all rounds done";
+  Results r = golden_session();
   r.measuring_seconds = 754;
   r.workflow_run_url = "https://github.com/acme/widgets/actions/runs/8812345678";
   return r;
 }
 
-BenchmarkAnalysis bench(std::string name, Verdict verdict, double base, double head, double change,
-                        double lo, double hi, std::string unit = "ns") {
-  BenchmarkAnalysis b;
-  b.suite = "core";
-  b.name = std::move(name);
-  b.unit = std::move(unit);
-  b.verdict = verdict;
-  b.base_value = base;
-  b.head_value = head;
-  b.change = change;
-  b.ci_low = lo;
-  b.ci_high = hi;
-  // The 90% interval the "unchanged" rule tests: the 95% one narrowed by z(0.95)/z(0.975).
-  b.eq_low = change - (change - lo) * 1.645 / 1.96;
-  b.eq_high = change + (hi - change) * 1.645 / 1.96;
-  b.rounds_used = 10;
-  b.mde = 0.018;
-  return b;
+void add(Results& r, const SimulatedBenchmark& b) { r.series.push_back(simulated_series(r, b)); }
+
+std::map<std::string, Verdict> verdicts(const Analysis& a) {
+  std::map<std::string, Verdict> out;
+  for (const BenchmarkAnalysis& b : a.benchmarks) out[b.name] = b.verdict;
+  return out;
 }
 
-// Per-round changes; worse/better counts over the used rounds (a dropped round excluded).
-void rounds(BenchmarkAnalysis& b, std::vector<double> changes) {
-  b.round_changes = std::move(changes);
-  b.worse_rounds = b.better_rounds = 0;
-  for (std::size_t i = 0; i < b.round_changes.size(); ++i) {
-    if (b.dropped_round && *b.dropped_round == static_cast<int>(i + 1)) continue;
-    const double c = b.round_changes[i];
-    if (c > 0) ++b.worse_rounds;
-    if (c < 0) ++b.better_rounds;
-  }
-  if (b.better == Better::Higher) std::swap(b.worse_rounds, b.better_rounds);
-}
-
-Recommendation rec(RecommendationKind kind, std::string reason) {
-  Recommendation r;
-  r.kind = kind;
-  r.reason = std::move(reason);
-  return r;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(BENCHPR_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("BENCHPR_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
+// The verdict the scenario needs for `name`, with what the analysis said otherwise.
+void expect_verdict(const Analysis& a, const std::string& name, Verdict wanted) {
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    if (b.name != name) continue;
+    EXPECT_EQ(to_string(b.verdict), to_string(wanted)) << name << ": " << b.reason;
     return;
   }
-  const std::string expected = read_file(path);
-  ASSERT_FALSE(expected.empty()) << path << " is missing; run with BENCHPR_UPDATE_GOLDEN=1";
-  EXPECT_EQ(actual, expected) << "rendered comment differs from " << path;
+  ADD_FAILURE() << "no benchmark " << name;
 }
 
 TEST(RenderGolden, RegressionAndImprovement) {
   Results r = session();
-  Analysis a;
-  a.analysed_rounds = 10;
-  a.run_mde = 0.018;
-  auto tls = bench("BM_Tls/4096", Verdict::Regression, 45100, 48500, 0.075, 0.041, 0.108);
-  rounds(tls, {0.071, 0.069, 0.082, 0.075, 0.064, 0.091, 0.078, 0.072, 0.069, 0.080});
-  auto copy = bench("BM_Copy/65536", Verdict::Improvement, 1.63e6, 0.51e6, -0.687, -0.701, -0.672);
-  rounds(copy, {-0.69, -0.68, -0.70, -0.69, -0.68, -0.69, -0.70, -0.68, -0.69, -0.68});
-  auto parse = bench("BM_Parse/small", Verdict::Slower, 812, 822, 0.012, 0.006, 0.019);
-  parse.dropped_round = 1;
-  rounds(parse, {0.35, 0.011, 0.013, 0.010, 0.014, 0.012, 0.009, 0.013, 0.011, 0.012});
-  parse.rounds_used = 9;
-  parse.flags = {"cold-round"};
-  auto hash = bench("BM_Hash/64", Verdict::Faster, 21.4, 21.1, -0.014, -0.019, -0.008);
-  rounds(hash, {-0.01, -0.02, -0.012, -0.015, -0.016, -0.011, -0.013, -0.018, -0.014, -0.012});
-  auto alloc = bench("BM_Alloc/1024", Verdict::Inconclusive, 3120, 3170, 0.016, -0.021, 0.054);
-  alloc.reason = "no signal: the 95% CI −2.1% … +5.4% is wider than ±2.0%";
-  alloc.rounds_needed = 24;
-  rounds(alloc, {0.05, -0.03, 0.04, 0.01, -0.02, 0.06, 0.02, -0.01, 0.03, 0.01});
-  a.benchmarks = {bench("BM_Sort/1024", Verdict::Unchanged, 9.87e3, 9.91e3, 0.004, -0.006, 0.014),
-                  parse,
-                  tls,
-                  hash,
-                  copy,
-                  alloc,
-                  bench("BM_Sort/65536", Verdict::Unchanged, 1.04e6, 1.03e6, -0.003, -0.011, 0.005),
-                  bench("BM_Sort/8", Verdict::Unchanged, 38.2, 38.3, 0.002, -0.004, 0.009)};
-  a.suites = {{"core", 8, 0.006, -0.004, 0.017}};
-  a.notes = {"Round 1 looked cold for 1 benchmark and was left out for it."};
-  a.recommendation.kind = RecommendationKind::DoNotMerge;
-  a.recommendation.reason =
-      "`BM_Tls/4096` is 7.5% slower (95% CI +4.1% … +10.8%), slower in 10 of 10 rounds, "
-      "whichever side ran first.";
-  a.recommendation.reason_parts = {
-      {"BM_Tls/4096", true},
-      {" is 7.5% slower (95% CI +4.1% … +10.8%), slower in 10 of 10 rounds, whichever side ran "
-       "first.",
-       false}};
-  expect_golden("regression_and_improvement.md", render_comment(r, a));
+  add(r, {.name = "BM_Sort/1024", .level = 9870, .effect = 0.001, .noise = 0.01, .seed = 1});
+  SimulatedBenchmark parse{
+      .name = "BM_Parse/small", .level = 812, .effect = 0.012, .noise = 0.003, .seed = 2};
+  BenchmarkSeries cold = simulated_series(r, parse);
+  cold.base[1] *= 1.35;  // the first analysed round ran cold on both sides
+  cold.head[1] *= 1.35;
+  r.series.push_back(cold);
+  add(r, {.name = "BM_Tls/4096", .level = 45100, .effect = 0.075, .noise = 0.01, .seed = 3});
+  add(r, {.name = "BM_Hash/64", .level = 21.4, .effect = -0.014, .noise = 0.003, .seed = 4});
+  add(r, {.name = "BM_Copy/65536", .level = 1.63e6, .effect = -0.687, .noise = 0.01, .seed = 5});
+  add(r, {.name = "BM_Alloc/1024", .level = 3120, .effect = 0.016, .noise = 0.05, .seed = 6});
+  add(r, {.name = "BM_Sort/65536", .level = 1.04e6, .effect = -0.001, .noise = 0.01, .seed = 7});
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 8});
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, "BM_Tls/4096", Verdict::Regression);
+  expect_verdict(a, "BM_Copy/65536", Verdict::Improvement);
+  expect_verdict(a, "BM_Parse/small", Verdict::Slower);
+  expect_verdict(a, "BM_Hash/64", Verdict::Faster);
+  expect_verdict(a, "BM_Alloc/1024", Verdict::Inconclusive);
+  for (const char* name : {"BM_Sort/8", "BM_Sort/1024", "BM_Sort/65536"})
+    expect_verdict(a, name, Verdict::Unchanged);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+  expect_golden_comment("regression_and_improvement.md", render_comment(r, a));
 }
 
 TEST(RenderGolden, AllUnchanged) {
   Results r = session();
   r.workflow_run_url = "";
-  Analysis a;
-  a.analysed_rounds = 10;
-  a.run_mde = 0.011;
-  auto io = bench("read_file/4k", Verdict::Unchanged, 2.31e9, 2.33e9, 0.008, -0.002, 0.018, "B/s");
-  io.suite = "io";
-  io.better = Better::Higher;
-  auto items =
-      bench("decode_items", Verdict::Unchanged, 3.4e6, 3.39e6, -0.003, -0.009, 0.004, "items/s");
-  items.suite = "io";
-  items.better = Better::Higher;
-  a.benchmarks = {bench("BM_Sort/8", Verdict::Unchanged, 38.2, 38.3, 0.002, -0.004, 0.009),
-                  bench("BM_Sort/1024", Verdict::Unchanged, 9.87e3, 9.91e3, 0.004, -0.006, 0.014),
-                  bench("BM_Sort/65536", Verdict::Unchanged, 1.04e6, 1.03e6, -0.003, -0.011, 0.005),
-                  io, items};
-  a.suites = {{"core", 3, 0.001, -0.005, 0.007}, {"io", 2, -0.002, -0.008, 0.004}};
-  a.recommendation = rec(RecommendationKind::Merge,
-                         "All 5 benchmarks are within ±2.0% of the base; nothing got slower.");
-  expect_golden("all_unchanged.md", render_comment(r, a));
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 11});
+  add(r, {.name = "BM_Sort/1024", .level = 9870, .effect = 0.002, .noise = 0.01, .seed = 12});
+  add(r, {.name = "BM_Sort/65536", .level = 1.04e6, .effect = -0.001, .noise = 0.01, .seed = 13});
+  add(r, {.name = "read_file/4k",
+          .level = 2.31e9,
+          .effect = 0.001,
+          .noise = 0.01,
+          .seed = 14,
+          .suite = "io",
+          .unit = "B/s",
+          .better = Better::Higher});
+  add(r, {.name = "decode_items",
+          .level = 3.4e6,
+          .effect = -0.002,
+          .noise = 0.01,
+          .seed = 15,
+          .suite = "io",
+          .unit = "items/s",
+          .better = Better::Higher});
+  const Analysis a = analyse_session(r);
+  for (const auto& [name, verdict] : verdicts(a)) expect_verdict(a, name, Verdict::Unchanged);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge);
+  expect_golden_comment("all_unchanged.md", render_comment(r, a));
 }
 
 TEST(RenderGolden, BuildFailed) {
@@ -161,8 +107,9 @@ TEST(RenderGolden, BuildFailed) {
   r.plan.clear();
   r.rounds_done = 0;
   r.measuring_seconds = 0;
+  r.stop_reason = "build failed";
   BuildResult base_build{Side::Base, true, 83, "", ""};
-  BuildResult head_build{Side::Head, false, 41.5, "exit code 2", ""};
+  BuildResult head_build{Side::Head, false, 41.5, "exit code 2", "", FailureKind::ExitCode};
   head_build.log_tail =
       "[ 97%] Building CXX object src/CMakeFiles/core.dir/tls.cpp.o\n"
       "\x1b[1m/src/tls.cpp:88:5:\x1b[0m \x1b[31merror:\x1b[0m 'batch' was not declared\n"
@@ -171,18 +118,19 @@ TEST(RenderGolden, BuildFailed) {
       "```\n</details>\n@octocat see #12\n"
       "ninja: build stopped: subcommand failed.\r\n";
   r.builds = {base_build, head_build};
-  Analysis a;
-  a.recommendation =
-      rec(RecommendationKind::Failed, "The PR revision did not build (exit code 2).");
-  expect_golden("build_failed.md", render_comment(r, a));
+  const Analysis a = analyse_session(r);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+  expect_golden_comment("build_failed.md", render_comment(r, a));
 }
 
 TEST(RenderGolden, HostileNames) {
+  // Everything that reaches the comment from the pull request or an untrusted results file:
+  // names, a failure message, the machine's name, the stop reason, the workflow URL, the key.
   Results r = session();
   r.machine.cpu = "<b>Evil</b> CPU @ 3.0GHz";
   r.workflow_run_url = "https://github.com/x/y/actions/runs/1) [click](javascript:alert(1)";
-  Analysis a;
-  a.analysed_rounds = 10;
+  r.complete = false;
+  r.stop_reason = "stopped by <b>html</b> for @someone in #7";
   const char* names[] = {"<img src=x onerror=alert(1)>",
                          "</details>",
                          "a|b",
@@ -194,86 +142,99 @@ TEST(RenderGolden, HostileNames) {
                          "line1\nline2\r\n| injected | row |",
                          "Ünïcødé/日本語/🚀",
                          "GH-1 and acme/widgets#1 via www.evil.com"};
-  for (const char* n : names) {
-    auto b = bench(n, Verdict::Inconclusive, 100, 101, 0.01, -0.02, 0.04);
-    b.reason = "too few rounds with values on both sides (1)";
-    a.benchmarks.push_back(b);
+  std::uint64_t seed = 21;
+  for (const char* n : names) add(r, {.name = n, .level = 100, .noise = 0.03, .seed = seed++});
+  r.series[0] = simulated_series(
+      r, {.name = names[0], .level = 100, .effect = 0.10, .noise = 0.005, .seed = 20});
+  r.series[1] = simulated_series(r, {.name = names[1], .level = 100, .noise = 0.002, .seed = 19});
+  BenchmarkSeries crashed = simulated_series(r, {.name = std::string(400, 'x') + "_very_long"});
+  for (double& v : crashed.head) v = kMissing;
+  crashed.head_failure = "killed by signal 11 (SIGSEGV) <script>alert(1)</script> @admin | x";
+  crashed.head_failure_kind = FailureKind::Signal;
+  r.series.push_back(crashed);
+  r.rounds_done = 9;  // stopped after 8 of the 10 rounds: a series grows with the rounds that ran
+  for (BenchmarkSeries& s : r.series) {
+    s.base.resize(9);
+    s.head.resize(9);
   }
-  a.benchmarks[0].verdict = Verdict::Regression;
-  a.benchmarks[1].verdict = Verdict::Unchanged;
-  auto failed = bench(std::string(400, 'x') + "_very_long", Verdict::Failed, kMissing, kMissing,
-                      kMissing, kMissing, kMissing);
-  failed.reason = "PR: killed by signal 11 (SIGSEGV) <script>alert(1)</script> @admin | x";
-  a.benchmarks.push_back(failed);
-  a.notes = {"Note with <b>html</b> and @someone and #7"};
-  a.recommendation = rec(RecommendationKind::DoNotMerge,
-                         "<img src=x onerror=alert(1)> is 1.0% slower; ping @octocat, see #123.");
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, names[0], Verdict::Regression);
+  expect_verdict(a, names[1], Verdict::Unchanged);
+  expect_verdict(a, crashed.name, Verdict::Failed);
   RenderOptions opt;
   opt.key = "default -->\n<script>";
-  expect_golden("hostile_names.md", render_comment(r, a, opt));
+  const std::string md = render_comment(r, a, opt);
+  // Shown as text, not dropped.
+  EXPECT_NE(md.find("onerror=alert(1)"), std::string::npos);
+  expect_golden_comment("hostile_names.md", md);
 }
 
 TEST(RenderGolden, PartialRun) {
   Results r = session();
   r.complete = false;
-  r.rounds_done = 7;
+  r.rounds_done = 7;  // the warm-up and 6 of the 10 planned rounds
   r.stop_reason = "interrupted by SIGTERM";
   r.config_changed_by_head = true;
-  Analysis a;
-  a.analysed_rounds = 6;
-  a.run_mde = 0.034;
-  auto tls = bench("BM_Tls/4096", Verdict::Slower, 45100, 45700, 0.013, 0.004, 0.022);
-  rounds(tls, {0.012, 0.015, 0.011, 0.014, 0.013, 0.012});
-  tls.rounds_used = 6;
-  auto crash =
-      bench("BM_Decode/corrupt", Verdict::Failed, 512, kMissing, kMissing, kMissing, kMissing);
-  crash.reason = "PR: killed by signal 11 (SIGSEGV)";
-  auto added = bench("BM_Batch/16", Verdict::Added, kMissing, 1210, kMissing, kMissing, kMissing);
-  auto removed =
-      bench("BM_Legacy/16", Verdict::Removed, 2050, kMissing, kMissing, kMissing, kMissing);
-  a.benchmarks = {bench("BM_Sort/8", Verdict::Unchanged, 38.2, 38.3, 0.002, -0.004, 0.009), tls,
-                  crash, added, removed};
-  a.notes = {"Partial results: 6 of 10 analysed rounds ran (interrupted by SIGTERM).",
-             "This pull request edits .benchpr.yml; the base revision's configuration was used."};
-  a.recommendation =
-      rec(RecommendationKind::Failed,
-          "BM_Decode/corrupt crashed on the PR side (killed by signal 11 (SIGSEGV)).");
-  expect_golden("partial_run.md", render_comment(r, a));
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.002, .noise = 0.003, .seed = 31});
+  add(r, {.name = "BM_Tls/4096", .level = 45100, .effect = 0.013, .noise = 0.002, .seed = 32});
+  BenchmarkSeries crash = simulated_series(r, {.name = "BM_Decode/corrupt", .level = 512});
+  for (double& v : crash.head) v = kMissing;
+  crash.head_failure = "killed by signal 11 (SIGSEGV)";
+  crash.head_failure_kind = FailureKind::Signal;
+  r.series.push_back(crash);
+  BenchmarkSeries added = simulated_series(r, {.name = "BM_Batch/16", .level = 1210, .seed = 33});
+  for (double& v : added.base) v = kMissing;
+  r.series.push_back(added);
+  BenchmarkSeries removed =
+      simulated_series(r, {.name = "BM_Legacy/16", .level = 2050, .seed = 34});
+  for (double& v : removed.head) v = kMissing;
+  r.series.push_back(removed);
+  for (BenchmarkSeries& s : r.series) {  // a series grows with the rounds that ran
+    s.base.resize(7);
+    s.head.resize(7);
+  }
+  const Analysis a = analyse_session(r);
+  EXPECT_EQ(a.analysed_rounds, 6);
+  expect_verdict(a, "BM_Sort/8", Verdict::Unchanged);
+  expect_verdict(a, "BM_Tls/4096", Verdict::Slower);
+  expect_verdict(a, "BM_Decode/corrupt", Verdict::Failed);
+  expect_verdict(a, "BM_Batch/16", Verdict::Added);
+  expect_verdict(a, "BM_Legacy/16", Verdict::Removed);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+  expect_golden_comment("partial_run.md", render_comment(r, a));
 }
 
 TEST(RenderGolden, InconclusiveOrder) {
-  // The shape of the Pekko TLS reading: throughput in ops/ms, where the sign of each round's
-  // difference follows which side ran second.
+  // The shape of the Pekko TLS reading: throughput in ops/ms, where the PR loses whenever it
+  // runs second and wins when it runs first.
   Results r = session();
   r.workflow_run_url = "";
-  Analysis a;
-  a.analysed_rounds = 10;
-  a.run_mde = 0.052;
-  a.order_warning = true;
   const std::string sizes[] = {"256", "4096", "65536"};
-  const double base[] = {126.0, 48.5, 4.84};
-  for (int i = 0; i < 3; ++i) {
-    auto b = bench("TlsBenchmark.warmRoundTrip/payload=" + sizes[i], Verdict::Inconclusive, base[i],
-                   base[i] * (1 - 0.015 * (i + 1)), -0.015 * (i + 1), -0.09, 0.06, "ops/ms");
-    b.better = Better::Higher;
-    b.flags = {"order"};
-    b.reason = "the sign follows run order: position effects dominate";
-    b.rounds_needed = 40;
-    // AB rounds (PR second) lose, BA rounds (PR first) win.
-    rounds(b, {-0.24, 0.21, 0.19, -0.10, -0.12, 0.04, 0.08, -0.06, -0.09, 0.05});
-    a.benchmarks.push_back(b);
+  const double levels[] = {126.0, 48.5, 4.84};
+  // The PR gains 1/sqrt(1 + order) when it runs first and loses as much when it runs second:
+  // no effect over both orders, a large one in each round.
+  const double order[] = {-0.20, -0.18, 0};
+  for (int i = 0; i < 3; ++i)
+    add(r, {.name = "TlsBenchmark.warmRoundTrip/payload=" + sizes[i],
+            .level = levels[i],
+            .effect = 1 / std::sqrt(1 + order[i]) - 1,
+            .noise = i < 2 ? 0.05 : 0.01,
+            .seed = 41 + static_cast<std::uint64_t>(i),
+            .order_effect = order[i],
+            .unit = "ops/ms",
+            .better = Better::Higher});
+  const Analysis a = analyse_session(r);
+  for (int i = 0; i < 2; ++i) {
+    const std::string name = "TlsBenchmark.warmRoundTrip/payload=" + sizes[i];
+    expect_verdict(a, name, Verdict::Inconclusive);
+    for (const BenchmarkAnalysis& b : a.benchmarks) {
+      if (b.name != name) continue;
+      EXPECT_EQ(b.flags, std::vector<std::string>{"order"}) << b.name;
+    }
   }
-  a.benchmarks[2].verdict = Verdict::Unchanged;
-  a.benchmarks[2].head_value = 4.85;
-  a.benchmarks[2].change = 0.002;
-  a.benchmarks[2].ci_low = -0.008;
-  a.benchmarks[2].ci_high = 0.012;
-  a.benchmarks[2].flags.clear();
-  a.benchmarks[2].rounds_needed.reset();
-  a.recommendation = rec(RecommendationKind::Inconclusive,
-                         "2 of 3 benchmarks follow run order rather than the change; rerun on a "
-                         "quieter machine or with more rounds.");
-  expect_golden("inconclusive_order.md", render_comment(r, a));
+  expect_verdict(a, "TlsBenchmark.warmRoundTrip/payload=65536", Verdict::Unchanged);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive);
+  expect_golden_comment("inconclusive_order.md", render_comment(r, a));
 }
 
 }  // namespace

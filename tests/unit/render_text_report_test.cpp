@@ -1,16 +1,15 @@
 // The terminal report, through the real analysis from raw rounds: a golden with colour off
 // (tests/golden/terminal_report.txt) and the same report with colour on.
 #include <cstdint>
-#include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/text_report.hpp"
+#include "support/golden.hpp"
 
 namespace benchpr::render {
 namespace {
@@ -29,24 +28,16 @@ Results session() {
   return r;
 }
 
-// Deterministic noise: an LCG in [-1, 1).
 BenchmarkSeries series(const std::string& name, double level, double effect, double noise,
-                       std::uint64_t state, const std::string& unit = "ns",
+                       std::uint64_t seed, const std::string& unit = "ns",
                        Better better = Better::Lower) {
-  BenchmarkSeries s;
-  s.suite = "core";
-  s.name = name;
-  s.unit = unit;
-  s.better = better;
-  auto next = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 52) - 1.0;
-  };
-  for (int i = 0; i <= 10; ++i) {
-    s.base.push_back(level * (1 + noise * next()));
-    s.head.push_back(level * (1 + effect) * (1 + noise * next()));
-  }
-  return s;
+  return testing::simulated_series(session(), {.name = name,
+                                               .level = level,
+                                               .effect = effect,
+                                               .noise = noise,
+                                               .seed = seed,
+                                               .unit = unit,
+                                               .better = better});
 }
 
 Results mixed_session() {
@@ -62,31 +53,16 @@ Results mixed_session() {
   return r;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(TextReport, GoldenWithoutColour) {
   const Results r = mixed_session();
-  const std::string text = render_text_report(r, analyse(r), {false});
+  const std::string text = render_text_report(r, analyse_session(r), {false});
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
-  const std::string path = std::string(BENCHPR_GOLDEN_DIR) + "/terminal_report.txt";
-  const char* update = std::getenv("BENCHPR_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << text;
-    return;
-  }
-  const std::string expected = read_file(path);
-  ASSERT_FALSE(expected.empty()) << path << " is missing; run with BENCHPR_UPDATE_GOLDEN=1";
-  EXPECT_EQ(text, expected);
+  testing::expect_golden("terminal_report.txt", text);
 }
 
 TEST(TextReport, ColourPaintsVerdictsAndRecommendationAndNothingElseChanges) {
   const Results r = mixed_session();
-  const Analysis a = analyse(r);
+  const Analysis a = analyse_session(r);
   const std::string plain = render_text_report(r, a, {false});
   const std::string colour = render_text_report(r, a, {true});
   EXPECT_NE(colour.find("\x1b[31mregression"), std::string::npos) << colour;
@@ -98,7 +74,7 @@ TEST(TextReport, ColourPaintsVerdictsAndRecommendationAndNothingElseChanges) {
 
 TEST(TextReport, ColumnsLineUp) {
   const Results r = mixed_session();
-  const std::string text = render_text_report(r, analyse(r), {false});
+  const std::string text = render_text_report(r, analyse_session(r), {false});
   // Every table line has its benchmark name starting in the same column as the header's.
   std::istringstream in(text);
   std::string line;
@@ -120,7 +96,7 @@ TEST(TextReport, ColumnsLineUp) {
 TEST(TextReport, HostileNamesCannotMoveTheCursor) {
   Results r = session();
   r.series.push_back(series("evil\x1b[2J\x1b[31mname\nline2", 100, 0, 0.01, 9));
-  const std::string text = render_text_report(r, analyse(r), {false});
+  const std::string text = render_text_report(r, analyse_session(r), {false});
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_NE(text.find("evil"), std::string::npos);
 }
