@@ -43,11 +43,5 @@ TEST(AppGitAuth, NoHeaderWithoutTokenOrForNonHttpRemotes) {
   EXPECT_TRUE(git_auth_environment("", "ghs_abc").empty());
 }
 
-TEST(AppGitAuth, ShellWordQuotesEverything) {
-  EXPECT_EQ(shell_word("+refs/pull/7/head:refs/benchpr/pull/7/head"),
-            "'+refs/pull/7/head:refs/benchpr/pull/7/head'");
-  EXPECT_EQ(shell_word("it's"), "'it'\\''s'");
-}
-
 }  // namespace
 }  // namespace benchpr::app

@@ -13,6 +13,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "benchpr/exec/interrupt_testing.hpp"
 #include "benchpr/exec/process.hpp"
 #include "support/temp_dir.hpp"
 

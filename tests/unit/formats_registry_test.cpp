@@ -69,12 +69,5 @@ TEST(WeightedMedian, CountsWeights) {
   EXPECT_TRUE(std::isnan(weighted_median({})));
 }
 
-TEST(ShellQuote, SingleQuotesEverything) {
-  EXPECT_EQ(shell_quote("/tmp/a b.json"), "'/tmp/a b.json'");
-  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
-  EXPECT_EQ(shell_quote("$(rm -rf /)"), "'$(rm -rf /)'");
-  EXPECT_EQ(shell_quote(""), "''");
-}
-
 }  // namespace
 }  // namespace benchpr::formats

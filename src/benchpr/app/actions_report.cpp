@@ -56,8 +56,8 @@ std::vector<std::string> regression_annotations(const Analysis& analysis) {
   return lines;
 }
 
-std::string write_actions_files(const std::string& markdown,
-                                const std::vector<std::pair<std::string, std::string>>& outputs) {
+std::optional<std::string> write_actions_files(
+    const std::string& markdown, const std::vector<std::pair<std::string, std::string>>& outputs) {
   std::string problems;
   try {
     if (const std::string path = env_or_empty("GITHUB_STEP_SUMMARY"); !path.empty())
@@ -71,6 +71,7 @@ std::string write_actions_files(const std::string& markdown,
   } catch (const github::ActionsFileError& e) {
     problems += (problems.empty() ? "" : "; ") + std::string("step outputs: ") + e.what();
   }
+  if (problems.empty()) return std::nullopt;
   return problems;
 }
 

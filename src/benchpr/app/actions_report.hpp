@@ -2,6 +2,7 @@
 // outputs, and a warning annotation per regression.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,8 +24,8 @@ std::vector<std::pair<std::string, std::string>> step_outputs(const Analysis& an
 std::vector<std::string> regression_annotations(const Analysis& analysis);
 
 // Appends the markdown to $GITHUB_STEP_SUMMARY and the outputs to $GITHUB_OUTPUT (each when
-// set). Returns "" or what could not be written.
-std::string write_actions_files(const std::string& markdown,
-                                const std::vector<std::pair<std::string, std::string>>& outputs);
+// set). Returns what could not be written, or nothing when all was.
+std::optional<std::string> write_actions_files(
+    const std::string& markdown, const std::vector<std::pair<std::string, std::string>>& outputs);
 
 }  // namespace benchpr::app

@@ -12,11 +12,7 @@
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/suggest.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/git/repository.hpp"
-#include "benchpr/github/github_error.hpp"
-#include "benchpr/runner/results_store.hpp"
-#include "benchpr/runner/workspace.hpp"
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::app {
 
@@ -198,6 +194,21 @@ std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int ar
 
 }  // namespace
 
+int exit_code_for(ErrorCategory category) {
+  switch (category) {
+    case ErrorCategory::Usage:
+    case ErrorCategory::Config:
+    case ErrorCategory::Input:
+      return kExitUsage;
+    case ErrorCategory::Git:
+    case ErrorCategory::GitHub:
+    case ErrorCategory::Output:
+    case ErrorCategory::Internal:
+      return kExitFailure;
+  }
+  return kExitFailure;
+}
+
 int run_cli(int argc, char** argv) {
   CLI::App app{
       "benchpr: tells a pull request, with evidence, whether it makes the code faster or "
@@ -264,23 +275,12 @@ int run_cli(int argc, char** argv) {
     if (merge->parsed()) return merge_command(merge_options);
     if (init->parsed()) return init_command(init_options);
     if (slash->parsed()) return slash_command(slash_options);
-  } catch (const UserError& e) {
+  } catch (const Error& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
-    return kExitUsage;
-  } catch (const runner::StoreError& e) {
-    std::cerr << "benchpr: error: " << e.what() << std::endl;
-    return kExitFailure;
-  } catch (const github::GitHubError& e) {
-    // Reading the pull request failed: a token, repository or number to fix is configuration.
-    std::cerr << "benchpr: error: " << e.what() << std::endl;
-    const long s = e.status();
-    return s == 401 || s == 403 || s == 404 ? kExitUsage : kExitFailure;
-  } catch (const git::GitError& e) {
-    std::cerr << "benchpr: error: " << e.what() << std::endl;
-    return kExitFailure;
+    return exit_code_for(e.category());
   } catch (const std::exception& e) {
     std::cerr << "benchpr: error: " << e.what() << std::endl;
-    return kExitFailure;
+    return exit_code_for(ErrorCategory::Internal);
   }
   return kExitUsage;
 }

@@ -1,10 +1,12 @@
 #include "benchpr/app/comparison.hpp"
 
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/worktree_snapshot.hpp"
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 
@@ -35,11 +37,11 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
   const std::string fix = "set fetch-depth: 0 in the actions/checkout step";
   if (ctx.repo->is_shallow()) {
     progress.line("the checkout is shallow: fetching its history (" + fix + " to skip this)");
-    const std::string error = ctx.remote.fetch({"--unshallow"});
+    const std::optional<std::string> error = ctx.remote.fetch({"--unshallow"});
     ctx.reopen();
-    if (!error.empty() && ctx.repo->is_shallow()) {
-      throw std::runtime_error("the checkout is shallow and fetching its history failed (" + error +
-                               "): " + fix);
+    if (error && ctx.repo->is_shallow()) {
+      throw git::GitError("the checkout is shallow and fetching its history failed (" + *error +
+                          "): " + fix);
     }
   }
   std::vector<std::string> missing;
@@ -47,13 +49,13 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
     if (!ctx.has_commit(sha)) missing.push_back(sha);
   if (missing.empty()) return;
   progress.line("fetching missing commits from origin");
-  const std::string error = ctx.remote.fetch(missing);
+  const std::optional<std::string> error = ctx.remote.fetch(missing);
   ctx.reopen();
   for (const auto& sha : missing) {
     if (!ctx.has_commit(sha)) {
-      throw std::runtime_error("commit " + sha + " is not in the checkout at " + ctx.directory +
-                               " and could not be fetched" +
-                               (error.empty() ? std::string() : " (" + error + ")") + ": " + fix);
+      throw git::GitError("commit " + sha + " is not in the checkout at " + ctx.directory +
+                          " and could not be fetched" + (error ? " (" + *error + ")" : "") + ": " +
+                          fix);
     }
   }
 }
@@ -122,8 +124,9 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
   if (n <= 0) throw UserError("--pr: expected a pull request number, got " + std::to_string(n));
   const github::PullRequest pr = client.get_pull_request(slug.owner, slug.name, n);
   if (pr.head_sha.empty() || pr.base_ref.empty()) {
-    throw std::runtime_error("GitHub's answer for pull request #" + std::to_string(n) + " of " +
-                             slug.full_name() + " lacks its base branch or head commit");
+    throw Error(ErrorCategory::GitHub, "GitHub's answer for pull request #" + std::to_string(n) +
+                                           " of " + slug.full_name() +
+                                           " lacks its base branch or head commit");
   }
   const bool merge = options.compare == "merge";
   const std::string number = std::to_string(n);
@@ -133,19 +136,18 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                                        "+refs/heads/" + pr.base_ref + ":" + ns + "base"};
   if (merge) refspecs.push_back("+refs/pull/" + number + "/merge:" + ns + "merge");
   progress.line("fetching pull request #" + number + " and " + pr.base_ref + " from origin");
-  const std::string error = ctx.remote.fetch(refspecs);
-  if (!error.empty()) {
-    throw std::runtime_error("cannot fetch pull request #" + number + " from origin: " + error +
-                             (merge ? " (GitHub has no merge ref for a pull request with "
-                                      "conflicts: try --compare merge-base)"
-                                    : ""));
+  if (const std::optional<std::string> error = ctx.remote.fetch(refspecs)) {
+    throw git::GitError("cannot fetch pull request #" + number + " from origin: " + *error +
+                        (merge ? " (GitHub has no merge ref for a pull request with "
+                                 "conflicts: try --compare merge-base)"
+                               : ""));
   }
   ctx.reopen();
   RevisionInfo head = ctx.resolve(ns + "head");
   if (head.sha != pr.head_sha) {
-    throw std::runtime_error("the fetched head of pull request #" + number + " is " +
-                             short_sha(head.sha) + " but GitHub reports " + short_sha(pr.head_sha) +
-                             ": the branch moved while benchpr fetched it; run again");
+    throw git::GitError("the fetched head of pull request #" + number + " is " +
+                        short_sha(head.sha) + " but GitHub reports " + short_sha(pr.head_sha) +
+                        ": the branch moved while benchpr fetched it; run again");
   }
   RevisionInfo base_tip = ctx.resolve(ns + "base");
   Comparison c;

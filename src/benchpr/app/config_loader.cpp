@@ -34,12 +34,7 @@ std::optional<Config> load_config(const RunOptions& options, git::Repository& re
     text = *content;
     name = ".benchpr.yml";
   }
-  Config c;
-  try {
-    c = config::parse_config(text, name);
-  } catch (const config::ConfigError& e) {
-    throw UserError(e.what());
-  }
+  Config c = config::parse_config(text, name);  // a ConfigError ends the run with exit 2
   apply_overrides(c, options);
   return c;
 }
@@ -48,7 +43,7 @@ Config zero_config_for(const RunOptions& options, const std::string& base_worktr
   Config c;
   try {
     c = runner::zero_config(base_worktree);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::runtime_error& e) {  // also a filesystem error while scanning the project
     throw UserError(e.what());
   }
   apply_overrides(c, options);

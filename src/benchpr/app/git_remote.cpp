@@ -84,12 +84,6 @@ std::string fetch_hardening_options(bool with_token) {
   return options;
 }
 
-std::string shell_word(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 GitRemote::GitRemote(exec::ProcessRunner& processes, std::string repo_dir, std::string token)
     : processes_(processes), repo_dir_(std::move(repo_dir)), token_(std::move(token)) {}
 
@@ -111,7 +105,7 @@ std::string GitRemote::origin_url() {
   return result.ok() ? std::string(trim(result.output_tail)) : std::string();
 }
 
-std::string GitRemote::fetch(const std::vector<std::string>& args) {
+std::optional<std::string> GitRemote::fetch(const std::vector<std::string>& args) {
   // The fetch may carry the token in git's environment, and every program git starts inherits
   // it. The clone's configuration and hooks may have been written by the code of an earlier
   // pull request, so nothing they name may run: command-line settings override every file.
@@ -121,9 +115,9 @@ std::string GitRemote::fetch(const std::vector<std::string>& args) {
   if (with_token) env.emplace_back("GIT_ASKPASS", "true");
   std::string command = fetch_hardening_options(with_token) +
                         " fetch --no-tags --quiet --no-recurse-submodules origin";
-  for (const auto& a : args) command += " " + shell_word(a);
+  for (const auto& a : args) command += " " + shell_quote(a);
   auto result = git(command, env);
-  if (result.ok()) return "";
+  if (result.ok()) return std::nullopt;
   std::string detail(trim(result.output_tail));
   if (detail.empty()) detail = result.describe_failure(30 * 60);
   return github::redact(detail, token_);

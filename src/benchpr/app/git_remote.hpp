@@ -4,6 +4,7 @@
 // the remote's host: never on a command line, in a URL or in .git/config.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,9 +33,9 @@ class GitRemote {
   // `git remote get-url origin`; "" when there is no origin remote.
   std::string origin_url();
 
-  // `git fetch --no-tags origin ARGS...` (args are git words, quoted here). Returns "" on
-  // success, else the end of git's output with the token removed.
-  std::string fetch(const std::vector<std::string>& args);
+  // `git fetch --no-tags origin ARGS...` (args are git words, quoted here). Returns nothing on
+  // success, else the problem: the end of git's output with the token removed.
+  std::optional<std::string> fetch(const std::vector<std::string>& args);
 
  private:
   exec::ProcessResult git(const std::string& args,
@@ -49,8 +50,5 @@ class GitRemote {
 // submodules, background gc; with the token also credential helpers and askpass) from running
 // while git holds the token.
 std::string fetch_hardening_options(bool with_token);
-
-// Quotes `word` for /bin/sh.
-std::string shell_word(const std::string& word);
 
 }  // namespace benchpr::app

@@ -37,12 +37,7 @@ int merge_command(const MergeOptions& options) {
       throw UserError(path + ": " + e.what());
     }
   }
-  MergeOutcome out;
-  try {
-    out = merge_shards(std::move(files));
-  } catch (const MergeError& e) {
-    throw UserError(e.what());
-  }
+  const MergeOutcome out = merge_shards(std::move(files));  // a MergeError ends with exit 2
   const Results& m = out.merged;
   // The analysis over the whole family is written with the raw data, as `run` writes it.
   const Analysis analysis = analyse_session(m);

@@ -76,10 +76,9 @@ int publish_command(const PublishOptions& options) {
   }
   int exit_code = kExitOk;
   if (progress.github_actions()) {
-    const std::string problems = write_actions_files(
-        report.markdown, step_outputs(report.analysis, options.results_file, posted.url));
-    if (!problems.empty()) {
-      std::cerr << "benchpr: error: " << problems << std::endl;
+    if (const std::optional<std::string> problems = write_actions_files(
+            report.markdown, step_outputs(report.analysis, options.results_file, posted.url))) {
+      std::cerr << "benchpr: error: " << *problems << std::endl;
       exit_code = kExitFailure;
     }
   }

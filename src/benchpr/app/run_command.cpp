@@ -94,7 +94,7 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
   progress.line(
       "warning: the work tree has uncommitted changes, which are not measured: benchpr compares "
       "commits (HEAD is " +
-      comparison.head.sha.substr(0, 7) + "); commit them to include them");
+      short_sha(comparison.head.sha) + "); commit them to include them");
 }
 
 std::string workflow_run_url() {
@@ -177,13 +177,12 @@ int run_command(const RunOptions& options) {
   const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
   runner::Workspace ws;
   std::unique_ptr<runner::WorkspaceLock> lock;
-  try {
+  {
     std::error_code ec;
     std::filesystem::create_directories(root, ec);
+    // A WorkspaceError (not writable, locked by another run) ends with exit 2: nothing measured.
     lock = std::make_unique<runner::WorkspaceLock>(root, 0);
     ws = runner::prepare_workspace(root);
-  } catch (const runner::WorkspaceError& e) {
-    throw UserError(e.what());
   }
   check_outputs_outside_workspace(ws, {options.output, options.markdown, options.html});
   check_output_paths({options.output, options.markdown, options.html});
@@ -284,10 +283,9 @@ int run_command(const RunOptions& options) {
   int exit_code = kExitOk;
   if (progress.github_actions()) {
     const std::string results_path = options.output.empty() ? ws.results_path : options.output;
-    const std::string problems = write_actions_files(
-        report.markdown, step_outputs(report.analysis, results_path, posted.url));
-    if (!problems.empty()) {
-      std::cerr << "benchpr: error: " << problems << std::endl;
+    if (const std::optional<std::string> problems = write_actions_files(
+            report.markdown, step_outputs(report.analysis, results_path, posted.url))) {
+      std::cerr << "benchpr: error: " << *problems << std::endl;
       exit_code = kExitFailure;
     }
   }

@@ -9,6 +9,7 @@
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/error.hpp"
 #include "benchpr/github/actions_files.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "benchpr/github/slash_command.hpp"
@@ -40,7 +41,7 @@ void set_outputs(bool accepted, int number, const std::string& args) {
                                  {"pr", accepted ? std::to_string(number) : ""},
                                  {"args", args}});
   } catch (const github::ActionsFileError& e) {
-    throw std::runtime_error(std::string("step outputs: ") + e.what());
+    throw Error(ErrorCategory::Output, std::string("step outputs: ") + e.what());
   }
 }
 

@@ -1,14 +1,17 @@
 #pragma once
 
-#include <stdexcept>
+#include <string>
+
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::app {
 
-// An error the user can fix (bad flag, missing revision, bad config): printed as one line,
-// exit code 2.
-class UserError : public std::runtime_error {
+// An error the user can fix before anything is measured (bad flag, missing revision, bad
+// config, unreadable input file): printed as one line, exit code 2. app/ turns a layer's error
+// into one where it can add what the user should change.
+class UserError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UserError(const std::string& message) : Error(ErrorCategory::Usage, message) {}
 };
 
 }  // namespace benchpr::app

@@ -98,7 +98,7 @@ WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::st
   }
   snap.changed = true;
   snap.sha = git.run("commit-tree " + tree + " -p " + snap.head_sha + " -m " +
-                         shell_word("benchpr: working tree on top of " + short_sha(snap.head_sha)),
+                         shell_quote("benchpr: working tree on top of " + short_sha(snap.head_sha)),
                      "commit the working tree");
   // A ref keeps the snapshot from garbage collection while it is measured.
   plain.run(std::string("update-ref ") + kWorktreeRef + " " + snap.sha, "keep the snapshot");

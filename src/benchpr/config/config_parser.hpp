@@ -3,19 +3,19 @@
 #pragma once
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr::config {
 
 // Message names the key and the line: ".benchpr.yml:7: rounds: expected a positive integer, got
 // 'ten'".
-class ConfigError : public std::runtime_error {
+class ConfigError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& message) : Error(ErrorCategory::Config, message) {}
 };
 
 // The range a threshold must lie in, in the file and on the command line alike.

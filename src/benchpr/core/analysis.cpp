@@ -110,12 +110,12 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     a.reason = fmt::format("{}", fmt::join(why, "; "));
     a.failure = series.head_failure.empty() ? series.base_failure_kind : series.head_failure_kind;
     if (a.failure == FailureKind::None) a.failure = FailureKind::Other;
-  } else if (std::string problem = value_range_problem(series); !problem.empty()) {
+  } else if (std::optional<std::string> problem = value_range_problem(series)) {
     // Nonsense values would give a confident verdict of any size (1e-200 ns against 1e200 ns
     // read as "faster"): the benchmark fails with the reason instead.
     a.verdict = Verdict::Failed;
     a.failure = FailureKind::ValueOutOfRange;
-    a.reason = std::move(problem);
+    a.reason = std::move(*problem);
   } else if (base_values.empty() && head_values.empty()) {
     a.verdict = Verdict::Failed;
     a.failure = FailureKind::Other;

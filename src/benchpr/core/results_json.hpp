@@ -2,19 +2,19 @@
 // validates types and bounds sizes, and throws ResultsFormatError naming the offending field.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr {
 
-class ResultsFormatError : public std::runtime_error {
+class ResultsFormatError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ResultsFormatError(const std::string& message) : Error(ErrorCategory::Input, message) {}
 };
 
 // The full document: the raw results plus, when given, the analysis (benchmarks with verdicts

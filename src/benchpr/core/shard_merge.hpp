@@ -3,19 +3,19 @@
 // Pure: the files are read and written by the caller.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr {
 
 // A set of shard files that cannot be one comparison; the message names the file and the
 // mismatch.
-class MergeError : public std::runtime_error {
+class MergeError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MergeError(const std::string& message) : Error(ErrorCategory::Input, message) {}
 };
 
 struct ShardFile {

@@ -26,4 +26,17 @@ std::string short_sha(std::string_view sha) {
   return s;
 }
 
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
+}
+
 }  // namespace benchpr

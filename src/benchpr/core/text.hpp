@@ -13,4 +13,7 @@ std::string_view trim(std::string_view s);
 // not at least 7 hexadecimal digits (a results file is untrusted: no markup gets through).
 std::string short_sha(std::string_view sha);
 
+// `text` as one /bin/sh word: in single quotes, each ' written as '\''. Safe for any bytes.
+std::string shell_quote(std::string_view text);
+
 }  // namespace benchpr

@@ -33,9 +33,9 @@ constexpr double kMaxNanoseconds = 1e15;  // about 11.6 days
 constexpr double kMinOther = 1e-30;
 constexpr double kMaxOther = 1e30;
 
-// The first value of `values` that is not plausible, described; "" when all are.
-std::string first_problem(const std::vector<double>& values, const ValueRange& range,
-                          std::string_view unit, std::string_view side) {
+// The first value of `values` that is not plausible, described; nothing when all are.
+std::optional<std::string> first_problem(const std::vector<double>& values, const ValueRange& range,
+                                         std::string_view unit, std::string_view side) {
   for (double v : values) {
     if (std::isnan(v)) continue;  // kMissing: no value that round
     if (std::isinf(v) || v <= 0)
@@ -44,7 +44,7 @@ std::string first_problem(const std::vector<double>& values, const ValueRange& r
       return fmt::format("{} value {:g} {} is outside the plausible range ({:g} to {:g} {})", side,
                          v, unit, range.low, range.high, unit);
   }
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -55,11 +55,10 @@ ValueRange plausible_range(std::string_view unit) {
   return {kMinOther, kMaxOther};
 }
 
-std::string value_range_problem(const BenchmarkSeries& series) {
+std::optional<std::string> value_range_problem(const BenchmarkSeries& series) {
   const ValueRange range = plausible_range(series.unit);
-  std::string problem = first_problem(series.base, range, series.unit, "base");
-  if (problem.empty()) problem = first_problem(series.head, range, series.unit, "PR");
-  if (!problem.empty()) return problem;
+  if (auto problem = first_problem(series.base, range, series.unit, "base")) return problem;
+  if (auto problem = first_problem(series.head, range, series.unit, "PR")) return problem;
 
   double low = INFINITY, high = 0;
   for (const std::vector<double>* values : {&series.base, &series.head}) {
@@ -74,7 +73,7 @@ std::string value_range_problem(const BenchmarkSeries& series) {
         "values span a factor of {:.3g} ({:g} to {:g} {}), more than {:g}: not one quantity "
         "measured twice",
         high / low, low, high, series.unit, kMaxValueSpread);
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace benchpr

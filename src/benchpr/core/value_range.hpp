@@ -4,6 +4,7 @@
 // crafted results file is held to the same bounds as a run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,8 +25,8 @@ ValueRange plausible_range(std::string_view unit);
 // together, that is still one quantity measured twice (a change of a billion times is not).
 inline constexpr double kMaxValueSpread = 1e9;
 
-// Why the series' values cannot be compared ("" when they can): a value that is not a positive
-// finite number, one outside plausible_range(unit), or a spread beyond kMaxValueSpread.
-std::string value_range_problem(const BenchmarkSeries& series);
+// Why the series' values cannot be compared (nothing when they can): a value that is not a
+// positive finite number, one outside plausible_range(unit), or a spread beyond kMaxValueSpread.
+std::optional<std::string> value_range_problem(const BenchmarkSeries& series);
 
 }  // namespace benchpr

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <mutex>
 
+#include "benchpr/exec/interrupt_testing.hpp"
 #include "benchpr/exec/process.hpp"
 
 namespace benchpr::exec {

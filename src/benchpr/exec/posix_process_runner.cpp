@@ -79,7 +79,7 @@ struct ChildFailure {
 [[noreturn]] void report_child_failure(int error_fd, ChildFailure::Stage stage) {
   ChildFailure failure{stage, errno};
   [[maybe_unused]] ssize_t n = write(error_fd, &failure, sizeof failure);
-  _exit(127);
+  _exit(kNotFoundExitCode);
 }
 
 // Runs between fork and exec, so only async-signal-safe calls: the parent may have other threads.

@@ -85,9 +85,14 @@ class PosixProcessRunner : public ProcessRunner {
 // killed (their whole group) and run() returns with interrupted = true.
 void install_interrupt_handlers();
 bool interrupt_requested();
-int interrupt_signal();                     // the signal received, 0 if none
-void request_interrupt_for_tests(int sig);  // for tests: behave as if `sig` had arrived
-void clear_interrupt_for_tests();
+int interrupt_signal();  // the signal received, 0 if none
+// Tests set and clear the flag through exec/interrupt_testing.hpp.
+
+// Exit codes by which /bin/sh and coreutils' `timeout` report what happened to a command.
+inline constexpr int kShellSignalExitBase = 128;  // killed by signal N: exit code 128 + N
+inline constexpr int kTimeoutExitCode = 124;      // `timeout` stopped the command
+inline constexpr int kCannotExecuteExitCode = 126;
+inline constexpr int kNotFoundExitCode = 127;
 
 namespace detail {
 // Read end of the self-pipe the interrupt handler writes to, so a poll() waiting on a child wakes

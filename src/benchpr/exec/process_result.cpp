@@ -55,7 +55,7 @@ namespace {
 // Commands run under /bin/sh, which reports a child killed by signal N as exit code 128+N:
 // that N, or 0 when the exit code is not such a report.
 int signal_reported_by_shell(int exit_code) {
-  const int sig = exit_code - 128;
+  const int sig = exit_code - kShellSignalExitBase;
   return sig > 0 && sig < 32 && !signal_name(sig).empty() ? sig : 0;
 }
 }  // namespace
@@ -84,7 +84,8 @@ FailureKind ProcessResult::failure_kind() const {
   if (timed_out) return FailureKind::Timeout;
   if (signal != 0 || signal_reported_by_shell(exit_code) != 0) return FailureKind::Signal;
   // 126 and 127 are the shell's "cannot execute" and "not found": nothing of the command ran.
-  if (exit_code == 126 || exit_code == 127) return FailureKind::NotStarted;
+  if (exit_code == kCannotExecuteExitCode || exit_code == kNotFoundExitCode)
+    return FailureKind::NotStarted;
   if (exit_code != 0) return FailureKind::ExitCode;
   return FailureKind::None;
 }

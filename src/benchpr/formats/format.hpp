@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,20 +13,22 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/text.hpp"  // shell_quote, for extra_arguments
 #include "benchpr/core/valid_utf8.hpp"
 
 namespace benchpr::formats {
 
 // The whole output is unusable (not JSON, truncated, wrong shape). Per-benchmark problems are
 // reported in ParsedRun::failures instead.
-class ParseError : public std::runtime_error {
+class ParseError : public Error {
  public:
   // The message may quote bytes of the file (the JSON parser's "last read: '…'"), which the
   // code under test wrote: made valid UTF-8 here, so every reason benchpr prints or stores is
   // text.
-  explicit ParseError(const std::string& what) : std::runtime_error(valid_utf8(what)) {}
+  explicit ParseError(const std::string& what) : Error(ErrorCategory::Input, valid_utf8(what)) {}
 };
 
 class Format {
@@ -78,8 +79,6 @@ inline constexpr int kMaxJsonDepth = 64;
 using stats::median;
 // Median where each value counts `weight` times (JMH sample-mode histograms); NaN if empty.
 double weighted_median(std::vector<std::pair<double, double>> value_weight);
-// 'text' with single quotes escaped, safe to paste into a /bin/sh command line.
-std::string shell_quote(std::string_view text);
 
 namespace detail {
 

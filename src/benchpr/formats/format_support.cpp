@@ -32,19 +32,6 @@ double weighted_median(std::vector<std::pair<double, double>> value_weight) {
   return value_weight.back().first;
 }
 
-std::string shell_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  out += '\'';
-  return out;
-}
-
 namespace detail {
 namespace {
 

@@ -6,18 +6,18 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr::git {
 
 // A user-facing error: the message names the thing and the fix.
-class GitError : public std::runtime_error {
+class GitError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit GitError(const std::string& message) : Error(ErrorCategory::Git, message) {}
 };
 
 class Repository {

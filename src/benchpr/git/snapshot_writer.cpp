@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -49,8 +50,8 @@ bool is_dot_git(const std::string& name) {
   return lower == ".git";
 }
 
-// Empty when `path` is safe to create below the snapshot root, else the reason it is not.
-std::string unsafe_reason(const std::string& path) {
+// Nothing when `path` is safe to create below the snapshot root, else the reason it is not.
+std::optional<std::string> unsafe_reason(const std::string& path) {
   if (path.empty()) return "empty path";
   if (path.front() == '/') return "absolute path";
   if (path.find('\0') != std::string::npos) return "NUL byte in path";
@@ -60,7 +61,7 @@ std::string unsafe_reason(const std::string& path) {
     if (is_dot_git(part)) return "'.git' component";
   }
   if (path == kSnapshotManifest) return "collides with benchpr's manifest file";
-  return "";
+  return std::nullopt;
 }
 
 std::string parent_of(const std::string& rel) {
@@ -92,7 +93,7 @@ Manifest read_manifest(const std::string& root) {
     pos = end + 1;
     if (record.size() < 2) continue;
     std::string rel = record.substr(1);
-    if (!unsafe_reason(rel).empty()) continue;
+    if (unsafe_reason(rel)) continue;
     if (record[0] == 'f') m.files.insert(rel);
     if (record[0] == 'd') m.dirs.insert(rel);
   }
@@ -310,8 +311,8 @@ void write_snapshot(const std::string& dir, const std::vector<SnapshotEntry>& en
   std::set<std::string> files;  // files and symlinks
   std::set<std::string> dirs;   // every directory the snapshot needs, submodules included
   for (const SnapshotEntry& e : entries) {
-    if (std::string why = unsafe_reason(e.path); !why.empty()) {
-      throw GitError("refusing to materialise tree path '" + e.path + "' (" + why +
+    if (const std::optional<std::string> why = unsafe_reason(e.path)) {
+      throw GitError("refusing to materialise tree path '" + e.path + "' (" + *why +
                      "): the repository is corrupt or hostile");
     }
     bool fresh = e.kind == SnapshotEntry::Kind::Directory ? dirs.insert(e.path).second

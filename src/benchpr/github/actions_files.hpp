@@ -3,17 +3,18 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "benchpr/core/error.hpp"
+
 namespace benchpr::github {
 
-class ActionsFileError : public std::runtime_error {
+class ActionsFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ActionsFileError(const std::string& message) : Error(ErrorCategory::Output, message) {}
 };
 
 // GitHub shows at most this much of one step's summary and fails the upload beyond it.

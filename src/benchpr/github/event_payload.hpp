@@ -2,17 +2,18 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "benchpr/core/error.hpp"
+
 namespace benchpr::github {
 
 // The payload is unreadable or not of the expected event.
-class EventError : public std::runtime_error {
+class EventError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit EventError(const std::string& message) : Error(ErrorCategory::Input, message) {}
 };
 
 struct PullRequestEvent {

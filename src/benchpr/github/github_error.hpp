@@ -2,17 +2,23 @@
 // contains the token.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::github {
 
-class GitHubError : public std::runtime_error {
+// GitHub refused the token, the repository or the number asked for: something the user fixes
+// in the workflow's configuration, not a failure of the job.
+inline bool refused(long status) { return status == 401 || status == 403 || status == 404; }
+
+class GitHubError : public Error {
  public:
   // status: the HTTP status GitHub answered, or 0 when no answer came (network failure) or the
   // request was refused before sending (a comment body that is too long).
   GitHubError(long status, const std::string& message)
-      : std::runtime_error(message), status_(status) {}
+      : Error(refused(status) ? ErrorCategory::Config : ErrorCategory::GitHub, message),
+        status_(status) {}
   long status() const { return status_; }
 
  private:

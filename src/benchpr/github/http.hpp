@@ -4,10 +4,11 @@
 #pragma once
 
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::github {
 
@@ -29,9 +30,9 @@ struct HttpResponse {
 
 // The request never reached GitHub or no complete answer came back (DNS, refused connection,
 // TLS failure, timeout). Its message never contains credentials.
-class TransportError : public std::runtime_error {
+class TransportError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TransportError(const std::string& message) : Error(ErrorCategory::GitHub, message) {}
 };
 
 class HttpTransport {

@@ -3,10 +3,10 @@
 
 #include <cstddef>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
 namespace benchpr::render {
@@ -20,9 +20,9 @@ struct RenderOptions {
 
 // A template that does not parse, or refers to a partial that does not exist. Only user
 // overrides can cause it; the message names the template.
-class TemplateError : public std::runtime_error {
+class TemplateError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TemplateError(const std::string& message) : Error(ErrorCategory::Config, message) {}
 };
 
 // The comment body: hidden sticky marker on the first line, then the headline, the

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/units.hpp"
@@ -112,7 +113,6 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
                                    ? std::string("nothing was compared")
                                    : count_phrase(count_verdicts(analysis), false);
   out += painted(kBold, "benchpr: " + headline, color) + "\n";
-  const auto short_sha = [](const std::string& sha) { return one_line(sha.substr(0, 7), 7); };
   out += fmt::format("base {} vs PR {} · {} analysed round{} · threshold ±{}\n\n",
                      short_sha(results.base.sha), short_sha(results.head.sha),
                      analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s",

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::runner {
@@ -32,7 +33,7 @@ std::string gbench_filter_argument(const std::vector<std::string>& names) {
     regex += regex_escape(names[i]);
   }
   regex += ")$";
-  return " --benchmark_filter=" + formats::shell_quote(regex);
+  return " --benchmark_filter=" + shell_quote(regex);
 }
 
 }  // namespace benchpr::runner

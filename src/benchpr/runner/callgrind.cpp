@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 
@@ -38,7 +39,7 @@ std::string callgrind_arguments(const std::string& out_prefix) {
       "--tool=callgrind --trace-children=yes --dump-line=no "
       "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
       "--dump-before='{}' --dump-before='{}'",
-      formats::shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish);
+      shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish);
 }
 
 std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path) {
@@ -48,7 +49,7 @@ std::string callgrind_benchmark_arguments(const std::string& name, const std::st
       "--benchmark_enable_random_interleaving=false --benchmark_report_aggregates_only=false "
       "--benchmark_display_aggregates_only=false --benchmark_format=console "
       "--benchmark_out_format=json --benchmark_out={}",
-      gbench_filter_argument({name}), kCallgrindRepetitions, formats::shell_quote(json_path));
+      gbench_filter_argument({name}), kCallgrindRepetitions, shell_quote(json_path));
 }
 
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
@@ -121,7 +122,7 @@ PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps,
   return out;
 }
 
-std::string valgrind_failure(std::string_view output) {
+std::optional<std::string> valgrind_failure(std::string_view output) {
   static const std::regex unhandled("(unhandled instruction bytes: [^\\n]{0,60})");
   static const std::regex unrecognised("(Unrecognised instruction at address [^\\n]{0,20})");
   const std::string text(output);
@@ -130,7 +131,7 @@ std::string valgrind_failure(std::string_view output) {
     return "Valgrind cannot run it: " + m[1].str();
   if (text.find("valgrind: failed to start tool") != std::string::npos)
     return "Valgrind could not start Callgrind (is the valgrind package complete?)";
-  return "";
+  return std::nullopt;
 }
 
 bool is_multithreaded_benchmark(std::string_view name) {

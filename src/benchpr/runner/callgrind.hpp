@@ -48,9 +48,9 @@ struct PerIteration {
 PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps, int repetitions,
                                         long long iterations);
 
-// The reason a benchmark could not be counted, from what Valgrind printed ("" when nothing
+// The reason a benchmark could not be counted, from what Valgrind printed (nothing when nothing
 // Valgrind-specific is recognised): an instruction Valgrind does not know, for example.
-std::string valgrind_failure(std::string_view output);
+std::optional<std::string> valgrind_failure(std::string_view output);
 
 // "BM_X/threads:4" runs several threads, whose counts Callgrind cannot attribute to one loop.
 bool is_multithreaded_benchmark(std::string_view name);

@@ -11,6 +11,7 @@
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -69,7 +70,7 @@ bool simple_command(const std::string& run) {
 std::string benchmark_command(const SuiteConfig& suite, const Config& config,
                               const std::string& name, const std::string& json_path) {
   std::string cmd = suite.run;
-  const std::string quoted = formats::shell_quote(json_path);
+  const std::string quoted = shell_quote(json_path);
   for (auto pos = cmd.find("{out}"); pos != std::string::npos; pos = cmd.find("{out}", pos))
     cmd.replace(pos, 5, quoted);
   if (!config.bench_args.empty()) cmd += " " + config.bench_args;
@@ -77,7 +78,7 @@ std::string benchmark_command(const SuiteConfig& suite, const Config& config,
   if (simple_command(suite.run) &&
       simple_command(config.bench_args.empty() ? "x" : "x " + config.bench_args))
     return cmd;
-  return "/bin/sh -c " + formats::shell_quote(cmd);
+  return "/bin/sh -c " + shell_quote(cmd);
 }
 
 std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const Results& results,
@@ -171,22 +172,25 @@ Outcome read_outcome(const Job& job, double timeout) {
   o.started = t0;
   o.seconds = std::max(0.0, t1 - t0);
   const std::string log = read_or_empty(job.dir + "/log", 8u << 20);
-  if (code == 124) {
+  if (code == exec::kTimeoutExitCode) {
     o.failure = "timed out under Callgrind after " + format_duration(timeout);
     o.kind = FailureKind::Timeout;
     return o;
   }
-  if (std::string why = valgrind_failure(log); !why.empty()) {
-    o.failure = why;
+  if (std::optional<std::string> why = valgrind_failure(log)) {
+    o.failure = std::move(*why);
     o.kind = FailureKind::Signal;  // Valgrind raises SIGILL for what it cannot run
     return o;
   }
   if (code != 0) {
-    o.kind = code > 128                     ? FailureKind::Signal
-             : (code == 126 || code == 127) ? FailureKind::NotStarted
-                                            : FailureKind::ExitCode;
-    o.failure = code > 128 ? fmt::format("killed by signal {} under Callgrind", code - 128)
-                           : fmt::format("exit code {} under Callgrind", code);
+    const bool killed = code > exec::kShellSignalExitBase;
+    const bool not_started =
+        code == exec::kCannotExecuteExitCode || code == exec::kNotFoundExitCode;
+    o.kind = killed ? FailureKind::Signal
+                    : (not_started ? FailureKind::NotStarted : FailureKind::ExitCode);
+    o.failure = killed ? fmt::format("killed by signal {} under Callgrind",
+                                     code - exec::kShellSignalExitBase)
+                       : fmt::format("exit code {} under Callgrind", code);
     if (std::string tail = last_line(log); !tail.empty()) o.failure += ": " + tail;
     return o;
   }
@@ -303,13 +307,12 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} > {log} 2>&1\n"
         "code=$?\n"
         "echo \"$code $start $(date +%s.%N)\" > {rc}\n",
-        fmt::arg("dir", formats::shell_quote(dir)),
-        fmt::arg("rc", formats::shell_quote(job.dir + "/rc")),
+        fmt::arg("dir", shell_quote(dir)), fmt::arg("rc", shell_quote(job.dir + "/rc")),
         fmt::arg("timeout", std::max(1.0, std::ceil(timeout))),
-        fmt::arg("valgrind", formats::shell_quote(setup.valgrind)),
+        fmt::arg("valgrind", shell_quote(setup.valgrind)),
         fmt::arg("args", callgrind_arguments(job.dir + "/cg")),
         fmt::arg("cmd", benchmark_command(*job.suite, c, job.name, job.dir + "/out.json")),
-        fmt::arg("log", formats::shell_quote(job.dir + "/log")));
+        fmt::arg("log", shell_quote(job.dir + "/log")));
     try {
       write_file_atomically(job.dir + "/job.sh", script);
     } catch (const StoreError& e) {

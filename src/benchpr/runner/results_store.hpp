@@ -3,14 +3,15 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
+
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::runner {
 
-class StoreError : public std::runtime_error {
+class StoreError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit StoreError(const std::string& message) : Error(ErrorCategory::Output, message) {}
 };
 
 // Throws StoreError naming the path and the reason ("cannot write /x/results.json: No space

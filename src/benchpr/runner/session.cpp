@@ -195,7 +195,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   // --filter: Google Benchmark skips the others itself; every format's results are filtered
   // below. A literal filter for open or surviving benchmarks comes last and wins.
   if (!c.filter.empty() && suite.format == "google-benchmark")
-    cmd.command += " --benchmark_filter=" + formats::shell_quote(c.filter);
+    cmd.command += " --benchmark_filter=" + shell_quote(c.filter);
   if (!only.empty()) cmd.command += gbench_filter_argument(only);
   if (sized_by_plan(suite, cmd))
     cmd.command += fmt::format(" --benchmark_min_time={:g}", min_time_);

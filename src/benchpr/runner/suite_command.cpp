@@ -1,5 +1,7 @@
 #include "benchpr/runner/suite_command.hpp"
 
+#include "benchpr/core/text.hpp"
+
 namespace benchpr::runner {
 
 RunCommand make_run_command(const SuiteConfig& suite, const formats::Format& format,
@@ -8,7 +10,7 @@ RunCommand make_run_command(const SuiteConfig& suite, const formats::Format& for
   const std::string placeholder = "{out}";
   if (auto pos = suite.run.find(placeholder); pos != std::string::npos) {
     rc.command = suite.run;
-    const std::string quoted = formats::shell_quote(out_path);
+    const std::string quoted = shell_quote(out_path);
     for (; pos != std::string::npos; pos = rc.command.find(placeholder, pos + quoted.size())) {
       rc.command.replace(pos, placeholder.size(), quoted);
     }

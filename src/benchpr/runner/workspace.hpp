@@ -3,14 +3,15 @@
 // two runs on one repository never share worktrees.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "benchpr/core/error.hpp"
 
 namespace benchpr::runner {
 
-class WorkspaceError : public std::runtime_error {
+class WorkspaceError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit WorkspaceError(const std::string& message) : Error(ErrorCategory::Config, message) {}
 };
 
 struct Workspace {

@@ -9,11 +9,12 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "benchpr/config/config_parser.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::runner {
@@ -471,13 +472,13 @@ Config zero_config(const std::string& project_dir) {
     return config;
   }
   if (project.jmh_module) {
-    throw std::runtime_error(fmt::format(
+    throw config::ConfigError(fmt::format(
         "no .benchpr.yml in {}: it is a Maven project with JMH benchmarks, which benchpr runs "
         "once you say how. Commit this .benchpr.yml to the base branch (`benchpr init` writes "
         "it), check the jar path, and run again:\n\n{}",
         project_dir, jmh_yaml(project)));
   }
-  throw std::runtime_error(what_to_add(project_dir, project));
+  throw config::ConfigError(what_to_add(project_dir, project));
 }
 
 std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
@@ -526,7 +527,7 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
       suite.name = stem;
     }
     const std::string path = relative.empty() || relative.starts_with("..") ? p.string() : relative;
-    suite.run = plain_word(path) ? path : formats::shell_quote(path);
+    suite.run = plain_word(path) ? path : shell_quote(path);
     suite.format = "google-benchmark";
     suites.push_back(std::move(suite));
   }

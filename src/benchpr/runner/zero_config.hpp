@@ -21,9 +21,9 @@ inline constexpr std::string_view kZeroConfigBuildDir = "build-benchpr";
 //  - a CMake project (CMakeLists.txt at the root) whose CMake files use Google Benchmark gets
 //    a Release build into kZeroConfigBuildDir and no suites: those are known only after the
 //    build (discover_benchmark_suites, from SessionSetup::after_build);
-//  - a Maven project with a JMH module: throws std::runtime_error whose message shows the
+//  - a Maven project with a JMH module: throws config::ConfigError whose message shows the
 //    .benchpr.yml to add (JMH needs its own flags and jar, benchpr does not guess them);
-//  - anything else: throws std::runtime_error saying what to add.
+//  - anything else: throws config::ConfigError saying what to add.
 Config zero_config(const std::string& project_dir);
 
 // One google-benchmark suite per Google Benchmark executable under `build_dir` (found by the

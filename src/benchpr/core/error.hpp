@@ -1,0 +1,38 @@
+// benchpr's one error convention. Everything benchpr cannot go on from is thrown as an Error
+// whose category says whose problem it is; app/cli.cpp prints its message as one line and maps
+// the category to the exit code, in one place. Each layer's error type (ConfigError, GitError,
+// ...) is an Error of a fixed category, so a layer can be caught by type where it is handled
+// (and given context there) and still ends the same way when it is not. A check that may find a
+// problem returns std::optional<std::string>: the problem, or nothing. Failures of the code under
+// test are not errors: builds, crashes, timeouts and broken outputs are data (FailureKind in
+// core/model.hpp).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace benchpr {
+
+enum class ErrorCategory {
+  Usage,     // a command line or input the user must fix before anything can be measured
+  Config,    // .benchpr.yml, --templates, a token or repository GitHub refuses
+  Input,     // a file benchpr reads: results file, event payload, benchmark output
+  Git,       // the repository: a revision that cannot be resolved, fetched or checked out
+  GitHub,    // the GitHub API did not do what was asked (after the retries)
+  Output,    // a file or directory benchpr writes: results, markdown, logs, Actions files
+  Internal,  // a bug in benchpr
+};
+std::string_view to_string(ErrorCategory category);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCategory category, const std::string& message)
+      : std::runtime_error(message), category_(category) {}
+  ErrorCategory category() const { return category_; }
+
+ private:
+  ErrorCategory category_;
+};
+
+}  // namespace benchpr
