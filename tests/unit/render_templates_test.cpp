@@ -117,14 +117,6 @@ TEST(RenderTemplates, NothingComparedIsSaid) {
   EXPECT_NE(md.find("**Could not compare.**"), std::string::npos) << md;
 }
 
-TEST(RenderSummaryLine, OnePlainLine) {
-  EXPECT_EQ(render_summary_line(one_regression()),
-            "do-not-merge: 1 regression — BM_Tls/4096 is 7.5% slower. ::error::injected");
-  Analysis empty;
-  empty.recommendation.kind = RecommendationKind::Failed;
-  EXPECT_EQ(render_summary_line(empty), "failed: nothing was compared");
-}
-
 TEST(TidyMarkdown, FoldsBlankLinesOutsideCodeOnly) {
   EXPECT_EQ(tidy_markdown("\n\na  \n\n\n\nb\n| t |\n|--|\n\n\n"), "a\n\nb\n\n| t |\n|--|\n");
   EXPECT_EQ(tidy_markdown("```\nx\n\n\n| y |\n```\n\n\nz"), "```\nx\n\n\n| y |\n```\n\nz\n");

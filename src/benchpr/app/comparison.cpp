@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/worktree_snapshot.hpp"
@@ -58,6 +59,22 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
                           fix);
     }
   }
+}
+
+// The merge base of two commits as the base side, described by `spec`. Histories without one
+// (unrelated branches) are for the user to fix: exit 2, nothing measured.
+RevisionInfo merge_base_revision(RepoContext& ctx, const std::string& base, const std::string& head,
+                                 std::string spec) {
+  std::string merge_base;
+  try {
+    merge_base = ctx.repo->merge_base(base, head);
+  } catch (const git::GitError& e) {
+    throw UserError(e.what());
+  }
+  RevisionInfo r = ctx.resolve(merge_base);
+  r.spec = std::move(spec);
+  r.merge_base = true;
+  return r;
 }
 
 }  // namespace
@@ -159,15 +176,7 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
   } else {
     c.head = head;
     c.head.spec = "pull/" + number + " head";
-    std::string merge_base;
-    try {
-      merge_base = ctx.repo->merge_base(base_tip.sha, head.sha);
-    } catch (const git::GitError& e) {
-      throw UserError(e.what());
-    }
-    c.base = ctx.resolve(merge_base);
-    c.base.spec = "merge base of " + pr.base_ref;
-    c.base.merge_base = true;
+    c.base = merge_base_revision(ctx, base_tip.sha, head.sha, "merge base of " + pr.base_ref);
   }
   c.pull_request = pull_request_info(n, slug.full_name(), pr.title, pr.labels, pr.html_url);
   c.pull_request->head_sha = pr.head_sha;
@@ -214,16 +223,10 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
   } else {
     c.head = ctx.resolve(event.head_sha);
     c.head.spec = "pull/" + number + " head";
-    std::string merge_base;
-    try {
-      merge_base = ctx.repo->merge_base(event.base_sha, event.head_sha);
-    } catch (const git::GitError& e) {
-      throw UserError(e.what());
-    }
-    c.base = ctx.resolve(merge_base);
-    c.base.spec = "merge base of " +
-                  (event.base_ref.empty() ? std::string("the base branch") : event.base_ref);
-    c.base.merge_base = true;
+    c.base = merge_base_revision(
+        ctx, event.base_sha, event.head_sha,
+        "merge base of " +
+            (event.base_ref.empty() ? std::string("the base branch") : event.base_ref));
   }
   c.pull_request = pull_request_info(event.number, repo, event.title, event.labels, event.html_url);
   c.pull_request->head_sha = event.head_sha;

@@ -87,17 +87,23 @@ std::string fetch_hardening_options(bool with_token) {
 GitRemote::GitRemote(exec::ProcessRunner& processes, std::string repo_dir, std::string token)
     : processes_(processes), repo_dir_(std::move(repo_dir)), token_(std::move(token)) {}
 
-exec::ProcessResult GitRemote::git(const std::string& args,
-                                   const std::vector<std::pair<std::string, std::string>>& env) {
+exec::ProcessSpec git_process_spec(const std::string& args, const std::string& directory,
+                                   std::vector<std::pair<std::string, std::string>> env,
+                                   std::size_t tail_bytes) {
   exec::ProcessSpec spec;
   spec.command = "git " + args;
-  spec.cwd = repo_dir_;
-  spec.timeout_seconds = 30 * 60;
-  spec.tail_bytes = 2000;
-  spec.set_env = env;
+  spec.cwd = directory;
+  spec.timeout_seconds = kGitTimeoutSeconds;
+  spec.tail_bytes = tail_bytes;
+  spec.set_env = std::move(env);
   // Never wait for a password on a terminal that no one watches.
   spec.set_env.emplace_back("GIT_TERMINAL_PROMPT", "0");
-  return processes_.run(spec);
+  return spec;
+}
+
+exec::ProcessResult GitRemote::git(const std::string& args,
+                                   const std::vector<std::pair<std::string, std::string>>& env) {
+  return processes_.run(git_process_spec(args, repo_dir_, env, 2000));
 }
 
 std::string GitRemote::origin_url() {
@@ -119,7 +125,7 @@ std::optional<std::string> GitRemote::fetch(const std::vector<std::string>& args
   auto result = git(command, env);
   if (result.ok()) return std::nullopt;
   std::string detail(trim(result.output_tail));
-  if (detail.empty()) detail = result.describe_failure(30 * 60);
+  if (detail.empty()) detail = result.describe_failure(kGitTimeoutSeconds);
   return github::redact(detail, token_);
 }
 

@@ -4,6 +4,7 @@
 // the remote's host: never on a command line, in a URL or in .git/config.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,6 +25,15 @@ std::string base64_encode(const std::string& bytes);
 // no token or the remote does not use http(s) (ssh and local remotes need no header).
 std::vector<std::pair<std::string, std::string>> git_auth_environment(const std::string& remote_url,
                                                                       const std::string& token);
+
+// How long one git command may take (a fetch of a large repository included).
+inline constexpr double kGitTimeoutSeconds = 30 * 60;
+
+// `git ARGS` in `directory` as benchpr runs git: with `env` added, at most kGitTimeoutSeconds,
+// never prompting on a terminal; the last `tail_bytes` of its output kept.
+exec::ProcessSpec git_process_spec(const std::string& args, const std::string& directory,
+                                   std::vector<std::pair<std::string, std::string>> env,
+                                   std::size_t tail_bytes);
 
 class GitRemote {
  public:

@@ -6,6 +6,7 @@
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/publish_checks.hpp"
+#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -74,23 +75,10 @@ int publish_command(const PublishOptions& options) {
     if (posted.state != PostOutcome::State::Failed && !skipped)
       posted = post_comment(request, progress);
   }
-  int exit_code = kExitOk;
-  if (progress.github_actions()) {
-    if (const std::optional<std::string> problems = write_actions_files(
-            report.markdown, step_outputs(report.analysis, options.results_file, posted.url))) {
-      std::cerr << "benchpr: error: " << *problems << std::endl;
-      exit_code = kExitFailure;
-    }
-  }
-  if (posted.state == PostOutcome::State::Failed) {
-    std::cerr << "benchpr: error: posting failed: " << posted.error << std::endl;
-    exit_code = kExitFailure;
-  }
-  if (!report.write_errors.empty()) {
-    std::cerr << "benchpr: error: " << report.write_errors << std::endl;
-    exit_code = kExitFailure;
-  }
-  return exit_code;
+  ReportEnd end;
+  end.results_path = options.results_file;
+  end.write_errors = report.write_errors;
+  return finish_report(report, posted, end, progress);
 }
 
 }  // namespace benchpr::app

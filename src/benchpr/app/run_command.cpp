@@ -14,6 +14,7 @@
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
+#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
@@ -143,6 +144,52 @@ void check_valgrind(exec::ProcessRunner& processes, const Config& config) {
   if (!processes.run(spec).ok()) throw UserError(runner::valgrind_missing_message());
 }
 
+// Where the session works and what it may decide by itself: the rounds' budget, the suites of
+// a project without .benchpr.yml (found after the base is built), this shard's benchmarks.
+runner::SessionSetup session_setup(const RunOptions& options, const Config& config,
+                                   const runner::Workspace& ws, bool zero_config,
+                                   const std::optional<ShardSpec>& shard,
+                                   const std::optional<Results>& balance,
+                                   exec::ProcessRunner& processes, const Progress& progress) {
+  runner::SessionSetup setup;
+  setup.base_dir = ws.base_dir;
+  setup.head_dir = ws.head_dir;
+  setup.out_dir = ws.out_dir;
+  setup.log_dir = ws.log_dir;
+  setup.persist_paths = {ws.results_path};
+  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
+  setup.skip_build = options.skip_build;
+  // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
+  // to fit a CI job: the warm-up round tells what a round costs.
+  if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
+  setup.rounds_fixed = options.rounds.has_value();
+  if (zero_config) {
+    const std::string base_dir = ws.base_dir;
+    setup.after_build = [base_dir, &progress](Results& r) {
+      const std::string build_dir = base_dir + "/" + std::string(runner::kZeroConfigBuildDir);
+      r.config.suites = runner::discover_benchmark_suites(build_dir, base_dir);
+      if (r.config.suites.empty()) {
+        throw UserError("the base revision built, but " + build_dir +
+                        " holds no Google Benchmark executable: add a .benchpr.yml that names "
+                        "the suites (benchpr init writes one)");
+      }
+      progress.line(fmt::format("found {} benchmark executable(s)", r.config.suites.size()));
+    };
+  }
+  if (shard) {
+    ShardWorkInputs in;
+    in.spec = *shard;
+    in.balance = balance ? &*balance : nullptr;
+    in.balance_name = std::filesystem::path(options.balance_from).filename().string();
+    in.base_dir = ws.base_dir;
+    in.head_dir = ws.head_dir;
+    setup.select_work = [in, &processes, &progress](Results& r) {
+      return select_shard_work(r, in, processes, progress);
+    };
+  }
+  return setup;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -215,42 +262,8 @@ int run_command(const RunOptions& options) {
       short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
   repo.materialise(results.head.sha, ws.head_dir);
 
-  runner::SessionSetup setup;
-  setup.base_dir = ws.base_dir;
-  setup.head_dir = ws.head_dir;
-  setup.out_dir = ws.out_dir;
-  setup.log_dir = ws.log_dir;
-  setup.persist_paths = {ws.results_path};
-  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
-  setup.skip_build = options.skip_build;
-  // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
-  // to fit a CI job: the warm-up round tells what a round costs.
-  if (!results.config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
-  setup.rounds_fixed = options.rounds.has_value();
-  if (zero_config) {
-    const std::string base_dir = ws.base_dir;
-    setup.after_build = [base_dir, &progress](Results& r) {
-      const std::string build_dir = base_dir + "/" + std::string(runner::kZeroConfigBuildDir);
-      r.config.suites = runner::discover_benchmark_suites(build_dir, base_dir);
-      if (r.config.suites.empty()) {
-        throw UserError("the base revision built, but " + build_dir +
-                        " holds no Google Benchmark executable: add a .benchpr.yml that names "
-                        "the suites (benchpr init writes one)");
-      }
-      progress.line(fmt::format("found {} benchmark executable(s)", r.config.suites.size()));
-    };
-  }
-  if (shard) {
-    ShardWorkInputs in;
-    in.spec = *shard;
-    in.balance = balance ? &*balance : nullptr;
-    in.balance_name = std::filesystem::path(options.balance_from).filename().string();
-    in.base_dir = ws.base_dir;
-    in.head_dir = ws.head_dir;
-    setup.select_work = [in, &processes, &progress](Results& r) {
-      return select_shard_work(r, in, processes, progress);
-    };
-  }
+  const runner::SessionSetup setup =
+      session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);
   progress.begin_group("benchpr: build and measure");
   runner::Session session(processes, setup,
                           [&progress](const std::string& l) { progress.line(l); });
@@ -280,30 +293,18 @@ int run_command(const RunOptions& options) {
     posted =
         post_comment(post_request(options, results, report.analysis, report.markdown), progress);
   }
-  int exit_code = kExitOk;
-  if (progress.github_actions()) {
-    const std::string results_path = options.output.empty() ? ws.results_path : options.output;
-    if (const std::optional<std::string> problems = write_actions_files(
-            report.markdown, step_outputs(report.analysis, results_path, posted.url))) {
-      std::cerr << "benchpr: error: " << *problems << std::endl;
-      exit_code = kExitFailure;
-    }
-  }
-  if (posted.state == PostOutcome::State::Failed) {
-    std::cerr << "benchpr: error: posting failed: " << posted.error << " (the report was printed"
-              << (options.markdown.empty() ? "" : " and written") << ")" << std::endl;
-    exit_code = kExitFailure;
-  }
+  ReportEnd end;
+  end.results_path = options.output.empty() ? ws.results_path : options.output;
+  end.posting_after = options.markdown.empty() ? " (the report was printed)"
+                                               : " (the report was printed and written)";
   // A write that failed during the rounds (the work directory's copy included) or at the end:
   // the comment is printed and posted all the same, the job fails naming the file.
-  std::string write_errors = report.write_errors;
+  end.write_errors = report.write_errors;
   if (!session.write_error().empty() &&
-      write_errors.find(session.write_error()) == std::string::npos)
-    write_errors += (write_errors.empty() ? "" : "; ") + session.write_error();
-  if (!write_errors.empty()) {
-    std::cerr << "benchpr: error: " << write_errors << " (the comment was printed)" << std::endl;
-    exit_code = kExitFailure;
-  }
+      end.write_errors.find(session.write_error()) == std::string::npos)
+    end.write_errors += (end.write_errors.empty() ? "" : "; ") + session.write_error();
+  end.write_after = " (the comment was printed)";
+  const int exit_code = finish_report(report, posted, end, progress);
   if (!results.complete) return kExitFailure;
   if (const int code = fail_on_exit_code(options, results, report.analysis); code != kExitOk)
     return code;

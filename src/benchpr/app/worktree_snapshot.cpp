@@ -21,13 +21,7 @@ class Git {
 
   // The trimmed output of `git <args>`; throws UserError with git's own words on failure.
   std::string run(const std::string& args, const std::string& what) const {
-    exec::ProcessSpec spec;
-    spec.command = "git " + args;
-    spec.cwd = directory_;
-    spec.timeout_seconds = 30 * 60;
-    spec.tail_bytes = 4096;
-    spec.set_env = env_;
-    spec.set_env.emplace_back("GIT_TERMINAL_PROMPT", "0");
+    const exec::ProcessSpec spec = git_process_spec(args, directory_, env_, 4096);
     const exec::ProcessResult r = processes_.run(spec);
     if (!r.ok()) {
       std::string detail(trim(r.output_tail));

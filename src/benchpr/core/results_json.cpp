@@ -351,6 +351,44 @@ class Writer {
     out += key;
     out += "\":";
   }
+  // "key":value inside an object; `first` for the object's first field.
+  void string(const char* key, std::string_view v, bool first = false) {
+    field(key, first);
+    string(v);
+  }
+  void number(const char* key, double v) {
+    field(key);
+    number(v);
+  }
+  void statistic(const char* key, double v) {
+    field(key);
+    statistic(v);
+  }
+  void values(const char* key, const std::vector<double>& v) {
+    field(key);
+    values(v);
+  }
+  void integer(const char* key, long long v) {
+    field(key);
+    fmt::format_to(std::back_inserter(out), "{}", v);
+  }
+  void integer(const char* key, const std::optional<int>& v) {
+    field(key);
+    if (v)
+      fmt::format_to(std::back_inserter(out), "{}", *v);
+    else
+      raw("null");
+  }
+  // "key":{"base":[...],"head":[...]}
+  void base_and_head(const char* key, const std::vector<double>& base,
+                     const std::vector<double>& head) {
+    field(key);
+    raw("{\"base\":");
+    values(base);
+    raw(",\"head\":");
+    values(head);
+    raw("}");
+  }
   template <class T, class Fn>
   void lines(const std::vector<T>& items, Fn each) {
     if (items.empty()) {
@@ -371,117 +409,68 @@ class Writer {
 
 void write_series(Writer& w, const BenchmarkSeries& s) {
   w.raw("{");
-  w.field("suite", true);
-  w.string(s.suite);
-  w.field("name");
-  w.string(s.name);
-  w.field("unit");
-  w.string(s.unit);
-  w.field("better");
-  w.string(to_string(s.better));
+  w.string("suite", s.suite, true);
+  w.string("name", s.name);
+  w.string("unit", s.unit);
+  w.string("better", to_string(s.better));
   if (!s.metric.empty()) {
-    w.field("metric");
-    w.string(s.metric);
+    w.string("metric", s.metric);
   }
-  w.field("base");
-  w.values(s.base);
-  w.field("head");
-  w.values(s.head);
+  w.values("base", s.base);
+  w.values("head", s.head);
   if (!s.base_failure.empty()) {
-    w.field("base_failure");
-    w.string(s.base_failure);
-    w.field("base_failure_kind");
-    w.string(to_string(s.base_failure_kind));
+    w.string("base_failure", s.base_failure);
+    w.string("base_failure_kind", to_string(s.base_failure_kind));
   }
   if (!s.head_failure.empty()) {
-    w.field("head_failure");
-    w.string(s.head_failure);
-    w.field("head_failure_kind");
-    w.string(to_string(s.head_failure_kind));
+    w.string("head_failure", s.head_failure);
+    w.string("head_failure_kind", to_string(s.head_failure_kind));
   }
   // The time that was not compared (the compared one is base/head already).
   if (s.metric != "real_time" && (!s.base_real.empty() || !s.head_real.empty())) {
-    w.field("real_time");
-    w.raw("{\"base\":");
-    w.values(s.base_real);
-    w.raw(",\"head\":");
-    w.values(s.head_real);
-    w.raw("}");
+    w.base_and_head("real_time", s.base_real, s.head_real);
   }
   if (s.metric != "cpu_time" && (!s.base_cpu.empty() || !s.head_cpu.empty())) {
-    w.field("cpu_time");
-    w.raw("{\"base\":");
-    w.values(s.base_cpu);
-    w.raw(",\"head\":");
-    w.values(s.head_cpu);
-    w.raw("}");
+    w.base_and_head("cpu_time", s.base_cpu, s.head_cpu);
   }
   w.raw("}");
-}
-
-void write_optional_int(Writer& w, const std::optional<int>& v) {
-  if (v)
-    fmt::format_to(std::back_inserter(w.out), "{}", *v);
-  else
-    w.raw("null");
 }
 
 // The per-round changes are not written: they are the series' own ratios.
 void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
   w.raw("{");
-  w.field("suite", true);
-  w.string(b.suite);
-  w.field("name");
-  w.string(b.name);
-  w.field("unit");
-  w.string(b.unit);
-  w.field("better");
-  w.string(to_string(b.better));
+  w.string("suite", b.suite, true);
+  w.string("name", b.name);
+  w.string("unit", b.unit);
+  w.string("better", to_string(b.better));
   if (!b.metric.empty()) {
-    w.field("metric");
-    w.string(b.metric);
+    w.string("metric", b.metric);
   }
-  w.field("verdict");
-  w.string(to_string(b.verdict));
-  w.field("reason");
-  w.string(b.reason);
-  w.field("threshold");
-  w.statistic(b.threshold);
-  w.field("rounds_used");
-  fmt::format_to(std::back_inserter(w.out), "{}", b.rounds_used);
-  w.field("base");
-  w.statistic(b.base_value);
-  w.field("head");
-  w.statistic(b.head_value);
-  w.field("change");
-  w.statistic(b.change);
+  w.string("verdict", to_string(b.verdict));
+  w.string("reason", b.reason);
+  w.statistic("threshold", b.threshold);
+  w.integer("rounds_used", b.rounds_used);
+  w.statistic("base", b.base_value);
+  w.statistic("head", b.head_value);
+  w.statistic("change", b.change);
   w.field("ci");
   w.raw("[");
   w.statistic(b.ci_low);
   w.raw(",");
   w.statistic(b.ci_high);
   w.raw("]");
-  w.field("p");
-  w.statistic(b.p);
-  w.field("p_adjusted");
-  w.statistic(b.p_adjusted);
-  w.field("position_effect");
-  w.statistic(b.position_effect);
-  w.field("mde");
-  w.statistic(b.mde);
-  w.field("rounds_needed");
-  write_optional_int(w, b.rounds_needed);
-  w.field("dropped_round");
-  write_optional_int(w, b.dropped_round);
+  w.statistic("p", b.p);
+  w.statistic("p_adjusted", b.p_adjusted);
+  w.statistic("position_effect", b.position_effect);
+  w.statistic("mde", b.mde);
+  w.integer("rounds_needed", b.rounds_needed);
+  w.integer("dropped_round", b.dropped_round);
   w.field("flags");
   w.dom(json(b.flags));
-  w.field("worse_rounds");
-  fmt::format_to(std::back_inserter(w.out), "{}", b.worse_rounds);
-  w.field("better_rounds");
-  fmt::format_to(std::back_inserter(w.out), "{}", b.better_rounds);
+  w.integer("worse_rounds", b.worse_rounds);
+  w.integer("better_rounds", b.better_rounds);
   if (b.failure != FailureKind::None) {
-    w.field("failure_kind");
-    w.string(to_string(b.failure));
+    w.string("failure_kind", to_string(b.failure));
   }
   w.raw("}");
 }

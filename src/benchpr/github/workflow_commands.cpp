@@ -58,14 +58,8 @@ std::string endgroup_command() { return "::endgroup::"; }
 std::string warning_command(std::string_view message, const AnnotationProperties& properties) {
   return annotation("warning", message, properties);
 }
-std::string error_command(std::string_view message, const AnnotationProperties& properties) {
-  return annotation("error", message, properties);
-}
 std::string notice_command(std::string_view message, const AnnotationProperties& properties) {
   return annotation("notice", message, properties);
-}
-std::string add_mask_command(std::string_view value) {
-  return "::add-mask::" + escape_command_data(value);
 }
 
 }  // namespace benchpr::github

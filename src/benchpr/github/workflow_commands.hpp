@@ -24,9 +24,6 @@ std::string group_command(std::string_view title);  // "::group::TITLE"
 std::string endgroup_command();                     // "::endgroup::"
 // "::warning title=T,file=F,line=1::MESSAGE" (properties that are unset are left out).
 std::string warning_command(std::string_view message, const AnnotationProperties& properties = {});
-std::string error_command(std::string_view message, const AnnotationProperties& properties = {});
 std::string notice_command(std::string_view message, const AnnotationProperties& properties = {});
-// "::add-mask::VALUE": the runner replaces the value by *** in the rest of the log.
-std::string add_mask_command(std::string_view value);
 
 }  // namespace benchpr::github

@@ -98,6 +98,25 @@ std::string encode(const std::vector<char32_t>& cps) {
   return out;
 }
 
+// The entity of a character HTML gives meaning to, or nullptr. The apostrophe matters only in
+// single-quoted attribute values, which only the HTML report writes; markdown leaves it alone.
+const char* html_entity(char32_t c, bool apostrophe) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return apostrophe ? "&#39;" : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 std::string escape_inline(std::string_view text, std::size_t max_chars) {
@@ -111,19 +130,11 @@ std::string escape_inline(std::string_view text, std::size_t max_chars) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char32_t c = s[i];
     const char32_t next = i + 1 < s.size() ? s[i + 1] : 0;
+    if (const char* entity = html_entity(c, false)) {
+      out += entity;
+      continue;
+    }
     switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
       case '`':
       case '*':
       case '_':
@@ -284,6 +295,27 @@ std::string safe_https_url(std::string_view url) {
       out.push_back(kHex[c >> 4]);
       out.push_back(kHex[c & 0xF]);
     }
+  }
+  return out;
+}
+
+std::string escape_html(std::string_view text, std::size_t max_chars) {
+  std::string out;
+  std::size_t count = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    char32_t cp = utf8::next(text, pos);
+    if (utf8::is_line_space(cp)) cp = ' ';
+    if (utf8::is_forbidden_control(cp)) continue;
+    if (count == max_chars) {
+      out += "\u2026";
+      break;
+    }
+    ++count;
+    if (const char* entity = html_entity(cp, true))
+      out += entity;
+    else
+      utf8::append(out, cp);
   }
   return out;
 }

@@ -39,6 +39,11 @@ std::string escape_code_block(std::string_view text, std::size_t max_lines = kCo
 // logs: a newline in a benchmark name must not start a line such as "::set-output".
 std::string one_line(std::string_view text, std::size_t max_chars = kInlineMaxChars);
 
+// Text for HTML content and attribute values (the HTML report): & < > " ' as entities, invalid
+// UTF-8 as U+FFFD, control and bidi-override characters dropped (newlines and tabs become
+// spaces), capped at max_chars code points ("…").
+std::string escape_html(std::string_view text, std::size_t max_chars = 300);
+
 // An https:// URL made safe as a markdown link destination (characters outside the URL set
 // percent-encoded), or "" when the text is not an https URL.
 std::string safe_https_url(std::string_view url);

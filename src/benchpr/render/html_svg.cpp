@@ -47,42 +47,6 @@ std::string tick_label(double change) {
 
 }  // namespace
 
-std::string escape_html(std::string_view text, std::size_t max_chars) {
-  std::string out;
-  std::size_t count = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    char32_t cp = utf8::next(text, pos);
-    if (utf8::is_line_space(cp)) cp = ' ';
-    if (utf8::is_forbidden_control(cp)) continue;
-    if (count == max_chars) {
-      out += "\u2026";
-      break;
-    }
-    ++count;
-    switch (cp) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        utf8::append(out, cp);
-    }
-  }
-  return out;
-}
-
 std::string_view verdict_colour(Verdict v) {
   switch (v) {
     case Verdict::Regression:

@@ -8,13 +8,9 @@
 #include <vector>
 
 #include "benchpr/core/model.hpp"
+#include "benchpr/render/escape.hpp"  // escape_html
 
 namespace benchpr::render {
-
-// Text for HTML content and attribute values: & < > " ' as entities, invalid UTF-8 as U+FFFD,
-// control and bidi-override characters dropped (newlines and tabs become spaces), capped at
-// max_chars code points ("…").
-std::string escape_html(std::string_view text, std::size_t max_chars = 300);
 
 // Colour of a verdict, shared by the page's badges and the charts.
 std::string_view verdict_colour(Verdict v);

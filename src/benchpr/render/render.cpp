@@ -178,14 +178,4 @@ std::string render_comment(const Results& results, const Analysis& analysis,
   return out;
 }
 
-std::string render_summary_line(const Analysis& analysis) {
-  std::string line(to_string(analysis.recommendation.kind));
-  line += ": ";
-  line += analysis.benchmarks.empty() ? std::string("nothing was compared")
-                                      : count_phrase(count_verdicts(analysis), false);
-  const std::string reason = one_line(analysis.recommendation.reason);
-  if (!reason.empty()) line += " — " + reason;
-  return line;
-}
-
 }  // namespace benchpr::render

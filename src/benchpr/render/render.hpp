@@ -33,10 +33,6 @@ class TemplateError : public Error {
 std::string render_comment(const Results& results, const Analysis& analysis,
                            const RenderOptions& options = {});
 
-// One plain line for logs: "do-not-merge: 1 regression, 2 improvements, 40 unchanged — <reason>".
-// Control characters and newlines are removed, so nothing can start a new log line.
-std::string render_summary_line(const Analysis& analysis);
-
 // The key reduced to [A-Za-z0-9_.-] (at most 64 characters; "default" when nothing is left).
 std::string sanitize_key(std::string_view key);
 

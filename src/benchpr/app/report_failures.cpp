@@ -1,0 +1,33 @@
+#include "benchpr/app/report_failures.hpp"
+
+#include <iostream>
+#include <optional>
+
+#include "benchpr/app/actions_report.hpp"
+#include "benchpr/app/options.hpp"
+
+namespace benchpr::app {
+
+int finish_report(const Report& report, const PostOutcome& posted, const ReportEnd& end,
+                  const Progress& progress) {
+  int exit_code = kExitOk;
+  if (progress.github_actions()) {
+    if (const std::optional<std::string> problems = write_actions_files(
+            report.markdown, step_outputs(report.analysis, end.results_path, posted.url))) {
+      std::cerr << "benchpr: error: " << *problems << std::endl;
+      exit_code = kExitFailure;
+    }
+  }
+  if (posted.state == PostOutcome::State::Failed) {
+    std::cerr << "benchpr: error: posting failed: " << posted.error << end.posting_after
+              << std::endl;
+    exit_code = kExitFailure;
+  }
+  if (!end.write_errors.empty()) {
+    std::cerr << "benchpr: error: " << end.write_errors << end.write_after << std::endl;
+    exit_code = kExitFailure;
+  }
+  return exit_code;
+}
+
+}  // namespace benchpr::app
