@@ -8,18 +8,13 @@
 
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
 
 using nlohmann::json;
-
-const json* find_benchmark(const json& doc, const std::string& name) {
-  for (const json& b : doc["benchmarks"])
-    if (b["name"] == name) return &b;
-  return nullptr;
-}
 
 TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   TempRepo repo;
@@ -29,9 +24,7 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
                                         {"BM_SameA", spin(3000), ""},
                                         {"BM_SameB", spin(1000), "->Arg(64)"}};
   write_gbench_project(repo, base, cfg);
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   auto head = base;
   head[0].body = spin(8000);  // 4x the work: a large, certain regression
   write_gbench_project(repo, head, cfg);

@@ -66,9 +66,7 @@ TEST(FaultsBuild, MistypedSuiteCommandSaysWhyInTheTerminal) {
              "  - name: core\n"
              "    run: build/core_bnech\n"
              "rounds: 2\nwarmup_rounds: 0\n");
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   repo.write("README", "a change\n");
   repo.commit("the change");
   TempDir out;
@@ -105,60 +103,44 @@ TEST(FaultsBuild, BaseThatDoesNotCompileIsSaidPlainly) {
   EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
 }
 
-TEST(FaultsBuild, UnwritableWorkDirectoryIsAClearErrorNamingThePath) {
+// A path benchpr must write below a regular file: refused with the path and the cause before
+// anything is built.
+struct UnwritableCase {
+  std::string option;
+  std::string leaf;  // below the regular file
+  int exit_code;     // README: 2 for a usage or configuration error, 1 for a file not written
+  std::string hint;  // how to fix it, where the message must say
+};
+
+class UnwritablePath : public ::testing::TestWithParam<UnwritableCase> {};
+
+TEST_P(UnwritablePath, IsAClearErrorNamingThePathBeforeBuilding) {
   TempRepo repo;
   write_gbench_project(repo, kWorking, small_config());
   repo.commit("base");
   TempDir tmp;
   write_file(tmp / "file", "a regular file, so nothing can be created below it\n");
-  const std::string workdir = tmp / "file/sub";
+  const std::string path = tmp / ("file/" + GetParam().leaf);
 
   const Ending e = run_benchpr_to_end(
-      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--workdir", workdir});
+      {"run", "-C", repo.path(), "--base", "main", "--head", "main", GetParam().option, path});
   ASSERT_TRUE(e.exited) << e.describe();
-  EXPECT_EQ(e.exit_code, 2) << e.err;  // nothing was measured: a usage/configuration error
+  EXPECT_EQ(e.exit_code, GetParam().exit_code) << e.err;
   EXPECT_NE(e.err.find("benchpr: error: "), std::string::npos) << e.err;
-  EXPECT_NE(e.err.find(workdir), std::string::npos) << contains_msg(e.err, workdir);
+  EXPECT_NE(e.err.find(path), std::string::npos) << contains_msg(e.err, path);
   EXPECT_NE(e.err.find("Not a directory"), std::string::npos) << e.err;
-  EXPECT_NE(e.err.find("--workdir"), std::string::npos) << e.err;  // says how to fix it
-  EXPECT_EQ(e.out, "");
-  EXPECT_LT(e.seconds, 30);  // fails before building anything
-  EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
-}
-
-TEST(FaultsBuild, UnwritableResultsFileIsAClearErrorNamingThePath) {
-  TempRepo repo;
-  write_gbench_project(repo, kWorking, small_config());
-  repo.commit("base");
-  TempDir tmp;
-  write_file(tmp / "file", "a regular file\n");
-  const std::string output = tmp / "file/results.json";
-
-  const Ending e = run_benchpr_to_end(
-      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--output", output});
-  ASSERT_TRUE(e.exited) << e.describe();
-  EXPECT_EQ(e.exit_code, 1) << e.err;  // README: 1 when a file could not be written
-  EXPECT_NE(e.err.find(output), std::string::npos) << contains_msg(e.err, output);
-  EXPECT_NE(e.err.find("Not a directory"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find(GetParam().hint), std::string::npos) << e.err;
   // Found before anything was built, not after the builds and the first round.
   EXPECT_EQ(e.err.find("building the"), std::string::npos) << e.err;
+  EXPECT_EQ(e.out, "");
   EXPECT_TRUE(survivors_under(repo.path()).empty()) << join(survivors_under(repo.path()));
 }
 
-TEST(FaultsBuild, AnUnwritableMarkdownFileIsFoundBeforeBuilding) {
-  TempRepo repo;
-  write_gbench_project(repo, kWorking, small_config());
-  repo.commit("base");
-  TempDir tmp;
-  write_file(tmp / "file", "a regular file\n");
-  const std::string markdown = tmp / "file/comment.md";
-  const Ending e = run_benchpr_to_end(
-      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--markdown", markdown});
-  ASSERT_TRUE(e.exited) << e.describe();
-  EXPECT_EQ(e.exit_code, 1) << e.err;
-  EXPECT_NE(e.err.find(markdown), std::string::npos) << contains_msg(e.err, markdown);
-  EXPECT_EQ(e.err.find("building the"), std::string::npos) << e.err;
-}
+INSTANTIATE_TEST_SUITE_P(FaultsBuild, UnwritablePath,
+                         ::testing::Values(UnwritableCase{"--workdir", "sub", 2, "--workdir"},
+                                           UnwritableCase{"--output", "results.json", 1, ""},
+                                           UnwritableCase{"--markdown", "comment.md", 1, ""}),
+                         [](const auto& info) { return info.param.option.substr(2); });
 
 // The results file's directory disappears mid-run (a full disk, a cleaned-up mount): the final
 // write fails. Before, benchpr exited 1 without printing the comment; now the comment is printed

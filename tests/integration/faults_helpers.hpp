@@ -28,6 +28,7 @@
 
 #include "support/gbench_project.hpp"
 #include "support/markdown_check.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_dir.hpp"
 #include "support/temp_repo.hpp"
 
@@ -193,6 +194,19 @@ inline std::string join(const std::vector<std::string>& lines) {
   return s;
 }
 
+// A project with no build whose suites run `sh gen.sh ...`: `suites` is the suites: list of
+// .benchpr.yml, measured over `rounds` rounds with no warm-up; main holds `base_gen` as gen.sh
+// and the checked-out branch feature `head_gen`.
+inline void commit_script_project(TempRepo& repo, const std::string& suites, int rounds,
+                                  const std::string& base_gen, const std::string& head_gen) {
+  repo.write(".benchpr.yml", "build: 'true'\nsuites:\n" + suites +
+                                 "rounds: " + std::to_string(rounds) + "\nwarmup_rounds: 0\n");
+  repo.write("gen.sh", base_gen);
+  repo.commit_base_and_branch();
+  repo.write("gen.sh", head_gen);
+  repo.commit("the change");
+}
+
 // The small, fast configuration every fault test uses unless it needs something else.
 inline GbenchConfig small_config() {
   GbenchConfig c;
@@ -210,9 +224,7 @@ inline void commit_base_and_pr(TempRepo& repo, const std::vector<GbenchCase>& ba
                                const std::string& base_prelude = "",
                                const std::string& head_prelude = "") {
   write_gbench_project(repo, base, config, base_prelude);
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   write_gbench_project(repo, head, config, head_prelude);
   repo.commit("the change");
 }
@@ -233,13 +245,6 @@ inline std::vector<std::string> run_args(const TempRepo& repo, const TempDir& ou
 }
 
 inline json read_json(const std::string& path) { return json::parse(slurp(path)); }
-
-inline const json* find_benchmark(const json& doc, const std::string& name) {
-  if (!doc.contains("benchmarks")) return nullptr;
-  for (const json& b : doc["benchmarks"])
-    if (b["name"] == name) return &b;
-  return nullptr;
-}
 
 inline std::string contains_msg(const std::string& haystack, const std::string& needle) {
   return "expected to find \"" + needle + "\" in:\n" + haystack;

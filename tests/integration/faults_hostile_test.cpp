@@ -53,14 +53,7 @@ TEST(FaultsHostile, HostileBenchmarkNamesCannotInjectMarkupIntoTheComment) {
   // Each is compared in every round (the same name found on both sides), not failed, added or
   // removed. Which way each moved is not asserted: the PR's binary differs (one benchmark is
   // slower), and code layout alone can move the others by tens of percent.
-  for (const auto& name : kHostileNames) {
-    const json* b = find_benchmark(doc, name);
-    ASSERT_NE(b, nullptr) << "missing: " << name << "\n" << doc["benchmarks"].dump(2);
-    const std::string verdict = (*b)["verdict"];
-    EXPECT_TRUE(verdict != "failed" && verdict != "added" && verdict != "removed")
-        << name << ": " << b->dump();
-    EXPECT_EQ((*b)["rounds_used"], 4) << name << ": " << b->dump();
-  }
+  for (const auto& name : kHostileNames) expect_compared_in_every_round(doc, name, 4);
 
   const std::string& md = e.out;
   const auto problems = markdown_problems(md);
@@ -119,9 +112,7 @@ TEST(FaultsHostile, InvalidUtf8InNamesErrorsAndOutputIsReplacedAndNothingIsLost)
   ASSERT_FALSE(text.empty()) << e.err;
   EXPECT_TRUE(is_valid_utf8(text));
   const json doc = json::parse(text);
-  const json* cafe = find_benchmark(doc, "BM_caf" + kReplacement);
-  ASSERT_NE(cafe, nullptr) << doc["benchmarks"].dump(2);
-  EXPECT_NE((*cafe)["verdict"], "failed") << cafe->dump();
+  expect_compared_in_every_round(doc, "BM_caf" + kReplacement, 2);
   const json* err = find_benchmark(doc, "BM_err");
   ASSERT_NE(err, nullptr) << doc["benchmarks"].dump(2);
   EXPECT_EQ((*err)["verdict"], "failed");
@@ -201,27 +192,18 @@ std::string results_generator(int scale) {
 
 TEST(FaultsHostile, HostileUnitsParamsAndCounterNamesCannotInjectMarkupIntoTheComment) {
   TempRepo repo;
-  repo.write(".benchpr.yml",
-             "build: 'true'\n"
-             "suites:\n"
-             "  - name: custom\n"
-             "    run: sh gen.sh custom\n"
-             "    format: custom\n"
-             "  - name: jmh\n"
-             "    run: sh gen.sh jmh\n"
-             "    format: jmh\n"
-             "  - name: counters\n"
-             "    run: sh gen.sh gbench {out}\n"
-             "    format: google-benchmark\n"
-             "    metric: bytes_per_second\n"
-             "rounds: 3\n"
-             "warmup_rounds: 0\n");
-  repo.write("gen.sh", results_generator(100));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
-  repo.write("gen.sh", results_generator(200));
-  repo.commit("slower");
+  commit_script_project(repo,
+                        "  - name: custom\n"
+                        "    run: sh gen.sh custom\n"
+                        "    format: custom\n"
+                        "  - name: jmh\n"
+                        "    run: sh gen.sh jmh\n"
+                        "    format: jmh\n"
+                        "  - name: counters\n"
+                        "    run: sh gen.sh gbench {out}\n"
+                        "    format: google-benchmark\n"
+                        "    metric: bytes_per_second\n",
+                        3, results_generator(100), results_generator(200));
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out));
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
@@ -263,20 +245,11 @@ std::string nonsense_generator(bool pr) {
 
 TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict) {
   TempRepo repo;
-  repo.write(".benchpr.yml",
-             "build: 'true'\n"
-             "suites:\n"
-             "  - name: nonsense\n"
-             "    run: sh gen.sh\n"
-             "    format: custom\n"
-             "rounds: 4\n"
-             "warmup_rounds: 0\n");
-  repo.write("gen.sh", nonsense_generator(false));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
-  repo.write("gen.sh", nonsense_generator(true));
-  repo.commit("nonsense");
+  commit_script_project(repo,
+                        "  - name: nonsense\n"
+                        "    run: sh gen.sh\n"
+                        "    format: custom\n",
+                        4, nonsense_generator(false), nonsense_generator(true));
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out));
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
@@ -295,9 +268,15 @@ TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict)
   EXPECT_NE((*spread)["reason"].get<std::string>().find("values span a factor of"),
             std::string::npos)
       << spread->dump();
+  // The honest values are 1000 to 1006 ns on both sides: within ±2%, though 4 rounds of
+  // uniform noise can show a significant change below the threshold.
+  expect_compared_in_every_round(doc, "honest", 4);
   const json* honest = find_benchmark(doc, "honest");
-  ASSERT_NE(honest, nullptr) << doc["benchmarks"].dump(2);
-  EXPECT_NE((*honest)["verdict"], "failed") << honest->dump();
+  ASSERT_NE(honest, nullptr);
+  const std::string honest_verdict = (*honest)["verdict"];
+  EXPECT_TRUE(honest_verdict == "unchanged" || honest_verdict == "slower" ||
+              honest_verdict == "faster")
+      << honest->dump();
 
   const std::string& md = e.out;
   EXPECT_EQ(md.find("Looks good to merge"), std::string::npos) << md;
@@ -317,20 +296,11 @@ TEST(FaultsHostile, AHugeBenchmarkNameUnderFilterIsLeftOutNotACrash) {
       "printf '[{\"name\":\"%s\",\"unit\":\"ns\",\"value\":%s},"
       "{\"name\":\"c_short_x\",\"unit\":\"ns\",\"value\":%s}]\\n' " +
       std::string(200000, 'c') + " \"$((1000 + r % 7))\" \"$((1000 + r % 5))\"\n";
-  repo.write(".benchpr.yml",
-             "build: 'true'\n"
-             "suites:\n"
-             "  - name: s\n"
-             "    run: sh gen.sh\n"
-             "    format: custom\n"
-             "rounds: 2\n"
-             "warmup_rounds: 0\n");
-  repo.write("gen.sh", gen);
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
-  repo.write("gen.sh", gen + "\n");
-  repo.commit("same");
+  commit_script_project(repo,
+                        "  - name: s\n"
+                        "    run: sh gen.sh\n"
+                        "    format: custom\n",
+                        2, gen, gen + "\n");
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out, {"--filter", "c.*x"}));
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err.substr(0, 2000);

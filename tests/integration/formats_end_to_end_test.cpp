@@ -8,18 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
 
 using nlohmann::json;
-
-const json* find_benchmark(const json& doc, const std::string& suite, const std::string& name) {
-  for (const json& b : doc["benchmarks"])
-    if (b["suite"] == suite && b["name"] == name) return &b;
-  return nullptr;
-}
 
 // A script that writes github-action-benchmark custom JSON to $1: one entry per name=value
 // pair, each value with +-0.5% uniform noise (awk seeded with the process id, since /bin/sh
@@ -62,9 +57,7 @@ TEST(FormatsEndToEnd, CustomSuitesWithKnownTenPercentEffects) {
              "timeout: 1m\n");
   repo.write("latency.sh", custom_script("ns", "parse=1000 lookup=500"));
   repo.write("throughput.sh", custom_script("MB/s", "upload=800 download=950"));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   // parse takes 10% longer; upload moves 10% fewer bytes per second; the rest is untouched.
   repo.write("latency.sh", custom_script("ns", "parse=1100 lookup=500"));
   repo.write("throughput.sh", custom_script("MB/s", "upload=720 download=950"));
@@ -111,9 +104,7 @@ TEST(FormatsEndToEnd, ThroughputThatRisesIsAnImprovement) {
              "    better: higher\n"
              "rounds: 4\nwarmup_rounds: 0\n");
   repo.write("net.sh", custom_script("Gbit/s", "tcp=9.0"));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   repo.write("net.sh", custom_script("Gbit/s", "tcp=9.9"));
   repo.commit("faster tcp");
   TempDir out;
@@ -149,9 +140,7 @@ TEST(FormatsEndToEnd, PerBenchmarkBetterAndThresholdAndThePerSecondNote) {
              "      - {match: \"rate\", threshold: 10%}\n"
              "rounds: 6\nwarmup_rounds: 0\n");
   repo.write("net.sh", script("100"));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   repo.write("net.sh", script("85"));
   repo.commit("15% less throughput");
   TempDir out;
@@ -203,9 +192,7 @@ TEST(FormatsEndToEnd, CommandSuiteWithAThreeTimesLongerLoop) {
     return "i=0; while [ $i -lt " + std::to_string(n) + " ]; do i=$((i+1)); done\n";
   };
   repo.write("loop.sh", loop(40000));
-  repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  repo.commit_base_and_branch();
   repo.write("loop.sh", loop(120000));
   repo.commit("three times the iterations");
 

@@ -71,9 +71,7 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
              "rounds: 2\n"
              "warmup_rounds: 0\n");
   repo.write("result.json", "[{\"name\": \"x\", \"unit\": \"ns\", \"value\": 1}]\n");
-  const std::string base_sha = repo.commit("base");
-  repo.branch("feature");
-  repo.checkout("feature");
+  const std::string base_sha = repo.commit_base_and_branch();
   repo.write("README", "the change\n");
   const std::string head_sha = repo.commit("the change");
   repo.checkout("main");

@@ -45,9 +45,7 @@ class PullRequestMode : public ::testing::Test {
     cfg.min_time = "0.01";
     cfg.extra = extra_config();
     write_gbench_project(repo, {{"BM_Work", spin(2000), ""}}, cfg);
-    base_sha = repo.commit("base");
-    repo.branch("feature");
-    repo.checkout("feature");
+    base_sha = repo.commit_base_and_branch();
     write_gbench_project(repo, {{"BM_Work", spin(2100), ""}}, cfg);
     head_sha = repo.commit("tweak BM_Work");
     repo.checkout("main");

@@ -11,18 +11,13 @@
 
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
 
 using nlohmann::json;
-
-std::map<std::string, std::string> verdicts(const json& doc) {
-  std::map<std::string, std::string> out;
-  for (const json& b : doc["benchmarks"]) out[b["name"]] = b["verdict"];
-  return out;
-}
 
 std::set<std::string> series_names(const json& doc) {
   std::set<std::string> out;
@@ -48,9 +43,7 @@ class Shards {
                                           {"BM_SameB", spin(1000), "->Arg(8)->Arg(64)"},
                                           {"BM_SameC", spin(1500), ""}};
     write_gbench_project(*repo_, base, cfg);
-    repo_->commit("base");
-    repo_->branch("feature");
-    repo_->checkout("feature");
+    repo_->commit_base_and_branch();
     auto head = base;
     head[0].body = spin(8000);  // 4x the work
     head[1].body = spin(2000);  // a quarter
@@ -129,7 +122,8 @@ void three_shards_merged_find_what_the_whole_comparison_finds() {
   EXPECT_EQ(doc["shard"]["index"], 0);
   EXPECT_EQ(doc["shard"]["shards"].size(), 3u);
   // The known effects (4x the work, a quarter of it), found both ways: their direction and
-  // size always; a verdict of "no signal" is left to a machine too busy to give one.
+  // size always; a verdict of "no signal" is left to a machine too busy to give one, and the
+  // recommendation must follow from the verdicts.
   for (const json* d : {&whole_doc, &doc}) {
     std::map<std::string, double> change;
     for (const json& b : (*d)["benchmarks"])
@@ -137,9 +131,14 @@ void three_shards_merged_find_what_the_whole_comparison_finds() {
     EXPECT_GT(change["BM_Slower"], 1.0) << (*d)["benchmarks"].dump();
     EXPECT_LT(change["BM_Faster"], -0.5) << (*d)["benchmarks"].dump();
     const auto v = verdicts(*d);
-    for (const char* name : {"BM_Slower", "BM_Faster"})
-      EXPECT_TRUE(v.at(name) != "unchanged" && v.at(name) != "failed") << name << v.at(name);
-    EXPECT_NE((*d)["recommendation"]["verdict"], "merge");
+    EXPECT_TRUE(v.at("BM_Slower") == "regression" || v.at("BM_Slower") == "inconclusive")
+        << v.at("BM_Slower");
+    EXPECT_TRUE(v.at("BM_Faster") == "improvement" || v.at("BM_Faster") == "inconclusive")
+        << v.at("BM_Faster");
+    const std::string recommendation = (*d)["recommendation"]["verdict"];
+    EXPECT_TRUE(recommendation == "do-not-merge" || recommendation == "inconclusive")
+        << recommendation;
+    EXPECT_EQ(recommendation, recommendation_for(*d)) << (*d)["benchmarks"].dump(1);
   }
 
   // publish takes the merged file as it is; the footer names the shards and their machines.
@@ -192,8 +191,12 @@ void a_missing_shard_makes_a_partial_comparison_that_lists_what_was_not_measured
     EXPECT_TRUE(contains(r.err, "  micro/" + name + "\n")) << name << "\n" << r.err;
     EXPECT_EQ(verdicts(doc).at(name), "failed") << name;
   }
-  // Failed benchmarks never leave a "merge" (a regression found by the others still wins).
-  EXPECT_NE(doc["recommendation"]["verdict"], "merge");
+  // Failed benchmarks never leave a "merge": "failed", unless a regression found by the
+  // others wins.
+  bool regression = false;
+  for (const auto& [name, verdict] : verdicts(doc)) regression |= verdict == "regression";
+  EXPECT_EQ(doc["recommendation"]["verdict"], regression ? "do-not-merge" : "failed")
+      << doc["benchmarks"].dump(1);
   const BenchprRun published = run_benchpr(
       BENCHPR_BINARY, {"publish", *out_ / "partial.json", "--dry-run", "--format", "markdown"});
   EXPECT_EQ(published.exit_code, 0) << published.err;

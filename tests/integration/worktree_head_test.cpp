@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
@@ -30,20 +31,8 @@ constexpr const char* kBenchScript =
     "\\\"value\\\": 5}\";\n"
     "  print \"]\" }' > \"$1\"\n";
 
-const json* find_series(const json& doc, const std::string& name) {
-  for (const json& s : doc["series"])
-    if (s["name"] == name) return &s;
-  return nullptr;
-}
-
-const json* find_benchmark(const json& doc, const std::string& name) {
-  for (const json& b : doc["benchmarks"])
-    if (b["name"] == name) return &b;
-  return nullptr;
-}
-
-TEST(WorktreeHead, UncommittedChangesAreMeasuredAndTheUsersRepositoryIsUntouched) {
-  TempRepo repo;
+// The one-suite project both tests measure, with `work` taking 10 ms; `ignore` is .gitignore.
+void write_project(TempRepo& repo, const std::string& ignore = "") {
   repo.write(".benchpr.yml",
              "suites:\n"
              "  - name: app\n"
@@ -52,7 +41,18 @@ TEST(WorktreeHead, UncommittedChangesAreMeasuredAndTheUsersRepositoryIsUntouched
              "rounds: 4\nwarmup_rounds: 0\n");
   repo.write("bench.sh", kBenchScript);
   repo.write("value.txt", "10\n");
-  repo.write(".gitignore", "ignored.txt\n");
+  if (!ignore.empty()) repo.write(".gitignore", ignore);
+}
+
+const json* find_series(const json& doc, const std::string& name) {
+  for (const json& s : doc["series"])
+    if (s["name"] == name) return &s;
+  return nullptr;
+}
+
+TEST(WorktreeHead, UncommittedChangesAreMeasuredAndTheUsersRepositoryIsUntouched) {
+  TempRepo repo;
+  write_project(repo, "ignored.txt\n");
   const std::string head = repo.commit("base");
 
   // Uncommitted: an edit (work takes 3x as long), an untracked file, an ignored file and a
@@ -104,14 +104,7 @@ TEST(WorktreeHead, UncommittedChangesAreMeasuredAndTheUsersRepositoryIsUntouched
 
 TEST(WorktreeHead, ACleanTreeIsHeadItself) {
   TempRepo repo;
-  repo.write(".benchpr.yml",
-             "suites:\n"
-             "  - name: app\n"
-             "    run: sh bench.sh {out}\n"
-             "    format: custom\n"
-             "rounds: 4\nwarmup_rounds: 0\n");
-  repo.write("bench.sh", kBenchScript);
-  repo.write("value.txt", "10\n");
+  write_project(repo);
   const std::string head = repo.commit("base");
   TempDir out;
   const BenchprRun r =

@@ -51,6 +51,13 @@ void TempRepo::branch(const std::string& name) { git("branch " + shell_quote(nam
 
 void TempRepo::checkout(const std::string& name) { git("checkout -q " + shell_quote(name)); }
 
+std::string TempRepo::commit_base_and_branch(const std::string& branch) {
+  const std::string sha = commit("base");
+  this->branch(branch);
+  checkout(branch);
+  return sha;
+}
+
 std::string TempRepo::git(const std::string& args) {
   return trim_trailing_newlines(run_checked(std::string(kIsolatedGit) + " " + args, path()));
 }

@@ -20,6 +20,9 @@ class TempRepo {
   std::string commit(const std::string& message);  // git add -A && git commit; full SHA
   void branch(const std::string& name);            // at HEAD
   void checkout(const std::string& name);
+  // The usual start of a pull request: commits the working tree on main as "base", then creates
+  // and checks out `branch`, where the pull request's change goes. Returns the base's SHA.
+  std::string commit_base_and_branch(const std::string& branch = "feature");
   // Runs `git <args>` (shell syntax: quote arguments yourself) in the repository; returns its
   // output (stdout and stderr) without the trailing newline. Fails the test on a non-zero exit.
   std::string git(const std::string& args);

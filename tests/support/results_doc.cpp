@@ -1,0 +1,73 @@
+#include "support/results_doc.hpp"
+
+#include <gtest/gtest.h>
+
+namespace benchpr::testing {
+
+using nlohmann::json;
+
+const json* find_benchmark(const json& doc, const std::string& name) {
+  if (!doc.contains("benchmarks")) return nullptr;
+  for (const json& b : doc["benchmarks"])
+    if (b["name"] == name) return &b;
+  return nullptr;
+}
+
+const json* find_benchmark(const json& doc, const std::string& suite, const std::string& name) {
+  if (!doc.contains("benchmarks")) return nullptr;
+  for (const json& b : doc["benchmarks"])
+    if (b["suite"] == suite && b["name"] == name) return &b;
+  return nullptr;
+}
+
+bool is_comparison_verdict(const std::string& verdict) {
+  return verdict == "regression" || verdict == "improvement" || verdict == "slower" ||
+         verdict == "faster" || verdict == "unchanged" || verdict == "inconclusive";
+}
+
+std::map<std::string, std::string> verdicts(const json& doc) {
+  std::map<std::string, std::string> out;
+  if (!doc.contains("benchmarks")) return out;
+  for (const json& b : doc["benchmarks"]) out[b["name"]] = b["verdict"];
+  return out;
+}
+
+std::string recommendation_for(const json& doc) {
+  int compared = 0, inconclusive = 0, estimated = 0, ordered = 0;
+  bool regression = false, failed = false;
+  for (const json& b : doc.value("benchmarks", json::array())) {
+    const std::string v = b["verdict"];
+    regression |= v == "regression";
+    failed |= v == "failed";
+    if (v == "failed" || v == "added" || v == "removed") continue;
+    ++compared;
+    if (v == "inconclusive") ++inconclusive;
+    if (!b.value("change", json()).is_number()) continue;  // too few rounds for an estimate
+    ++estimated;
+    for (const json& f : b.value("flags", json::array())) ordered += f == "order" ? 1 : 0;
+  }
+  if (regression) return "do-not-merge";
+  if (failed) return "failed";
+  if (compared == 0 || (ordered >= 2 && 4 * ordered >= estimated) || 4 * inconclusive >= compared)
+    return "inconclusive";
+  return "merge";
+}
+
+void expect_compared_in_every_round(const json& doc, const std::string& name, int rounds) {
+  const json* b = find_benchmark(doc, name);
+  ASSERT_NE(b, nullptr) << name << " missing from the analysis";
+  const std::string verdict = (*b)["verdict"];
+  EXPECT_TRUE(is_comparison_verdict(verdict))
+      << name << ": " << verdict << ", " << (*b)["reason"] << "\nruns:\n"
+      << doc["runs"].dump(1);
+  EXPECT_EQ((*b)["rounds_used"], rounds) << name << ": " << b->dump();
+  for (const json& s : doc["series"]) {
+    if (s["name"] != name) continue;
+    for (const char* side : {"base", "head"}) {
+      ASSERT_EQ(s[side].size(), static_cast<std::size_t>(rounds)) << name << " " << side;
+      for (const json& v : s[side]) EXPECT_TRUE(v.is_number()) << name << " " << side << s.dump();
+    }
+  }
+}
+
+}  // namespace benchpr::testing

@@ -1,0 +1,38 @@
+// Reading a results file (results.json) the way the integration tests check it: a benchmark by
+// name, every verdict, and whether a benchmark was compared in every round.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace benchpr::testing {
+
+// The analysis of `name` (in any suite, or in `suite`), nullptr when the file has none.
+const nlohmann::json* find_benchmark(const nlohmann::json& doc, const std::string& name);
+const nlohmann::json* find_benchmark(const nlohmann::json& doc, const std::string& suite,
+                                     const std::string& name);
+
+// A comparison's verdict: the benchmark ran on both sides and was compared (not failed, added
+// or removed).
+bool is_comparison_verdict(const std::string& verdict);
+
+// Each benchmark's verdict by name.
+std::map<std::string, std::string> verdicts(const nlohmann::json& doc);
+
+// The recommendation the specified rules give for the file's benchmarks when both builds
+// succeeded and no pull request claims a performance change: a regression blocks, then a
+// failure; otherwise "inconclusive" when a quarter or more of the compared benchmarks are, or
+// when the sign follows run order for two or more and a quarter of those with an estimate;
+// else "merge". For tests whose benchmarks' verdicts are left to the machine: the
+// recommendation must still follow from them.
+std::string recommendation_for(const nlohmann::json& doc);
+
+// `name` was compared in every one of `rounds` analysed rounds: values on both sides in each,
+// and a comparison's verdict (not failed, added or removed). Which comparison verdict is left
+// to the caller: the PR's binary differs, and code layout alone can move an unchanged
+// benchmark's time.
+void expect_compared_in_every_round(const nlohmann::json& doc, const std::string& name, int rounds);
+
+}  // namespace benchpr::testing
