@@ -176,10 +176,138 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
   return svg;
 }
 
+namespace {
+
+// The rounds chart's frame: where round i stands and where a value lies, clamped to the plot.
+struct RoundsFrame {
+  static constexpr double kLeft = 96, kRight = 16, kTop = 18, kPlotHeight = 150, kBottom = 30;
+  double lo = 0, hi = 0;  // the value axis
+  double step = 0;        // the width of one round
+
+  double x_of(std::size_t i) const { return kLeft + step * (static_cast<double>(i) + 0.5); }
+  double y_of(double v) const {
+    return std::clamp(kTop + kPlotHeight * (1 - (v - lo) / (hi - lo)), kTop, kTop + kPlotHeight);
+  }
+  bool off_scale(double v) const { return v < lo || v > hi; }
+};
+
+// The rounds the analysis did not use (the warm-up, the dropped round), shaded and labelled.
+std::string left_out_rounds_svg(const RoundsFrame& f, std::size_t n,
+                                const std::vector<RoundPlan>& plan,
+                                const std::vector<int>& analysed,
+                                const BenchmarkAnalysis& analysis) {
+  std::string svg;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool warmup = i < plan.size() && plan[i].warmup;
+    const bool dropped = analysis.dropped_round && analysed[i] == *analysis.dropped_round;
+    if (!warmup && !dropped) continue;
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" "
+        "fill=\"#64748b\">{}</text>\n",
+        num(f.x_of(i) - f.step / 2), num(f.kTop), num(f.step), num(f.kPlotHeight),
+        warmup ? "#f1f5f9" : "#fef3c7", num(f.x_of(i)), num(f.kTop - 5),
+        f.step >= 44 ? (warmup ? "warm-up" : "left out") : (warmup ? "w" : "×"));
+  }
+  return svg;
+}
+
+std::string value_axis_svg(const RoundsFrame& f, std::string_view unit) {
+  std::string svg;
+  for (int k = 0; k <= 4; ++k) {
+    const double v = f.lo + (f.hi - f.lo) * k / 4;
+    const double y = f.y_of(v);
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e2e8f0\"/>"
+        "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\" fill=\"#475569\">{5}</text>\n",
+        num(f.kLeft), num(y), num(kWidth - f.kRight), num(f.kLeft - 8), num(y + 4),
+        escape_html(format_value(v, unit)));
+  }
+  return svg;
+}
+
+// Round labels under the plot (at most about 25): the analysed round's number and its order,
+// AB when base ran first.
+std::string round_labels_svg(const RoundsFrame& f, std::size_t n,
+                             const std::vector<RoundPlan>& plan, const std::vector<int>& analysed) {
+  std::string svg;
+  const std::size_t every = std::max<std::size_t>(1, (n + 24) / 25);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % every != 0) continue;
+    const bool warmup = i < plan.size() && plan[i].warmup;
+    const Side first = i < plan.size() ? plan[i].first : Side::Base;
+    const std::string label =
+        warmup ? "w" : fmt::format("{} {}", analysed[i], first == Side::Base ? "AB" : "BA");
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#475569\">{}"
+        "</text>\n",
+        num(f.x_of(i)), num(f.kTop + f.kPlotHeight + 16), label);
+  }
+  return svg;
+}
+
+// One side's values: a thin line through them, then a mark per round (base a circle, PR a
+// square; filled when that side ran first), an arrow beside a value off the axis.
+std::string side_values_svg(const RoundsFrame& f, Side side, const BenchmarkSeries& series,
+                            const std::vector<RoundPlan>& plan, const std::vector<int>& analysed) {
+  const auto& values = side == Side::Base ? series.base : series.head;
+  const std::string_view colour = side == Side::Base ? kBaseColour : kHeadColour;
+  const double r = std::clamp(f.step / 5, 2.0, 5.0);
+  std::string svg;
+  // A thin line through each side's values makes drift visible; gaps stay gaps.
+  std::string path;
+  bool open = false;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!usable(values[i])) {
+      open = false;
+      continue;
+    }
+    path += fmt::format("{}{} {}", open ? "L" : "M", num(f.x_of(i)), num(f.y_of(values[i])));
+    open = true;
+  }
+  if (!path.empty()) {
+    svg += fmt::format(
+        "<path d=\"{}\" stroke=\"{}\" stroke-width=\"1.2\" fill=\"none\" opacity=\"0.45\"/>\n",
+        path, colour);
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!usable(values[i])) continue;
+    const Side first = i < plan.size() ? plan[i].first : Side::Base;
+    const bool ran_first = first == side;
+    const std::string fill = ran_first ? std::string(colour) : "#ffffff";
+    const std::string title = fmt::format(
+        "round {}: {} {} ({})", analysed[i] > 0 ? std::to_string(analysed[i]) : "warm-up",
+        side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
+        ran_first ? "ran first" : "ran second");
+    const double x = f.x_of(i), y = f.y_of(values[i]);
+    if (f.off_scale(values[i])) {
+      svg += fmt::format(
+          "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\">{}"
+          "</text>\n",
+          num(x + (side == Side::Base ? -9 : 9)), num(values[i] > f.hi ? y + 18 : y - 9), colour,
+          values[i] > f.hi ? "\u2191" : "\u2193");
+    }
+    if (side == Side::Base) {
+      svg += fmt::format(
+          "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" "
+          "stroke-width=\"1.8\"><title>{}</title></circle>\n",
+          num(x), num(y), num(r), fill, colour, escape_html(title));
+    } else {
+      svg += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" "
+          "stroke-width=\"1.8\"><title>{}</title></rect>\n",
+          num(x - r), num(y - r), num(2 * r), num(2 * r), fill, colour, escape_html(title));
+    }
+  }
+  return svg;
+}
+
+}  // namespace
+
 std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnalysis& analysis,
                              const std::vector<RoundPlan>& plan) {
-  constexpr double kLeft = 96, kRight = 16, kTop = 18, kPlotHeight = 150, kBottom = 30;
-  const double height = kTop + kPlotHeight + kBottom;
+  RoundsFrame f;
+  const double height = f.kTop + f.kPlotHeight + f.kBottom;
   const std::size_t n = std::max({plan.size(), series.base.size(), series.head.size()});
 
   // Analysed-round numbers (as in the comment) and the round the analysis left out.
@@ -204,7 +332,7 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
   std::string svg = svg_open(kWidth, height, "values of base and PR in every round");
   if (n == 0 || !std::isfinite(lo)) {
     svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#64748b\">no values were measured</text>",
-                       num(kLeft), num(kTop + 20));
+                       num(f.kLeft), num(f.kTop + 20));
     return svg + "</svg>\n";
   }
   if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) {
@@ -213,100 +341,15 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
     const double pad = (hi - lo) * 0.1;
     lo -= pad, hi += pad;
   }
-  const double plot_width = kWidth - kLeft - kRight;
-  const double step = plot_width / static_cast<double>(n);
-  const auto x_of = [&](std::size_t i) { return kLeft + step * (static_cast<double>(i) + 0.5); };
-  const auto y_of = [&](double v) {
-    return std::clamp(kTop + kPlotHeight * (1 - (v - lo) / (hi - lo)), kTop, kTop + kPlotHeight);
-  };
-  const auto off_scale = [&](double v) { return v < lo || v > hi; };
+  f.lo = lo;
+  f.hi = hi;
+  f.step = (kWidth - f.kLeft - f.kRight) / static_cast<double>(n);
 
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool warmup = i < plan.size() && plan[i].warmup;
-    const bool dropped = analysis.dropped_round && analysed[i] == *analysis.dropped_round;
-    if (!warmup && !dropped) continue;
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" "
-        "fill=\"#64748b\">{}</text>\n",
-        num(x_of(i) - step / 2), num(kTop), num(step), num(kPlotHeight),
-        warmup ? "#f1f5f9" : "#fef3c7", num(x_of(i)), num(kTop - 5),
-        step >= 44 ? (warmup ? "warm-up" : "left out") : (warmup ? "w" : "×"));
-  }
-  // Value axis.
-  for (int k = 0; k <= 4; ++k) {
-    const double v = lo + (hi - lo) * k / 4;
-    const double y = y_of(v);
-    svg += fmt::format(
-        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e2e8f0\"/>"
-        "<text x=\"{3}\" y=\"{4}\" text-anchor=\"end\" fill=\"#475569\">{5}</text>\n",
-        num(kLeft), num(y), num(kWidth - kRight), num(kLeft - 8), num(y + 4),
-        escape_html(format_value(v, series.unit)));
-  }
-  // Round labels: AB = base ran first.
-  const std::size_t every = std::max<std::size_t>(1, (n + 24) / 25);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i % every != 0) continue;
-    const bool warmup = i < plan.size() && plan[i].warmup;
-    const Side first = i < plan.size() ? plan[i].first : Side::Base;
-    const std::string label =
-        warmup ? "w" : fmt::format("{} {}", analysed[i], first == Side::Base ? "AB" : "BA");
-    svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#475569\">{}"
-        "</text>\n",
-        num(x_of(i)), num(kTop + kPlotHeight + 16), label);
-  }
-
-  const double r = std::clamp(step / 5, 2.0, 5.0);
-  for (const Side side : {Side::Base, Side::Head}) {
-    const auto& values = side == Side::Base ? series.base : series.head;
-    const std::string_view colour = side == Side::Base ? kBaseColour : kHeadColour;
-    // A thin line through each side's values makes drift visible; gaps stay gaps.
-    std::string path;
-    bool open = false;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!usable(values[i])) {
-        open = false;
-        continue;
-      }
-      path += fmt::format("{}{} {}", open ? "L" : "M", num(x_of(i)), num(y_of(values[i])));
-      open = true;
-    }
-    if (!path.empty()) {
-      svg += fmt::format(
-          "<path d=\"{}\" stroke=\"{}\" stroke-width=\"1.2\" fill=\"none\" opacity=\"0.45\"/>\n",
-          path, colour);
-    }
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (!usable(values[i])) continue;
-      const Side first = i < plan.size() ? plan[i].first : Side::Base;
-      const bool ran_first = first == side;
-      const std::string fill = ran_first ? std::string(colour) : "#ffffff";
-      const std::string title = fmt::format(
-          "round {}: {} {} ({})", analysed[i] > 0 ? std::to_string(analysed[i]) : "warm-up",
-          side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
-          ran_first ? "ran first" : "ran second");
-      const double x = x_of(i), y = y_of(values[i]);
-      if (off_scale(values[i])) {
-        svg += fmt::format(
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\">{}"
-            "</text>\n",
-            num(x + (side == Side::Base ? -9 : 9)), num(values[i] > hi ? y + 18 : y - 9), colour,
-            values[i] > hi ? "\u2191" : "\u2193");
-      }
-      if (side == Side::Base) {
-        svg += fmt::format(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" "
-            "stroke-width=\"1.8\"><title>{}</title></circle>\n",
-            num(x), num(y), num(r), fill, colour, escape_html(title));
-      } else {
-        svg += fmt::format(
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" "
-            "stroke-width=\"1.8\"><title>{}</title></rect>\n",
-            num(x - r), num(y - r), num(2 * r), num(2 * r), fill, colour, escape_html(title));
-      }
-    }
-  }
+  svg += left_out_rounds_svg(f, n, plan, analysed, analysis);
+  svg += value_axis_svg(f, series.unit);
+  svg += round_labels_svg(f, n, plan, analysed);
+  for (const Side side : {Side::Base, Side::Head})
+    svg += side_values_svg(f, side, series, plan, analysed);
   svg += "</svg>\n";
   return svg;
 }
