@@ -637,6 +637,102 @@ json results_to_json(const Results& results, const Analysis* analysis) {
   return json::parse(results_to_string(results, analysis));
 }
 
+namespace {
+
+// The parts of a results file, read and checked (each error names its place, `w`).
+PullRequestInfo read_pull_request(const json& j) {
+  PullRequestInfo pr;
+  pr.number = static_cast<int>(get_int(j, "number", "pull_request", 1, 1 << 30, 0));
+  pr.repo = get_string(j, "repo", "pull_request", false);
+  pr.title = get_string(j, "title", "pull_request", false);
+  pr.url = get_string(j, "url", "pull_request", false);
+  pr.head_sha = get_string(j, "head_sha", "pull_request", false);
+  if (auto l = j.find("labels"); l != j.end() && l->is_array()) {
+    for (const json& x : *l)
+      if (x.is_string() && pr.labels.size() < 100 &&
+          x.get_ref<const std::string&>().size() <= kMaxString)
+        pr.labels.push_back(x.get<std::string>());
+  }
+  return pr;
+}
+
+BuildResult read_build(const json& j, const std::string& w) {
+  BuildResult b;
+  b.side = get_side(j, "side", w);
+  b.ok = get_bool(j, "ok", w, true);
+  b.seconds = get_number(j, "seconds", w, 0);
+  b.failure = get_string(j, "failure", w, false);
+  b.failure_kind = get_failure_kind(j, "failure_kind", w, !b.ok);
+  b.log_tail = get_string(j, "log_tail", w, false);
+  return b;
+}
+
+RunRecord read_run(const json& j, const std::string& w) {
+  RunRecord x;
+  x.round = static_cast<int>(get_int(j, "round", w, 0, kMaxRounds, 0));
+  x.suite = get_string(j, "suite", w);
+  x.side = get_side(j, "side", w);
+  x.position = static_cast<int>(get_int(j, "position", w, 0, 1, 0));
+  x.started = get_number(j, "started", w, 0);
+  x.seconds = get_number(j, "seconds", w, 0);
+  x.cpu_seconds = get_number(j, "cpu_seconds", w, kMissing);
+  x.others_cpus = get_number(j, "others_cpus", w, kMissing);
+  x.leftover_processes = static_cast<int>(get_int(j, "leftover_processes", w, 0, 1'000'000, 0));
+  x.ok = get_bool(j, "ok", w, true);
+  x.failure = get_string(j, "failure", w, false);
+  x.failure_kind = get_failure_kind(j, "failure_kind", w, !x.ok);
+  x.log_tail = get_string(j, "log_tail", w, false);
+  return x;
+}
+
+BenchmarkSeries read_series(const json& j, const std::string& w) {
+  BenchmarkSeries s;
+  s.suite = get_string(j, "suite", w);
+  s.name = get_string(j, "name", w);
+  s.unit = get_string(j, "unit", w, false);
+  auto better = better_from_string(get_string(j, "better", w));
+  if (!better) fail(w + ".better", "expected \"lower\" or \"higher\"");
+  s.better = *better;
+  s.base = get_values(j, "base", w);
+  s.head = get_values(j, "head", w);
+  s.base_failure = get_string(j, "base_failure", w, false);
+  s.head_failure = get_string(j, "head_failure", w, false);
+  s.base_failure_kind = get_failure_kind(j, "base_failure_kind", w, !s.base_failure.empty());
+  s.head_failure_kind = get_failure_kind(j, "head_failure_kind", w, !s.head_failure.empty());
+  s.metric = get_string(j, "metric", w, false);
+  if (s.metric == "real_time") {
+    s.base_real = s.base;
+    s.head_real = s.head;
+  } else if (auto t = j.find("real_time"); t != j.end() && !t->is_null()) {
+    s.base_real = get_values(*t, "base", w + ".real_time");
+    s.head_real = get_values(*t, "head", w + ".real_time");
+  }
+  if (s.metric == "cpu_time") {
+    s.base_cpu = s.base;
+    s.head_cpu = s.head;
+  } else if (auto t = j.find("cpu_time"); t != j.end() && !t->is_null()) {
+    s.base_cpu = get_values(*t, "base", w + ".cpu_time");
+    s.head_cpu = get_values(*t, "head", w + ".cpu_time");
+  }
+  return s;
+}
+
+TimePlan read_time_plan(const json& j) {
+  const std::string w = "time_plan";
+  TimePlan t;
+  t.budget_seconds = get_number(j, "budget_seconds", w, 0);
+  t.min_time_seconds = get_number(j, "min_time_seconds", w, 0);
+  t.repetitions = static_cast<int>(get_int(j, "repetitions", w, 0, 1000, 0));
+  t.rounds = static_cast<int>(get_int(j, "rounds", w, 0, kMaxRounds, 0));
+  t.round_seconds = get_number(j, "round_seconds", w, 0);
+  t.spent_before = get_number(j, "spent_before", w, 0);
+  t.fits = get_bool(j, "fits", w, true);
+  t.summary = get_string(j, "summary", w, false);
+  return t;
+}
+
+}  // namespace
+
 Results results_from_json(const json& j) {
   Results r;
   if (!j.is_object()) fail("document", "expected a JSON object");
@@ -652,21 +748,8 @@ Results results_from_json(const json& j) {
   r.head = read_revision(field(j, "head", "document"), "head");
   r.config = read_config(field(j, "config", "document"));
   if (auto it = j.find("machine"); it != j.end()) r.machine = read_machine(*it, "machine");
-  if (auto it = j.find("pull_request"); it != j.end() && it->is_object()) {
-    PullRequestInfo pr;
-    pr.number = static_cast<int>(get_int(*it, "number", "pull_request", 1, 1 << 30, 0));
-    pr.repo = get_string(*it, "repo", "pull_request", false);
-    pr.title = get_string(*it, "title", "pull_request", false);
-    pr.url = get_string(*it, "url", "pull_request", false);
-    pr.head_sha = get_string(*it, "head_sha", "pull_request", false);
-    if (auto l = it->find("labels"); l != it->end() && l->is_array()) {
-      for (const json& x : *l)
-        if (x.is_string() && pr.labels.size() < 100 &&
-            x.get_ref<const std::string&>().size() <= kMaxString)
-          pr.labels.push_back(x.get<std::string>());
-    }
-    r.pull_request = pr;
-  }
+  if (auto it = j.find("pull_request"); it != j.end() && it->is_object())
+    r.pull_request = read_pull_request(*it);
   r.config_changed_by_head = get_bool(j, "config_changed_by_head", "document", false);
   if (auto it = j.find("seed"); it != j.end() && it->is_number_unsigned())
     r.seed = it->get<std::uint64_t>();
@@ -684,72 +767,20 @@ Results results_from_json(const json& j) {
     const json& builds = get_array(j, "builds", "document", 2);
     for (std::size_t i = 0; i < builds.size(); ++i) {
       const std::string w = fmt::format("builds[{}]", i);
-      BuildResult b;
-      b.side = get_side(builds[i], "side", w);
-      b.ok = get_bool(builds[i], "ok", w, true);
-      b.seconds = get_number(builds[i], "seconds", w, 0);
-      b.failure = get_string(builds[i], "failure", w, false);
-      b.failure_kind = get_failure_kind(builds[i], "failure_kind", w, !b.ok);
-      b.log_tail = get_string(builds[i], "log_tail", w, false);
-      r.builds.push_back(std::move(b));
+      r.builds.push_back(read_build(builds[i], w));
     }
   }
   if (j.contains("runs")) {
     const json& runs = get_array(j, "runs", "document", kMaxRounds * 200);
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const std::string w = fmt::format("runs[{}]", i);
-      RunRecord x;
-      x.round = static_cast<int>(get_int(runs[i], "round", w, 0, kMaxRounds, 0));
-      x.suite = get_string(runs[i], "suite", w);
-      x.side = get_side(runs[i], "side", w);
-      x.position = static_cast<int>(get_int(runs[i], "position", w, 0, 1, 0));
-      x.started = get_number(runs[i], "started", w, 0);
-      x.seconds = get_number(runs[i], "seconds", w, 0);
-      x.cpu_seconds = get_number(runs[i], "cpu_seconds", w, kMissing);
-      x.others_cpus = get_number(runs[i], "others_cpus", w, kMissing);
-      x.leftover_processes =
-          static_cast<int>(get_int(runs[i], "leftover_processes", w, 0, 1'000'000, 0));
-      x.ok = get_bool(runs[i], "ok", w, true);
-      x.failure = get_string(runs[i], "failure", w, false);
-      x.failure_kind = get_failure_kind(runs[i], "failure_kind", w, !x.ok);
-      x.log_tail = get_string(runs[i], "log_tail", w, false);
-      r.runs.push_back(std::move(x));
+      r.runs.push_back(read_run(runs[i], w));
     }
   }
   const json& series = get_array(j, "series", "document", kMaxSeries);
   for (std::size_t i = 0; i < series.size(); ++i) {
     const std::string w = fmt::format("series[{}]", i);
-    BenchmarkSeries s;
-    s.suite = get_string(series[i], "suite", w);
-    s.name = get_string(series[i], "name", w);
-    s.unit = get_string(series[i], "unit", w, false);
-    auto better = better_from_string(get_string(series[i], "better", w));
-    if (!better) fail(w + ".better", "expected \"lower\" or \"higher\"");
-    s.better = *better;
-    s.base = get_values(series[i], "base", w);
-    s.head = get_values(series[i], "head", w);
-    s.base_failure = get_string(series[i], "base_failure", w, false);
-    s.head_failure = get_string(series[i], "head_failure", w, false);
-    s.base_failure_kind =
-        get_failure_kind(series[i], "base_failure_kind", w, !s.base_failure.empty());
-    s.head_failure_kind =
-        get_failure_kind(series[i], "head_failure_kind", w, !s.head_failure.empty());
-    s.metric = get_string(series[i], "metric", w, false);
-    if (s.metric == "real_time") {
-      s.base_real = s.base;
-      s.head_real = s.head;
-    } else if (auto t = series[i].find("real_time"); t != series[i].end() && !t->is_null()) {
-      s.base_real = get_values(*t, "base", w + ".real_time");
-      s.head_real = get_values(*t, "head", w + ".real_time");
-    }
-    if (s.metric == "cpu_time") {
-      s.base_cpu = s.base;
-      s.head_cpu = s.head;
-    } else if (auto t = series[i].find("cpu_time"); t != series[i].end() && !t->is_null()) {
-      s.base_cpu = get_values(*t, "base", w + ".cpu_time");
-      s.head_cpu = get_values(*t, "head", w + ".cpu_time");
-    }
-    r.series.push_back(std::move(s));
+    r.series.push_back(read_series(series[i], w));
   }
   r.rounds_done = static_cast<int>(
       get_int(j, "rounds_done", "document", 0, static_cast<long long>(r.plan.size()), 0));
@@ -759,19 +790,8 @@ Results results_from_json(const json& j) {
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);
   if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
-  if (auto it = j.find("time_plan"); it != j.end() && it->is_object()) {
-    const std::string w = "time_plan";
-    TimePlan t;
-    t.budget_seconds = get_number(*it, "budget_seconds", w, 0);
-    t.min_time_seconds = get_number(*it, "min_time_seconds", w, 0);
-    t.repetitions = static_cast<int>(get_int(*it, "repetitions", w, 0, 1000, 0));
-    t.rounds = static_cast<int>(get_int(*it, "rounds", w, 0, kMaxRounds, 0));
-    t.round_seconds = get_number(*it, "round_seconds", w, 0);
-    t.spent_before = get_number(*it, "spent_before", w, 0);
-    t.fits = get_bool(*it, "fits", w, true);
-    t.summary = get_string(*it, "summary", w, false);
-    r.time_plan = t;
-  }
+  if (auto it = j.find("time_plan"); it != j.end() && it->is_object())
+    r.time_plan = read_time_plan(*it);
   return r;
 }
 
