@@ -171,6 +171,41 @@ TEST(Session, RunsBothSidesInThePlannedOrderAndPersistsEveryRound) {
   EXPECT_TRUE(back.complete);
 }
 
+// The time plan appends its own --benchmark_min_time to Google Benchmark runs, unless the user
+// chose one: in the suite's command, or in --bench-args (which comes earlier in the command, so
+// a later flag of the plan's would silently win).
+TEST(Session, TheTimePlanSizesTheMinTimeUnlessBenchArgsSetOne) {
+  const auto min_time_flags = [](const Fixture& f) {
+    std::vector<std::string> flags;
+    const std::regex re(R"(--benchmark_min_time=[0-9.]+)");
+    for (const std::string& c : f.fake.commands) {
+      if (c.find("--benchmark_out=") == std::string::npos) continue;
+      std::string all;
+      for (auto it = std::sregex_iterator(c.begin(), c.end(), re); it != std::sregex_iterator();
+           ++it)
+        all += (all.empty() ? "" : " ") + it->str();
+      flags.push_back(all);
+    }
+    return flags;
+  };
+  Fixture planned;
+  planned.fake.times = {{"BM_A", {100, 100}}};
+  planned.setup.budget_seconds = 900;
+  planned.run();
+  const std::vector<std::string> sized = min_time_flags(planned);
+  ASSERT_FALSE(sized.empty());
+  EXPECT_EQ(sized.back(), "--benchmark_min_time=0.05");
+
+  Fixture chosen;
+  chosen.fake.times = {{"BM_A", {100, 100}}};
+  chosen.setup.budget_seconds = 900;
+  chosen.results.config.bench_args = "--benchmark_min_time=0.5";
+  chosen.run();
+  const std::vector<std::string> kept = min_time_flags(chosen);
+  ASSERT_FALSE(kept.empty());
+  for (const std::string& flags : kept) EXPECT_EQ(flags, "--benchmark_min_time=0.5");
+}
+
 TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
   Fixture f;
   f.fake.times = {{"BM_A", {100, 100}}, {"BM_Crash", {10, 10}}, {"BM_Z", {7, 7}}};

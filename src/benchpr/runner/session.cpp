@@ -91,11 +91,14 @@ int analysed_index_to_plan(const Results& r, int analysed) {
 
 }  // namespace
 
-bool Session::sized_by_plan(const SuiteConfig& suite, const RunCommand& cmd) const {
-  // A min time in the suite's own command is the user's choice, and a command with an {out}
-  // placeholder is the user's own argument list: both are left alone.
-  return min_time_ > 0 && suite.format == kGoogleBenchmark && cmd.reads_file &&
-         suite.run.find("--benchmark_min_time") == std::string::npos &&
+bool Session::sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const {
+  // A min time in the suite's own command or in --bench-args is the user's choice, and a
+  // command with an {out} placeholder is the user's own argument list: all are left alone.
+  const auto sets_min_time = [](const std::string& s) {
+    return s.find("--benchmark_min_time") != std::string::npos;
+  };
+  return min_time_ > 0 && suite.format == kGoogleBenchmark && reads_file &&
+         !sets_min_time(suite.run) && !sets_min_time(config.bench_args) &&
          suite.run.find("{out}") == std::string::npos;
 }
 
@@ -210,7 +213,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   if (!c.filter.empty() && suite.format == "google-benchmark")
     cmd.command += " --benchmark_filter=" + shell_quote(c.filter);
   if (!only.empty()) cmd.command += gbench_filter_argument(only);
-  if (sized_by_plan(suite, cmd))
+  if (sized_by_plan(c, suite, cmd.reads_file))
     cmd.command += fmt::format(" --benchmark_min_time={:g}", min_time_);
 
   exec::ProcessSpec spec;
@@ -566,9 +569,7 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     cost.run_seconds /= runs;
     // Only when every run has one: a mean over some runs would not match the wall time's.
     cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / runs : 0;
-    RunCommand probe;
-    probe.reads_file = true;
-    cost.sized = sized_by_plan(suite, probe);
+    cost.sized = sized_by_plan(results.config, suite, true);
     cost.min_time = min_time_;
     cost.repetitions = results.config.repetitions;
     for (const BenchmarkSeries& s : results.series) {

@@ -88,7 +88,7 @@ class Session {
                     int position);
   std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
   void persist(const Results& results, bool with_analysis = true);
-  bool sized_by_plan(const SuiteConfig& suite, const RunCommand& cmd) const;
+  bool sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const;
   void finish_failures(Results& results);
   void mark_interrupted(Results& results, int round);
 
