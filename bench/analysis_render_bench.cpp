@@ -6,9 +6,12 @@
 //
 // Usage: analysis_render_bench [--benchmarks N] [google benchmark flags]
 //        analysis_render_bench --write-results FILE [--benchmarks N] [--budget]
+//        analysis_render_bench --write-shards DIR [--benchmarks N] [--shards K]
 // --benchmarks N runs every benchmark at N benchmarks only (the ctest smoke run uses a small N).
 // The second form writes one synthetic results file of N benchmarks (default 10,000), as
 // `benchpr run --output` would, so that `benchpr publish FILE --dry-run` can be timed on it.
+// The third writes the K shard files (default 10) of one comparison of N benchmarks, as
+// `benchpr run --shard I/K` would, so that `benchpr merge` can be timed and its memory measured.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +32,7 @@
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/shard_merge.hpp"
 #include "benchpr/render/render.hpp"
 
 namespace {
@@ -238,6 +242,49 @@ void BM_PublishPipeline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// The K shards of one comparison of `benchmarks`: benchmark i on shard i % K + 1, every shard
+// with the whole partition, its own series and machine, as `run --shard` writes them.
+std::vector<Results> make_shards(int benchmarks, int shards) {
+  const Results whole = make_results({benchmarks, kRounds, false});
+  ShardInfo info;
+  info.count = shards;
+  info.balance = "by the benchmark listing";
+  for (std::size_t i = 0; i < whole.series.size(); ++i)
+    info.partition.push_back({whole.series[i].suite, whole.series[i].name,
+                              static_cast<int>(i % static_cast<std::size_t>(shards)) + 1});
+  std::vector<Results> out;
+  for (int k = 1; k <= shards; ++k) {
+    Results r = whole;
+    r.series.clear();
+    for (std::size_t i = 0; i < whole.series.size(); ++i)
+      if (info.partition[i].shard == k) r.series.push_back(whole.series[i]);
+    r.machine.cpu = fmt::format("runner {}", k);
+    r.shard = info;
+    r.shard->index = k;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// `benchpr merge` of 10 shards of range(0) benchmarks each: read the 10 files' text, check and
+// join them, write the merged file (the analysis is publish's, measured above).
+void BM_MergeShards(benchmark::State& state) {
+  constexpr int kShards = 10;
+  static std::map<int, std::vector<std::string>> cache;
+  std::vector<std::string>& texts = cache[size_of(state)];
+  if (texts.empty())
+    for (const Results& r : make_shards(size_of(state) * kShards, kShards))
+      texts.push_back(results_to_string(r));
+  for (auto _ : state) {
+    std::vector<ShardFile> files;
+    for (std::size_t k = 0; k < texts.size(); ++k)
+      files.push_back({fmt::format("shard-{}.json", k + 1), results_from_string(texts[k])});
+    const MergeOutcome merged = merge_shards(std::move(files));
+    benchmark::DoNotOptimize(results_to_string(merged.merged));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0) * kShards);
+}
+
 // The published sizes, or every benchmark at one size (`--benchmarks N`: a quick smoke run).
 void register_benchmarks(int only_size) {
   using Fn = void (*)(benchmark::State&);
@@ -253,6 +300,7 @@ void register_benchmarks(int only_size) {
       {"BM_ResultsToString", BM_ResultsToString, {10000}},
       {"BM_ResultsFromString", BM_ResultsFromString, {10000}},
       {"BM_PublishPipeline", BM_PublishPipeline, {10000}},
+      {"BM_MergeShards", BM_MergeShards, {1000}},  // 10 shards of 1,000
   };
   for (const Entry& e : entries) {
     auto* b = benchmark::RegisterBenchmark(e.name, e.fn)->Unit(benchmark::kMillisecond);
@@ -279,12 +327,31 @@ int write_results(const std::string& path, int benchmarks, bool budget) {
   return 0;
 }
 
+int write_shards(const std::string& dir, int benchmarks, int shards) {
+  const std::vector<Results> all = make_shards(benchmarks, shards);
+  for (const Results& r : all) {
+    const std::string path = fmt::format("{}/shard-{}.json", dir, r.shard->index);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << results_to_string(r);
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+  }
+  std::printf("wrote %d shard files of %d benchmarks in all to %s\n", shards, benchmarks,
+              dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string write_path;
   int benchmarks = 0;
   bool budget = false;
+  std::string shards_dir;
+  int shards = 10;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -298,12 +365,22 @@ int main(int argc, char** argv) {
       }
     } else if (arg == "--budget") {
       budget = true;
+    } else if (arg == "--write-shards" && i + 1 < argc) {
+      shards_dir = argv[++i];
+    } else if (arg == "--shards" && i + 1 < argc) {
+      shards = std::atoi(argv[++i]);
+      if (shards < 1 || shards > 256) {
+        std::fprintf(stderr, "--shards must be in [1, 256]\n");
+        return 2;
+      }
     } else {
       rest.push_back(argv[i]);
     }
   }
   if (!write_path.empty())
     return write_results(write_path, benchmarks > 0 ? benchmarks : 10000, budget);
+  if (!shards_dir.empty())
+    return write_shards(shards_dir, benchmarks > 0 ? benchmarks : 10000, shards);
   register_benchmarks(benchmarks);
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());

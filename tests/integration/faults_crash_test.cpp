@@ -1,5 +1,6 @@
-// Faults of the code under test while it is measured: a benchmark that crashes (signal or exit
-// code), output that is truncated, a benchmark reporting an error, benchmarks added and removed.
+// Faults of the code under test while it is measured: a benchmark that crashes (a signal) or
+// exits with a code, output that is truncated, a benchmark reporting an error, benchmarks added
+// and removed.
 // What can still be compared must be compared; what cannot is `failed` with the reason.
 #include <gtest/gtest.h>
 
@@ -79,21 +80,49 @@ TEST(FaultsCrash, SegfaultingBenchmarkIsFailedWithTheSignalAndTheOthersAreStillC
 }
 
 TEST(FaultsCrash, SeveralCrashingBenchmarksAreEachExcluded) {
-  // Two crashers in one suite (an abort and an exit): excluding one must not hide the other.
+  // Two crashers in one suite (an abort and a trap): excluding one must not hide the other.
   TempRepo repo;
   commit_base_and_pr(
-      repo, with(with(healthy(), {"BM_Abort", spin(800), ""}), {"BM_Exit", spin(700), ""}),
-      with(with(healthy(), {"BM_Abort", "std::abort();", ""}), {"BM_Exit", "std::exit(3);", ""}));
+      repo, with(with(healthy(), {"BM_Abort", spin(800), ""}), {"BM_Trap", spin(700), ""}),
+      with(with(healthy(), {"BM_Abort", "std::abort();", ""}),
+           {"BM_Trap", "__builtin_trap();", ""}));
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out));
   expect_clean_ending(e, repo);
 
   const json doc = read_json(out / "results.json");
   expect_failed_with(doc, "BM_Abort", "killed by signal 6 (SIGABRT)");
-  expect_failed_with(doc, "BM_Exit", "exit code 3");
+  expect_failed_with(doc, "BM_Trap", "killed by signal 4 (SIGILL)");
   expect_compared_in_every_round(doc, "BM_A", 2);
   expect_compared_in_every_round(doc, "BM_B", 2);
   // A benchmark failed and nothing regressed: the comparison is incomplete.
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
+  EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
+}
+
+// An exit code is the program's own decision (an exit() in a benchmark, a sanitizer's report, a
+// flag it refuses): running each benchmark alone would end the same way for every one of them,
+// so benchpr does not look for a crasher. The suite failed on that side, with the exit code, the
+// output's tail and the log's path.
+TEST(FaultsCrash, ASuiteThatExitsWithACodeIsFailedWithoutAProbe) {
+  TempRepo repo;
+  commit_base_and_pr(repo, with(healthy(), {"BM_Exit", spin(700), ""}),
+                     with(healthy(), {"BM_Exit", "std::exit(3);", ""}));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  expect_clean_ending(e, repo);
+
+  EXPECT_FALSE(contains(e.err, "finding which benchmark")) << e.err;
+  const json doc = read_json(out / "results.json");
+  for (const char* name : {"BM_A", "BM_B", "BM_Exit"}) expect_failed_with(doc, name, "exit code 3");
+  for (const json& run : doc["runs"]) {
+    if (run["side"] == "base") {
+      EXPECT_TRUE(run["ok"].get<bool>()) << run.dump();
+    } else {
+      EXPECT_EQ(run["failure_kind"], "exit-code") << run.dump();
+    }
+  }
+  EXPECT_TRUE(contains(e.err, ".log")) << e.err;
   EXPECT_EQ(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
   EXPECT_TRUE(markdown_problems(e.out).empty()) << join(markdown_problems(e.out));
 }
@@ -254,7 +283,7 @@ TEST(FaultsCrash, TheCrashProbeIsBoundedByTheSuiteTimeoutAndNeverRepeated) {
                  "/probes; sleep 2 ;;\n"
                  "*) echo whole >> " +
                  counts.path() +
-                 "/runs; exit 3 ;;\n"
+                 "/runs; kill -SEGV $$ ;;\n"
                  "esac\n");
   repo.commit("base");
   TempDir out;

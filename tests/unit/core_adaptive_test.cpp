@@ -261,7 +261,7 @@ TEST_F(AdaptiveTest, TheFinalNoteSaysWhatEachLookDecided) {
   done(30);
   const Analysis a = adaptive_analysis(results_, plan_);
   ASSERT_FALSE(a.notes.empty());
-  EXPECT_EQ(a.notes.back(),
+  EXPECT_EQ(a.notes.back().plain(),
             "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): "
             "1 benchmark decided after 10 rounds, 1 after 20; 1 still inconclusive.");
   EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Regression);

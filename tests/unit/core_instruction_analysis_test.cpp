@@ -103,7 +103,7 @@ TEST(InstructionAnalysis, DisagreementsAreNoted) {
   ASSERT_EQ(a.benchmarks[0].verdict, Verdict::Regression);
   ASSERT_EQ(a.benchmarks[1].verdict, Verdict::Unchanged);
   std::string notes;
-  for (const auto& n : a.notes) notes += n + "\n";
+  for (const auto& n : a.notes) notes += n.plain() + "\n";
   EXPECT_NE(notes.find("`BM_A`: time 30.0% slower (regression) while instructions per iteration "
                        "are flat (0.0%)"),
             std::string::npos)
@@ -113,7 +113,8 @@ TEST(InstructionAnalysis, DisagreementsAreNoted) {
       << notes;
   // Agreement says nothing.
   const Analysis quiet = analyse(session(1.0, 10000, 1.0, 10000));
-  for (const auto& n : quiet.notes) EXPECT_EQ(n.find("instructions"), std::string::npos) << n;
+  for (const auto& n : plain_texts(quiet.notes))
+    EXPECT_EQ(n.find("instructions"), std::string::npos) << n;
 }
 
 }  // namespace

@@ -119,9 +119,10 @@ TEST(MeasurementNotes, SuiteSaysWhichTimeWasCompared) {
   threaded.metric = "real_time";
   r.series.push_back(threaded);
   const Analysis a = analyse_session(r);
-  EXPECT_THAT(a.notes, ::testing::Contains(
-                           "Suite `core` compared CPU time for 1 single-threaded benchmark and "
-                           "real time for 1 (several threads, UseRealTime or UseManualTime)."));
+  EXPECT_THAT(
+      plain_texts(a.notes),
+      ::testing::Contains("Suite `core` compared CPU time for 1 single-threaded benchmark and "
+                          "real time for 1 (several threads, UseRealTime or UseManualTime)."));
 }
 
 TEST(MeasurementNotes, SleepAddedIsFlaggedAndNoted) {
@@ -135,7 +136,7 @@ TEST(MeasurementNotes, SleepAddedIsFlaggedAndNoted) {
     EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
   }
   bool noted = false;
-  for (const std::string& n : a.notes) {
+  for (const std::string& n : plain_texts(a.notes)) {
     if (n.rfind("Wall time moved while CPU time did not: `BM_Sleep` (real time +30.0%", 0) == 0)
       noted = true;
   }
@@ -163,10 +164,11 @@ TEST(MeasurementNotes, BusyRoundsAreNamedWithTheShareTheBenchmarksGot) {
     add_run(r, round, Side::Head, 1.0, busy ? 0.46 : 0.99, busy ? 1.5 : 0.1);
   }
   const Analysis a = analyse_session(r);
-  EXPECT_THAT(a.notes, ::testing::Contains(HasSubstr(
-                           "The machine was busy: the benchmark processes got about 48% of a CPU "
-                           "in rounds 2–5 (other processes kept about 1.5 CPUs busy). CPU time was "
-                           "compared")));
+  EXPECT_THAT(plain_texts(a.notes),
+              ::testing::Contains(HasSubstr(
+                  "The machine was busy: the benchmark processes got about 48% of a CPU "
+                  "in rounds 2–5 (other processes kept about 1.5 CPUs busy). CPU time was "
+                  "compared")));
 }
 
 TEST(MeasurementNotes, SleepingBenchmarkOnAQuietMachineIsNotBusy) {
@@ -176,7 +178,7 @@ TEST(MeasurementNotes, SleepingBenchmarkOnAQuietMachineIsNotBusy) {
     add_run(r, round, Side::Base, 1.0, 0.2, 0.05);
     add_run(r, round, Side::Head, 1.0, 0.2, 0.05);
   }
-  for (const std::string& n : analyse_session(r).notes)
+  for (const std::string& n : plain_texts(analyse_session(r).notes))
     EXPECT_THAT(n, ::testing::Not(HasSubstr("machine was busy")));
 }
 
@@ -192,10 +194,11 @@ TEST(MeasurementNotes, WallTimeComparisonsAreToldWhatContentionDoes) {
     add_run(r, round, Side::Head, 1.0, starved ? 0.9 : 0.99, starved ? 1.0 : 0.1);
   }
   const Analysis a = analyse_session(r);
-  EXPECT_THAT(a.notes, ::testing::Contains(AllOf(
-                           HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
-                           HasSubstr("In round 2 one side got less than half the CPU the other "
-                                     "got: that round is left out"))));
+  EXPECT_THAT(plain_texts(a.notes),
+              ::testing::Contains(
+                  AllOf(HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
+                        HasSubstr("In round 2 one side got less than half the CPU the other "
+                                  "got: that round is left out"))));
   ASSERT_EQ(a.benchmarks.size(), 1u);
   EXPECT_EQ(a.benchmarks[0].rounds_used, 3);
 }
@@ -212,7 +215,8 @@ TEST(MeasurementNotes, SideStarvedInMostRoundsIsThePullRequestAndStays) {
   const Analysis a = analyse_session(r);
   ASSERT_EQ(a.benchmarks.size(), 1u);
   EXPECT_EQ(a.benchmarks[0].rounds_used, 4);
-  for (const std::string& n : a.notes) EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
+  for (const std::string& n : plain_texts(a.notes))
+    EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
 }
 
 void all_rounds_busy(Results& r, int rounds) {
@@ -245,7 +249,7 @@ TEST(MeasurementNotes, OnBusyRoundsWaitingIsSeenAgainstTheSuitesOtherBenchmarks)
     EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
   }
   // The real-time change named is the one beyond the neighbours' load.
-  EXPECT_THAT(a.notes,
+  EXPECT_THAT(plain_texts(a.notes),
               ::testing::Contains(HasSubstr(
                   "Wall time moved while CPU time did not: `BM_Sleep` (real time +30.0%")));
 }

@@ -82,9 +82,9 @@ TEST(SeedPekkoTls, FourKibRound1IsColdAndThePrIsLowerInEveryRound) {
   ASSERT_TRUE(b4k.rounds_needed.has_value());
   EXPECT_GT(*b4k.rounds_needed, 4);
   // Levels 37.6 vs 50.05, 49.07, 50.33: t = 17.9 on 2 df, p = 0.0016 < 0.002.
-  EXPECT_NE(a.notes.front().find("Round 1 looked cold for 1 benchmark but was kept"),
+  EXPECT_NE(a.notes.front().plain().find("Round 1 looked cold for 1 benchmark but was kept"),
             std::string::npos)
-      << a.notes.front();
+      << a.notes.front().plain();
 }
 
 TEST(SeedPekkoTls, ColdFirstRoundIsLeftOutWhenEnoughRoundsRemain) {

@@ -108,10 +108,16 @@ TEST(ShardMerge, MissingShardMakesAPartialComparisonThatSaysWhat) {
   ASSERT_EQ(m.series.size(), 4u);
   EXPECT_EQ(m.series[3].name, "BM_B");
   EXPECT_EQ(m.series[3].head_failure, "not measured: shard 2 of 3 is missing");
+  EXPECT_EQ(m.series[3].base_failure_kind, FailureKind::NotMeasured);
+  EXPECT_EQ(m.series[3].head_failure_kind, FailureKind::NotMeasured);
   EXPECT_EQ(m.shard->shards[1].status, "missing");
   const Analysis a = analyse_session(m);
   EXPECT_EQ(a.benchmarks[3].verdict, Verdict::Failed);
+  EXPECT_EQ(a.benchmarks[3].failure, FailureKind::NotMeasured);
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+  // The kind survives the merged results file.
+  const Results back = results_from_string(results_to_string(m));
+  EXPECT_EQ(back.series[3].head_failure_kind, FailureKind::NotMeasured);
 }
 
 TEST(ShardMerge, FailedShardListsItsBenchmarks) {

@@ -10,6 +10,7 @@
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/sentence.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/value_range.hpp"
 #include "benchpr/core/wording.hpp"
@@ -292,7 +293,7 @@ SuiteSummary summarise_suite(const std::string& suite, const std::vector<Work>& 
 // "The PR's runs of micro left 3 processes running (in 2 of 12 runs); benchpr killed them.":
 // a benchmark that daemonises may have disturbed the runs after it, and the user should know
 // that their code leaves processes behind. One note per suite and side, in the order of the runs.
-static std::vector<std::string> leftover_process_notes(const Results& results) {
+static std::vector<Note> leftover_process_notes(const Results& results) {
   struct Left {
     std::string suite;
     Side side;
@@ -309,14 +310,17 @@ static std::vector<std::string> leftover_process_notes(const Results& results) {
       ++it->runs_with;
     }
   }
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   for (const Left& l : lefts) {
     if (l.processes == 0) continue;
-    notes.push_back(fmt::format(
-        "The {} runs of suite {} left {} process{} running (in {} of {} runs); benchpr killed "
-        "{} after each run.",
-        l.side == Side::Base ? "base" : "PR", l.suite, l.processes, l.processes == 1 ? "" : "es",
-        l.runs_with, l.runs, l.processes == 1 ? "it" : "them"));
+    Sentence s;
+    s.text(fmt::format("The {} runs of suite ", l.side == Side::Base ? "base" : "PR"))
+        .code(l.suite)
+        .text(fmt::format(" left {} process{} running (in {} of {} runs); benchpr killed {} after "
+                          "each run.",
+                          l.processes, l.processes == 1 ? "" : "es", l.runs_with, l.runs,
+                          l.processes == 1 ? "it" : "them"));
+    notes.emplace_back(NoteKind::Other, std::move(s).take());
   }
   return notes;
 }
@@ -401,32 +405,36 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   }
 
   if (cold > 0) {
-    out.notes.push_back(
+    out.notes.emplace_back(
+        NoteKind::ColdRounds,
         fmt::format("Round 1 looked cold for {} benchmark{} and was left out for {}.", cold,
                     cold == 1 ? "" : "s", cold == 1 ? "it" : "them"));
   }
   if (cold_kept > 0) {
-    out.notes.push_back(fmt::format(
-        "Round 1 looked cold for {} benchmark{} but was kept: too few rounds to leave it out.",
-        cold_kept, cold_kept == 1 ? "" : "s"));
+    out.notes.emplace_back(
+        NoteKind::ColdRounds,
+        fmt::format(
+            "Round 1 looked cold for {} benchmark{} but was kept: too few rounds to leave it out.",
+            cold_kept, cold_kept == 1 ? "" : "s"));
   }
   if (!results.complete) {
     int planned = 0;
     for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
-    out.notes.push_back(
+    out.notes.emplace_back(
+        NoteKind::Partial,
         fmt::format("Partial results: {} of {} analysed rounds ran ({}).", out.analysed_rounds,
                     planned, results.stop_reason.empty() ? "stopped early" : results.stop_reason));
   }
   if (results.config_changed_by_head) {
-    out.notes.push_back(
+    out.notes.emplace_back(
+        NoteKind::ConfigEdited,
         "This pull request edits .benchpr.yml; the base revision's configuration was used.");
   }
-  for (std::string& note : leftover_process_notes(results)) out.notes.push_back(std::move(note));
+  for (Note& note : leftover_process_notes(results)) out.notes.push_back(std::move(note));
 
   out.benchmarks.reserve(works.size());
   for (Work& w : works) out.benchmarks.push_back(std::move(w.out));
-  for (std::string& note : time_instruction_disagreements(out))
-    out.notes.push_back(std::move(note));
+  for (Note& note : time_instruction_disagreements(out)) out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;
 }

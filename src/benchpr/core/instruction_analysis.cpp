@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/sentence.hpp"
+
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
@@ -81,8 +83,11 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   return a;
 }
 
-std::vector<std::string> time_instruction_disagreements(const Analysis& analysis) {
-  std::vector<std::string> out;
+std::vector<Note> time_instruction_disagreements(const Analysis& analysis) {
+  std::vector<Note> out;
+  const auto note = [&out](const std::string& name, const std::string& rest) {
+    out.emplace_back(NoteKind::Other, std::move(Sentence().code(name).text(rest)).take());
+  };
   for (const BenchmarkAnalysis& ins : analysis.benchmarks) {
     if (!is_instruction_analysis(ins) || !std::isfinite(ins.change)) continue;
     for (const BenchmarkAnalysis& t : analysis.benchmarks) {
@@ -93,23 +98,23 @@ std::vector<std::string> time_instruction_disagreements(const Analysis& analysis
       const bool ins_moved =
           ins.verdict == Verdict::Regression || ins.verdict == Verdict::Improvement;
       if (ins_flat && time_significant(t.verdict)) {
-        out.push_back(fmt::format(
-            "`{}`: time {} ({}) while instructions per iteration are flat ({}): the difference "
-            "is in what instructions do not count (waiting, cache misses, system calls, "
-            "frequency).",
-            t.name, describe_change(t.change, t.better), to_string(t.verdict),
-            format_signed_percent(ins.change)));
+        note(t.name,
+             fmt::format(": time {} ({}) while instructions per iteration are flat ({}): the "
+                         "difference is in what instructions do not count (waiting, cache "
+                         "misses, system calls, frequency).",
+                         describe_change(t.change, t.better), to_string(t.verdict),
+                         format_signed_percent(ins.change)));
       } else if (ins_moved && t.verdict == Verdict::Unchanged) {
-        out.push_back(fmt::format(
-            "`{}`: instructions per iteration {} but time is unchanged within the time "
-            "threshold: the CPU hides the extra work, or the change is below what time can "
-            "show here.",
-            t.name, format_signed_percent(ins.change)));
+        note(t.name,
+             fmt::format(": instructions per iteration {} but time is unchanged within the time "
+                         "threshold: the CPU hides the extra work, or the change is below what "
+                         "time can show here.",
+                         format_signed_percent(ins.change)));
       } else if (ins_moved && time_significant(t.verdict) && (ins.change > 0) != (t.change > 0)) {
-        out.push_back(fmt::format(
-            "`{}`: instructions per iteration {} but time {}: fewer instructions are not always "
-            "faster (memory, branches, vector width).",
-            t.name, format_signed_percent(ins.change), describe_change(t.change, t.better)));
+        note(t.name,
+             fmt::format(": instructions per iteration {} but time {}: fewer instructions "
+                         "are not always faster (memory, branches, vector width).",
+                         format_signed_percent(ins.change), describe_change(t.change, t.better)));
       }
     }
   }

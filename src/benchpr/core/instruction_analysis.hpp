@@ -25,6 +25,6 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
 // Sentences for the benchmarks whose time and instruction count disagree: instructions flat
 // while time is significantly worse or better (the PR waits, misses caches, calls the kernel),
 // or instructions changed beyond their threshold while time was shown unchanged.
-std::vector<std::string> time_instruction_disagreements(const Analysis& analysis);
+std::vector<Note> time_instruction_disagreements(const Analysis& analysis);
 
 }  // namespace benchpr

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/sentence.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/wording.hpp"
 
@@ -64,30 +65,28 @@ void metric_notes(const Results& results, Analysis& analysis) {
     const auto [cpu, real] = per_suite[suite];
     const SuiteConfig* c = suite_config(results, suite);
     const bool chosen = c && !c->metric.empty() && c->metric != "auto";
-    std::string text;
+    Sentence text;
+    text.text("Suite ").code(suite);
     if (chosen) {
-      text = fmt::format("Suite `{}` compared {} (metric: {}).", suite,
-                         cpu > 0 ? "CPU time" : "real time", c->metric);
+      text.text(
+          fmt::format(" compared {} (metric: {}).", cpu > 0 ? "CPU time" : "real time", c->metric));
     } else if (real == 0) {
-      text = fmt::format(
-          "Suite `{}` compared CPU time (its benchmarks run on one thread), which a busy "
-          "machine lengthens far less than wall time.",
-          suite);
+      text.text(
+          " compared CPU time (its benchmarks run on one thread), which a busy machine lengthens "
+          "far less than wall time.");
     } else if (cpu == 0) {
-      text = fmt::format(
-          "Suite `{}` compared real time (its benchmarks use several threads, UseRealTime or "
-          "UseManualTime).",
-          suite);
+      text.text(
+          " compared real time (its benchmarks use several threads, UseRealTime or "
+          "UseManualTime).");
     } else {
-      text = fmt::format(
-          "Suite `{}` compared CPU time for {} and real time for {} (several threads, "
-          "UseRealTime or UseManualTime).",
-          suite,
+      text.text(fmt::format(
+          " compared CPU time for {} and real time for {} (several threads, UseRealTime or "
+          "UseManualTime).",
           plural(static_cast<std::size_t>(cpu), "single-threaded benchmark",
                  "single-threaded benchmarks"),
-          real);
+          real));
     }
-    analysis.notes.push_back(std::move(text));
+    analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
 }
 
@@ -196,29 +195,27 @@ void waiting_notes(const Results& results, Analysis& analysis) {
         found.try_emplace(c.benchmark, c.check);
     }
   }
-  std::vector<std::string> named;
+  Sentence text;
+  text.text("Wall time moved while CPU time did not: ");
   std::size_t noted = 0;
   for (const auto& [benchmark, c] : found) {
     BenchmarkAnalysis& b = analysis.benchmarks[benchmark];
     b.flags.push_back("waiting");
-    ++noted;
-    if (named.size() < kMaxNamedWaiting) {
-      named.push_back(fmt::format("`{}` (real time {}, CPU time {})", b.name,
-                                  format_signed_percent(c.real_change),
-                                  format_signed_percent(c.cpu_change)));
+    if (noted < kMaxNamedWaiting) {
+      if (noted > 0) text.text(noted + 1 == found.size() ? " and " : ", ");
+      text.code(b.name).text(fmt::format(" (real time {}, CPU time {})",
+                                         format_signed_percent(c.real_change),
+                                         format_signed_percent(c.cpu_change)));
     }
+    ++noted;
   }
   if (noted == 0) return;
-  std::string list;
-  for (std::size_t i = 0; i < named.size(); ++i) {
-    if (i > 0) list += i + 1 == named.size() ? " and " : ", ";
-    list += named[i];
-  }
-  if (noted > named.size()) list += fmt::format(" and {} more", noted - named.size());
-  analysis.notes.push_back(fmt::format(
-      "Wall time moved while CPU time did not: {}. The PR changed how long {} wait (sleep, I/O, "
-      "locks), which the compared CPU time does not count.",
-      list, noted == 1 ? "this benchmark spends in" : "these benchmarks spend in"));
+  if (noted > kMaxNamedWaiting) text.text(fmt::format(" and {} more", noted - kMaxNamedWaiting));
+  text.text(fmt::format(
+      ". The PR changed how long {} wait (sleep, I/O, locks), which the compared CPU time does "
+      "not count.",
+      noted == 1 ? "this benchmark spends in" : "these benchmarks spend in"));
+  analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
 }
 
 void busy_notes(const Results& results, Analysis& analysis) {
@@ -421,11 +418,19 @@ void direction_notes(const Results& results, Analysis& analysis) {
   }
   for (const Suite& s : suites) {
     const std::string more = s.count > 1 ? fmt::format(" (and {} more)", s.count - 1) : "";
-    analysis.notes.push_back(fmt::format(
-        "Suite `{}` reports `{}`{} in {}, a per-second unit, but does not set `better`, so lower "
-        "counts as better: set `better: higher` for a throughput (or `better: lower` to keep "
-        "this).",
-        s.name, s.first, more, s.unit));
+    Sentence text;
+    text.text("Suite ")
+        .code(s.name)
+        .text(" reports ")
+        .code(s.first)
+        .text(fmt::format("{} in {}, a per-second unit, but does not set ", more, s.unit))
+        .code("better")
+        .text(", so lower counts as better: set ")
+        .code("better: higher")
+        .text(" for a throughput (or ")
+        .code("better: lower")
+        .text(" to keep this).");
+    analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
 }
 

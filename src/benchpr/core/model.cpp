@@ -23,7 +23,7 @@ constexpr std::array<std::pair<RecommendationKind, std::string_view>, 4> kRecomm
     {RecommendationKind::Inconclusive, "inconclusive"},
     {RecommendationKind::Failed, "failed"},
 }};
-constexpr std::array<std::pair<FailureKind, std::string_view>, 12> kFailureKinds{{
+constexpr std::array<std::pair<FailureKind, std::string_view>, 13> kFailureKinds{{
     {FailureKind::None, "none"},
     {FailureKind::ExitCode, "exit-code"},
     {FailureKind::Signal, "signal"},
@@ -34,6 +34,7 @@ constexpr std::array<std::pair<FailureKind, std::string_view>, 12> kFailureKinds
     {FailureKind::BenchmarkError, "benchmark-error"},
     {FailureKind::ValueOutOfRange, "value-out-of-range"},
     {FailureKind::GivenUp, "given-up"},
+    {FailureKind::NotMeasured, "not-measured"},
     {FailureKind::Setup, "setup"},
     {FailureKind::Other, "other"},
 }};
@@ -137,6 +138,21 @@ std::string_view to_string(RecommendationKind k) {
   for (const auto& [kind, s] : kRecommendations)
     if (kind == k) return s;
   return "inconclusive";
+}
+
+std::string plain_text(const std::vector<TextPart>& parts) {
+  std::string out;
+  for (const TextPart& p : parts) out += p.code ? "`" + p.text + "`" : p.text;
+  return out;
+}
+
+std::string Note::plain() const { return plain_text(parts); }
+
+std::vector<std::string> plain_texts(const std::vector<Note>& notes) {
+  std::vector<std::string> out;
+  out.reserve(notes.size());
+  for (const Note& n : notes) out.push_back(n.plain());
+  return out;
 }
 
 }  // namespace benchpr

@@ -36,6 +36,7 @@ enum class FailureKind {
   BenchmarkError,   // the tool reported the benchmark as failed (error_occurred, missing data)
   ValueOutOfRange,  // a value that cannot be a measurement of its unit (NaN, 0, negative, ...)
   GivenUp,          // not run again: an earlier run of the suite on that side timed out
+  NotMeasured,      // its shard of a merged comparison is missing or failed
   Setup,            // the configuration cannot be carried out (unknown format or metric)
   Other,            // a failure of no known kind (results written before kinds were recorded)
 };
@@ -333,6 +334,32 @@ struct TextPart {
   std::string text;
   bool code = false;
 };
+// The parts as one line of plain text, names in backticks (JSON, logs).
+std::string plain_text(const std::vector<TextPart>& parts);
+
+// What a run-level note is about, where a renderer must know it (not from its words): the
+// renderer shows cold rounds, a partial run and an edited config from Results itself and leaves
+// out core's sentence for them.
+enum class NoteKind { Other, ColdRounds, Partial, ConfigEdited };
+
+// A run-level sentence (cold rounds, partial run, config edit, compared time, busy machine),
+// with names as code parts.
+struct Note {
+  NoteKind kind = NoteKind::Other;
+  std::vector<TextPart> parts;
+
+  Note() = default;
+  // A sentence without names.
+  Note(std::string text) : parts{{std::move(text), false}} {}  // NOLINT: implicit by design
+  Note(const char* text) : Note(std::string(text)) {}          // NOLINT: implicit by design
+  Note(NoteKind k, std::vector<TextPart> p) : kind(k), parts(std::move(p)) {}
+  Note(NoteKind k, std::string text) : kind(k), parts{{std::move(text), false}} {}
+
+  // The sentence as plain text, names in backticks: for JSON, logs and tests.
+  std::string plain() const;
+};
+// Each note's plain text (the results file keeps notes this way).
+std::vector<std::string> plain_texts(const std::vector<Note>& notes);
 
 struct Recommendation {
   RecommendationKind kind = RecommendationKind::Inconclusive;
@@ -394,7 +421,7 @@ struct Analysis {
   double equivalence_level = 0.90;  // confidence of the interval "unchanged" tests
   double run_mde = kMissing;        // median MDE over compared benchmarks
   bool order_warning = false;       // many benchmarks share the order flag
-  std::vector<std::string> notes;   // run-level sentences (cold rounds, partial run, config edit)
+  std::vector<Note> notes;          // run-level sentences (cold rounds, partial run, config edit)
 };
 
 }  // namespace benchpr

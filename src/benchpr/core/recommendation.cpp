@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/sentence.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
@@ -18,32 +19,11 @@ namespace {
 constexpr double kInconclusiveShare = 0.25;  // "many benchmarks are inconclusive"
 constexpr std::size_t kNamedAtMost = 3;
 
-// Builds the sentence twice in one go: as TextParts for the renderer and as plain text.
-class Sentence {
- public:
-  Sentence& text(const std::string& t) {
-    if (t.empty()) return *this;
-    if (!parts_.empty() && !parts_.back().code) {
-      parts_.back().text += t;
-    } else {
-      parts_.push_back({t, false});
-    }
-    plain_ += t;
-    return *this;
-  }
-  Sentence& code(const std::string& name) {
-    parts_.push_back({name, true});
-    plain_ += "`" + name + "`";
-    return *this;
-  }
-  Recommendation done(RecommendationKind kind) && {
-    return {kind, std::move(plain_), std::move(parts_)};
-  }
-
- private:
-  std::vector<TextPart> parts_;
-  std::string plain_;
-};
+Recommendation done(Sentence&& s, RecommendationKind kind) {
+  std::vector<TextPart> parts = std::move(s).take();
+  std::string plain = plain_text(parts);
+  return {kind, std::move(plain), std::move(parts)};
+}
 
 std::vector<const BenchmarkAnalysis*> with_verdict(const Analysis& a,
                                                    std::initializer_list<Verdict> v) {
@@ -173,7 +153,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
                          b.side == Side::Base ? "base revision" : "pull request", b.failure));
     }
     s.text(": nothing could be compared.");
-    return std::move(s).done(RecommendationKind::Failed);
+    return done(std::move(s), RecommendationKind::Failed);
   }
 
   const auto regressions = with_verdict(analysis, {Verdict::Regression});
@@ -197,7 +177,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     if (!failed.empty())
       s.text(fmt::format(" {} benchmark{} also failed.", failed.size(),
                          failed.size() == 1 ? "" : "s"));
-    return std::move(s).done(RecommendationKind::DoNotMerge);
+    return done(std::move(s), RecommendationKind::DoNotMerge);
   }
 
   if (!failed.empty()) {
@@ -208,7 +188,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     }
     list_more(s, failed.size());
     s.text(": the comparison is incomplete.");
-    return std::move(s).done(RecommendationKind::Failed);
+    return done(std::move(s), RecommendationKind::Failed);
   }
 
   const std::optional<PerformanceClaim> claim =
@@ -223,13 +203,13 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
             "current evidence");
     if (!inconclusive.empty()) s.text(fmt::format(" ({} inconclusive)", inconclusive.size()));
     s.text(".");
-    return std::move(s).done(RecommendationKind::DoNotMerge);
+    return done(std::move(s), RecommendationKind::DoNotMerge);
   }
 
   if (compared == 0) {
     Sentence s;
     s.text("No benchmark could be compared between the two revisions.");
-    return std::move(s).done(RecommendationKind::Inconclusive);
+    return done(std::move(s), RecommendationKind::Inconclusive);
   }
 
   if (analysis.order_warning ||
@@ -246,7 +226,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
                          : *inconclusive.front()->rounds_needed;
     if (need > 0) s.text(fmt::format("; about {} rounds would settle it", need));
     s.text(".");
-    return std::move(s).done(RecommendationKind::Inconclusive);
+    return done(std::move(s), RecommendationKind::Inconclusive);
   }
 
   Sentence s;
@@ -275,7 +255,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     list_more(s, slower.size());
     s.text(".");
   }
-  return std::move(s).done(RecommendationKind::Merge);
+  return done(std::move(s), RecommendationKind::Merge);
 }
 
 }  // namespace benchpr

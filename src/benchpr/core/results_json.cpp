@@ -613,7 +613,7 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
     w.top("mde");
     w.number(analysis->run_mde);
     w.top("notes");
-    w.dom(json(analysis->notes));
+    w.dom(json(plain_texts(analysis->notes)));
     w.top("recommendation");
     w.dom({{"verdict", to_string(analysis->recommendation.kind)},
            {"reason", analysis->recommendation.reason}});

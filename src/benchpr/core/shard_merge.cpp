@@ -212,14 +212,22 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
     if (whole_suite ? suites_seen.count(u.suite) > 0 : measured_by.count(key) > 0) continue;
     if (seen.count(key)) {
       BenchmarkSeries& s = m.series[seen[key]];
-      if (s.base_failure.empty()) s.base_failure = "not measured: " + p->second;
-      if (s.head_failure.empty()) s.head_failure = "not measured: " + p->second;
+      if (s.base_failure.empty()) {
+        s.base_failure = "not measured: " + p->second;
+        s.base_failure_kind = FailureKind::NotMeasured;
+      }
+      if (s.head_failure.empty()) {
+        s.head_failure = "not measured: " + p->second;
+        s.head_failure_kind = FailureKind::NotMeasured;
+      }
     } else {
       BenchmarkSeries s;
       s.suite = u.suite;
       s.name = name;
       s.base_failure = "not measured: " + p->second;
       s.head_failure = s.base_failure;
+      s.base_failure_kind = FailureKind::NotMeasured;
+      s.head_failure_kind = FailureKind::NotMeasured;
       seen[key] = m.series.size();
       m.series.push_back(std::move(s));
     }

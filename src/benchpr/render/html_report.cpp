@@ -58,21 +58,24 @@ std::string revision_html(const RevisionInfo& rev) {
   return escape_html(sha.empty() ? rev.spec : sha, 60);
 }
 
+// A sentence with names as <code>, each part escaped on its own.
+std::string html_parts(const std::vector<TextPart>& parts, std::size_t max_chars) {
+  std::string out;
+  for (const TextPart& part : parts) {
+    out += part.code ? "<code>" + escape_html(part.text) + "</code>"
+                     : escape_html(part.text, max_chars);
+  }
+  return out;
+}
+
 std::string recommendation_html(const Recommendation& rec) {
   static const std::map<RecommendationKind, std::string_view> kTitles = {
       {RecommendationKind::Merge, "Looks good to merge."},
       {RecommendationKind::DoNotMerge, "Don't merge as is."},
       {RecommendationKind::Inconclusive, "No clear answer yet."},
       {RecommendationKind::Failed, "Could not compare."}};
-  std::string reason;
-  if (rec.reason_parts.empty()) {
-    reason = escape_html(rec.reason, 2000);
-  } else {
-    for (const TextPart& part : rec.reason_parts) {
-      reason +=
-          part.code ? "<code>" + escape_html(part.text) + "</code>" : escape_html(part.text, 2000);
-    }
-  }
+  const std::string reason =
+      rec.reason_parts.empty() ? escape_html(rec.reason, 2000) : html_parts(rec.reason_parts, 2000);
   return fmt::format("<p class=\"rec rec-{}\"><strong>{}</strong> {}</p>\n", to_string(rec.kind),
                      kTitles.at(rec.kind), reason);
 }
@@ -176,8 +179,11 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
         "<p class=\"warn\">The sign follows run order for many benchmarks: position effects "
         "dominate this machine.</p>\n";
   }
-  for (const std::string& note : analysis.notes)
-    html += "<p class=\"note\">" + escape_html(note, 500) + "</p>\n";
+  for (const Note& note : analysis.notes) {
+    // The partial run has its own warning above.
+    if (note.kind == NoteKind::Partial && !results.complete) continue;
+    html += "<p class=\"note\">" + html_parts(note.parts, 500) + "</p>\n";
+  }
   for (const BuildResult& b : results.builds) {
     if (b.ok) continue;
     html += fmt::format("<p class=\"warn\">The {} build failed: {}</p>\n",

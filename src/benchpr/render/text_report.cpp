@@ -174,7 +174,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
         analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s", kMinDecidingRounds,
         kMinDecidingRounds));
   }
-  for (const std::string& n : analysis.notes) notes.push_back(one_line(n, 400));
+  for (const Note& n : analysis.notes) notes.push_back(one_line(n.plain(), 400));
   if (!notes.empty()) out += "\n";
   for (const std::string& n : notes) out += "  " + n + "\n";
 

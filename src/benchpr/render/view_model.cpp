@@ -204,10 +204,17 @@ std::string partial_note(const Results& results, const Analysis& analysis) {
 }
 
 // Core's notes repeat what the renderer shows from Results itself; keep one of each.
-bool duplicates_own_notice(const std::string& note, const Results& results) {
-  if (!results.complete && note.rfind("Partial results", 0) == 0) return true;
-  if (note.rfind("Round 1 looked cold", 0) == 0) return true;  // cold_notes names them
-  if (results.config_changed_by_head && note.find(".benchpr.yml") != std::string::npos) return true;
+bool duplicates_own_notice(const Note& note, const Results& results) {
+  switch (note.kind) {
+    case NoteKind::Partial:
+      return !results.complete;
+    case NoteKind::ColdRounds:
+      return true;  // cold_notes names the benchmarks
+    case NoteKind::ConfigEdited:
+      return results.config_changed_by_head;
+    case NoteKind::Other:
+      return false;
+  }
   return false;
 }
 
@@ -430,13 +437,12 @@ std::string footer(const Results& results, const Analysis& analysis) {
   return out;
 }
 
-// The sentence with benchmark names as code spans when core marked them; each fragment is
+// A sentence with benchmark names as code spans where core marked them; each fragment is
 // escaped on its own so a name cannot escape its span.
-std::string recommendation_reason(const Recommendation& rec) {
-  if (rec.reason_parts.empty()) return escape_inline(rec.reason, kReasonMaxChars);
+std::string inline_parts(const std::vector<TextPart>& parts, std::size_t max_chars) {
   std::string out;
-  for (const TextPart& part : rec.reason_parts) {
-    if (out.size() > kReasonMaxChars * 2) {
+  for (const TextPart& part : parts) {
+    if (out.size() > max_chars * 2) {
       out += "…";
       break;
     }
@@ -448,10 +454,15 @@ std::string recommendation_reason(const Recommendation& rec) {
     const bool lead = !part.text.empty() && (part.text.front() == ' ');
     const bool trail = part.text.size() > 1 && part.text.back() == ' ';
     if (lead) out += ' ';
-    out += escape_inline(part.text, kReasonMaxChars);
+    out += escape_inline(part.text, max_chars);
     if (trail) out += ' ';
   }
   return out;
+}
+
+std::string recommendation_reason(const Recommendation& rec) {
+  if (rec.reason_parts.empty()) return escape_inline(rec.reason, kReasonMaxChars);
+  return inline_parts(rec.reason_parts, kReasonMaxChars);
 }
 
 std::string recommendation_title(RecommendationKind kind) {
@@ -639,9 +650,9 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
   if (std::string few = too_few_rounds_note(analysis); !few.empty()) v.notes.push_back(few);
-  for (const std::string& note : analysis.notes) {
+  for (const Note& note : analysis.notes) {
     if (!duplicates_own_notice(note, results))
-      v.notes.push_back(escape_inline(note, kNoteMaxChars));
+      v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
   }
   for (std::string& note : cold_notes(analysis)) v.notes.push_back(std::move(note));
   for (const BuildResult& b : results.builds) {

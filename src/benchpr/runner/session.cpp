@@ -388,10 +388,11 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   const std::vector<std::string> only = selection(suite, side, &skip);
   if (skip) return;
   const RunRecord& rec = run_process(results, round, suite, side, position, only);
-  // A run that did not start (the shell's 126 and 127 included) ran no benchmark, so there is no
-  // crasher to look for; nor is there after a timeout or a bad output.
-  const bool crashed =
-      rec.failure_kind == FailureKind::ExitCode || rec.failure_kind == FailureKind::Signal;
+  // Only a signal is a crash worth looking for one benchmark behind. An exit code is the
+  // program's own decision (a flag it refuses, a sanitizer's report, an exit() in a benchmark):
+  // every probe would end the same way, so the suite's failure is reported as it is. A run that
+  // did not start (126, 127), a timeout or a bad output have no crasher to look for either.
+  const bool crashed = rec.failure_kind == FailureKind::Signal;
   if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
       crashed_.find({suite.name, side}) == crashed_.end()) {
     handle_crash(results, round, suite, side, position);
