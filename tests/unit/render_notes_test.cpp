@@ -1,6 +1,7 @@
-// Run-level notes: names in them render as code in every output, escaped as names are (a
-// suite or benchmark name comes from the PR's code), and the notes the renderer words itself
-// from Results (partial run, cold rounds, edited config) are not repeated, decided by kind.
+// Run-level notes and inconclusive reasons: names in notes render as code in every output, escaped
+// as names are (a suite or benchmark name comes from the PR's code), and the notes the renderer
+// words itself from Results (partial run, cold rounds, edited config) are not repeated, decided by
+// kind.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -80,6 +81,37 @@ TEST(RenderNotes, TheTerminalShowsThePlainSentence) {
   r.complete = true;
   const std::string text = render_text_report(r, with_note("demo"));
   EXPECT_NE(text.find("Suite `demo` compared CPU time (one thread)."), std::string::npos) << text;
+}
+
+// The short "no signal" is decided by the analysis's flag, not by the words of its reason.
+TEST(RenderReasons, NoSignalIsTheAnalysisFlagNotAPrefix) {
+  Results r;
+  r.complete = true;
+  Analysis a;
+  a.analysed_rounds = 6;
+  BenchmarkAnalysis b;
+  b.suite = "core";
+  b.name = "BM_Wide";
+  b.unit = "ns";
+  b.verdict = Verdict::Inconclusive;
+  b.base_value = 100;
+  b.head_value = 103;
+  b.change = 0.03;
+  b.ci_low = -0.05;
+  b.ci_high = 0.11;
+  b.no_signal = true;
+  b.reason = "the 95% CI -5.0% … +11% is wider than ±2%";
+  a.benchmarks.push_back(b);
+  const std::string flagged = render_comment(r, a, {});
+  EXPECT_NE(flagged.find("inconclusive: no signal"), std::string::npos) << flagged;
+  EXPECT_EQ(flagged.find("is wider than"), std::string::npos) << flagged;
+  EXPECT_NE(render_text_report(r, a).find("no signal"), std::string::npos);
+
+  a.benchmarks[0].no_signal = false;
+  a.benchmarks[0].reason = "no signal words, but another reason";
+  const std::string other = render_comment(r, a, {});
+  EXPECT_NE(other.find("inconclusive: no signal words, but another reason"), std::string::npos)
+      << other;
 }
 
 }  // namespace

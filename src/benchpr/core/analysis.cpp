@@ -238,6 +238,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
           "corrected {:.3f})",
           family.compared, a.p, a.p_adjusted);
     } else {
+      a.no_signal = true;
       a.reason = fmt::format("no signal: the 95% CI {} is wider than ±{}",
                              format_interval(a.ci_low, a.ci_high), format_percent(threshold));
     }

@@ -375,6 +375,9 @@ struct BenchmarkAnalysis {
   Better better = Better::Lower;
   Verdict verdict = Verdict::Inconclusive;
   std::string reason;  // why inconclusive / failed, in words
+  // Inconclusive because the interval is too wide to call either way (not for the correction
+  // over the family, nor for run order): the renderers shorten the reason to "no signal".
+  bool no_signal = false;
   // Why it failed (the PR's side when both failed); None unless the verdict is failed.
   FailureKind failure = FailureKind::None;
   double threshold = 0.02;  // the threshold this benchmark was judged by (Config::threshold_for)

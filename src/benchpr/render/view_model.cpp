@@ -116,7 +116,7 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx)
     why = fmt::format("not significant after correcting for {} (p {}, corrected {})",
                       plural(ctx.family, "benchmark", "benchmarks"), p_text(b.p),
                       p_text(b.p_adjusted));
-  } else if (b.reason.empty() || b.reason.rfind("no signal", 0) == 0) {
+  } else if (b.reason.empty() || b.no_signal) {
     why = "no signal";  // the CI column already shows how wide it is
   } else {
     why = escape_inline(b.reason, kCellReasonMaxChars);
