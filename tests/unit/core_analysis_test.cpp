@@ -123,5 +123,24 @@ TEST(Analysis, AMuchNoisierBenchmarkKeepsItsOwnVariance) {
   EXPECT_NEAR(x.ci_high, std::exp(0.05 + 2.306004 * 0.0316228) - 1, 1e-5);
 }
 
+// A benchmark that crashed on the PR side in every round is failed, and its base column still
+// shows what it cost there: the geometric mean of its base values (100 and 400 give 200).
+TEST(Analysis, AFailedBenchmarkKeepsTheSideItMeasured) {
+  Results r = run(0.01, 0);
+  BenchmarkSeries& s = r.series[1];
+  for (std::size_t i = 0; i < s.base.size(); ++i) {
+    s.base[i] = i % 2 == 0 ? 100 : 400;
+    s.head[i] = kMissing;
+  }
+  s.head_failure = "killed by signal 11 (SIGSEGV)";
+  s.head_failure_kind = FailureKind::Signal;
+  const BenchmarkAnalysis& x = analyse(r).benchmarks[1];
+  EXPECT_EQ(x.verdict, Verdict::Failed);
+  EXPECT_EQ(x.failure, FailureKind::Signal);
+  EXPECT_NEAR(x.base_value, 200, 1e-9);
+  EXPECT_TRUE(is_missing(x.head_value));
+  EXPECT_TRUE(is_missing(x.change));
+}
+
 }  // namespace
 }  // namespace benchpr

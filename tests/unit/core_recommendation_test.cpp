@@ -111,5 +111,30 @@ TEST(Recommendation, NoClaimNoEffectIsAMerge) {
   EXPECT_EQ(r.kind, RecommendationKind::Merge) << r.reason;
 }
 
+// The order warning with every benchmark decided: the verdicts stand (they were reached over
+// balanced AB/BA rounds), so the recommendation follows them instead of "0 of 2 are
+// inconclusive".
+TEST(Recommendation, OrderWarningWithNothingUndecidedFollowsTheVerdicts) {
+  Analysis a = unchanged_analysis();
+  BenchmarkAnalysis b = a.benchmarks.front();
+  b.name = "BM_B";
+  b.flags = {"order"};
+  a.benchmarks.front().flags = {"order"};
+  a.benchmarks.push_back(b);
+  a.order_warning = true;
+  const Recommendation r = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(r.kind, RecommendationKind::Merge) << r.reason;
+  EXPECT_EQ(r.reason.find("inconclusive"), std::string::npos) << r.reason;
+
+  // One of them undecided: then the order is the story.
+  a.benchmarks.back().verdict = Verdict::Inconclusive;
+  a.benchmarks.back().reason = "the sign follows run order: position effects dominate";
+  const Recommendation open = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(open.kind, RecommendationKind::Inconclusive) << open.reason;
+  EXPECT_NE(open.reason.find("1 of 2 benchmarks are inconclusive"), std::string::npos)
+      << open.reason;
+  EXPECT_NE(open.reason.find("the sign follows run order"), std::string::npos) << open.reason;
+}
+
 }  // namespace
 }  // namespace benchpr

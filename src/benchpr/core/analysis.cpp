@@ -140,8 +140,10 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     if (d > 0) ++a.worse_rounds;
     if (d < 0) ++a.better_rounds;
   }
-  if (a.verdict == Verdict::Added || a.verdict == Verdict::Removed) {
-    // Nothing is paired, but the side that has the benchmark still says what it cost there.
+  if (a.verdict == Verdict::Added || a.verdict == Verdict::Removed ||
+      (a.verdict == Verdict::Failed && r.base.empty())) {
+    // Nothing is paired, but the side that has values still says what it cost there (the base
+    // of a benchmark that crashed on the PR side from its first round, for example).
     a.base_value = base_values.empty() ? kMissing : geometric_mean(base_values);
     a.head_value = head_values.empty() ? kMissing : geometric_mean(head_values);
     return;

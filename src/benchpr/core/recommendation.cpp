@@ -212,7 +212,9 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     return done(std::move(s), RecommendationKind::Inconclusive);
   }
 
-  if (analysis.order_warning ||
+  // Run order matters only where it left benchmarks undecided: a verdict reached over balanced
+  // AB/BA rounds stands, and "0 of 3 are inconclusive" is no answer.
+  if ((analysis.order_warning && !inconclusive.empty()) ||
       static_cast<double>(inconclusive.size()) >= kInconclusiveShare * compared) {
     Sentence s;
     s.text(fmt::format("{} of {} benchmarks are inconclusive", inconclusive.size(), compared));
