@@ -82,10 +82,10 @@ TEST(FaultsCrash, SegfaultingBenchmarkIsFailedWithTheSignalAndTheOthersAreStillC
 TEST(FaultsCrash, SeveralCrashingBenchmarksAreEachExcluded) {
   // Two crashers in one suite (an abort and a trap): excluding one must not hide the other.
   TempRepo repo;
-  commit_base_and_pr(
-      repo, with(with(healthy(), {"BM_Abort", spin(800), ""}), {"BM_Trap", spin(700), ""}),
-      with(with(healthy(), {"BM_Abort", "std::abort();", ""}),
-           {"BM_Trap", "__builtin_trap();", ""}));
+  commit_base_and_pr(repo,
+                     with(with(healthy(), {"BM_Abort", spin(800), ""}), {"BM_Trap", spin(700), ""}),
+                     with(with(healthy(), {"BM_Abort", "std::abort();", ""}),
+                          {"BM_Trap", "__builtin_trap();", ""}));
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out));
   expect_clean_ending(e, repo);

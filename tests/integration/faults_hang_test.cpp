@@ -170,8 +170,8 @@ TEST(FaultsHang, ADaemonisedProcessIsKilledAfterTheRunAndReported) {
   // The comment says so, for the side whose runs did it, and every run's count is in the
   // results file.
   const std::string comment = slurp(out / "comment.md");
-  EXPECT_NE(comment.find("The PR runs of suite micro left "), std::string::npos) << comment;
-  EXPECT_EQ(comment.find("The base runs of suite micro left "), std::string::npos) << comment;
+  EXPECT_NE(comment.find("The PR runs of suite `micro` left "), std::string::npos) << comment;
+  EXPECT_EQ(comment.find("The base runs of suite `micro` left "), std::string::npos) << comment;
   EXPECT_NE(comment.find("benchpr killed them after each run"), std::string::npos) << comment;
   const json doc = read_json(out / "results.json");
   int runs = 0, left = 0;
