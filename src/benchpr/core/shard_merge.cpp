@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -75,12 +76,13 @@ void check_same(const ShardFile& first, const ShardFile& f) {
       fail(fmt::format("{}: its round plan differs from {}'s in round {}", f.path, first.path, i));
 }
 
-std::string shard_problem(const Results& r) {
+// Why a shard did not measure its whole share, if it did not.
+std::optional<std::string> shard_problem(const Results& r) {
   for (const BuildResult& b : r.builds)
     if (!b.ok)
       return "the " + std::string(b.side == Side::Base ? "base" : "PR") + " failed to build";
   if (!r.complete) return r.stop_reason.empty() ? "stopped early" : r.stop_reason;
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -149,14 +151,14 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
     rec.machine = r.machine;
     rec.measuring_seconds = r.measuring_seconds;
     rec.workflow_run_url = r.workflow_run_url;
-    const std::string problem = shard_problem(r);
-    rec.complete = problem.empty();
-    rec.status = problem.empty() ? r.stop_reason : problem;
-    if (!problem.empty()) {
+    const std::optional<std::string> problem = shard_problem(r);
+    rec.complete = !problem;
+    rec.status = problem ? *problem : r.stop_reason;
+    if (problem) {
       problems[k] = fmt::format("shard {} of {} {}", k, count,
-                                r.complete ? "failed: " + problem : "stopped: " + problem);
+                                r.complete ? "failed: " + *problem : "stopped: " + *problem);
       all_complete = false;
-      out.warnings.push_back(fmt::format("{} (shard {} of {}): {}", f.path, k, count, problem));
+      out.warnings.push_back(fmt::format("{} (shard {} of {}): {}", f.path, k, count, *problem));
     }
     for (const BuildResult& b : r.builds) {
       BuildResult& into = builds[b.side == Side::Base ? 0 : 1];
