@@ -19,20 +19,6 @@ TEST(Sentence, AdjacentTextJoinsAndNamesStayParts) {
   EXPECT_EQ(plain_text(p), "Suite `core` compared CPU time.");
 }
 
-TEST(Sentence, NameListsSayAndThenHowManyMore) {
-  const auto listed = [](std::vector<std::string> names, std::size_t at_most) {
-    Sentence s;
-    s.codes(names, at_most);
-    return plain_text(s.parts());
-  };
-  EXPECT_EQ(listed({}, 3), "");
-  EXPECT_EQ(listed({"a"}, 3), "`a`");
-  EXPECT_EQ(listed({"a", "b"}, 3), "`a` and `b`");
-  EXPECT_EQ(listed({"a", "b", "c"}, 3), "`a`, `b` and `c`");
-  EXPECT_EQ(listed({"a", "b", "c", "d", "e"}, 3), "`a`, `b`, `c` and 2 more");
-  EXPECT_EQ(listed({"a", "b"}, 0), "2 more");
-}
-
 TEST(Note, PlainTextKeepsKindAndNames) {
   const Note plain = "Stopped after 10 analysed rounds.";
   EXPECT_EQ(plain.kind, NoteKind::Other);

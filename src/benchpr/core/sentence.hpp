@@ -3,7 +3,6 @@
 // markup; the plain form (names in backticks) is for JSON and logs only.
 #pragma once
 
-#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +15,6 @@ class Sentence {
  public:
   Sentence& text(std::string_view t);
   Sentence& code(std::string_view name);
-  // "`a`, `b` and `c`": the first `at_most` names, then "and N more".
-  Sentence& codes(const std::vector<std::string>& names, std::size_t at_most);
 
   const std::vector<TextPart>& parts() const { return parts_; }
   std::vector<TextPart> take() && { return std::move(parts_); }
