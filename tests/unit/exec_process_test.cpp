@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::Optional;
 using ::testing::StartsWith;
 using Clock = std::chrono::steady_clock;
 
@@ -86,7 +88,7 @@ TEST_F(ExecProcessTest, SuccessfulCommandIsOk) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.signal, 0);
   EXPECT_TRUE(r.ok());
-  EXPECT_EQ(r.describe_failure(60), "");
+  EXPECT_EQ(r.describe_failure(60), std::nullopt);
   EXPECT_GT(r.wall_seconds, 0);
 }
 
@@ -135,7 +137,7 @@ TEST_F(ExecProcessTest, TailKeepsExactlyTheLastBytesAndLogGetsAll) {
   s.tail_bytes = 1000;
   s.log_path = dir_ / "out.log";
   ProcessResult r = runner_.run(s);
-  ASSERT_TRUE(r.ok()) << r.describe_failure(s.timeout_seconds);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(s.timeout_seconds).value_or("");
   EXPECT_EQ(r.output_tail.size(), 1000u);
   EXPECT_EQ(r.output_tail, full.substr(full.size() - 1000));
   EXPECT_THAT(r.output_tail, ::testing::EndsWith("19999\n20000\n"));
@@ -207,7 +209,7 @@ TEST_F(ExecProcessTest, ChildIgnoringSigtermIsKilled) {
 
 TEST_F(ExecProcessTest, LeftoversAreKilledWhenTheChildExits) {
   ProcessResult r = runner_.run(spec("sleep 1000 >/dev/null 2>&1 & echo $! > grandchild.pid"));
-  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   pid_t grandchild = read_pid(dir_ / "grandchild.pid");
   EXPECT_TRUE(dies_within_seconds(grandchild, 10)) << "grandchild " << grandchild << " survived";
 }
@@ -216,7 +218,7 @@ TEST_F(ExecProcessTest, GrandchildHoldingTheOutputOpenDoesNotHang) {
   auto start = Clock::now();
   ProcessResult r = runner_.run(spec("(sleep 30 &); echo done"));
   EXPECT_LT(seconds_since(start), 20);
-  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   EXPECT_EQ(r.output_tail, "done\n");
 }
 
@@ -229,7 +231,7 @@ TEST_F(ExecProcessTest, WriterEscapedFromTheGroupDoesNotHang) {
   pid_t escaped = read_pid(dir_ / "escaped.pid");
   kill(escaped, SIGKILL);  // out of run()'s reach by design: clean up here
   EXPECT_LT(elapsed, 20);
-  EXPECT_TRUE(r.ok()) << r.describe_failure(60);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   EXPECT_EQ(r.output_tail, "done\n");
 }
 
@@ -245,7 +247,7 @@ TEST_F(ExecProcessTest, SecretsAreScrubbedAndSetEnvAdded) {
   s.set_env = {{"BENCHPR_TEST_SET", "set-value"}, {"BENCHPR_TEST_OVERRIDDEN", "new-value"}};
   s.tail_bytes = 1 << 20;
   ProcessResult r = runner_.run(s);
-  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   EXPECT_THAT(r.output_tail, Not(HasSubstr("secret")));
   EXPECT_THAT(r.output_tail, Not(HasSubstr("GITHUB_TOKEN")));
   EXPECT_THAT(r.output_tail, Not(HasSubstr("BENCHPR_TEST_CUSTOM_SECRET")));
@@ -279,8 +281,8 @@ TEST_F(ExecProcessTest, MissingWorkingDirectoryMeansNotStarted) {
   EXPECT_FALSE(r.ok());
   EXPECT_THAT(r.spawn_error, HasSubstr(s.cwd));
   EXPECT_THAT(r.spawn_error, HasSubstr("No such file or directory"));
-  EXPECT_THAT(r.describe_failure(60), StartsWith("could not start: "));
-  EXPECT_THAT(r.describe_failure(60), HasSubstr(s.cwd));
+  EXPECT_THAT(r.describe_failure(60), Optional(StartsWith("could not start: ")));
+  EXPECT_THAT(r.describe_failure(60), Optional(HasSubstr(s.cwd)));
 }
 
 TEST_F(ExecProcessTest, InterruptKillsTheRunningChild) {
@@ -335,7 +337,7 @@ TEST_F(ExecProcessTest, ChildDoesNotInheritIgnoredSigpipe) {
   install_interrupt_handlers();
   // SigIgn is a hex mask; bit (13 - 1) is SIGPIPE.
   ProcessResult r = runner_.run(spec("sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status"));
-  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   unsigned long long ignored = std::stoull(r.output_tail, nullptr, 16);
   EXPECT_EQ(ignored & (1ULL << (SIGPIPE - 1)), 0u) << r.output_tail;
 }
@@ -343,7 +345,7 @@ TEST_F(ExecProcessTest, ChildDoesNotInheritIgnoredSigpipe) {
 TEST_F(ExecProcessTest, RusageReportsMemoryOfAnAllocatingProcess) {
   // dd reads into a 64 MiB buffer, touching every page of it.
   ProcessResult r = runner_.run(spec("dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null"));
-  ASSERT_TRUE(r.ok()) << r.describe_failure(60);
+  ASSERT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   EXPECT_GT(r.max_rss_kib, 32 * 1024);
 }
 
@@ -353,14 +355,14 @@ TEST_F(ExecProcessTest, RusageReportsMemoryOfAnAllocatingProcess) {
 // stretches the wall time, not the CPU time (about 0.3 s each here; the bounds are far below).
 TEST_F(ExecProcessTest, RusageSeparatesUserAndSystemTimeOfTheChild) {
   ProcessResult user = runner_.run(spec("i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"));
-  ASSERT_TRUE(user.ok()) << user.describe_failure(60);
+  ASSERT_TRUE(user.ok()) << user.describe_failure(60).value_or("");
   EXPECT_GT(user.user_seconds, 0.05);
   EXPECT_GT(user.user_seconds, 5 * user.system_seconds);
   EXPECT_LE(user.user_seconds + user.system_seconds, user.wall_seconds + 0.01);
 
   ProcessResult kernel =
       runner_.run(spec("dd if=/dev/zero of=/dev/null bs=64M count=4 2>/dev/null"));
-  ASSERT_TRUE(kernel.ok()) << kernel.describe_failure(60);
+  ASSERT_TRUE(kernel.ok()) << kernel.describe_failure(60).value_or("");
   EXPECT_GT(kernel.system_seconds, 0.05);
   EXPECT_GT(kernel.system_seconds, 5 * kernel.user_seconds);
   EXPECT_LE(kernel.user_seconds + kernel.system_seconds, kernel.wall_seconds + 0.01);

@@ -125,7 +125,7 @@ std::optional<std::string> GitRemote::fetch(const std::vector<std::string>& args
   auto result = git(command, env);
   if (result.ok()) return std::nullopt;
   std::string detail(trim(result.output_tail));
-  if (detail.empty()) detail = result.describe_failure(kGitTimeoutSeconds);
+  if (detail.empty()) detail = *result.describe_failure(kGitTimeoutSeconds);
   return github::redact(detail, token_);
 }
 

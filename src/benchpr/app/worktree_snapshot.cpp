@@ -25,7 +25,7 @@ class Git {
     const exec::ProcessResult r = processes_.run(spec);
     if (!r.ok()) {
       std::string detail(trim(r.output_tail));
-      if (detail.empty()) detail = r.describe_failure(spec.timeout_seconds);
+      if (detail.empty()) detail = *r.describe_failure(spec.timeout_seconds);
       throw UserError("--head WORKTREE: cannot " + what + " (git " + args + ": " + detail + ")");
     }
     return std::string(trim(r.output_tail));

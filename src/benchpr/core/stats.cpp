@@ -58,14 +58,6 @@ double median(std::vector<double> values) {
   return (lo + hi) / 2;
 }
 
-double mad(const std::vector<double>& values) {
-  double m = median(values);
-  std::vector<double> dev;
-  dev.reserve(values.size());
-  for (double v : values) dev.push_back(std::fabs(v - m));
-  return median(std::move(dev));
-}
-
 double t_quantile(double probability, double df) {
   // Only a handful of (probability, df) pairs occur in a run but they are asked for once per
   // benchmark: memoise them (Boost's inverse is the hot spot at 10,000 benchmarks).

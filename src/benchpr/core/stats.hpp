@@ -6,8 +6,7 @@
 
 namespace benchpr::stats {
 
-double median(std::vector<double> values);      // NaN for an empty input
-double mad(const std::vector<double>& values);  // median absolute deviation (unscaled)
+double median(std::vector<double> values);  // NaN for an empty input
 
 // Student t quantile and two-sided p-value (Boost.Math). df >= 1.
 double t_quantile(double probability, double df);

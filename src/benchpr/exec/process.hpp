@@ -46,9 +46,9 @@ struct ProcessResult {
   int leftover_processes = 0;
 
   bool ok() const { return started && !timed_out && !interrupted && signal == 0 && exit_code == 0; }
-  // "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m", "could not start: ..."
-  // ("" when ok()).
-  std::string describe_failure(double timeout_seconds) const;
+  // What went wrong: "exit code 2", "killed by signal 11 (SIGSEGV)", "timed out after 5m",
+  // "could not start: ..."; nothing exactly when ok().
+  std::optional<std::string> describe_failure(double timeout_seconds) const;
   // The same judgement as describe_failure, as a value to decide on (None when ok()).
   FailureKind failure_kind() const;
 };

@@ -60,7 +60,7 @@ int signal_reported_by_shell(int exit_code) {
 }
 }  // namespace
 
-std::string ProcessResult::describe_failure(double timeout_seconds) const {
+std::optional<std::string> ProcessResult::describe_failure(double timeout_seconds) const {
   // Interruption and timeout come before the signal: benchpr sent that signal itself. An
   // interruption before the start is still an interruption, not a failure to start.
   if (interrupted) return "interrupted";
@@ -74,7 +74,7 @@ std::string ProcessResult::describe_failure(double timeout_seconds) const {
     return "killed by signal " + std::to_string(sig) + " (" + signal_name(sig) + ")";
   }
   if (exit_code != 0) return "exit code " + std::to_string(exit_code);
-  return "";
+  return std::nullopt;
 }
 
 FailureKind ProcessResult::failure_kind() const {

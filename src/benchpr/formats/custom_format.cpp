@@ -2,6 +2,7 @@
 // [{"name": ..., "unit": ..., "value": ..., "range": ..., "extra": ...}]. The file does not say
 // which direction is better, so the suite's `better` decides (lower when unset).
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,7 +44,7 @@ class CustomFormat final : public Format {
     struct Entry {
       std::string unit;
       std::vector<double> values;
-      std::string problem;
+      std::optional<std::string> problem;  // the first one of its lines
     };
     std::vector<std::string> order;
     std::map<std::string, Entry> entries;
@@ -63,7 +64,7 @@ class CustomFormat final : public Format {
       if (const auto unit = item.find("unit"); unit != item.end() && unit->is_string()) {
         if (entry.unit.empty()) entry.unit = unit->get<std::string>();
       }
-      if (!entry.problem.empty()) continue;
+      if (entry.problem) continue;
       const auto value = item.find("value");
       if (value == item.end()) {
         entry.problem = "value is missing";
@@ -72,7 +73,7 @@ class CustomFormat final : public Format {
       const auto number = detail::json_number(*value);
       if (!number) {
         entry.problem = fmt::format("value is {}, not a number", value->type_name());
-      } else if (entry.problem = detail::value_problem("value", *number); entry.problem.empty()) {
+      } else if (entry.problem = detail::value_problem("value", *number); !entry.problem) {
         entry.values.push_back(*number);
       }
     }
@@ -80,8 +81,8 @@ class CustomFormat final : public Format {
     ParsedRun run;
     for (const std::string& name : order) {
       Entry& entry = entries[name];
-      if (!entry.problem.empty()) {
-        run.failures.push_back({name, entry.problem});
+      if (entry.problem) {
+        run.failures.push_back({name, *entry.problem});
       } else {
         run.measurements.push_back({name, entry.unit, better_, median(std::move(entry.values))});
       }

@@ -91,9 +91,20 @@ nlohmann::json load_json(std::string_view content, std::string_view format_title
 // rewritten Google Benchmark tokens spell non-finite values); nullopt for anything else.
 std::optional<double> json_number(const nlohmann::json& value);
 
-// "" when `value` is a usable measurement (finite and > 0), otherwise a reason that names the
-// field: "real_time is NaN", "real_time is 0", "real_time is negative (-3)".
-std::string value_problem(std::string_view field, double value);
+// Why `value` is not a usable measurement (finite and > 0), naming the field: "real_time is
+// NaN", "real_time is 0", "real_time is negative (-3)"; nothing when it is usable.
+std::optional<std::string> value_problem(std::string_view field, double value);
+
+// A value read from a results file, or why it cannot be compared (then `value` is meaningless).
+struct Reading {
+  double value = 0;
+  std::optional<std::string> problem;
+};
+// `value`, with the problem value_problem finds in it.
+inline Reading checked_reading(std::string_view field, double value) {
+  return {value, value_problem(field, value)};
+}
+inline Reading unusable(std::string problem) { return {0, std::move(problem)}; }
 
 // The direction after the suite's override.
 inline Better resolve_better(Better inferred, std::optional<Better> configured) {

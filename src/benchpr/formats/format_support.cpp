@@ -169,13 +169,13 @@ std::optional<double> json_number(const nlohmann::json& value) {
   return std::nullopt;
 }
 
-std::string value_problem(std::string_view field, double value) {
+std::optional<std::string> value_problem(std::string_view field, double value) {
   if (std::isnan(value)) return fmt::format("{} is NaN", field);
   if (std::isinf(value))
     return fmt::format("{} is {}infinite", field, value < 0 ? "negative " : "");
   if (value == 0) return fmt::format("{} is 0", field);
   if (value < 0) return fmt::format("{} is negative ({:g})", field, value);
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace detail

@@ -204,20 +204,17 @@ class GoogleBenchmarkFormat final : public Format {
     std::vector<double> real_times;
     std::vector<double> cpu_times;
     for (const json* entry : sources) {
-      std::string problem;
-      const double value = read_value(spec, *entry, problem);
-      if (!problem.empty()) {
-        run.failures.push_back({group.name, problem + source_note});
+      const detail::Reading compared = read_value(spec, *entry);
+      if (compared.problem) {
+        run.failures.push_back({group.name, *compared.problem + source_note});
         return;
       }
-      values.push_back(value);
+      values.push_back(compared.value);
       // Both times are kept beside the compared value; a missing or unusable one is left out.
-      std::string ignored;
-      const double real = read_value(kRealTime, *entry, ignored);
-      if (ignored.empty()) real_times.push_back(real);
-      ignored.clear();
-      const double cpu = read_value(kCpuTime, *entry, ignored);
-      if (ignored.empty()) cpu_times.push_back(cpu);
+      if (const detail::Reading real = read_value(kRealTime, *entry); !real.problem)
+        real_times.push_back(real.value);
+      if (const detail::Reading cpu = read_value(kCpuTime, *entry); !cpu.problem)
+        cpu_times.push_back(cpu.value);
     }
     Measurement m{group.name, spec.unit, better_, median(std::move(values))};
     if (spec.field == "real_time" || spec.field == "cpu_time") m.metric = spec.field;
@@ -238,16 +235,16 @@ class GoogleBenchmarkFormat final : public Format {
     return true;
   }
 
-  double read_value(const MetricSpec& spec, const json& entry, std::string& problem) const {
+  detail::Reading read_value(const MetricSpec& spec, const json& entry) const {
     const auto field = entry.find(spec.field);
     if (field == entry.end()) {
-      problem = spec.is_time ? fmt::format("{} is missing", spec.field) : missing_counter(entry);
-      return 0;
+      return detail::unusable(spec.is_time ? fmt::format("{} is missing", spec.field)
+                                           : missing_counter(entry));
     }
     const std::optional<double> raw = detail::json_number(*field);
     if (!raw) {
-      problem = fmt::format("{} is {}, not a number", spec.field, field->type_name());
-      return 0;
+      return detail::unusable(
+          fmt::format("{} is {}, not a number", spec.field, field->type_name()));
     }
     double value = *raw;
     if (spec.is_time) {
@@ -257,13 +254,12 @@ class GoogleBenchmarkFormat final : public Format {
           unit != entry.end() && unit->is_string() ? unit->get<std::string>() : "ns";
       const std::optional<double> scale = nanoseconds_per(time_unit);
       if (!scale) {
-        problem = fmt::format("unknown time_unit '{}' (expected ns, us, ms or s)", time_unit);
-        return 0;
+        return detail::unusable(
+            fmt::format("unknown time_unit '{}' (expected ns, us, ms or s)", time_unit));
       }
       value *= *scale;
     }
-    problem = detail::value_problem(spec.field, value);
-    return value;
+    return detail::checked_reading(spec.field, value);
   }
 
   std::string missing_counter(const json& entry) const {

@@ -1,6 +1,7 @@
 // hyperfine's `--export-json FILE`: one result per command, with every run's wall time in
 // seconds. The run's value is the median of those times, in nanoseconds.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,11 +19,11 @@ using nlohmann::json;
 constexpr std::string_view kTitle = "hyperfine";
 constexpr double kNanosecondsPerSecond = 1e9;
 
-// "" when every run exited with 0; else "exit code 3 in 3 of 3 runs" or "killed by a signal in
-// 1 of 5 runs" (hyperfine writes null when a command had no exit code).
-std::string exit_problem(const json& result) {
+// "exit code 3 in 3 of 3 runs" or "killed by a signal in 1 of 5 runs" (hyperfine writes null
+// when a command had no exit code); nothing when every run exited with 0.
+std::optional<std::string> exit_problem(const json& result) {
   const auto codes = result.find("exit_codes");
-  if (codes == result.end() || !codes->is_array()) return {};
+  if (codes == result.end() || !codes->is_array()) return std::nullopt;
   std::size_t failed = 0;
   std::string first;
   for (const json& code : *codes) {
@@ -39,7 +40,7 @@ std::string exit_problem(const json& result) {
     if (problem.empty()) continue;
     if (failed++ == 0) first = problem;
   }
-  if (failed == 0) return {};
+  if (failed == 0) return std::nullopt;
   return fmt::format("{} in {} of {} runs", first, failed, codes->size());
 }
 
@@ -78,31 +79,29 @@ class HyperfineFormat final : public Format {
       }
       // With --command-name, hyperfine writes the name in "command".
       const std::string name = command->get<std::string>();
-      if (std::string problem = exit_problem(result); !problem.empty()) {
-        run.failures.push_back({name, problem});
+      if (std::optional<std::string> problem = exit_problem(result)) {
+        run.failures.push_back({name, std::move(*problem)});
         continue;
       }
-      std::string problem;
-      const double seconds = value_seconds(result, problem);
-      if (!problem.empty()) {
-        run.failures.push_back({name, problem});
+      const detail::Reading seconds = value_seconds(result);
+      if (seconds.problem) {
+        run.failures.push_back({name, *seconds.problem});
         continue;
       }
-      run.measurements.push_back({name, "ns", better_, seconds * kNanosecondsPerSecond});
+      run.measurements.push_back({name, "ns", better_, seconds.value * kNanosecondsPerSecond});
     }
     return run;
   }
 
  private:
-  double value_seconds(const json& result, std::string& problem) const {
+  detail::Reading value_seconds(const json& result) const {
     std::string field = metric_.empty() || metric_ == "time" ? "times" : metric_;
     if (field != "times" && field != "user" && field != "system" && field != "mean" &&
         field != "median" && field != "min" && field != "max") {
-      problem = fmt::format(
-          "unknown metric '{}' (hyperfine reports time, user, system, mean, "
-          "median, min, max)",
-          metric_);
-      return 0;
+      return detail::unusable(
+          fmt::format("unknown metric '{}' (hyperfine reports time, user, system, mean, "
+                      "median, min, max)",
+                      metric_));
     }
     if (field == "times") {
       const auto times = result.find("times");
@@ -110,29 +109,21 @@ class HyperfineFormat final : public Format {
         std::vector<double> values;
         for (const json& t : *times) {
           const auto v = detail::json_number(t);
-          if (!v) {
-            problem = fmt::format("times holds {}, not a number", t.type_name());
-            return 0;
-          }
-          if (problem = detail::value_problem("time", *v); !problem.empty()) return 0;
+          if (!v)
+            return detail::unusable(fmt::format("times holds {}, not a number", t.type_name()));
+          if (std::optional<std::string> problem = detail::value_problem("time", *v))
+            return detail::unusable(std::move(*problem));
           values.push_back(*v);
         }
-        return median(std::move(values));
+        return {median(std::move(values)), std::nullopt};
       }
       field = "median";  // files written without per-run times
     }
     const auto it = result.find(field);
-    if (it == result.end()) {
-      problem = fmt::format("{} is missing", field);
-      return 0;
-    }
+    if (it == result.end()) return detail::unusable(fmt::format("{} is missing", field));
     const auto v = detail::json_number(*it);
-    if (!v) {
-      problem = fmt::format("{} is {}, not a number", field, it->type_name());
-      return 0;
-    }
-    problem = detail::value_problem(field, *v);
-    return *v;
+    if (!v) return detail::unusable(fmt::format("{} is {}, not a number", field, it->type_name()));
+    return detail::checked_reading(field, *v);
   }
 
   std::string metric_;

@@ -2,6 +2,7 @@
 // parameter combination. The run's value is the median of the measurement iterations of all forks.
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -51,14 +52,9 @@ Better direction_of(std::string_view mode, std::string_view unit) {
   return unit.starts_with("ops/") ? Better::Higher : Better::Lower;
 }
 
-struct Score {
-  double value = 0;
-  std::string problem;  // "" when value is usable
-};
-
 // Median of rawData ([fork][iteration]); of rawDataHistogram ([fork][iteration][[value, count]])
 // for sample mode; else the reported score.
-Score metric_value(const json& metric, std::string_view label) {
+detail::Reading metric_value(const json& metric, std::string_view label) {
   std::vector<double> values;
   const auto raw = metric.find("rawData");
   if (raw != metric.end() && raw->is_array()) {
@@ -67,8 +63,8 @@ Score metric_value(const json& metric, std::string_view label) {
       for (const json& iteration : fork) {
         const auto v = detail::json_number(iteration);
         if (!v)
-          return {0,
-                  fmt::format("{} rawData holds {}, not a number", label, iteration.type_name())};
+          return detail::unusable(
+              fmt::format("{} rawData holds {}, not a number", label, iteration.type_name()));
         values.push_back(*v);
       }
     }
@@ -86,30 +82,30 @@ Score metric_value(const json& metric, std::string_view label) {
             const auto v = detail::json_number(bin[0]);
             const auto count = detail::json_number(bin[1]);
             if (!v || !count) continue;
-            if (std::isnan(*v)) return {0, fmt::format("{} is NaN", label)};
+            if (std::isnan(*v)) return detail::unusable(fmt::format("{} is NaN", label));
             weighted.emplace_back(*v, *count);
           }
         }
       }
-      if (!weighted.empty()) {
-        const double m = weighted_median(std::move(weighted));
-        return {m, detail::value_problem(label, m)};
-      }
+      if (!weighted.empty())
+        return detail::checked_reading(label, weighted_median(std::move(weighted)));
     }
   }
   if (values.empty()) {
     const auto score = metric.find("score");
-    if (score == metric.end()) return {0, fmt::format("{} has no score and no rawData", label)};
+    if (score == metric.end())
+      return detail::unusable(fmt::format("{} has no score and no rawData", label));
     const auto v = detail::json_number(*score);
-    if (!v) return {0, fmt::format("{} score is {}, not a number", label, score->type_name())};
+    if (!v)
+      return detail::unusable(
+          fmt::format("{} score is {}, not a number", label, score->type_name()));
     values.push_back(*v);
   }
   for (double v : values) {
-    if (std::string problem = detail::value_problem(label, v); !problem.empty())
-      return {0, problem};
+    if (std::optional<std::string> problem = detail::value_problem(label, v))
+      return detail::unusable(std::move(*problem));
   }
-  const double m = median(std::move(values));
-  return {m, {}};
+  return {median(std::move(values)), std::nullopt};
 }
 
 // The metric a suite compares: the primary one, or a secondary metric named by `metric`
@@ -187,9 +183,9 @@ class JmhFormat final : public Format {
       const auto unit_it = metric->find("scoreUnit");
       const std::string unit =
           unit_it != metric->end() && unit_it->is_string() ? unit_it->get<std::string>() : "";
-      const Score score = metric_value(*metric, label);
-      if (!score.problem.empty()) {
-        run.failures.push_back({name, score.problem});
+      const detail::Reading score = metric_value(*metric, label);
+      if (score.problem) {
+        run.failures.push_back({name, *score.problem});
         continue;
       }
       const Better inferred = metric_.empty() || metric_ == "primary" ? direction_of(e.mode, unit)

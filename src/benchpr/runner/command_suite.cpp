@@ -69,7 +69,7 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
     out.leftover_processes += p.leftover_processes;
     out.output_tail = p.output_tail;
     if (!p.ok()) {
-      const std::string why = p.describe_failure(spec.timeout_seconds);
+      const std::string why = *p.describe_failure(spec.timeout_seconds);
       out.failure = runs > 1 ? fmt::format("run {} of {}: {}", i + 1, runs, why) : why;
       out.failure_kind = p.failure_kind();
       parsed.failures.push_back({suite.name, out.failure, out.failure_kind});
@@ -79,8 +79,8 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
   }
 
   const double value = formats::median(std::move(values));
-  if (std::string problem = formats::detail::value_problem(metric->name, value); !problem.empty()) {
-    parsed.failures.push_back({suite.name, problem, FailureKind::ValueOutOfRange});
+  if (std::optional<std::string> problem = formats::detail::value_problem(metric->name, value)) {
+    parsed.failures.push_back({suite.name, std::move(*problem), FailureKind::ValueOutOfRange});
     return parsed;
   }
   parsed.measurements.push_back(

@@ -42,7 +42,7 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
     // A timeout is not a crash: the suite's timeout already reports it.
     if (!one.ok() && !one.timed_out && !one.interrupted)
       probe.crashers.push_back(
-          {name, one.describe_failure(spec.timeout_seconds), one.failure_kind()});
+          {name, *one.describe_failure(spec.timeout_seconds), one.failure_kind()});
   }
   return probe;
 }

@@ -94,7 +94,7 @@ std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const R
   spec.tail_bytes = 4u << 20;
   const exec::ProcessResult p = processes.run(spec);
   if (!p.ok()) {
-    *failure = "listing its benchmarks failed: " + p.describe_failure(spec.timeout_seconds);
+    *failure = "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds);
     return {};
   }
   std::vector<std::string> names;
@@ -379,7 +379,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     (job.side == Side::Base ? s.base : s.head) = {o.value};
   }
   if (!batch.ok() && failed == 0)
-    progress("  warning: the Callgrind batch " + batch.describe_failure(spec.timeout_seconds));
+    progress("  warning: the Callgrind batch " + *batch.describe_failure(spec.timeout_seconds));
   return true;
 }
 

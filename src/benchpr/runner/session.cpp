@@ -152,7 +152,7 @@ bool Session::build(Results& results, Side side) {
   b.seconds = p.wall_seconds;
   b.ok = p.ok();
   if (!b.ok) {
-    b.failure = p.describe_failure(spec.timeout_seconds);
+    b.failure = *p.describe_failure(spec.timeout_seconds);
     b.failure_kind = p.failure_kind();
     b.log_tail = last_lines(p.output_tail, 40);
     progress_(fmt::format("the {} failed to build: {} (log: {})", side_name(side), b.failure,
@@ -242,7 +242,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     rec.failure_kind = kind;
     rec.log_tail = last_lines(p.output_tail, 20);
   };
-  if (!p.ok()) fail_run(p.describe_failure(spec.timeout_seconds), p.failure_kind());
+  if (!p.ok()) fail_run(*p.describe_failure(spec.timeout_seconds), p.failure_kind());
   if (rec.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = rec.failure;
 
   // Parse what the run left behind even when it failed: a suite whose process failed late
