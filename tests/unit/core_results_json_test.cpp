@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "benchpr/core/json_scan.hpp"
 #include "benchpr/core/results_json.hpp"
 
 namespace benchpr {
@@ -299,8 +300,68 @@ TEST(ResultsJson, VersionOneIsStillRead) {
   v1["series"][0]["base_failure"] = "";
   v1["benchmarks"] = json::array({{{"name", "x"}, {"round_changes", {0.1, -0.2}}}});
   const Results b = results_from_string(v1.dump(2));
+  EXPECT_NO_THROW(detail::scan_results(v1.dump(2)));  // the fast path, not the fallback
   EXPECT_EQ(b.schema_version, 1);
   EXPECT_EQ(results_to_string(b), results_to_string(a));
+}
+
+// The series are read straight from the text (no DOM): what that fast path reads must be what
+// the DOM reader reads, for everything a series may hold.
+TEST(ResultsJson, TheSeriesScannerReadsWhatTheDomReaderReads) {
+  Results r = sample();
+  BenchmarkSeries timed = r.series[0];
+  timed.name = "BM_\u00e9/\"quoted\"\\back\tslash \xF0\x9F\x98\x80";
+  timed.metric = "cpu_time";
+  timed.base_cpu = timed.base;
+  timed.head_cpu = timed.head;
+  timed.base_real = {101.5, kMissing, 1234567.891};
+  timed.head_real = {99.5, 98.25, 0.001};
+  timed.base_failure = "exit code 1";
+  timed.base_failure_kind = FailureKind::ExitCode;
+  r.series.push_back(timed);
+  json doc = results_to_json(r);
+  doc["series"][0]["extra"] = {{"nested", {1, {2, 3}, "x"}}, {"t", true}};
+  doc["series"][1]["unit"] = nullptr;
+  doc["series"][1]["base"] = "@values@";
+  doc["series"][1]["real_time"]["ignored"] = "@escapes@";
+  for (std::string text : {doc.dump(), doc.dump(2), doc.dump(-1, ' ', true)}) {
+    // What a JSON library would not write: numbers past a double, a raw integer, escapes.
+    const auto put = [&text](const std::string& marker, const std::string& raw) {
+      text.replace(text.find(marker), marker.size(), raw);
+    };
+    put("\"@values@\"", "[1e-400, -0.0, 12, 1.5e-3, null, 18446744073709551616, 1e-320]");
+    put("@escapes@", "\\ud83d\\ude00 \\u0007 \\/");
+    const Results scanned = detail::scan_results(text);
+    const Results dom = results_from_json(json::parse(text));
+    EXPECT_EQ(results_to_string(scanned), results_to_string(dom));
+    ASSERT_EQ(scanned.series.size(), 2u);
+    EXPECT_EQ(scanned.series[1].name, timed.name);
+    EXPECT_EQ(scanned.series[1].base_real[2], 1234567.891);
+    EXPECT_EQ(scanned.series[1].head_cpu[2], 98.5);
+    EXPECT_TRUE(is_missing(scanned.series[1].base[0]));  // too small for a double: 0
+    EXPECT_EQ(scanned.series[1].base[2], 12.0);
+    EXPECT_EQ(scanned.series[1].base[6], 1e-320);
+  }
+}
+
+// Where the scanner does not take a file, the DOM reader words the error, as it always did.
+TEST(ResultsJson, TheSeriesScannerLeavesErrorsToTheDomReader) {
+  const std::string text = results_to_string(sample());
+  EXPECT_THROW(detail::scan_results(text.substr(0, text.size() - 3)), JsonSyntaxError);
+  json no_version = results_to_json(sample());
+  no_version.erase("schema_version");
+  no_version["series"] = 5;  // the scanner meets this first; the header check comes first
+  EXPECT_EQ(rejection(no_version.dump()),
+            "results file: schema_version: missing (this file was not written by benchpr)");
+  for (const char* bad : {"\"\\udc00\"", "\"\\ud800x\"", "\"a\x01\"", "\"\xC0\xAF\"", "01", "1.",
+                          "-", "[1,]", "{\"a\":1,}", "nul", "1e999"}) {
+    json doc = results_to_json(sample());
+    std::string with = doc.dump();
+    with.insert(with.size() - 1, std::string(",\"benchmarks\":") + bad);
+    EXPECT_THROW(detail::scan_results(with), JsonSyntaxError) << bad;
+    EXPECT_EQ(rejection(with), "results file: document: not valid JSON (truncated or corrupted?)")
+        << bad;
+  }
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/json_scan.hpp"
+
 namespace benchpr {
 
 using nlohmann::json;
@@ -733,11 +735,14 @@ TimePlan read_time_plan(const json& j) {
 
 }  // namespace
 
-Results results_from_json(const json& j) {
+namespace {
+
+// Everything but the series, from the document's DOM (the whole file, or its small header).
+Results read_header(const json& j) {
   Results r;
   if (!j.is_object()) fail("document", "expected a JSON object");
-  // Version 1 (pretty-printed, with per-round changes in the analysis) is still read: the raw
-  // part, the only part read, has the same shape in both.
+  // Versions 1 and 2 are still read: the raw part, the only part read, has the same fields in
+  // every version.
   r.schema_version =
       static_cast<int>(get_int(j, "schema_version", "document", 1, kSchemaVersion, 0));
   if (r.schema_version == 0)
@@ -765,23 +770,19 @@ Results results_from_json(const json& j) {
   }
   if (j.contains("builds")) {
     const json& builds = get_array(j, "builds", "document", 2);
-    for (std::size_t i = 0; i < builds.size(); ++i) {
-      const std::string w = fmt::format("builds[{}]", i);
-      r.builds.push_back(read_build(builds[i], w));
-    }
+    for (std::size_t i = 0; i < builds.size(); ++i)
+      r.builds.push_back(read_build(builds[i], fmt::format("builds[{}]", i)));
   }
   if (j.contains("runs")) {
     const json& runs = get_array(j, "runs", "document", kMaxRounds * 200);
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const std::string w = fmt::format("runs[{}]", i);
-      r.runs.push_back(read_run(runs[i], w));
-    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      r.runs.push_back(read_run(runs[i], fmt::format("runs[{}]", i)));
   }
-  const json& series = get_array(j, "series", "document", kMaxSeries);
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    const std::string w = fmt::format("series[{}]", i);
-    r.series.push_back(read_series(series[i], w));
-  }
+  return r;
+}
+
+// The fields after the series: rounds_done is bounded by the plan.
+void read_trailer(const json& j, Results& r) {
   r.rounds_done = static_cast<int>(
       get_int(j, "rounds_done", "document", 0, static_cast<long long>(r.plan.size()), 0));
   r.complete = get_bool(j, "complete", "document", false);
@@ -792,13 +793,202 @@ Results results_from_json(const json& j) {
   if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
   if (auto it = j.find("time_plan"); it != j.end() && it->is_object())
     r.time_plan = read_time_plan(*it);
+}
+
+// --- the series without a DOM --------------------------------------------------------------
+// The same fields, checks and messages as read_series, read straight from the text: the series
+// are most of a large file, and a DOM of them most of the time a read took.
+
+std::vector<double> scan_values(JsonScanner& in, const std::string& where) {
+  if (in.peek() != '[') {
+    in.skip_value();
+    fail(where, "expected an array");
+  }
+  in.expect('[');
+  std::vector<double> out;
+  if (in.consume(']')) return out;
+  do {
+    if (out.size() >= kMaxRounds) fail(where, "too many rounds");
+    const char c = in.peek();
+    if (c == 'n') {
+      in.literal("null");
+      out.push_back(kMissing);
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const double x = in.number();
+      out.push_back(x > 0 ? x : kMissing);
+    } else {
+      in.skip_value();
+      fail(where, "expected numbers or null");
+    }
+  } while (in.consume(','));
+  in.expect(']');
+  return out;
+}
+
+// A string field; `present` says whether it was there and not null.
+std::string scan_string(JsonScanner& in, const std::string& where, bool& present) {
+  const char c = in.peek();
+  if (c == 'n') {
+    in.literal("null");
+    present = false;
+    return {};
+  }
+  if (c != '"') {
+    in.skip_value();
+    fail(where, "expected a string");
+  }
+  present = true;
+  std::string s = JsonScanner::decode(in.string_token());
+  if (s.size() > kMaxString) fail(where, "string too long");
+  return s;
+}
+
+// {"base":[...],"head":[...]} (other keys ignored), or null.
+void scan_other_time(JsonScanner& in, const std::string& where, std::vector<double>& base,
+                     std::vector<double>& head) {
+  if (in.peek() == 'n') {
+    in.literal("null");
+    return;
+  }
+  if (in.peek() != '{') {
+    in.skip_value();
+    fail(where, "expected an object");
+  }
+  in.expect('{');
+  bool has_base = false, has_head = false;
+  if (!in.consume('}')) {
+    do {
+      const std::string key = JsonScanner::decode(in.string_token());
+      in.expect(':');
+      if (key == "base") {
+        base = scan_values(in, where + ".base");
+        has_base = true;
+      } else if (key == "head") {
+        head = scan_values(in, where + ".head");
+        has_head = true;
+      } else {
+        in.skip_value();
+      }
+    } while (in.consume(','));
+    in.expect('}');
+  }
+  if (!has_base) fail(where + ".base", "missing");
+  if (!has_head) fail(where + ".head", "missing");
+}
+
+BenchmarkSeries scan_series(JsonScanner& in, const std::string& w) {
+  if (in.peek() != '{') {
+    in.skip_value();
+    fail(w, "expected an object");
+  }
+  in.expect('{');
+  BenchmarkSeries s;
+  std::string better, base_kind, head_kind;
+  bool has_suite = false, has_name = false, has_better = false, has_base = false, has_head = false,
+       present = false;
+  std::vector<double> real_base, real_head, cpu_base, cpu_head;
+  if (!in.consume('}')) {
+    do {
+      const std::string key = JsonScanner::decode(in.string_token());
+      in.expect(':');
+      const std::string where = w + "." + key;
+      if (key == "suite") {
+        s.suite = scan_string(in, where, has_suite);
+      } else if (key == "name") {
+        s.name = scan_string(in, where, has_name);
+      } else if (key == "unit") {
+        s.unit = scan_string(in, where, present);
+      } else if (key == "better") {
+        better = scan_string(in, where, has_better);
+      } else if (key == "metric") {
+        s.metric = scan_string(in, where, present);
+      } else if (key == "base") {
+        s.base = scan_values(in, where);
+        has_base = true;
+      } else if (key == "head") {
+        s.head = scan_values(in, where);
+        has_head = true;
+      } else if (key == "base_failure") {
+        s.base_failure = scan_string(in, where, present);
+      } else if (key == "head_failure") {
+        s.head_failure = scan_string(in, where, present);
+      } else if (key == "base_failure_kind") {
+        base_kind = scan_string(in, where, present);
+      } else if (key == "head_failure_kind") {
+        head_kind = scan_string(in, where, present);
+      } else if (key == "real_time") {
+        scan_other_time(in, where, real_base, real_head);
+      } else if (key == "cpu_time") {
+        scan_other_time(in, where, cpu_base, cpu_head);
+      } else {
+        in.skip_value();
+      }
+    } while (in.consume(','));
+    in.expect('}');
+  }
+  if (!has_suite) fail(w + ".suite", "missing");
+  if (!has_name) fail(w + ".name", "missing");
+  if (!has_better) fail(w + ".better", "missing");
+  const auto b = better_from_string(better);
+  if (!b) fail(w + ".better", "expected \"lower\" or \"higher\"");
+  s.better = *b;
+  if (!has_base) fail(w + ".base", "missing");
+  if (!has_head) fail(w + ".head", "missing");
+  const auto kind = [](const std::string& k, const std::string& failure) {
+    if (failure.empty()) return FailureKind::None;
+    return failure_kind_from_string(k).value_or(FailureKind::Other);
+  };
+  s.base_failure_kind = kind(base_kind, s.base_failure);
+  s.head_failure_kind = kind(head_kind, s.head_failure);
+  if (s.metric == "real_time") {
+    s.base_real = s.base;
+    s.head_real = s.head;
+  } else {
+    s.base_real = std::move(real_base);
+    s.head_real = std::move(real_head);
+  }
+  if (s.metric == "cpu_time") {
+    s.base_cpu = s.base;
+    s.head_cpu = s.head;
+  } else {
+    s.base_cpu = std::move(cpu_base);
+    s.head_cpu = std::move(cpu_head);
+  }
+  return s;
+}
+
+std::vector<BenchmarkSeries> scan_series_array(JsonScanner& in) {
+  if (in.peek() != '[') {
+    in.skip_value();
+    fail("document.series", "expected an array");
+  }
+  in.expect('[');
+  std::vector<BenchmarkSeries> out;
+  if (in.consume(']')) return out;
+  do {
+    if (out.size() >= kMaxSeries) fail("document.series", "too many entries");
+    out.push_back(scan_series(in, fmt::format("series[{}]", out.size())));
+  } while (in.consume(','));
+  in.expect(']');
+  return out;
+}
+
+}  // namespace
+
+Results results_from_json(const json& j) {
+  Results r = read_header(j);
+  const json& series = get_array(j, "series", "document", kMaxSeries);
+  for (std::size_t i = 0; i < series.size(); ++i)
+    r.series.push_back(read_series(series[i], fmt::format("series[{}]", i)));
+  read_trailer(j, r);
   return r;
 }
 
-Results results_from_string(std::string_view text) {
-  if (text.size() > kMaxBytes) fail("document", "larger than 256 MiB");
-  // The analysis part is recomputed, never read: it is left out of the DOM while parsing
-  // (a third of a large file that would otherwise be built and thrown away).
+namespace {
+
+// The reader before the scanner, kept for the errors: it builds a DOM of everything but the
+// analysis and checks it in document order.
+Results results_from_dom(std::string_view text) {
   const json::parser_callback_t skip_analysis = [](int depth, json::parse_event_t event,
                                                    json& parsed) {
     return !(depth == 1 && event == json::parse_event_t::key && parsed == "benchmarks");
@@ -806,6 +996,61 @@ Results results_from_string(std::string_view text) {
   json j = json::parse(text, skip_analysis, false);
   if (j.is_discarded()) fail("document", "not valid JSON (truncated or corrupted?)");
   return results_from_json(j);
+}
+
+}  // namespace
+
+namespace detail {
+
+// One pass over the top level: the series are read from the text as they come, the analysis is
+// passed over, and every other field (small) goes into a DOM of its own for the checks above.
+Results scan_results(std::string_view text) {
+  JsonScanner in(text);
+  std::vector<BenchmarkSeries> series;
+  bool has_series = false;
+  std::string header = "{";
+  in.expect('{');
+  if (!in.consume('}')) {
+    do {
+      const std::string_view key_token = in.string_token();
+      in.expect(':');
+      const std::string key = JsonScanner::decode(key_token);
+      if (key == "series") {
+        series = scan_series_array(in);
+        has_series = true;
+      } else if (key == "benchmarks") {
+        in.skip_value();  // the analysis: recomputed, never read
+      } else {
+        if (header.size() > 1) header += ',';
+        header += key_token;
+        header += ':';
+        header += in.skip_value();
+      }
+    } while (in.consume(','));
+    in.expect('}');
+  }
+  if (!in.at_end() || !has_series) throw JsonSyntaxError{};
+  header += '}';
+  const json j = json::parse(header, nullptr, false);
+  if (j.is_discarded()) throw JsonSyntaxError{};
+  Results r = read_header(j);
+  r.series = std::move(series);
+  read_trailer(j, r);
+  return r;
+}
+
+}  // namespace detail
+
+Results results_from_string(std::string_view text) {
+  if (text.size() > kMaxBytes) fail("document", "larger than 256 MiB");
+  try {
+    return detail::scan_results(text);
+  } catch (const JsonSyntaxError&) {
+  } catch (const ResultsFormatError&) {
+  }
+  // Whatever is wrong with the file, the DOM reader says it: the same error, in the same order
+  // of checks, as it always did (the scanner meets the series before the header's checks run).
+  return results_from_dom(text);
 }
 
 }  // namespace benchpr

@@ -29,4 +29,11 @@ nlohmann::json config_to_json(const Config& config);
 Results results_from_json(const nlohmann::json& doc);
 Results results_from_string(std::string_view text);
 
+namespace detail {
+// results_from_string's fast path alone (the series read without a DOM), for tests: it throws
+// JsonSyntaxError or ResultsFormatError on anything it does not take, where results_from_string
+// falls back to the DOM reader to word the error.
+Results scan_results(std::string_view text);
+}  // namespace detail
+
 }  // namespace benchpr
