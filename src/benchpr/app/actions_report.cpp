@@ -5,17 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/github/actions_files.hpp"
 #include "benchpr/github/workflow_commands.hpp"
 
 namespace benchpr::app {
 
 namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::string(value) : std::string();
-}
 
 int count(const Analysis& a, Verdict v) {
   int n = 0;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/worktree_snapshot.hpp"
 #include "benchpr/core/error.hpp"
@@ -14,11 +15,6 @@
 namespace benchpr::app {
 
 namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::string(value) : std::string();
-}
 
 PullRequestInfo pull_request_info(int number, const std::string& repo, const std::string& title,
                                   const std::vector<std::string>& labels, const std::string& url) {
@@ -193,13 +189,7 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
         "reach). Use the fork-safe pair (pull_request + workflow_run, docs/github.md), or pass "
         "--run-pr-code-with-write-token if every pull request here is trusted");
   }
-  github::PullRequestEvent event;
-  const std::string path = env_or_empty("GITHUB_EVENT_PATH");
-  try {
-    event = github::parse_pull_request_event(github::read_event_file(path));
-  } catch (const github::EventError& e) {
-    throw UserError(std::string(e.what()) + " (" + path + ")");
-  }
+  const github::PullRequestEvent event = read_actions_event(github::parse_pull_request_event);
   std::string repo = options.repo;
   if (repo.empty()) repo = event.repo_full_name;
   if (repo.empty()) repo = env_or_empty("GITHUB_REPOSITORY");

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/github_access.hpp"
@@ -18,11 +19,6 @@
 namespace benchpr::app {
 
 namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::string(value) : std::string();
-}
 
 std::string joined(const std::vector<std::string>& args) {
   std::string out;
@@ -58,13 +54,7 @@ int slash_command(const SlashCommandOptions& options) {
   const Progress progress(in_github_actions());
   if (env_or_empty("GITHUB_EVENT_NAME") != "issue_comment")
     throw UserError("slash-command runs in a job started by an issue_comment event");
-  github::IssueCommentEvent event;
-  const std::string path = env_or_empty("GITHUB_EVENT_PATH");
-  try {
-    event = github::parse_issue_comment_event(github::read_event_file(path));
-  } catch (const github::EventError& e) {
-    throw UserError(std::string(e.what()) + " (" + path + ")");
-  }
+  const github::IssueCommentEvent event = read_actions_event(github::parse_issue_comment_event);
   const github::SlashCommand command = github::parse_benchmark_command(event.body);
   if (!command.present || !event.on_pull_request || event.action != "created") {
     notice(progress, "the comment is no /benchmark command on a pull request: nothing to do");
