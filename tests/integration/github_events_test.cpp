@@ -227,6 +227,25 @@ class BenchmarkCommand : public GitHubEvents {
   std::int64_t comment_id = 0;
 };
 
+// A broken event is named once in one line: the file that cannot be read, or the file whose
+// payload is not the job's event.
+TEST_F(BenchmarkCommand, AnUnreadableOrWrongEventNamesItsFileOnce) {
+  auto environment = env("issue_comment", "{}");
+  const BenchprRun wrong = run_benchpr(BENCHPR_BINARY, {"slash-command"}, environment);
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_EQ(wrong.err,
+            "benchpr: error: the event payload has no \"issue\" and \"comment\" "
+            "objects (" +
+                (files / "event.json") + ")\n");
+  const std::string missing = files / "missing.json";
+  for (auto& [name, value] : environment)
+    if (name == "GITHUB_EVENT_PATH") value = missing;
+  const BenchprRun unreadable = run_benchpr(BENCHPR_BINARY, {"slash-command"}, environment);
+  EXPECT_EQ(unreadable.exit_code, 2);
+  EXPECT_EQ(unreadable.err, "benchpr: error: cannot read the event payload " + missing + "\n");
+  EXPECT_TRUE(github.reactions().empty());
+}
+
 TEST_F(BenchmarkCommand, AnOutsiderStartsNoRunAndGetsNoWrite) {
   for (const char* association : {"NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR"}) {
     const BenchprRun r = command("/benchmark rounds=20", association);

@@ -14,12 +14,13 @@ namespace benchpr::app {
 std::string env_or_empty(const char* name);
 
 // The event at $GITHUB_EVENT_PATH as `parse` (a github::parse_*_event) reads it. A file that
-// cannot be read or holds another event is the user's to fix: UserError naming the file.
+// cannot be read (EventError) or holds another event (UserError) is named in the message.
 template <typename Parse>
 auto read_actions_event(Parse parse) -> decltype(parse(std::string_view())) {
   const std::string path = env_or_empty("GITHUB_EVENT_PATH");
+  const std::string text = github::read_event_file(path);  // its error names the path
   try {
-    return parse(github::read_event_file(path));
+    return parse(text);
   } catch (const github::EventError& e) {
     throw UserError(std::string(e.what()) + " (" + path + ")");
   }
