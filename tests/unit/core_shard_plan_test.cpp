@@ -173,12 +173,5 @@ TEST(Partition, CostsFromAPreviousResultsFile) {
   EXPECT_EQ(got.at("other/"), 2);
 }
 
-TEST(Partition, UnitsOfOneShard) {
-  const auto units = partition_work(items(5), 2);
-  const auto one = units_of(units, 1), two = units_of(units, 2);
-  EXPECT_EQ(one.size() + two.size(), 5u);
-  EXPECT_TRUE(units_of(units, 3).empty());
-}
-
 }  // namespace
 }  // namespace benchpr

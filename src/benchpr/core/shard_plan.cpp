@@ -141,11 +141,4 @@ std::size_t apply_costs(const Results& previous, std::vector<WorkItem>& items) {
   return known;
 }
 
-std::vector<ShardUnit> units_of(const std::vector<ShardUnit>& partition, int index) {
-  std::vector<ShardUnit> out;
-  for (const ShardUnit& u : partition)
-    if (u.shard == index) out.push_back(u);
-  return out;
-}
-
 }  // namespace benchpr

@@ -41,7 +41,4 @@ std::vector<ShardUnit> partition_work(const std::vector<WorkItem>& items, int co
 // median cost of the known items of their suite (or 1 s). Returns how many items it knew.
 std::size_t apply_costs(const Results& previous, std::vector<WorkItem>& items);
 
-// The units of `partition` that belong to shard `index`.
-std::vector<ShardUnit> units_of(const std::vector<ShardUnit>& partition, int index);
-
 }  // namespace benchpr
