@@ -136,5 +136,33 @@ TEST(Recommendation, OrderWarningWithNothingUndecidedFollowsTheVerdicts) {
   EXPECT_NE(open.reason.find("the sign follows run order"), std::string::npos) << open.reason;
 }
 
+TEST(Recommendation, FailedBuildsComeFirstAndAreNamedBySide) {
+  Results r = results_with(pr("Make hashing faster"));
+  for (const Side side : {Side::Base, Side::Head}) {
+    BuildResult b;
+    b.side = side;
+    b.ok = false;
+    b.failure = side == Side::Base ? "exit code 2" : "timed out";
+    r.builds.push_back(b);
+  }
+  const Recommendation rec = recommend(r, unchanged_analysis());
+  EXPECT_EQ(rec.kind, RecommendationKind::Failed);
+  EXPECT_EQ(rec.reason,
+            "The base revision failed to build (exit code 2); The pull request failed to build "
+            "(timed out): nothing could be compared.");
+}
+
+TEST(Recommendation, OnlyAddedAndRemovedBenchmarksAreNothingCompared) {
+  Analysis a = unchanged_analysis();
+  a.benchmarks.front().verdict = Verdict::Added;
+  BenchmarkAnalysis removed = a.benchmarks.front();
+  removed.name = "BM_Old";
+  removed.verdict = Verdict::Removed;
+  a.benchmarks.push_back(removed);
+  const Recommendation rec = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(rec.kind, RecommendationKind::Inconclusive);
+  EXPECT_EQ(rec.reason, "No benchmark could be compared between the two revisions.");
+}
+
 }  // namespace
 }  // namespace benchpr

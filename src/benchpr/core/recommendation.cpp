@@ -139,105 +139,110 @@ std::optional<PerformanceClaim> performance_claim(const PullRequestInfo& pr) {
 
 bool claims_performance(const PullRequestInfo& pr) { return performance_claim(pr).has_value(); }
 
-Recommendation recommend(const Results& results, const Analysis& analysis) {
-  const bool suites = several_suites(analysis);
+namespace {
 
-  std::vector<const BuildResult*> failed_builds;
-  for (const auto& b : results.builds)
-    if (!b.ok) failed_builds.push_back(&b);
-  if (!failed_builds.empty()) {
-    Sentence s;
-    for (std::size_t i = 0; i < failed_builds.size(); ++i) {
-      const auto& b = *failed_builds[i];
-      s.text(fmt::format("{}The {} failed to build ({})", i ? "; " : "",
-                         b.side == Side::Base ? "base revision" : "pull request", b.failure));
-    }
-    s.text(": nothing could be compared.");
-    return done(std::move(s), RecommendationKind::Failed);
-  }
+// The analysed benchmarks by verdict, each list largest change first.
+struct ByVerdict {
+  explicit ByVerdict(const Analysis& a)
+      : regressions(with_verdict(a, {Verdict::Regression})),
+        failed(with_verdict(a, {Verdict::Failed})),
+        improvements(with_verdict(a, {Verdict::Improvement})),
+        faster(with_verdict(a, {Verdict::Faster})),
+        slower(with_verdict(a, {Verdict::Slower})),
+        inconclusive(with_verdict(a, {Verdict::Inconclusive})),
+        unchanged(with_verdict(a, {Verdict::Unchanged})),
+        compared(regressions.size() + improvements.size() + faster.size() + slower.size() +
+                 inconclusive.size() + unchanged.size()) {}
+  std::vector<const BenchmarkAnalysis*> regressions, failed, improvements, faster, slower,
+      inconclusive, unchanged;
+  std::size_t compared;  // every benchmark with a verdict from both sides' values
+};
 
-  const auto regressions = with_verdict(analysis, {Verdict::Regression});
-  const auto failed = with_verdict(analysis, {Verdict::Failed});
-  const auto improvements = with_verdict(analysis, {Verdict::Improvement});
-  const auto faster = with_verdict(analysis, {Verdict::Faster});
-  const auto slower = with_verdict(analysis, {Verdict::Slower});
-  const auto inconclusive = with_verdict(analysis, {Verdict::Inconclusive});
-  const auto unchanged = with_verdict(analysis, {Verdict::Unchanged});
-  const std::size_t compared = regressions.size() + improvements.size() + faster.size() +
-                               slower.size() + inconclusive.size() + unchanged.size();
-
-  if (!regressions.empty()) {
-    Sentence s;
-    for (std::size_t i = 0; i < std::min(regressions.size(), kNamedAtMost); ++i) {
-      if (i) s.text("; ");
-      describe(s, *regressions[i], suites);
-    }
-    list_more(s, regressions.size());
-    s.text(".");
-    if (!failed.empty())
-      s.text(fmt::format(" {} benchmark{} also failed.", failed.size(),
-                         failed.size() == 1 ? "" : "s"));
-    return done(std::move(s), RecommendationKind::DoNotMerge);
-  }
-
-  if (!failed.empty()) {
-    Sentence s;
-    for (std::size_t i = 0; i < std::min(failed.size(), kNamedAtMost); ++i) {
-      s.text(i ? "; " : "").code(display_name(*failed[i], suites)).text(" failed");
-      if (!failed[i]->reason.empty()) s.text(" (" + failed[i]->reason + ")");
-    }
-    list_more(s, failed.size());
-    s.text(": the comparison is incomplete.");
-    return done(std::move(s), RecommendationKind::Failed);
-  }
-
-  const std::optional<PerformanceClaim> claim =
-      results.pull_request ? performance_claim(*results.pull_request) : std::nullopt;
-  if (claim && improvements.empty() && faster.empty()) {
-    // Say why the title or labels matter here: without the claim this run would be a merge.
-    Sentence s;
-    s.text("This pull request presents itself as a performance change (" + claim->what + " ")
-        .code(claim->quoted)
-        .text(
-            "), but no benchmark improved significantly: not as a performance change on the "
-            "current evidence");
-    if (!inconclusive.empty()) s.text(fmt::format(" ({} inconclusive)", inconclusive.size()));
-    s.text(".");
-    return done(std::move(s), RecommendationKind::DoNotMerge);
-  }
-
-  if (compared == 0) {
-    Sentence s;
-    s.text("No benchmark could be compared between the two revisions.");
-    return done(std::move(s), RecommendationKind::Inconclusive);
-  }
-
-  // Run order matters only where it left benchmarks undecided: a verdict reached over balanced
-  // AB/BA rounds stands, and "0 of 3 are inconclusive" is no answer.
-  if ((analysis.order_warning && !inconclusive.empty()) ||
-      static_cast<double>(inconclusive.size()) >= kInconclusiveShare * compared) {
-    Sentence s;
-    s.text(fmt::format("{} of {} benchmarks are inconclusive", inconclusive.size(), compared));
-    if (!inconclusive.empty()) {
-      s.text(", among them ").code(display_name(*inconclusive.front(), suites));
-      s.text(" (" + inconclusive.front()->reason + ")");
-    }
-    if (analysis.order_warning) s.text("; the sign follows run order for many of them");
-    const int need = inconclusive.empty() || !inconclusive.front()->rounds_needed
-                         ? 0
-                         : *inconclusive.front()->rounds_needed;
-    if (need > 0) s.text(fmt::format("; about {} rounds would settle it", need));
-    s.text(".");
-    return done(std::move(s), RecommendationKind::Inconclusive);
-  }
-
+// "The pull request failed to build (exit code 2): nothing could be compared."
+std::optional<Recommendation> failed_builds(const Results& results) {
   Sentence s;
-  if (!improvements.empty()) {
-    for (std::size_t i = 0; i < std::min(improvements.size(), kNamedAtMost); ++i) {
-      if (i) s.text("; ");
-      describe(s, *improvements[i], suites);
-    }
-    list_more(s, improvements.size());
+  bool any = false;
+  for (const auto& b : results.builds) {
+    if (b.ok) continue;
+    s.text(fmt::format("{}The {} failed to build ({})", any ? "; " : "",
+                       b.side == Side::Base ? "base revision" : "pull request", b.failure));
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  s.text(": nothing could be compared.");
+  return done(std::move(s), RecommendationKind::Failed);
+}
+
+void describe_largest(Sentence& s, const std::vector<const BenchmarkAnalysis*>& benchmarks,
+                      bool suites) {
+  for (std::size_t i = 0; i < std::min(benchmarks.size(), kNamedAtMost); ++i) {
+    if (i) s.text("; ");
+    describe(s, *benchmarks[i], suites);
+  }
+  list_more(s, benchmarks.size());
+}
+
+Recommendation regressions_found(const ByVerdict& v, bool suites) {
+  Sentence s;
+  describe_largest(s, v.regressions, suites);
+  s.text(".");
+  if (!v.failed.empty())
+    s.text(fmt::format(" {} benchmark{} also failed.", v.failed.size(),
+                       v.failed.size() == 1 ? "" : "s"));
+  return done(std::move(s), RecommendationKind::DoNotMerge);
+}
+
+Recommendation benchmarks_failed(const ByVerdict& v, bool suites) {
+  Sentence s;
+  for (std::size_t i = 0; i < std::min(v.failed.size(), kNamedAtMost); ++i) {
+    s.text(i ? "; " : "").code(display_name(*v.failed[i], suites)).text(" failed");
+    if (!v.failed[i]->reason.empty()) s.text(" (" + v.failed[i]->reason + ")");
+  }
+  list_more(s, v.failed.size());
+  s.text(": the comparison is incomplete.");
+  return done(std::move(s), RecommendationKind::Failed);
+}
+
+// Says why the title or labels matter here: without the claim this run would be a merge.
+Recommendation claim_not_shown(const PerformanceClaim& claim, const ByVerdict& v) {
+  Sentence s;
+  s.text("This pull request presents itself as a performance change (" + claim.what + " ")
+      .code(claim.quoted)
+      .text(
+          "), but no benchmark improved significantly: not as a performance change on the "
+          "current evidence");
+  if (!v.inconclusive.empty()) s.text(fmt::format(" ({} inconclusive)", v.inconclusive.size()));
+  s.text(".");
+  return done(std::move(s), RecommendationKind::DoNotMerge);
+}
+
+// Run order matters only where it left benchmarks undecided: a verdict reached over balanced
+// AB/BA rounds stands, and "0 of 3 are inconclusive" is no answer.
+bool too_inconclusive(const Analysis& analysis, const ByVerdict& v) {
+  return (analysis.order_warning && !v.inconclusive.empty()) ||
+         static_cast<double>(v.inconclusive.size()) >= kInconclusiveShare * v.compared;
+}
+
+Recommendation mostly_inconclusive(const Analysis& analysis, const ByVerdict& v, bool suites) {
+  Sentence s;
+  s.text(fmt::format("{} of {} benchmarks are inconclusive", v.inconclusive.size(), v.compared));
+  const BenchmarkAnalysis* first = v.inconclusive.empty() ? nullptr : v.inconclusive.front();
+  if (first) {
+    s.text(", among them ").code(display_name(*first, suites));
+    s.text(" (" + first->reason + ")");
+  }
+  if (analysis.order_warning) s.text("; the sign follows run order for many of them");
+  const int need = first && first->rounds_needed ? *first->rounds_needed : 0;
+  if (need > 0) s.text(fmt::format("; about {} rounds would settle it", need));
+  s.text(".");
+  return done(std::move(s), RecommendationKind::Inconclusive);
+}
+
+Recommendation merge(const Results& results, const Analysis& analysis, const ByVerdict& v,
+                     bool suites) {
+  Sentence s;
+  if (!v.improvements.empty()) {
+    describe_largest(s, v.improvements, suites);
     s.text("; no regressions.");
   } else {
     const bool own_thresholds = std::any_of(
@@ -246,18 +251,40 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     s.text(own_thresholds ? std::string("No benchmark changed by its threshold or more")
                           : fmt::format("No benchmark changed by {} or more",
                                         format_percent(results.config.threshold)));
-    s.text(fmt::format(" ({} of {} shown unchanged)", unchanged.size(), compared));
+    s.text(fmt::format(" ({} of {} shown unchanged)", v.unchanged.size(), v.compared));
     s.text(".");
   }
-  if (!slower.empty()) {
-    s.text(" ").code(display_name(*slower.front(), suites));
+  if (!v.slower.empty()) {
+    const BenchmarkAnalysis& first = *v.slower.front();
+    s.text(" ").code(display_name(first, suites));
     s.text(fmt::format(" is {}, a small consistent change below the {} threshold",
-                       describe_change(slower.front()->change, slower.front()->better),
-                       format_percent(slower.front()->threshold)));
-    list_more(s, slower.size());
+                       describe_change(first.change, first.better),
+                       format_percent(first.threshold)));
+    list_more(s, v.slower.size());
     s.text(".");
   }
   return done(std::move(s), RecommendationKind::Merge);
+}
+
+}  // namespace
+
+// The first answer that applies, in order of what the reader must know first.
+Recommendation recommend(const Results& results, const Analysis& analysis) {
+  if (std::optional<Recommendation> builds = failed_builds(results)) return std::move(*builds);
+  const ByVerdict v(analysis);
+  const bool suites = several_suites(analysis);
+  if (!v.regressions.empty()) return regressions_found(v, suites);
+  if (!v.failed.empty()) return benchmarks_failed(v, suites);
+  const std::optional<PerformanceClaim> claim =
+      results.pull_request ? performance_claim(*results.pull_request) : std::nullopt;
+  if (claim && v.improvements.empty() && v.faster.empty()) return claim_not_shown(*claim, v);
+  if (v.compared == 0) {
+    Sentence s;
+    s.text("No benchmark could be compared between the two revisions.");
+    return done(std::move(s), RecommendationKind::Inconclusive);
+  }
+  if (too_inconclusive(analysis, v)) return mostly_inconclusive(analysis, v, suites);
+  return merge(results, analysis, v, suites);
 }
 
 }  // namespace benchpr
