@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -28,6 +30,7 @@ using benchpr::testing::TempDir;
 // head side.
 class FakeGbench : public exec::ProcessRunner {
  public:
+  static constexpr std::size_t kMaxArgStrlen = 128 * 1024;  // the kernel's MAX_ARG_STRLEN
   std::string head_dir;
   std::map<std::string, std::pair<double, double>> times;  // name -> (base ns, head ns)
   std::set<std::string> crash_on_head;
@@ -40,14 +43,25 @@ class FakeGbench : public exec::ProcessRunner {
     exec::ProcessResult r;
     r.exit_code = 0;
     r.wall_seconds = 0.01;
+    if (spec.command.size() >= kMaxArgStrlen) {  // as execve("/bin/sh", {"sh", "-c", command})
+      r.started = false;
+      r.spawn_error = "Argument list too long";
+      return r;
+    }
     if (spec.command == "make") return r;
     std::vector<std::string> selected;
-    std::smatch m;
-    const std::regex filter(R"(--benchmark_filter='([^']*)')");
-    std::optional<std::regex> only;
-    if (std::regex_search(spec.command, m, filter)) only = std::regex(m[1].str());
+    std::optional<std::set<std::string>> only;  // the filter's names (plain ones: no escapes)
+    // Found without std::regex, which recurses once per character matched: thousands of names
+    // would overflow the stack.
+    constexpr std::string_view kFilter = "--benchmark_filter='^(";
+    if (const auto at = spec.command.find(kFilter); at != std::string::npos) {
+      const auto from = at + kFilter.size();
+      only.emplace();
+      std::istringstream names(spec.command.substr(from, spec.command.find(")$'", from) - from));
+      for (std::string n; std::getline(names, n, '|');) only->insert(n);
+    }
     for (const auto& [name, _] : times)
-      if (!only || std::regex_match(name, *only)) selected.push_back(name);
+      if (!only || only->count(name)) selected.push_back(name);
     if (spec.command.find("--benchmark_list_tests") != std::string::npos) {
       for (const auto& n : selected) r.output_tail += n + "\n";
       return r;
@@ -64,6 +78,7 @@ class FakeGbench : public exec::ProcessRunner {
         r.output_tail = "Running ./bench_bin\nSegmentation fault\n";
         return r;
       }
+    std::smatch m;
     const std::regex out_re(R"(--benchmark_out='([^']*)')");
     if (!std::regex_search(spec.command, m, out_re)) return r;
     nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
@@ -204,6 +219,48 @@ TEST(Session, TheTimePlanSizesTheMinTimeUnlessBenchArgsSetOne) {
   const std::vector<std::string> kept = min_time_flags(chosen);
   ASSERT_FALSE(kept.empty());
   for (const std::string& flags : kept) EXPECT_EQ(flags, "--benchmark_min_time=0.5");
+}
+
+// A shard of a large suite selects thousands of names: more than one command line can hold
+// (the kernel refuses an argument of 128 KiB). The selection runs in several processes per side
+// and round, every benchmark of the shard exactly once, none of the other shard's.
+TEST(Session, ASelectionTooLongForOneCommandLineRunsInSeveralProcesses) {
+  Fixture f;
+  std::vector<std::string> mine;
+  for (int i = 0; i < 5000; ++i) {
+    const std::string name =
+        fmt::format("BM_LongParameterisedBenchmarkName/{:05}/size:65536/real_time", i);
+    ASSERT_EQ(name.size(), 60u);
+    f.fake.times[name] = {100, 100};
+    if (i % 2 == 0) mine.push_back(name);
+  }
+  f.setup.select_work = [&mine](Results&) {
+    WorkSelection w;
+    w.benchmarks["micro"] = mine;
+    return w;
+  };
+  f.run();
+  ASSERT_TRUE(f.results.complete) << f.results.stop_reason;
+  for (const RunRecord& r : f.results.runs) EXPECT_TRUE(r.ok) << r.failure;
+  EXPECT_EQ(f.results.series.size(), mine.size());  // the other shard's benchmarks: not run
+  for (const BenchmarkSeries& s : f.results.series)
+    for (const auto* side : {&s.base, &s.head}) {
+      ASSERT_EQ(side->size(), 5u) << s.name;
+      for (double v : *side) EXPECT_FALSE(is_missing(v)) << s.name;
+    }
+  // Several runs per side and round, each side's runs together in its turn of the round.
+  EXPECT_GT(f.results.runs.size(), 10u);
+  for (std::size_t i = 1; i < f.results.runs.size(); ++i) {
+    const RunRecord& a = f.results.runs[i - 1];
+    const RunRecord& b = f.results.runs[i];
+    if (a.round != b.round) {
+      EXPECT_EQ(b.position, 0);
+    } else if (a.side != b.side) {
+      EXPECT_EQ(b.position, 1);
+    } else {
+      EXPECT_EQ(b.position, a.position);
+    }
+  }
 }
 
 TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {

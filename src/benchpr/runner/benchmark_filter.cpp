@@ -36,4 +36,26 @@ std::string gbench_filter_argument(const std::vector<std::string>& names) {
   return " --benchmark_filter=" + shell_quote(regex);
 }
 
+std::vector<std::vector<std::string>> filter_groups(const std::vector<std::string>& names,
+                                                    std::size_t max_bytes) {
+  std::vector<std::vector<std::string>> groups(1);
+  if (gbench_filter_argument(names).size() <= max_bytes) {
+    groups[0] = names;
+    return groups;
+  }
+  // Greedy, by each name's share of the regex (its escaped, quoted form and a '|').
+  const std::size_t empty = gbench_filter_argument({}).size();
+  std::size_t size = empty;
+  for (const std::string& name : names) {
+    const std::size_t share = gbench_filter_argument({name}).size() - empty + 1;
+    if (!groups.back().empty() && size + share > max_bytes) {
+      groups.emplace_back();
+      size = empty;
+    }
+    groups.back().push_back(name);
+    size += share;
+  }
+  return groups;
+}
+
 }  // namespace benchpr::runner

@@ -367,7 +367,9 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
   // Run the rest of the suite again in this round, so the other benchmarks are still compared.
   bool skip = false;
   const std::vector<std::string> rest = selection(suite, side, &skip);
-  if (!skip) run_process(results, round, suite, side, position, rest);
+  if (skip) return;
+  for (const std::vector<std::string>& group : filter_groups(rest))
+    run_process(results, round, suite, side, position, group);
 }
 
 void Session::run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite,
@@ -387,12 +389,19 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   bool skip = false;
   const std::vector<std::string> only = selection(suite, side, &skip);
   if (skip) return;
-  const RunRecord& rec = run_process(results, round, suite, side, position, only);
+  // A selection too long for one command line (thousands of names) runs in several processes,
+  // one after the other in this side's turn.
+  bool crashed = false;
+  for (const std::vector<std::string>& group : filter_groups(only)) {
+    if (given_up_.count({suite.name, side})) break;  // a group timed out
+    crashed = run_process(results, round, suite, side, position, group).failure_kind ==
+                  FailureKind::Signal ||
+              crashed;
+  }
   // Only a signal is a crash worth looking for one benchmark behind. An exit code is the
   // program's own decision (a flag it refuses, a sanitizer's report, an exit() in a benchmark):
   // every probe would end the same way, so the suite's failure is reported as it is. A run that
   // did not start (126, 127), a timeout or a bad output have no crasher to look for either.
-  const bool crashed = rec.failure_kind == FailureKind::Signal;
   if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
       crashed_.find({suite.name, side}) == crashed_.end()) {
     handle_crash(results, round, suite, side, position);
@@ -557,19 +566,22 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     cost.suite = suite.name;
     int runs = 0;
     int cpu_runs = 0;
+    // The cost of one side's turn, which may be several runs (a selection in groups, a rerun).
+    std::set<std::pair<int, Side>> turns;
     for (const RunRecord& r : results.runs) {
       if (r.suite != suite.name || r.round >= warmup_rounds) continue;
       cost.run_seconds += r.seconds;
       ++runs;
+      turns.insert({r.round, r.side});
       if (!is_missing(r.cpu_seconds)) {
         cost.cpu_seconds += r.cpu_seconds;
         ++cpu_runs;
       }
     }
     if (runs == 0) continue;
-    cost.run_seconds /= runs;
+    cost.run_seconds /= static_cast<double>(turns.size());
     // Only when every run has one: a mean over some runs would not match the wall time's.
-    cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / runs : 0;
+    cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / static_cast<double>(turns.size()) : 0;
     cost.sized = sized_by_plan(results.config, suite, true);
     cost.min_time = min_time_;
     cost.repetitions = results.config.repetitions;
