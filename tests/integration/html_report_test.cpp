@@ -3,64 +3,25 @@
 // failure, hostile names) to a PNG. Skipped where Chromium is not installed.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 
-#include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/html_report.hpp"
+#include "support/golden.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::testing {
 namespace {
 
+// The reports' session with known effects, and two more a chart must show: a drift both sides
+// share, and a position effect (whichever side runs second is 6% slower; the PR changes nothing).
 Results session_with_known_effects() {
-  Results r;
-  r.tool_version = "0.1.0";
-  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", "Merge pull request #41"};
-  r.head = {"pr", "def5678abc1234def5678abc1234def5678abc12", "Batch TLS input"};
-  r.machine = {"AMD EPYC 7763 64-Core Processor", 2, "6.1.0", "g++ 12"};
-  r.config.threshold = 0.02;
-  r.plan = make_schedule(10, 1, 11);
-  r.rounds_done = static_cast<int>(r.plan.size());
-  r.complete = true;
-  r.measuring_seconds = 754;
-  std::mt19937 rng(5);
-  std::normal_distribution<double> noise(0, 0.006);
-  // effect: the PR's change; drift: per-round trend of both sides; second: penalty for running
-  // second in a round (an order effect).
-  auto add = [&](std::string name, double base, double effect, double drift, double second,
-                 std::string unit = "ns", Better better = Better::Lower) {
-    BenchmarkSeries s;
-    s.suite = "core";
-    s.name = std::move(name);
-    s.unit = std::move(unit);
-    s.better = better;
-    for (std::size_t i = 0; i < r.plan.size(); ++i) {
-      const double level = base * (r.plan[i].warmup ? 1.25 : 1.0) * (1 + drift * i);
-      const bool base_second = r.plan[i].first == Side::Head;
-      s.base.push_back(level * (base_second ? 1 + second : 1) * std::exp(noise(rng)));
-      s.head.push_back(level * (1 + effect) * (base_second ? 1 : 1 + second) *
-                       std::exp(noise(rng)));
-    }
-    r.series.push_back(std::move(s));
-  };
-  add("BM_Tls/4096", 45100, 0.075, 0, 0);
-  add("BM_Copy/65536", 1.63e6, -0.69, 0, 0);
-  add("TlsBenchmark.warmRoundTrip:payload=256", 126, -0.10, 0, 0, "ops/ms", Better::Higher);
-  add("BM_Drifting", 812, 0, 0.02, 0);
-  add("BM_SecondIsSlower", 2000, 0, 0, 0.06);
-  add("<img src=x onerror=alert(1)> | @octocat", 100, 0.001, 0, 0);
-  BenchmarkSeries failed;
-  failed.suite = "core";
-  failed.name = "BM_Decode/corrupt";
-  failed.unit = "ns";
-  failed.base.assign(r.plan.size(), 512);
-  failed.head.assign(r.plan.size(), kMissing);
-  failed.head_failure = "killed by signal 11 (SIGSEGV)";
-  r.series.push_back(failed);
+  Results r = known_effects_session();
+  r.series.push_back(
+      simulated_series(r, {.name = "BM_Drifting", .level = 812, .seed = 11, .drift = 0.02}));
+  r.series.push_back(simulated_series(
+      r, {.name = "BM_SecondIsSlower", .level = 2000, .seed = 12, .position_effect = 0.06}));
   return r;
 }
 

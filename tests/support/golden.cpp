@@ -79,11 +79,45 @@ BenchmarkSeries simulated_series(const Results& session, const SimulatedBenchmar
   Noise n{b.seed};
   for (std::size_t i = 0; i < session.plan.size(); ++i) {
     const double level = b.level * (1 + b.drift * static_cast<double>(i));
-    const double order = session.plan[i].head_second() ? 1 + b.order_effect : 1;
-    s.base.push_back(level * (1 + b.noise * n.next()));
-    s.head.push_back(level * (1 + b.effect) * order * (1 + b.noise * n.next()));
+    const bool head_second = session.plan[i].head_second();
+    const double order = head_second ? 1 + b.order_effect : 1;
+    const double base_position = head_second ? 1 : 1 + b.position_effect;
+    const double head_position = head_second ? 1 + b.position_effect : 1;
+    s.base.push_back(level * base_position * (1 + b.noise * n.next()));
+    s.head.push_back(level * (1 + b.effect) * order * head_position * (1 + b.noise * n.next()));
   }
   return s;
+}
+
+Results known_effects_session(int extra) {
+  Results r = golden_session(10);
+  r.base.subject = "Merge <b>#41</b>";
+  std::uint64_t seed = 1;
+  auto add = [&](std::string name, double level, double effect, std::string unit = "ns",
+                 Better better = Better::Lower) {
+    r.series.push_back(simulated_series(r, {.name = std::move(name),
+                                            .level = level,
+                                            .effect = effect,
+                                            .noise = 0.004,
+                                            .seed = seed++,
+                                            .unit = std::move(unit),
+                                            .better = better}));
+  };
+  add("BM_Tls/4096", 45100, 0.075);
+  add("BM_Copy/65536", 1.63e6, -0.69);
+  add("BM_Same", 812, 0);
+  add("<img src=x onerror=alert(1)> | @octocat", 100, 0);
+  add("Tls.roundTrip:payload=256", 126, -0.10, "ops/ms", Better::Higher);
+  for (int i = 0; i < extra; ++i) add("BM_Extra/" + std::to_string(i), 100, 0);
+  BenchmarkSeries failed;
+  failed.suite = "core";
+  failed.name = "BM_Crash";
+  failed.unit = "ns";
+  failed.base.assign(r.plan.size(), 500);
+  failed.head.assign(r.plan.size(), kMissing);
+  failed.head_failure = "killed by signal 11 (SIGSEGV)";
+  r.series.push_back(failed);
+  return r;
 }
 
 }  // namespace benchpr::testing

@@ -1,17 +1,15 @@
 // The HTML report as text: self-contained (no script, nothing fetched), everything untrusted
 // escaped, the run order drawn for every round, the numbers of the analysis shown. The
 // rendering itself is checked in a real browser by tests/integration/html_report_test.cpp.
-#include <cmath>
-#include <random>
 #include <regex>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/schedule.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/html_svg.hpp"
+#include "support/golden.hpp"
 
 namespace benchpr::render {
 namespace {
@@ -24,45 +22,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 // A session of 1 warm-up + 10 rounds with known effects, analysed by the real analysis.
 Results session(int benchmarks_extra = 0) {
-  Results r;
-  r.tool_version = "0.1.0";
-  r.base = {"main", "abc1234def5678abc1234def5678abc1234def56", "Merge <b>#41</b>"};
-  r.head = {"pr", "def5678abc1234def5678abc1234def5678abc12", "Batch TLS input"};
-  r.config.threshold = 0.02;
-  r.plan = make_schedule(10, 1, 7);
-  r.rounds_done = static_cast<int>(r.plan.size());
-  r.complete = true;
-  std::mt19937 rng(3);
-  std::normal_distribution<double> noise(0, 0.004);
-  auto add = [&](std::string name, double base, double effect, std::string unit = "ns",
-                 Better better = Better::Lower) {
-    BenchmarkSeries s;
-    s.suite = "core";
-    s.name = std::move(name);
-    s.unit = std::move(unit);
-    s.better = better;
-    for (std::size_t i = 0; i < r.plan.size(); ++i) {
-      const double warm = r.plan[i].warmup ? 1.3 : 1.0;
-      s.base.push_back(base * warm * std::exp(noise(rng)));
-      s.head.push_back(base * warm * (1 + effect) * std::exp(noise(rng)));
-    }
-    r.series.push_back(std::move(s));
-  };
-  add("BM_Tls/4096", 45100, 0.075);
-  add("BM_Copy/65536", 1.63e6, -0.69);
-  add("BM_Same", 812, 0);
-  add("<img src=x onerror=alert(1)>", 100, 0);
-  add("Tls.roundTrip:payload=256", 126, -0.10, "ops/ms", Better::Higher);  // 10% fewer ops
-  for (int i = 0; i < benchmarks_extra; ++i) add("BM_Extra/" + std::to_string(i), 100, 0);
-  BenchmarkSeries failed;
-  failed.suite = "core";
-  failed.name = "BM_Crash";
-  failed.unit = "ns";
-  failed.base.assign(r.plan.size(), 500);
-  failed.head.assign(r.plan.size(), kMissing);
-  failed.head_failure = "killed by signal 11 (SIGSEGV)";
-  r.series.push_back(failed);
-  return r;
+  return testing::known_effects_session(benchmarks_extra);
 }
 
 TEST(HtmlReport, SelfContainedAndEscaped) {
