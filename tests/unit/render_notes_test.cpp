@@ -10,6 +10,7 @@
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/render/text_report.hpp"
+#include "support/hand_analysis.hpp"
 #include "support/markdown_check.hpp"
 
 namespace benchpr::render {
@@ -89,14 +90,8 @@ TEST(RenderReasons, NoSignalIsTheAnalysisFlagNotAPrefix) {
   r.complete = true;
   Analysis a;
   a.analysed_rounds = 6;
-  BenchmarkAnalysis b;
-  b.suite = "core";
-  b.name = "BM_Wide";
-  b.unit = "ns";
-  b.verdict = Verdict::Inconclusive;
-  b.base_value = 100;
-  b.head_value = 103;
-  b.change = 0.03;
+  BenchmarkAnalysis b =
+      testing::hand_benchmark("core", "BM_Wide", Verdict::Inconclusive, 100, 103, 0.03);
   b.ci_low = -0.05;
   b.ci_high = 0.11;
   b.no_signal = true;

@@ -8,6 +8,7 @@
 
 #include "benchpr/render/parameter_groups.hpp"
 #include "benchpr/render/render.hpp"
+#include "support/hand_analysis.hpp"
 
 namespace benchpr::render {
 namespace {
@@ -53,34 +54,18 @@ TEST(SplitParameters, NamesWithoutParameters) {
   }
 }
 
-BenchmarkAnalysis bench(std::string suite, std::string name, Verdict verdict, double base,
-                        double head, double change, std::string unit = "ns",
-                        Better better = Better::Lower) {
-  BenchmarkAnalysis b;
-  b.suite = std::move(suite);
-  b.name = std::move(name);
-  b.unit = std::move(unit);
-  b.better = better;
-  b.verdict = verdict;
-  b.base_value = base;
-  b.head_value = head;
-  b.change = change;
-  b.ci_low = change - 0.01;
-  b.ci_high = change + 0.01;
-  b.rounds_used = 6;
-  return b;
-}
+using testing::hand_benchmark;
 
 TEST(ParameterGroups, MembersOrderedNumericallyAndOnlyRealGroups) {
   const std::vector<BenchmarkAnalysis> b = {
-      bench("s", "BM_A/1024", Verdict::Unchanged, 1, 1, 0),
-      bench("s", "BM_A/64", Verdict::Regression, 1, 1, 0),
-      bench("s", "BM_A/65536", Verdict::Unchanged, 1, 1, 0),
-      bench("s", "BM_B/64", Verdict::Unchanged, 1, 1, 0),   // alone: no group
-      bench("t", "BM_A/8", Verdict::Unchanged, 1, 1, 0),    // other suite
-      bench("s", "BM_A/8/2", Verdict::Unchanged, 1, 1, 0),  // other keys
-      bench("s", "J.m:mode=avgt", Verdict::Unchanged, 1, 1, 0),
-      bench("s", "J.m:mode=thrpt", Verdict::Unchanged, 1, 1, 0),
+      hand_benchmark("s", "BM_A/1024", Verdict::Unchanged, 1, 1, 0),
+      hand_benchmark("s", "BM_A/64", Verdict::Regression, 1, 1, 0),
+      hand_benchmark("s", "BM_A/65536", Verdict::Unchanged, 1, 1, 0),
+      hand_benchmark("s", "BM_B/64", Verdict::Unchanged, 1, 1, 0),   // alone: no group
+      hand_benchmark("t", "BM_A/8", Verdict::Unchanged, 1, 1, 0),    // other suite
+      hand_benchmark("s", "BM_A/8/2", Verdict::Unchanged, 1, 1, 0),  // other keys
+      hand_benchmark("s", "J.m:mode=avgt", Verdict::Unchanged, 1, 1, 0),
+      hand_benchmark("s", "J.m:mode=thrpt", Verdict::Unchanged, 1, 1, 0),
   };
   const auto groups = find_parameter_groups(b);
   ASSERT_EQ(groups.size(), 2u);
@@ -109,20 +94,20 @@ Analysis sweep() {
   const std::string m = "org.apache.pekko.util.ByteString_concat3way_Benchmark.bs2";
   Analysis a;
   a.benchmarks = {
-      bench("jmh", m + ":size=65536", Verdict::Unchanged, 510.53, 509.9, -0.001, "ops/us",
-            Better::Higher),
-      bench("jmh", m + ":size=64", Verdict::Unchanged, 501.9, 502.4, 0.001, "ops/us",
-            Better::Higher),
-      bench("jmh", m + ":size=1024", Verdict::Regression, 527.13, 474.4, -0.10, "ops/us",
-            Better::Higher),
-      bench("jmh", "org.apache.pekko.util.ByteString_Benchmark.iterator", Verdict::Regression,
-            909.99, 400.68, -0.56, "ops/us", Better::Higher),
-      bench("jmh", "org.apache.pekko.util.ByteString_Benchmark.asBuffers", Verdict::Improvement,
-            98.9, 200.44, 1.03, "ops/us", Better::Higher),
-      bench("jmh", m + "Copy:size=64", Verdict::Unchanged, 163.6, 163.0, -0.004, "ops/us",
-            Better::Higher),
-      bench("jmh", m + "Copy:size=1024", Verdict::Unchanged, 22.82, 22.9, 0.003, "ops/us",
-            Better::Higher),
+      hand_benchmark("jmh", m + ":size=65536", Verdict::Unchanged, 510.53, 509.9, -0.001, "ops/us",
+                     Better::Higher),
+      hand_benchmark("jmh", m + ":size=64", Verdict::Unchanged, 501.9, 502.4, 0.001, "ops/us",
+                     Better::Higher),
+      hand_benchmark("jmh", m + ":size=1024", Verdict::Regression, 527.13, 474.4, -0.10, "ops/us",
+                     Better::Higher),
+      hand_benchmark("jmh", "org.apache.pekko.util.ByteString_Benchmark.iterator",
+                     Verdict::Regression, 909.99, 400.68, -0.56, "ops/us", Better::Higher),
+      hand_benchmark("jmh", "org.apache.pekko.util.ByteString_Benchmark.asBuffers",
+                     Verdict::Improvement, 98.9, 200.44, 1.03, "ops/us", Better::Higher),
+      hand_benchmark("jmh", m + "Copy:size=64", Verdict::Unchanged, 163.6, 163.0, -0.004, "ops/us",
+                     Better::Higher),
+      hand_benchmark("jmh", m + "Copy:size=1024", Verdict::Unchanged, 22.82, 22.9, 0.003, "ops/us",
+                     Better::Higher),
   };
   a.recommendation.kind = RecommendationKind::DoNotMerge;
   a.recommendation.reason = "regressions";
@@ -166,9 +151,9 @@ TEST(ParameterTables, SweepGetsAParameterColumnAfterThePlainRegressions) {
 
 TEST(ParameterTables, SuiteNamedInTheTitleWhenThereAreSeveral) {
   Analysis a;
-  a.benchmarks = {bench("core", "BM_Copy/64", Verdict::Improvement, 100, 50, -0.5),
-                  bench("core", "BM_Copy/4096", Verdict::Improvement, 6400, 3100, -0.52),
-                  bench("io", "BM_Read", Verdict::Unchanged, 10, 10, 0)};
+  a.benchmarks = {hand_benchmark("core", "BM_Copy/64", Verdict::Improvement, 100, 50, -0.5),
+                  hand_benchmark("core", "BM_Copy/4096", Verdict::Improvement, 6400, 3100, -0.52),
+                  hand_benchmark("io", "BM_Read", Verdict::Unchanged, 10, 10, 0)};
   a.recommendation.kind = RecommendationKind::Merge;
   a.analysed_rounds = 2;
   const std::string md = render_comment(session(), a);
@@ -179,8 +164,8 @@ TEST(ParameterTables, SuiteNamedInTheTitleWhenThereAreSeveral) {
 
 TEST(ParameterTables, HostileParameterValuesAreEscaped) {
   Analysis a;
-  a.benchmarks = {bench("s", "J.m:p=<b>x</b>|y", Verdict::Regression, 1, 2, 1.0),
-                  bench("s", "J.m:p=@octocat", Verdict::Regression, 1, 2, 1.0)};
+  a.benchmarks = {hand_benchmark("s", "J.m:p=<b>x</b>|y", Verdict::Regression, 1, 2, 1.0),
+                  hand_benchmark("s", "J.m:p=@octocat", Verdict::Regression, 1, 2, 1.0)};
   a.recommendation.kind = RecommendationKind::DoNotMerge;
   a.analysed_rounds = 2;
   const std::string md = render_comment(session(), a);
@@ -193,9 +178,9 @@ TEST(ParameterTables, HostileParameterValuesAreEscaped) {
 TEST(ParameterTables, BudgetCutKeepsTablesWhole) {
   Analysis a;
   for (int i = 0; i < 400; ++i) {
-    a.benchmarks.push_back(bench("s", "BM_Sweep/" + std::to_string(i * 64),
-                                 i == 7 ? Verdict::Regression : Verdict::Inconclusive, 100, 110,
-                                 0.1));
+    a.benchmarks.push_back(hand_benchmark("s", "BM_Sweep/" + std::to_string(i * 64),
+                                          i == 7 ? Verdict::Regression : Verdict::Inconclusive, 100,
+                                          110, 0.1));
   }
   a.recommendation.kind = RecommendationKind::DoNotMerge;
   a.analysed_rounds = 2;

@@ -7,6 +7,7 @@
 #include "benchpr/render/embedded_templates.hpp"
 #include "benchpr/render/markdown_tidy.hpp"
 #include "benchpr/render/render.hpp"
+#include "support/hand_analysis.hpp"
 
 namespace benchpr::render {
 namespace {
@@ -14,14 +15,8 @@ namespace {
 Analysis one_regression() {
   Analysis a;
   a.analysed_rounds = 4;
-  BenchmarkAnalysis b;
-  b.suite = "core";
-  b.name = "BM_Tls/4096";
-  b.unit = "ns";
-  b.verdict = Verdict::Regression;
-  b.base_value = 45100;
-  b.head_value = 48500;
-  b.change = 0.075;
+  BenchmarkAnalysis b =
+      testing::hand_benchmark("core", "BM_Tls/4096", Verdict::Regression, 45100, 48500, 0.075);
   b.ci_low = 0.041;
   b.ci_high = 0.108;
   a.benchmarks.push_back(b);
