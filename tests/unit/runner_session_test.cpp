@@ -263,6 +263,25 @@ TEST(Session, ASelectionTooLongForOneCommandLineRunsInSeveralProcesses) {
   }
 }
 
+// Instruction counts are a shard's work like its times: each shard counts only its own share, so
+// that merging finds every count once.
+TEST(Session, AShardCountsInstructionsOfItsOwnBenchmarksOnly) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {50, 50}}, {"BM_C", {10, 10}}};
+  f.results.config.suites[0].instructions = true;
+  f.setup.select_work = [](Results&) {
+    WorkSelection w;
+    w.benchmarks["micro"] = {"BM_A", "BM_C"};
+    return w;
+  };
+  f.run();
+  std::set<std::string> counted, timed;
+  for (const BenchmarkSeries& s : f.results.series)
+    (s.suite == "micro" ? timed : counted).insert(s.name);
+  EXPECT_EQ(timed, (std::set<std::string>{"BM_A", "BM_C"}));
+  EXPECT_EQ(counted, (std::set<std::string>{"BM_A", "BM_C"}));
+}
+
 TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
   Fixture f;
   f.fake.times = {{"BM_A", {100, 100}}, {"BM_Crash", {10, 10}}, {"BM_Z", {7, 7}}};

@@ -252,12 +252,18 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   std::size_t benchmarks = 0;
   for (const SuiteConfig& suite : c.suites) {
     if (!c.counts_instructions(suite)) continue;
+    if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
     const std::string series_suite = instruction_suite_name(suite.name);
     for (Side side : {Side::Base, Side::Head}) {
       std::string failure;
       const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
-      const std::vector<std::string> names =
-          list_benchmarks(processes, results, suite, dir, &failure);
+      std::vector<std::string> names = list_benchmarks(processes, results, suite, dir, &failure);
+      if (setup.only) {
+        if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
+          const std::set<std::string> keep(mine->second.begin(), mine->second.end());
+          std::erase_if(names, [&keep](const std::string& n) { return keep.count(n) == 0; });
+        }
+      }
       if (exec::interrupt_requested()) return false;
       if (!failure.empty()) {
         progress(fmt::format("  {} {}: {}", side_word(side), suite.name, failure));

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
@@ -19,6 +22,10 @@ struct InstructionSetup {
   int parallel = 1;    // benchmarks under Callgrind at once
   double started = 0;  // seconds since the session began, for RunRecord::started
   std::string valgrind = "valgrind";
+  // A shard's share of the work: of a suite listed in `only`, only those benchmarks; none of
+  // `skipped_suites`. Null: every benchmark (no shard).
+  const std::map<std::string, std::vector<std::string>>* only = nullptr;
+  const std::set<std::string>* skipped_suites = nullptr;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before

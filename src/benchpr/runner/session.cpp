@@ -535,6 +535,8 @@ bool Session::count_instructions_phase(Results& results) {
   is.log_dir = setup_.log_dir;
   is.parallel = results.machine.cores > 0 ? results.machine.cores : 1;
   is.started = now_seconds() - started_;
+  is.only = &open_;  // a shard counts its own share only
+  is.skipped_suites = &skipped_suites_;
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
