@@ -3,6 +3,7 @@
 // was not measured.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 #include "benchpr/core/results_json.hpp"
@@ -163,6 +164,27 @@ TEST(ShardMerge, RefusesShardsOfAnotherComparison) {
             std::string::npos);
 }
 
+// What the time plan does not size is the comparison's own configuration: a difference there
+// means the shards did not run one comparison.
+TEST(ShardMerge, RefusesConfigurationsThatDifferInWhatNoTimePlanChanges) {
+  const auto refused_for = [](const std::function<void(Config&)>& edit) {
+    Results other = shard(2);
+    edit(other.config);
+    return merge_error({{"s1.json", shard(1)}, {"s2.json", other}});
+  };
+  EXPECT_NE(refused_for([](Config& c) { c.repetitions = 5; }).find("(`repetitions`)"),
+            std::string::npos);
+  EXPECT_NE(refused_for([](Config& c) {
+              c.bench_args = "--benchmark_min_time=1";
+            }).find("(`bench_args`)"),
+            std::string::npos);
+  EXPECT_NE(refused_for([](Config& c) { c.warmup_rounds = 2; }).find("(`warmup_rounds`)"),
+            std::string::npos);
+  EXPECT_NE(refused_for([](Config& c) { c.suites[0].run = "./bench --other"; }).find("(`suites`)"),
+            std::string::npos);
+  EXPECT_EQ(refused_for([](Config& c) { c.rounds = 9; }), "");
+}
+
 TEST(ShardMerge, RefusesADuplicateShard) {
   EXPECT_EQ(merge_error({{"a.json", shard(2)}, {"s1.json", shard(1)}, {"b.json", shard(2)}}),
             "a.json and b.json are both shard 2 of 3: give each shard's file once");
@@ -190,8 +212,24 @@ TEST(ShardMerge, RoundsSizedDifferentlyByEachShardsTimePlanStillMerge) {
     s.head.resize(7, 150);
   }
   longer.rounds_done = 7;
+  // Each machine sized its own plan: another min time, round cost and summary.
+  TimePlan slow_machine;
+  slow_machine.budget_seconds = 1800;
+  slow_machine.min_time_seconds = 0.05;
+  slow_machine.rounds = 4;
+  slow_machine.round_seconds = 90;
+  slow_machine.summary = "4 rounds at 0.05 s";
+  TimePlan fast_machine = slow_machine;
+  fast_machine.min_time_seconds = 0.2;
+  fast_machine.rounds = 6;
+  fast_machine.round_seconds = 40;
+  fast_machine.summary = "6 rounds at 0.2 s";
+  longer.time_plan = fast_machine;
+  Results first = shard(1);
+  first.time_plan = slow_machine;
   const MergeOutcome out =
-      merge_shards({{"s1.json", shard(1)}, {"s2.json", longer}, {"s3.json", shard(3)}});
+      merge_shards({{"s1.json", first}, {"s2.json", longer}, {"s3.json", shard(3)}});
+  EXPECT_TRUE(out.merged.complete);
   EXPECT_EQ(out.merged.plan.size(), 7u);
   EXPECT_EQ(out.merged.config.rounds, 6);
   EXPECT_EQ(out.merged.rounds_done, 7);
