@@ -477,6 +477,16 @@ void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
   w.raw("}");
 }
 
+// How a build or a run ended (the kind only beside a failure). The keys are written sorted, so
+// the order they are added in does not show in the file.
+template <class Record>
+void add_outcome(json& j, const Record& x) {
+  j["ok"] = x.ok;
+  j["failure"] = x.failure;
+  j["log_tail"] = x.log_tail;
+  if (x.failure_kind != FailureKind::None) j["failure_kind"] = to_string(x.failure_kind);
+}
+
 json machine_json(const MachineInfo& m) {
   return {{"cpu", m.cpu}, {"cores", m.cores}, {"kernel", m.kernel}, {"compiler", m.compiler}};
 }
@@ -549,12 +559,8 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   });
   w.top("builds");
   w.lines(r.builds, [&w](const BuildResult& b) {
-    json j = {{"side", to_string(b.side)},
-              {"ok", b.ok},
-              {"seconds", b.seconds},
-              {"failure", b.failure},
-              {"log_tail", b.log_tail}};
-    if (b.failure_kind != FailureKind::None) j["failure_kind"] = to_string(b.failure_kind);
+    json j = {{"side", to_string(b.side)}, {"seconds", b.seconds}};
+    add_outcome(j, b);
     w.dom(j);
   });
   w.top("runs");
@@ -567,11 +573,8 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
               {"seconds", x.seconds},
               {"cpu_seconds", number_or_null(x.cpu_seconds)},
               {"others_cpus", number_or_null(x.others_cpus)},
-              {"leftover_processes", x.leftover_processes},
-              {"ok", x.ok},
-              {"failure", x.failure},
-              {"log_tail", x.log_tail}};
-    if (x.failure_kind != FailureKind::None) j["failure_kind"] = to_string(x.failure_kind);
+              {"leftover_processes", x.leftover_processes}};
+    add_outcome(j, x);
     w.dom(j);
   });
   w.top("series");
@@ -658,14 +661,20 @@ PullRequestInfo read_pull_request(const json& j) {
   return pr;
 }
 
+// How a build or a run ended: the four fields both records share.
+template <class Record>
+void read_outcome(const json& j, const std::string& w, Record& x) {
+  x.ok = get_bool(j, "ok", w, true);
+  x.failure = get_string(j, "failure", w, false);
+  x.failure_kind = get_failure_kind(j, "failure_kind", w, !x.ok);
+  x.log_tail = get_string(j, "log_tail", w, false);
+}
+
 BuildResult read_build(const json& j, const std::string& w) {
   BuildResult b;
   b.side = get_side(j, "side", w);
-  b.ok = get_bool(j, "ok", w, true);
   b.seconds = get_number(j, "seconds", w, 0);
-  b.failure = get_string(j, "failure", w, false);
-  b.failure_kind = get_failure_kind(j, "failure_kind", w, !b.ok);
-  b.log_tail = get_string(j, "log_tail", w, false);
+  read_outcome(j, w, b);
   return b;
 }
 
@@ -680,10 +689,7 @@ RunRecord read_run(const json& j, const std::string& w) {
   x.cpu_seconds = get_number(j, "cpu_seconds", w, kMissing);
   x.others_cpus = get_number(j, "others_cpus", w, kMissing);
   x.leftover_processes = static_cast<int>(get_int(j, "leftover_processes", w, 0, 1'000'000, 0));
-  x.ok = get_bool(j, "ok", w, true);
-  x.failure = get_string(j, "failure", w, false);
-  x.failure_kind = get_failure_kind(j, "failure_kind", w, !x.ok);
-  x.log_tail = get_string(j, "log_tail", w, false);
+  read_outcome(j, w, x);
   return x;
 }
 
