@@ -16,6 +16,7 @@
 #include "support/background_shell.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
@@ -37,12 +38,6 @@ class Spinners : public BackgroundShell {
   }
 };
 
-const json& benchmark_of(const json& doc, const std::string& name) {
-  for (const json& b : doc["benchmarks"])
-    if (b["name"] == name) return b;
-  throw std::runtime_error("no benchmark " + name);
-}
-
 bool flagged(const json& b, const std::string& flag) {
   for (const json& f : b["flags"])
     if (f == flag) return true;
@@ -59,16 +54,11 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
       {"BM_Plus10", chain(20000), ""}, {"BM_Minus20", chain(20000), ""},
       {"BM_Plus3", chain(20000), ""},  {"BM_SameA", chain(20000), ""},
       {"BM_SameB", chain(5000), ""},   {"BM_SameC", chain(50000), ""}};
-  write_gbench_project(repo, base, cfg);
-  repo.commit("base");
-  repo.branch("pr");
-  repo.checkout("pr");
   auto head = base;
   head[0].body = chain(22000);
   head[1].body = chain(16000);
   head[2].body = chain(20600);
-  write_gbench_project(repo, head, cfg);
-  repo.commit("known effects");
+  commit_comparison(repo, base, head, cfg, "pr");
 
   TempDir out;
   BenchprRun r;
@@ -97,14 +87,14 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   std::cerr << "the benchmarks got " << cpu / wall << " of a CPU\n";
   for (const json& b : doc["benchmarks"])
     std::cerr << b["name"] << ": " << b["verdict"] << " " << b["change"] << "\n";
-  EXPECT_EQ(benchmark_of(doc, "BM_Plus10")["verdict"], "regression") << r.out;
-  EXPECT_EQ(benchmark_of(doc, "BM_Minus20")["verdict"], "improvement") << r.out;
+  EXPECT_EQ(benchmark_named(doc, "BM_Plus10")["verdict"], "regression") << r.out;
+  EXPECT_EQ(benchmark_named(doc, "BM_Minus20")["verdict"], "improvement") << r.out;
   // The +3% may be anything but faster: at this spread 10 rounds cannot always show it.
-  const std::string plus3 = benchmark_of(doc, "BM_Plus3")["verdict"];
+  const std::string plus3 = benchmark_named(doc, "BM_Plus3")["verdict"];
   EXPECT_NE(plus3, "improvement") << r.out;
   EXPECT_NE(plus3, "faster") << r.out;
   for (const char* name : {"BM_SameA", "BM_SameB", "BM_SameC"}) {
-    const std::string v = benchmark_of(doc, name)["verdict"];
+    const std::string v = benchmark_named(doc, name)["verdict"];
     for (const char* wrong : {"regression", "improvement", "slower", "faster"})
       EXPECT_NE(v, wrong) << name << "\n" << r.out;
   }
@@ -132,16 +122,11 @@ void expect_added_sleep_noted(bool loaded) {
                                         {"BM_SameA", chain(20000), ""},
                                         {"BM_SameB", chain(10000), ""},
                                         {"BM_SameC", chain(40000), ""}};
-  write_gbench_project(repo, base, cfg);
-  repo.commit("base");
-  repo.branch("pr");
-  repo.checkout("pr");
   auto head = base;
   // About 2 ms of sleep beside some 50 us of CPU: far beyond what a neighbour's load does to
   // the suite's benchmarks alike.
   head[0].body = chain(20000) + " std::this_thread::sleep_for(std::chrono::milliseconds(2));";
-  write_gbench_project(repo, head, cfg);
-  repo.commit("sleep added");
+  commit_comparison(repo, base, head, cfg, "pr");
 
   TempDir out;
   BenchprRun r;
@@ -157,10 +142,10 @@ void expect_added_sleep_noted(bool loaded) {
     // The spinners made every round busy: what this test is about.
     ASSERT_NE(r.out.find("The machine was busy"), std::string::npos) << r.out;
   }
-  const json& sleep = benchmark_of(doc, "BM_Sleep");
+  const json& sleep = benchmark_named(doc, "BM_Sleep");
   EXPECT_TRUE(flagged(sleep, "waiting")) << sleep["verdict"] << "\n" << r.out;
   for (const char* name : {"BM_SameA", "BM_SameB", "BM_SameC"})
-    EXPECT_FALSE(flagged(benchmark_of(doc, name), "waiting")) << name << "\n" << r.out;
+    EXPECT_FALSE(flagged(benchmark_named(doc, name), "waiting")) << name << "\n" << r.out;
   bool noted = false;
   for (const json& n : doc["notes"])
     noted = noted || n.get<std::string>().rfind(

@@ -28,12 +28,9 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   const std::vector<GbenchCase> base = {{"BM_Changed", chain(2000), ""},
                                         {"BM_SameA", chain(3000), ""},
                                         {"BM_SameB", chain(1000), "->Arg(64)"}};
-  write_gbench_project(repo, base, cfg);
-  repo.commit_base_and_branch();
   auto head = base;
   head[0].body = chain(8000);  // 4x the work: a large, certain regression
-  write_gbench_project(repo, head, cfg);
-  repo.commit("make BM_Changed slower");
+  commit_comparison(repo, base, head, cfg);
 
   TempDir out;
   const BenchprRun r =

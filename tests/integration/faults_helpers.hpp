@@ -223,10 +223,7 @@ inline void commit_base_and_pr(TempRepo& repo, const std::vector<GbenchCase>& ba
                                const GbenchConfig& config = small_config(),
                                const std::string& base_prelude = "",
                                const std::string& head_prelude = "") {
-  write_gbench_project(repo, base, config, base_prelude);
-  repo.commit_base_and_branch();
-  write_gbench_project(repo, head, config, head_prelude);
-  repo.commit("the change");
+  commit_comparison(repo, base, head, config, "feature", base_prelude, head_prelude);
 }
 
 // `benchpr run` comparing main with feature, printing the comment and writing the results file

@@ -11,6 +11,7 @@
 #include "support/background_shell.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
@@ -30,12 +31,6 @@ class SwitchingLoad : public BackgroundShell {
             "done") {}
 };
 
-const json& verdict_of(const json& doc, const std::string& name) {
-  for (const json& b : doc["benchmarks"])
-    if (b["name"] == name) return b;
-  throw std::runtime_error("no benchmark " + name);
-}
-
 TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
   TempRepo repo;
   GbenchConfig cfg;
@@ -49,16 +44,14 @@ TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
   // then costs the benchmark its wall-clock share but not its CPU time, and what remains (cache
   // and frequency effects, the switching itself) is left to the statistics.
   cfg.metric = "cpu_time";
-  const std::vector<GbenchCase> base = {
-      {"BM_Slowed", spin(20000), ""}, {"BM_SameA", spin(20000), ""}, {"BM_SameB", spin(5000), ""}};
-  write_gbench_project(repo, base, cfg);
-  repo.commit("base");
-  repo.branch("pr");
-  repo.checkout("pr");
+  // Register-bound work (chain()): spin()'s loop through memory runs at one of two speeds from
+  // one process to the next, which can read as an effect on an unchanged benchmark.
+  const std::vector<GbenchCase> base = {{"BM_Slowed", chain(20000), ""},
+                                        {"BM_SameA", chain(20000), ""},
+                                        {"BM_SameB", chain(5000), ""}};
   auto head = base;
-  head[0].body = spin(22000);  // 10% more work
-  write_gbench_project(repo, head, cfg);
-  repo.commit("10% slower");
+  head[0].body = chain(22000);  // 10% more work
+  commit_comparison(repo, base, head, cfg, "pr");
 
   // The unchanged benchmarks must never be called in any comparison. BM_Slowed must be found
   // significantly slower; `regression` also needs the change shown beyond half the threshold at
@@ -78,11 +71,11 @@ TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json doc = json::parse(read_file(out / "results.json"));
     for (const char* name : {"BM_SameA", "BM_SameB"}) {
-      const std::string v = verdict_of(doc, name)["verdict"];
+      const std::string v = benchmark_named(doc, name)["verdict"];
       EXPECT_NE(v, "regression") << name << "\n" << r.out;
       EXPECT_NE(v, "improvement") << name << "\n" << r.out;
     }
-    slowed = verdict_of(doc, "BM_Slowed")["verdict"];
+    slowed = benchmark_named(doc, "BM_Slowed")["verdict"];
     last_out = r.out;
     if (slowed == "regression" || slowed == "slower") break;
   }
@@ -95,18 +88,13 @@ TEST(AdaptiveRounds, StopsAtTheFirstLookWhenEverythingIsDecided) {
   cfg.rounds = 4;
   cfg.warmup = 0;
   cfg.extra = "budget: 10m\n";
-  write_gbench_project(repo, {{"BM_Big", spin(2000), ""}}, cfg);
-  repo.commit("base");
-  repo.branch("pr");
-  repo.checkout("pr");
-  write_gbench_project(repo, {{"BM_Big", spin(8000), ""}}, cfg);
-  repo.commit("4x slower");
+  commit_comparison(repo, {{"BM_Big", spin(2000), ""}}, {{"BM_Big", spin(8000), ""}}, cfg, "pr");
   TempDir out;
   auto r = run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
                                         "--output", out / "results.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
-  EXPECT_EQ(verdict_of(doc, "BM_Big")["verdict"], "regression") << r.out;
+  EXPECT_EQ(benchmark_named(doc, "BM_Big")["verdict"], "regression") << r.out;
   // Looks pre-registered at 4, 8, 12 rounds: a 4x effect is decided at the first.
   EXPECT_EQ(doc["rounds_done"], 4) << r.out;
   EXPECT_EQ(doc["plan"].size(), 12u);

@@ -55,4 +55,14 @@ void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,
   repo.write(".benchpr.yml", gbench_config(config));
 }
 
+void commit_comparison(TempRepo& repo, const std::vector<GbenchCase>& base,
+                       const std::vector<GbenchCase>& head, const GbenchConfig& config,
+                       const std::string& branch, const std::string& base_prelude,
+                       const std::string& head_prelude) {
+  write_gbench_project(repo, base, config, base_prelude);
+  repo.commit_base_and_branch(branch);
+  write_gbench_project(repo, head, config, head_prelude);
+  repo.commit("the change");
+}
+
 }  // namespace benchpr::testing

@@ -36,6 +36,13 @@ std::string gbench_config(const GbenchConfig& c = {});
 void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,
                           const GbenchConfig& config = {}, const std::string& prelude = "");
 
+// `base` committed on main, then `head` committed on `branch`, which stays checked out: the two
+// revisions of a comparison.
+void commit_comparison(TempRepo& repo, const std::vector<GbenchCase>& base,
+                       const std::vector<GbenchCase>& head, const GbenchConfig& config = {},
+                       const std::string& branch = "feature", const std::string& base_prelude = "",
+                       const std::string& head_prelude = "");
+
 // A busy loop of `n` iterations the optimiser cannot remove.
 std::string spin(int n);
 

@@ -1,5 +1,7 @@
 #include "support/results_doc.hpp"
 
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 namespace benchpr::testing {
@@ -18,6 +20,11 @@ const json* find_benchmark(const json& doc, const std::string& suite, const std:
   for (const json& b : doc["benchmarks"])
     if (b["suite"] == suite && b["name"] == name) return &b;
   return nullptr;
+}
+
+const json& benchmark_named(const json& doc, const std::string& name) {
+  if (const json* b = find_benchmark(doc, name)) return *b;
+  throw std::runtime_error("no benchmark " + name + " in the results file");
 }
 
 bool is_comparison_verdict(const std::string& verdict) {

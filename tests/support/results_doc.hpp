@@ -14,6 +14,9 @@ const nlohmann::json* find_benchmark(const nlohmann::json& doc, const std::strin
 const nlohmann::json* find_benchmark(const nlohmann::json& doc, const std::string& suite,
                                      const std::string& name);
 
+// The analysis of `name`; throws (the test fails, naming it) when the file has none.
+const nlohmann::json& benchmark_named(const nlohmann::json& doc, const std::string& name);
+
 // A comparison's verdict: the benchmark ran on both sides and was compared (not failed, added
 // or removed).
 bool is_comparison_verdict(const std::string& verdict);
