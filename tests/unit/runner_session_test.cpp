@@ -282,6 +282,23 @@ TEST(Session, AShardCountsInstructionsOfItsOwnBenchmarksOnly) {
   EXPECT_EQ(counted, (std::set<std::string>{"BM_A", "BM_C"}));
 }
 
+// A shard's crash probe runs only the shard's benchmarks alone: the others are another shard's.
+TEST(Session, AShardProbesOnlyItsOwnBenchmarksForTheCrasher) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_Crash", {10, 10}}, {"BM_Z", {7, 7}}};
+  f.fake.crash_on_head = {"BM_Crash"};
+  f.setup.select_work = [](Results&) {
+    WorkSelection w;
+    w.benchmarks["micro"] = {"BM_A", "BM_Crash"};
+    return w;
+  };
+  f.run();
+  EXPECT_EQ(f.series("BM_Crash").head_failure, "killed by signal 11 (SIGSEGV)");
+  EXPECT_TRUE(f.series("BM_A").head_failure.empty());
+  for (const auto& c : f.fake.commands) EXPECT_EQ(c.find("BM_Z"), std::string::npos) << c;
+  EXPECT_THROW(f.series("BM_Z"), std::runtime_error);
+}
+
 TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
   Fixture f;
   f.fake.times = {{"BM_A", {100, 100}}, {"BM_Crash", {10, 10}}, {"BM_Z", {7, 7}}};

@@ -1,5 +1,6 @@
 #include "benchpr/runner/crash_probe.hpp"
 
+#include <set>
 #include <sstream>
 
 #include "benchpr/runner/benchmark_filter.hpp"
@@ -7,7 +8,8 @@
 namespace benchpr::runner {
 
 CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::ProcessSpec spec,
-                                     const std::string& suite_run, std::size_t max_probes) {
+                                     const std::string& suite_run, std::size_t max_probes,
+                                     const std::vector<std::string>* only) {
   CrashProbe probe;
   spec.log_path.clear();
   spec.tail_bytes = 4u << 20;
@@ -18,6 +20,10 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
   for (std::string line; std::getline(lines, line);) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (!line.empty()) probe.names.push_back(line);
+  }
+  if (only) {
+    const std::set<std::string> keep(only->begin(), only->end());
+    std::erase_if(probe.names, [&keep](const std::string& n) { return keep.count(n) == 0; });
   }
   probe.listed = !probe.names.empty();
   if (!probe.listed || probe.names.size() > max_probes) return probe;

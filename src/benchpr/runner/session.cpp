@@ -351,7 +351,11 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
   spec.scrub_env = results.config.scrub_env;
   progress_(fmt::format("  finding which benchmark of {} crashes on the {}", suite.name,
                         side_name(side)));
-  const CrashProbe probe = probe_crashing_benchmarks(processes_, spec, suite.run);
+  // A shard (or an adaptive look) probes only the benchmarks it runs: the others are not its to
+  // name, and a large suite's share may be small enough to probe when the suite is not.
+  const auto open = open_.find(suite.name);
+  const CrashProbe probe = probe_crashing_benchmarks(processes_, spec, suite.run, 200,
+                                                     open != open_.end() ? &open->second : nullptr);
   if (probe.unprobed > 0)
     progress_(fmt::format("  the probe's time ({}) ran out with {} benchmark(s) of {} unprobed",
                           format_duration(spec.timeout_seconds), probe.unprobed, suite.name));
