@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -81,9 +82,14 @@ std::string benchmark_command(const SuiteConfig& suite, const Config& config,
   return "/bin/sh -c " + shell_quote(cmd);
 }
 
-std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const Results& results,
-                                         const SuiteConfig& suite, const std::string& dir,
-                                         std::string* failure) {
+// A suite's benchmarks on one side, or why they could not be listed.
+struct Listing {
+  std::vector<std::string> names;
+  std::optional<std::string> failure;
+};
+
+Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
+                        const SuiteConfig& suite, const std::string& dir) {
   exec::ProcessSpec spec;
   spec.cwd = dir;
   spec.command = suite.run;
@@ -93,10 +99,8 @@ std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const R
   spec.scrub_env = results.config.scrub_env;
   spec.tail_bytes = 4u << 20;
   const exec::ProcessResult p = processes.run(spec);
-  if (!p.ok()) {
-    *failure = "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds);
-    return {};
-  }
+  if (!p.ok())
+    return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds)};
   std::vector<std::string> names;
   std::istringstream lines(p.output_tail);
   std::optional<std::regex> keep;
@@ -108,7 +112,7 @@ std::vector<std::string> list_benchmarks(exec::ProcessRunner& processes, const R
     if (line.empty() || (keep && (line.size() > 4096 || !std::regex_search(line, *keep)))) continue;
     names.push_back(line);
   }
-  return names;
+  return {std::move(names), std::nullopt};
 }
 
 std::string read_or_empty(const std::string& path, std::size_t max = 1u << 20) {
@@ -119,24 +123,27 @@ std::string read_or_empty(const std::string& path, std::size_t max = 1u << 20) {
   }
 }
 
-// Iterations of the last repetition and an error_occurred message, from Google Benchmark's JSON.
-long long iterations_from_json(const std::string& text, const std::string& name,
-                               std::string* error) {
+// Iterations of the last repetition, or the benchmark's error_occurred message, from Google
+// Benchmark's JSON (0 iterations when the file has none).
+struct Iterations {
+  long long count = 0;
+  std::optional<std::string> error;
+};
+
+Iterations iterations_from_json(const std::string& text, const std::string& name) {
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.contains("benchmarks") || !j["benchmarks"].is_array()) return 0;
-  long long iterations = 0;
+  if (j.is_discarded() || !j.contains("benchmarks") || !j["benchmarks"].is_array()) return {};
+  Iterations out;
   for (const auto& b : j["benchmarks"]) {
     if (!b.is_object() || b.value("name", std::string()) != name) continue;
-    if (b.value("error_occurred", false)) {
-      *error = "error_occurred: " + b.value("error_message", std::string());
-      return 0;
-    }
+    if (b.value("error_occurred", false))
+      return {0, "error_occurred: " + b.value("error_message", std::string())};
     if (b.value("run_type", std::string("iteration")) != "iteration") continue;
     if (auto it = b.find("iterations"); it != b.end() && it->is_number()) {
-      iterations = it->get<long long>();
+      out.count = it->get<long long>();
     }
   }
-  return iterations;
+  return out;
 }
 
 // "last lines" of a log, control characters dropped, for a failure reason.
@@ -194,11 +201,10 @@ Outcome read_outcome(const Job& job, double timeout) {
     if (std::string tail = last_line(log); !tail.empty()) o.failure += ": " + tail;
     return o;
   }
-  std::string error;
-  const long long iterations =
-      iterations_from_json(read_or_empty(job.dir + "/out.json", 64u << 20), job.name, &error);
-  if (!error.empty()) {
-    o.failure = error;
+  const Iterations iterations =
+      iterations_from_json(read_or_empty(job.dir + "/out.json", 64u << 20), job.name);
+  if (iterations.error) {
+    o.failure = *iterations.error;
     o.kind = FailureKind::BenchmarkError;
     return o;
   }
@@ -224,7 +230,8 @@ Outcome read_outcome(const Job& job, double timeout) {
     }
     ordered.push_back(d.second);
   }
-  const PerIteration per = instructions_per_iteration(ordered, kCallgrindRepetitions, iterations);
+  const PerIteration per =
+      instructions_per_iteration(ordered, kCallgrindRepetitions, iterations.count);
   o.value = per.instructions;
   o.failure = per.failure;
   if (!o.failure.empty()) o.kind = FailureKind::BadOutput;
@@ -241,36 +248,41 @@ std::string valgrind_missing_message() {
       kValgrindPackage, kValgrindPackage);
 }
 
-bool count_instructions(exec::ProcessRunner& processes, Results& results,
-                        const InstructionSetup& setup,
-                        const std::function<void(const std::string&)>& progress) {
-  const Config& c = results.config;
-  std::error_code ec;
-  fs::remove_all(setup.work_dir, ec);
-  fs::create_directories(setup.work_dir, ec);
+namespace {
+
+// The Callgrind runs to make: one per benchmark and side. A suite that cannot be listed and a
+// multi-threaded benchmark are recorded as failures instead. Nothing when interrupted.
+struct JobPlan {
   std::vector<Job> jobs;
-  std::size_t benchmarks = 0;
+  std::size_t benchmarks = 0;  // on the base side
+};
+
+std::optional<JobPlan> plan_jobs(exec::ProcessRunner& processes, Results& results,
+                                 const InstructionSetup& setup,
+                                 const std::function<void(const std::string&)>& progress) {
+  const Config& c = results.config;
+  JobPlan plan;
   for (const SuiteConfig& suite : c.suites) {
     if (!c.counts_instructions(suite)) continue;
     if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
     const std::string series_suite = instruction_suite_name(suite.name);
     for (Side side : {Side::Base, Side::Head}) {
-      std::string failure;
       const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
-      std::vector<std::string> names = list_benchmarks(processes, results, suite, dir, &failure);
+      Listing listing = list_benchmarks(processes, results, suite, dir);
+      std::vector<std::string>& names = listing.names;
       if (setup.only) {
         if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
           const std::set<std::string> keep(mine->second.begin(), mine->second.end());
           std::erase_if(names, [&keep](const std::string& n) { return keep.count(n) == 0; });
         }
       }
-      if (exec::interrupt_requested()) return false;
-      if (!failure.empty()) {
-        progress(fmt::format("  {} {}: {}", side_word(side), suite.name, failure));
-        set_failure(results, series_suite, "(suite " + series_suite + ")", side, failure);
+      if (exec::interrupt_requested()) return std::nullopt;
+      if (listing.failure) {
+        progress(fmt::format("  {} {}: {}", side_word(side), suite.name, *listing.failure));
+        set_failure(results, series_suite, "(suite " + series_suite + ")", side, *listing.failure);
         continue;
       }
-      if (side == Side::Base) benchmarks += names.size();
+      if (side == Side::Base) plan.benchmarks += names.size();
       for (std::size_t i = 0; i < names.size(); ++i) {
         const std::string& name = names[i];
         if (is_multithreaded_benchmark(name)) {
@@ -288,23 +300,23 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         // JSON path is on the benchmark's command line, and its length can move the allocator's
         // state, and so the count of a loop that allocates.
         job.dir = fmt::format("{}/{}-{}-{:05}", setup.work_dir, suite.name, to_string(side), i);
-        jobs.push_back(std::move(job));
+        plan.jobs.push_back(std::move(job));
       }
     }
   }
-  if (jobs.empty()) return true;
+  return plan;
+}
 
-  const int parallel = std::max(1, setup.parallel);
-  progress(
-      fmt::format("counting instructions under Callgrind: {} runs ({} benchmarks, both "
-                  "sides), {} at a time",
-                  jobs.size(), benchmarks, parallel));
+// Writes each job's script and the list the batch runs; false (every job recorded as failed)
+// when the list cannot be written.
+bool write_job_scripts(const std::vector<Job>& jobs, Results& results,
+                       const InstructionSetup& setup,
+                       const std::function<void(const std::string&)>& progress) {
+  const Config& c = results.config;
+  std::error_code ec;
   std::string list;
-  double longest = 0;
   for (const Job& job : jobs) {
     fs::create_directories(job.dir, ec);
-    const double timeout = c.timeout_for(*job.suite);
-    longest = std::max(longest, timeout);
     const std::string dir = job.side == Side::Base ? setup.base_dir : setup.head_dir;
     // Each job writes "exit-code start end" to rc: the batch itself never fails for one job.
     const std::string script = fmt::format(
@@ -314,7 +326,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
         "code=$?\n"
         "echo \"$code $start $(date +%s.%N)\" > {rc}\n",
         fmt::arg("dir", shell_quote(dir)), fmt::arg("rc", shell_quote(job.dir + "/rc")),
-        fmt::arg("timeout", std::max(1.0, std::ceil(timeout))),
+        fmt::arg("timeout", std::max(1.0, std::ceil(c.timeout_for(*job.suite)))),
         fmt::arg("valgrind", shell_quote(setup.valgrind)),
         fmt::arg("args", callgrind_arguments(job.dir + "/cg")),
         fmt::arg("cmd", benchmark_command(*job.suite, c, job.name, job.dir + "/out.json")),
@@ -331,30 +343,18 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   } catch (const StoreError& e) {
     for (const Job& job : jobs)
       set_failure(results, instruction_suite_name(job.suite->name), job.name, job.side, e.what());
-    return true;
+    return false;
   }
+  return true;
+}
 
-  exec::ProcessSpec spec;
-  spec.cwd = setup.work_dir;
-  spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
-  const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
-  spec.timeout_seconds = longest > 0 ? rounds * (longest + 15) + 60 : 0;
-  spec.scrub_env = c.scrub_env;
-  spec.log_path = setup.log_dir + "/instructions.log";
-  fs::remove(spec.log_path, ec);
-  spec.tail_bytes = 4096;
-  const exec::ProcessResult batch = processes.run(spec);
-  if (batch.interrupted) return false;
-  // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
-  // else the machine was doing.
-  progress(fmt::format("  {} Callgrind runs took {} of CPU time in {}", jobs.size(),
-                       format_duration(batch.user_seconds + batch.system_seconds),
-                       format_duration(batch.wall_seconds)));
-
+// Each job's run record, and its count or failure in the instruction series; how many failed.
+int record_outcomes(const std::vector<Job>& jobs, Results& results, const InstructionSetup& setup,
+                    const std::function<void(const std::string&)>& progress) {
   double first_start = 0;
   std::vector<Outcome> outcomes;
   for (const Job& job : jobs) {
-    outcomes.push_back(read_outcome(job, c.timeout_for(*job.suite)));
+    outcomes.push_back(read_outcome(job, results.config.timeout_for(*job.suite)));
     if (outcomes.back().ran && (first_start == 0 || outcomes.back().started < first_start))
       first_start = outcomes.back().started;
   }
@@ -384,6 +384,49 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     BenchmarkSeries& s = instruction_series(results, suite, job.name);
     (job.side == Side::Base ? s.base : s.head) = {o.value};
   }
+  return failed;
+}
+
+}  // namespace
+
+bool count_instructions(exec::ProcessRunner& processes, Results& results,
+                        const InstructionSetup& setup,
+                        const std::function<void(const std::string&)>& progress) {
+  const Config& c = results.config;
+  std::error_code ec;
+  fs::remove_all(setup.work_dir, ec);
+  fs::create_directories(setup.work_dir, ec);
+  const std::optional<JobPlan> plan = plan_jobs(processes, results, setup, progress);
+  if (!plan) return false;
+  const std::vector<Job>& jobs = plan->jobs;
+  if (jobs.empty()) return true;
+
+  const int parallel = std::max(1, setup.parallel);
+  progress(
+      fmt::format("counting instructions under Callgrind: {} runs ({} benchmarks, both "
+                  "sides), {} at a time",
+                  jobs.size(), plan->benchmarks, parallel));
+  if (!write_job_scripts(jobs, results, setup, progress)) return true;
+
+  double longest = 0;
+  for (const Job& job : jobs) longest = std::max(longest, c.timeout_for(*job.suite));
+  exec::ProcessSpec spec;
+  spec.cwd = setup.work_dir;
+  spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
+  const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
+  spec.timeout_seconds = longest > 0 ? rounds * (longest + 15) + 60 : 0;
+  spec.scrub_env = c.scrub_env;
+  spec.log_path = setup.log_dir + "/instructions.log";
+  fs::remove(spec.log_path, ec);
+  spec.tail_bytes = 4096;
+  const exec::ProcessResult batch = processes.run(spec);
+  if (batch.interrupted) return false;
+  // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
+  // else the machine was doing.
+  progress(fmt::format("  {} Callgrind runs took {} of CPU time in {}", jobs.size(),
+                       format_duration(batch.user_seconds + batch.system_seconds),
+                       format_duration(batch.wall_seconds)));
+  const int failed = record_outcomes(jobs, results, setup, progress);
   if (!batch.ok() && failed == 0)
     progress("  warning: the Callgrind batch " + *batch.describe_failure(spec.timeout_seconds));
   return true;
