@@ -121,6 +121,31 @@ TEST(ShardMerge, MissingShardMakesAPartialComparisonThatSaysWhat) {
   EXPECT_EQ(back.series[3].head_failure_kind, FailureKind::NotMeasured);
 }
 
+// With instruction counts, a missing shard's benchmarks miss both their times and their counts.
+TEST(ShardMerge, AMissingShardsInstructionCountsAreListedToo) {
+  const auto counting = [](int index) {
+    Results r = shard(index);
+    r.config.suites[0].instructions = true;
+    const std::size_t timed = r.series.size();
+    for (std::size_t i = 0; i < timed; ++i) {
+      BenchmarkSeries counts = r.series[i];
+      counts.suite = "gb (instructions)";
+      counts.metric = "instructions";
+      counts.base = {5000};
+      counts.head = {5000};
+      r.series.push_back(counts);
+    }
+    return r;
+  };
+  const MergeOutcome out = merge_shards({{"s1.json", counting(1)}, {"s3.json", counting(3)}});
+  EXPECT_EQ(out.not_measured, (std::vector<std::string>{"gb/BM_B", "gb (instructions)/BM_B"}));
+  const Analysis a = analyse_session(out.merged);
+  int failed = 0;
+  for (const BenchmarkAnalysis& b : a.benchmarks)
+    failed += b.name == "BM_B" && b.failure == FailureKind::NotMeasured ? 1 : 0;
+  EXPECT_EQ(failed, 2);
+}
+
 TEST(ShardMerge, FailedShardListsItsBenchmarks) {
   Results broken = shard(1);
   broken.builds[1].ok = false;

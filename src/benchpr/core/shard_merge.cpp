@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/text.hpp"
 
@@ -205,35 +206,47 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
   // with the reason, so the comment lists them instead of comparing fewer benchmarks silently.
   std::set<std::string> suites_seen;
   for (const BenchmarkSeries& s : m.series) suites_seen.insert(s.suite);
-  for (const ShardUnit& u : info.partition) {
-    const auto p = problems.find(u.shard);
-    if (p == problems.end()) continue;
-    const bool whole_suite = u.name.empty();
-    const std::string name = whole_suite ? "(suite " + u.suite + ")" : u.name;
-    const auto key = std::make_pair(u.suite, name);
-    if (whole_suite ? suites_seen.count(u.suite) > 0 : measured_by.count(key) > 0) continue;
+  const auto mark_not_measured = [&](const std::string& suite, const std::string& name,
+                                     const std::string& why) {
+    const auto key = std::make_pair(suite, name);
+    if (measured_by.count(key) > 0) return;
     if (seen.count(key)) {
       BenchmarkSeries& s = m.series[seen[key]];
       if (s.base_failure.empty()) {
-        s.base_failure = "not measured: " + p->second;
+        s.base_failure = "not measured: " + why;
         s.base_failure_kind = FailureKind::NotMeasured;
       }
       if (s.head_failure.empty()) {
-        s.head_failure = "not measured: " + p->second;
+        s.head_failure = "not measured: " + why;
         s.head_failure_kind = FailureKind::NotMeasured;
       }
     } else {
       BenchmarkSeries s;
-      s.suite = u.suite;
+      s.suite = suite;
       s.name = name;
-      s.base_failure = "not measured: " + p->second;
+      s.base_failure = "not measured: " + why;
       s.head_failure = s.base_failure;
       s.base_failure_kind = FailureKind::NotMeasured;
       s.head_failure_kind = FailureKind::NotMeasured;
       seen[key] = m.series.size();
       m.series.push_back(std::move(s));
     }
-    out.not_measured.push_back(key_of(u.suite, name));
+    out.not_measured.push_back(key_of(suite, name));
+  };
+  for (const ShardUnit& u : info.partition) {
+    const auto p = problems.find(u.shard);
+    if (p == problems.end()) continue;
+    if (u.name.empty()) {  // a whole suite of another format
+      if (!suites_seen.count(u.suite))
+        mark_not_measured(u.suite, "(suite " + u.suite + ")", p->second);
+      continue;
+    }
+    // A benchmark's time and, when its suite counts them, its instructions: both were the
+    // missing shard's to measure.
+    const SuiteConfig* suite = m.config.find_suite(u.suite);
+    if (!suite || Config::measures_time(*suite)) mark_not_measured(u.suite, u.name, p->second);
+    if (suite && m.config.counts_instructions(*suite))
+      mark_not_measured(instruction_suite_name(u.suite), u.name, p->second);
   }
 
   m.complete = all_complete;
