@@ -24,7 +24,10 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
     exit_code = kExitFailure;
   }
   if (!end.write_errors.empty()) {
-    std::cerr << "benchpr: error: " << end.write_errors << end.write_after << std::endl;
+    std::cerr << "benchpr: error: ";
+    for (std::size_t i = 0; i < end.write_errors.size(); ++i)
+      std::cerr << (i ? "; " : "") << end.write_errors[i];
+    std::cerr << end.write_after << std::endl;
     exit_code = kExitFailure;
   }
   return exit_code;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/progress.hpp"
@@ -11,8 +12,8 @@
 namespace benchpr::app {
 
 struct ReportEnd {
-  std::string results_path;   // named in the step outputs
-  std::string write_errors;   // files that could not be written ("" when all were)
+  std::string results_path;               // named in the step outputs
+  std::vector<std::string> write_errors;  // files that could not be written (none when all were)
   std::string posting_after;  // appended to "posting failed: …", e.g. " (the report was printed)"
   std::string write_after;    // appended to the write errors
 };

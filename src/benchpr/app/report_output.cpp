@@ -65,7 +65,7 @@ Report make_report(const Results& results, const ReportTargets& targets) {
     try {
       runner::write_file_atomically(path, content());
     } catch (const runner::StoreError& e) {
-      report.write_errors += (report.write_errors.empty() ? "" : "; ") + std::string(e.what());
+      report.write_errors.emplace_back(e.what());
     }
   };
   write(targets.markdown_file, [&] { return report.markdown; });

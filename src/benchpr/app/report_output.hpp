@@ -15,9 +15,9 @@ namespace benchpr::app {
 struct Report {
   Analysis analysis;
   std::string markdown;
-  // Files that could not be written ("cannot write /x: No space left on device"; several
-  // joined by "; "), "" when all were: the caller still posts the comment, then fails the job.
-  std::string write_errors;
+  // Files that could not be written ("cannot write /x: No space left on device"), none when all
+  // were: the caller still posts the comment, then fails the job.
+  std::vector<std::string> write_errors;
 };
 
 struct ReportTargets {
