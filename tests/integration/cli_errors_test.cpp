@@ -72,6 +72,15 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{{"run", "--base", "main", "--compare", "merge-bas"},
                   "--compare: expected merge-base or merge, got 'merge-bas'; did you mean "
                   "`merge-base`?"},
+        ErrorCase{{"run", "--base", "main", "--comment", "sometimes"},
+                  "--comment: expected always, on-change or never, got 'sometimes'"},
+        ErrorCase{{"publish", "r.json", "--comment", "on-chnage"},
+                  "--comment: expected always, on-change or never, got 'on-chnage'; did you mean "
+                  "`on-change`?"},
+        ErrorCase{{"slash-command", "--done", "sucess"},
+                  "--done: expected success, failure, cancelled or skipped, got 'sucess'; did "
+                  "you mean `success`?"},
+        ErrorCase{{"init", "--shards", "1"}, "--shards: must be between 2 and 256, got 1"},
         ErrorCase{{"run", "--base", "main", "--rounds", "ten"},
                   "--rounds: expected a number, got 'ten'"},
         // A value that looks like an option is the value, not an unknown option.

@@ -37,8 +37,7 @@ void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
   cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
   cmd.add_option("--comment", o.comment,
                  "When to post the comment: always, on-change (some verdict is not unchanged; "
-                 "an existing comment is still updated) or never (default: the config's)")
-      ->check(CLI::IsMember({"always", "on-change", "never"}));
+                 "an existing comment is still updated) or never (default: the config's)");
   cmd.add_option("--comment-author", o.comment_author,
                  "Login whose marked comment is benchpr's (default: the token's own; "
                  "github-actions[bot] for GITHUB_TOKEN)");
@@ -101,8 +100,12 @@ void add_init_options(CLI::App& init, InitOptions& o) {
   init.add_option("-C,--directory", o.directory, "Project directory (default: .)");
   init.add_flag("--force", o.force, "Replace existing .benchpr.yml and workflow files");
   init.add_option("--shards", o.shards,
-                  "Write a matrix workflow: N jobs measure a shard each, one merges and posts")
-      ->check(CLI::Range(2, 256));
+                  "Write a matrix workflow: N jobs measure a shard each, one merges and posts");
+}
+
+void add_slash_command_options(CLI::App& slash, SlashCommandOptions& o) {
+  slash.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
+  slash.add_option("--done", o.done, "The run it started finished: success (🚀) or failure (😕)");
 }
 
 void add_merge_options(CLI::App& merge, MergeOptions& o) {
@@ -111,7 +114,8 @@ void add_merge_options(CLI::App& merge, MergeOptions& o) {
   merge.add_option("-o,--output", o.output, "Write the merged results file here")->required();
 }
 
-// Choices are checked here rather than by CLI11 so the message says what to write.
+// Choices and ranges are checked here rather than by CLI11, so every message says what to write
+// in the same words.
 void check_choice(const std::string& option, const std::string& value,
                   const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
@@ -128,6 +132,7 @@ template <typename Options>
 void check_report_choices(const Options& o) {
   check_choice("--format", o.format, {"auto", "markdown", "text"});
   check_choice("--color", o.color, {"auto", "always", "never"});
+  if (!o.comment.empty()) check_choice("--comment", o.comment, {"always", "on-change", "never"});
 }
 
 std::vector<std::string> long_names(const CLI::App& cmd) {
@@ -234,12 +239,7 @@ int run_cli(int argc, char** argv) {
   CLI::App* slash = app.add_subcommand(
       "slash-command",
       "In an issue_comment job: accept or refuse a /benchmark comment (see docs/github.md)");
-  slash->add_option("--api-url", slash_options.api_url,
-                    "GitHub API base URL (default: $GITHUB_API_URL)");
-  slash
-      ->add_option("--done", slash_options.done,
-                   "The run it started finished: success (🚀) or failure (😕)")
-      ->check(CLI::IsMember({"success", "failure", "cancelled", "skipped"}));
+  add_slash_command_options(*slash, slash_options);
   MergeOptions merge_options;
   CLI::App* merge = app.add_subcommand(
       "merge",
@@ -270,6 +270,12 @@ int run_cli(int argc, char** argv) {
       apply_overrides(scratch, run_options);
     }
     if (publish->parsed()) check_report_choices(publish_options);
+    if (slash->parsed() && !slash_options.done.empty())
+      check_choice("--done", slash_options.done, {"success", "failure", "cancelled", "skipped"});
+    if (init->parsed() && init->count("--shards") > 0 &&
+        (init_options.shards < 2 || init_options.shards > 256))
+      throw UserError("--shards: must be between 2 and 256, got " +
+                      std::to_string(init_options.shards));
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
     if (merge->parsed()) return merge_command(merge_options);
