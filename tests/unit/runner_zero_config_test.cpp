@@ -84,9 +84,12 @@ TEST(ZeroConfig, UnknownProjectSaysWhatToAdd) {
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("format: custom"), std::string::npos) << msg;
-  std::string why;
-  EXPECT_FALSE(suggest_config_yaml(dir.path(), &why));
-  EXPECT_EQ(why, msg);
+  try {
+    suggest_config_yaml(dir.path());
+    ADD_FAILURE() << "suggest_config_yaml did not throw";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.what(), msg);
+  }
 }
 
 TEST(ZeroConfig, MavenProjectWithJmhShowsTheConfigToAdd) {
@@ -110,10 +113,9 @@ TEST(ZeroConfig, MavenProjectWithJmhShowsTheConfigToAdd) {
       << msg;
 
   // The same text from `benchpr init`, and it is a valid configuration.
-  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
-  ASSERT_TRUE(yaml);
-  EXPECT_NE(msg.find(*yaml), std::string::npos);
-  const Config config = config::parse_config(*yaml);
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(msg.find(yaml), std::string::npos);
+  const Config config = config::parse_config(yaml);
   ASSERT_EQ(config.suites.size(), 1u);
   EXPECT_EQ(config.suites[0].format, "jmh");
   EXPECT_EQ(config.suites[0].run,
@@ -126,9 +128,8 @@ TEST(ZeroConfig, SingleModuleMavenWithFinalName) {
   write_file(dir / "pom.xml",
              "<project><artifactId>jmh-bench</artifactId><build>"
              "<finalName>perf</finalName></build></project>\n");
-  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
-  ASSERT_TRUE(yaml);
-  const Config config = config::parse_config(*yaml);
+  const std::string yaml = suggest_config_yaml(dir.path());
+  const Config config = config::parse_config(yaml);
   EXPECT_EQ(config.build, "mvn -B -q -DskipTests package");
   EXPECT_EQ(config.suites.at(0).run,
             "java -jar target/perf.jar -f 1 -wi 3 -i 5 -rf json -rff {out}");
@@ -137,12 +138,11 @@ TEST(ZeroConfig, SingleModuleMavenWithFinalName) {
 TEST(SuggestConfig, CmakeSuitesComeFromExecutablesThatLinkBenchmark) {
   TempDir dir;
   write_cmake_project(dir);
-  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
-  ASSERT_TRUE(yaml);
-  EXPECT_NE(yaml->find("# "), std::string::npos);  // commented for the reader
-  const Config config = config::parse_config(*yaml);
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("# "), std::string::npos);  // commented for the reader
+  const Config config = config::parse_config(yaml);
   EXPECT_EQ(config.build, kCmakeBuild);
-  ASSERT_EQ(config.suites.size(), 2u) << *yaml;  // not `tool`, not the commented-out old_bench
+  ASSERT_EQ(config.suites.size(), 2u) << yaml;  // not `tool`, not the commented-out old_bench
   EXPECT_EQ(config.suites[0].name, "core_bench");
   EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/core_bench");
   EXPECT_EQ(config.suites[0].format, "google-benchmark");
@@ -157,10 +157,9 @@ TEST(SuggestConfig, CmakeWithoutVisibleTargetsGetsATemplateSuite) {
   // Targets made by a helper function cannot be read from the CMake files.
   write_file(dir / "CMakeLists.txt",
              "find_package(benchmark REQUIRED)\nadd_bench(core)\nadd_bench(io)\n");
-  const auto yaml = suggest_config_yaml(dir.path(), nullptr);
-  ASSERT_TRUE(yaml);
-  EXPECT_NE(yaml->find("name yours here"), std::string::npos) << *yaml;
-  const Config config = config::parse_config(*yaml);
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("name yours here"), std::string::npos) << yaml;
+  const Config config = config::parse_config(yaml);
   ASSERT_EQ(config.suites.size(), 1u);
   EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/my_bench");
 }
@@ -173,7 +172,7 @@ TEST(SuggestConfig, BuildOutputAndDependenciesAreNotTheProject) {
   write_file(dir / "build/_deps/benchmark-src/CMakeLists.txt",
              "add_executable(benchmark_test t.cc)\n"
              "target_link_libraries(benchmark_test benchmark::benchmark)\n");
-  EXPECT_FALSE(suggest_config_yaml(dir.path(), nullptr));
+  EXPECT_THROW(suggest_config_yaml(dir.path()), config::ConfigError);
 }
 
 // A fake executable: ELF magic, padding, then `marker` (as the library's strings or symbols

@@ -100,9 +100,7 @@ int init_command(const InitOptions& options) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw UserError("-C " + options.directory + ": no such directory");
-  std::string why_not;
-  auto yaml = runner::suggest_config_yaml(options.directory, &why_not);
-  if (!yaml) throw UserError(why_not);
+  const std::string yaml = runner::suggest_config_yaml(options.directory);
   // Check both before writing either, so a refusal leaves nothing half done.
   const fs::path config = dir / ".benchpr.yml";
   const fs::path workflow = dir / ".github" / "workflows" / "benchpr.yml";
@@ -111,7 +109,7 @@ int init_command(const InitOptions& options) {
       if (fs::exists(p, ec))
         throw UserError(p.string() + " exists already (pass --force to replace it)");
   }
-  write_new_file(config, *yaml, options.force);
+  write_new_file(config, yaml, options.force);
   write_new_file(
       workflow,
       options.shards > 1 ? sharded_workflow_yaml(options.shards) : pull_request_workflow_yaml(),

@@ -534,13 +534,11 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
   return suites;
 }
 
-std::optional<std::string> suggest_config_yaml(const std::string& project_dir,
-                                               std::string* why_not) {
+std::string suggest_config_yaml(const std::string& project_dir) {
   const Project project = scan_project(project_dir);
   if (project.cmake && project.uses_benchmark) return cmake_yaml(project);
   if (project.jmh_module) return jmh_yaml(project);
-  if (why_not) *why_not = what_to_add(project_dir, project);
-  return std::nullopt;
+  throw config::ConfigError(what_to_add(project_dir, project));
 }
 
 }  // namespace benchpr::runner

@@ -38,8 +38,7 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
 // A commented .benchpr.yml for `benchpr init`: for CMake + Google Benchmark, the zero-config
 // build and one suite per executable target that links benchmark (read from the CMake files,
 // best effort; a commented template suite when none is found); for Maven + JMH, the build and a
-// jmh suite. nullopt for anything else, with the reason in *why_not (when given).
-std::optional<std::string> suggest_config_yaml(const std::string& project_dir,
-                                               std::string* why_not);
+// jmh suite. For anything else, a ConfigError saying what to add, as zero_config() says it.
+std::string suggest_config_yaml(const std::string& project_dir);
 
 }  // namespace benchpr::runner
