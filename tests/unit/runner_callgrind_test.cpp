@@ -42,7 +42,7 @@ TEST(CallgrindPerIteration, LeavesOutTheFirstRepetitionAndFinishsPrologue) {
   const std::vector<CallgrindDump> dumps = {finish(4873), pause(20),    finish(4017),
                                             pause(20),    finish(4017), pause(20)};
   const PerIteration r = instructions_per_iteration(dumps, 3, 1);
-  EXPECT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(r.failure, std::nullopt) << r.failure.value_or("");
   EXPECT_DOUBLE_EQ(r.instructions, 4017);
 }
 
@@ -75,13 +75,14 @@ TEST(CallgrindPerIteration, ExtraRunsBeforeTheRepetitionsAreLeftOut) {
 TEST(CallgrindPerIteration, NoLoopOrNoIterationsIsAFailureWithAReason) {
   const PerIteration none = instructions_per_iteration({}, 3, 1);
   EXPECT_TRUE(is_missing(none.instructions));
-  EXPECT_NE(none.failure.find("no benchmark loop"), std::string::npos) << none.failure;
+  EXPECT_NE(none.failure.value_or("").find("no benchmark loop"), std::string::npos)
+      << none.failure.value_or("");
   const PerIteration one = instructions_per_iteration({finish(10), pause(20)}, 3, 1);
   EXPECT_TRUE(is_missing(one.instructions));
-  EXPECT_NE(one.failure.find("1 run"), std::string::npos) << one.failure;
+  EXPECT_NE(one.failure.value_or("").find("1 run"), std::string::npos) << one.failure.value_or("");
   const PerIteration zero = instructions_per_iteration({finish(10), finish(10)}, 3, 0);
   EXPECT_TRUE(is_missing(zero.instructions));
-  EXPECT_FALSE(zero.failure.empty());
+  EXPECT_TRUE(zero.failure);
 }
 
 TEST(CallgrindFailures, UnsupportedInstructionIsNamed) {

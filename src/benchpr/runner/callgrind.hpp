@@ -38,8 +38,8 @@ struct CallgrindDump {
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text);
 
 struct PerIteration {
-  double instructions = kMissing;  // per iteration; kMissing when failure is set
-  std::string failure;
+  double instructions = kMissing;      // per iteration; kMissing when failure is set
+  std::optional<std::string> failure;  // why there is no count
 };
 
 // Groups the dumps of one process (in order) into repetitions, leaves out the first

@@ -158,7 +158,7 @@ std::string last_line(const std::string& text) {
 
 struct Outcome {
   double value = kMissing;
-  std::string failure;
+  std::optional<std::string> failure;  // why there is no count
   FailureKind kind = FailureKind::None;
   double seconds = 0;
   double started = 0;  // wall clock (epoch seconds) when the job began; 0 unknown
@@ -198,7 +198,7 @@ Outcome read_outcome(const Job& job, double timeout) {
     o.failure = killed ? fmt::format("killed by signal {} under Callgrind",
                                      code - exec::kShellSignalExitBase)
                        : fmt::format("exit code {} under Callgrind", code);
-    if (std::string tail = last_line(log); !tail.empty()) o.failure += ": " + tail;
+    if (std::string tail = last_line(log); !tail.empty()) *o.failure += ": " + tail;
     return o;
   }
   const Iterations iterations =
@@ -234,7 +234,7 @@ Outcome read_outcome(const Job& job, double timeout) {
       instructions_per_iteration(ordered, kCallgrindRepetitions, iterations.count);
   o.value = per.instructions;
   o.failure = per.failure;
-  if (!o.failure.empty()) o.kind = FailureKind::BadOutput;
+  if (o.failure) o.kind = FailureKind::BadOutput;
   return o;
 }
 
@@ -369,16 +369,16 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
     rec.side = job.side;
     rec.started = setup.started + (o.ran ? o.started - first_start : 0);
     rec.seconds = o.seconds;
-    rec.ok = o.failure.empty();
-    rec.failure = o.failure.empty() ? "" : job.name + ": " + o.failure;
-    rec.failure_kind = o.failure.empty() ? FailureKind::None : o.kind;
+    rec.ok = !o.failure;
+    rec.failure = o.failure ? job.name + ": " + *o.failure : "";
+    rec.failure_kind = o.failure ? o.kind : FailureKind::None;
     if (!rec.ok) rec.log_tail = last_line(read_or_empty(job.dir + "/log", 1u << 20));
     results.runs.push_back(std::move(rec));
-    if (!o.failure.empty()) {
+    if (o.failure) {
       ++failed;
-      set_failure(results, suite, job.name, job.side, o.failure, o.kind);
+      set_failure(results, suite, job.name, job.side, *o.failure, o.kind);
       progress(fmt::format("  {} {} {}: {} (log: {}/log)", side_word(job.side), job.suite->name,
-                           job.name, o.failure, job.dir));
+                           job.name, *o.failure, job.dir));
       continue;
     }
     BenchmarkSeries& s = instruction_series(results, suite, job.name);
