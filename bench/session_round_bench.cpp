@@ -125,6 +125,21 @@ void BM_ParseAndRecord(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseAndRecord)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
+// The results file alone: serialised and written, as after every round.
+void BM_WriteResults(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  if (g_only_n > 0 && n != g_only_n) {
+    state.SkipWithError("left out by --benchmarks");
+    return;
+  }
+  RoundFixture f(n);
+  f.record_round(kRounds);
+  for (auto _ : state)
+    runner::write_file_atomically(f.out_path, results_to_string(f.results, nullptr));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_WriteResults)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 int main(int argc, char** argv) {

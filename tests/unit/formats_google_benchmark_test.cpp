@@ -340,6 +340,55 @@ TEST(GoogleBenchmarkFormat, WrongShapesAreParseErrors) {
               StartsWith("not Google Benchmark JSON: number overflow"));
 }
 
+// The file is streamed, not built as a tree: what a tree would have said must still hold.
+TEST(GoogleBenchmarkFormat, StreamedEntriesReadAsATreeWould) {
+  // The last of duplicate keys wins; a nested value under a field names its type.
+  const ParsedRun dup = parse(
+      R"({"benchmarks": [{"name": "BM_A", "real_time": 5, "real_time": 7, "time_unit": "us"},)"
+      R"( {"name": "BM_B", "real_time": {"x": [1, 2]}}, {"name": "BM_C", "real_time": [3]},)"
+      R"( {"name": "BM_D", "real_time": "fast"}, {"name": "BM_E", "real_time": 2,)"
+      R"( "extra": {"real_time": 99, "name": "BM_X"}}]})");
+  EXPECT_DOUBLE_EQ(measurement(dup, "BM_A").value, 7000);
+  EXPECT_EQ(failure(dup, "BM_B").reason, "real_time is object, not a number");
+  EXPECT_EQ(failure(dup, "BM_C").reason, "real_time is array, not a number");
+  EXPECT_EQ(failure(dup, "BM_D").reason, "real_time is string, not a number");
+  EXPECT_DOUBLE_EQ(measurement(dup, "BM_E").value, 2);
+  EXPECT_EQ(dup.measurements.size(), 2u);
+
+  // Counters are listed in key order, once each, without the bookkeeping fields.
+  const ParsedRun counters =
+      parse(R"({"benchmarks": [{"name": "BM_A", "real_time": 1, "zeta": 1, "alpha": 2, "zeta": 3,)"
+            R"( "iterations": 10, "label": "x"}]})",
+            "missing");
+  EXPECT_EQ(failure(counters, "BM_A").reason,
+            "no counter 'missing' (available: real_time, cpu_time, alpha, zeta)");
+
+  // A "benchmarks" key inside another object is not the list; the last top-level one is.
+  const ParsedRun nested =
+      parse(R"({"context": {"benchmarks": [{"name": "BM_Ctx", "real_time": 1}]},)"
+            R"( "benchmarks": [{"name": "BM_Old", "real_time": 1}],)"
+            R"( "benchmarks": [{"name": "BM_New", "real_time": 4}]})");
+  ASSERT_EQ(nested.measurements.size(), 1u);
+  EXPECT_EQ(nested.measurements[0].name, "BM_New");
+}
+
+// What the fast scanner leaves to nlohmann's parser (a byte-order mark, a number below double's
+// range) is read again from the start, to the same measurements.
+TEST(GoogleBenchmarkFormat, DocumentsTheFastScannerRefusesAreStillRead) {
+  const std::string real = data("repetitions.json");
+  const ParsedRun plain = parse(real);
+  const ParsedRun with_bom = parse("\xEF\xBB\xBF" + real);
+  ASSERT_EQ(with_bom.measurements.size(), plain.measurements.size());
+  for (std::size_t i = 0; i < plain.measurements.size(); ++i) {
+    EXPECT_EQ(with_bom.measurements[i].name, plain.measurements[i].name);
+    EXPECT_DOUBLE_EQ(with_bom.measurements[i].value, plain.measurements[i].value);
+  }
+  const ParsedRun tiny = parse(
+      R"({"benchmarks": [{"name": "BM_A", "real_time": 2, "cpu_time": 1e-400}]})", "real_time");
+  EXPECT_DOUBLE_EQ(measurement(tiny, "BM_A").value, 2);
+  EXPECT_EQ(tiny.measurements.size(), 1u);
+}
+
 TEST(GoogleBenchmarkFormat, DeepNestingIsRefusedWithoutRecursing) {
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
   try {

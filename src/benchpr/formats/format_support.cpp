@@ -10,6 +10,8 @@
 
 #include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
+#include "benchpr/formats/json_events.hpp"
+#include "benchpr/formats/json_scan.hpp"
 
 namespace benchpr::formats {
 
@@ -119,7 +121,19 @@ std::string describe(const nlohmann::json::exception& e) {
 
 }  // namespace
 
-nlohmann::json load_json(std::string_view content, std::string_view title) {
+namespace {
+
+// A results file made ready for nlohmann's parser: within the limits, valid UTF-8, bare
+// non-finite tokens quoted. `text` views `content`, `valid` or `rewritten`.
+struct PreparedJson {
+  std::string_view content;  // the user's file after the UTF-8 repair: offsets name its bytes
+  std::string valid;
+  std::string rewritten;
+  std::vector<std::size_t> inserted;
+  std::string_view text;
+};
+
+void prepare_json(std::string_view content, std::string_view title, PreparedJson& out) {
   if (content.size() > kMaxInputBytes) {
     throw ParseError(
         fmt::format("not {} JSON: the file has {} bytes, more than the limit of {} MiB", title,
@@ -133,29 +147,77 @@ nlohmann::json load_json(std::string_view content, std::string_view title) {
   // nlohmann refuses ill-formed UTF-8 and quotes the offending bytes in its message: a name
   // with a stray Latin-1 byte would fail the whole run. Replaced here, the benchmark is measured
   // under a readable name (byte offsets in later messages count the replacements).
-  std::string valid;
   if (!is_valid_utf8(content)) {
-    valid = valid_utf8(content);
-    content = valid;
+    out.valid = valid_utf8(content);
+    content = out.valid;
   }
-  std::vector<std::size_t> inserted;
-  const std::string rewritten = prepare(content, title, inserted);
-  const std::string_view text = inserted.empty() ? content : std::string_view(rewritten);
+  out.content = content;
+  out.rewritten = prepare(content, title, out.inserted);
+  out.text = out.inserted.empty() ? content : std::string_view(out.rewritten);
+}
+
+// The parser's complaint as the user's problem, with the offset mapped back to their file.
+[[noreturn]] void throw_syntax_error(const PreparedJson& in, std::string_view title,
+                                     const nlohmann::json::exception& e) {
+  const auto* located = dynamic_cast<const nlohmann::json::parse_error*>(&e);
+  if (!located) throw ParseError(fmt::format("not {} JSON: {}", title, describe(e)));
+  std::size_t byte = located->byte;
+  const auto before =
+      std::lower_bound(in.inserted.begin(), in.inserted.end(), byte) - in.inserted.begin();
+  byte -= std::min<std::size_t>(byte, 2 * static_cast<std::size_t>(before));
+  // At the end of input the parser points one past the last byte; name the last byte instead.
+  const bool truncated = byte >= in.content.size();
+  byte = std::min(byte, in.content.size());
+  throw ParseError(fmt::format("not {} JSON: {} at byte {}{}", title, describe(e), byte,
+                               truncated ? " (is the file truncated?)" : ""));
+}
+
+}  // namespace
+
+nlohmann::json load_json(std::string_view content, std::string_view title) {
+  PreparedJson in;
+  prepare_json(content, title, in);
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // Map the offset in the rewritten text back to the user's file.
-    std::size_t byte = e.byte;
-    const auto before = std::lower_bound(inserted.begin(), inserted.end(), byte) - inserted.begin();
-    byte -= std::min<std::size_t>(byte, 2 * static_cast<std::size_t>(before));
-    // At the end of input the parser points one past the last byte; name the last byte instead.
-    const bool truncated = byte >= content.size();
-    byte = std::min(byte, content.size());
-    throw ParseError(fmt::format("not {} JSON: {} at byte {}{}", title, describe(e), byte,
-                                 truncated ? " (is the file truncated?)" : ""));
+    return nlohmann::json::parse(in.text.begin(), in.text.end());
   } catch (const nlohmann::json::exception& e) {
-    throw ParseError(fmt::format("not {} JSON: {}", title, describe(e)));
+    throw_syntax_error(in, title, e);
   }
+}
+
+void sax_json(std::string_view content, std::string_view title, JsonEvents& events) {
+  PreparedJson in;
+  prepare_json(content, title, in);
+  if (scan_json(in.text, events)) return;
+  // Not something the fast scanner vouches for: nlohmann's parser reads it again from the start
+  // and, if it is wrong, says why in the words load_json uses.
+  events.restart();
+  // Forwards every event; the parser's complaint becomes the user's ParseError on the spot (the
+  // exception it hands over lives only during this call). A handler's own ParseError passes
+  // through unchanged.
+  struct Relay final : nlohmann::json_sax<nlohmann::json> {
+    JsonEvents& to;
+    const PreparedJson& in;
+    std::string_view title;
+    Relay(JsonEvents& t, const PreparedJson& i, std::string_view n) : to(t), in(i), title(n) {}
+    bool null() override { return to.null(); }
+    bool boolean(bool v) override { return to.boolean(v); }
+    bool number_integer(number_integer_t v) override { return to.number_integer(v); }
+    bool number_unsigned(number_unsigned_t v) override { return to.number_unsigned(v); }
+    bool number_float(number_float_t v, const string_t& s) override {
+      return to.number_float(v, s);
+    }
+    bool string(string_t& v) override { return to.string(v); }
+    bool binary(binary_t& v) override { return to.binary(v); }
+    bool start_object(std::size_t n) override { return to.start_object(n); }
+    bool key(string_t& v) override { return to.key(v); }
+    bool end_object() override { return to.end_object(); }
+    bool start_array(std::size_t n) override { return to.start_array(n); }
+    bool end_array() override { return to.end_array(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) override {
+      throw_syntax_error(in, title, e);
+    }
+  } relay(events, in, title);
+  nlohmann::json::sax_parse(in.text.begin(), in.text.end(), &relay);
 }
 
 std::optional<double> json_number(const nlohmann::json& value) {

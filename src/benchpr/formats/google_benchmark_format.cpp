@@ -2,45 +2,21 @@
 // holds k repetitions per benchmark; the run's value is their median.
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "benchpr/formats/format.hpp"
+#include "benchpr/formats/google_benchmark_entries.hpp"
 
 namespace benchpr::formats {
 namespace {
 
-using nlohmann::json;
-
 constexpr std::string_view kTitle = "Google Benchmark";
-
-// Fields of a benchmark entry that are bookkeeping, not something a user could compare.
-bool is_bookkeeping_field(const std::string& key) {
-  static const std::vector<std::string> kFields = {"name",
-                                                   "family_index",
-                                                   "per_family_instance_index",
-                                                   "run_name",
-                                                   "run_type",
-                                                   "repetitions",
-                                                   "repetition_index",
-                                                   "threads",
-                                                   "iterations",
-                                                   "time_unit",
-                                                   "aggregate_name",
-                                                   "aggregate_unit",
-                                                   "error_occurred",
-                                                   "error_message",
-                                                   "label",
-                                                   "big_o",
-                                                   "rms",
-                                                   "complexity_n"};
-  return std::find(kFields.begin(), kFields.end(), key) != kFields.end();
-}
 
 std::optional<double> nanoseconds_per(std::string_view time_unit) {
   if (time_unit == "ns") return 1.0;
@@ -71,34 +47,29 @@ MetricSpec metric_spec(const std::string& metric) {
   return {metric, metric, Better::Higher, false};
 }
 
-struct Group {
-  std::string name;
-  std::vector<const json*> iterations;
-  std::vector<const json*> aggregates;
-};
+using detail::GbEntry;
+using detail::GbNumber;
 
-std::string string_field(const json& entry, const char* key) {
-  const auto it = entry.find(key);
-  if (it == entry.end() || !it->is_string()) return {};
-  return it->get<std::string>();
-}
+struct Group {
+  std::string_view name;
+  std::vector<const GbEntry*> iterations;
+  std::vector<const GbEntry*> aggregates;
+};
 
 // On a shared machine a neighbour's load costs a benchmark wall time, not CPU time; a
 // single-threaded benchmark that measures its own work is therefore compared on CPU time. Real
 // time stays the measure where CPU time would miss the work: several threads (the library
 // reports the main thread's CPU time only), UseRealTime and UseManualTime (the name then ends in
 // /real_time or /manual_time, the benchmark author's own choice).
-std::string auto_time_field(const std::string& name, const json& entry) {
+std::string auto_time_field(std::string_view name, const GbEntry& entry) {
   if (name.find("/real_time") != std::string::npos ||
       name.find("/manual_time") != std::string::npos)
     return "real_time";
   if (const auto pos = name.find("/threads:"); pos != std::string::npos) {
-    const std::string count = name.substr(pos + 9, name.find('/', pos + 1) - (pos + 9));
+    const std::string_view count = name.substr(pos + 9, name.find('/', pos + 1) - (pos + 9));
     if (count != "1") return "real_time";
   }
-  if (const auto t = entry.find("threads");
-      t != entry.end() && t->is_number_integer() && t->get<long long>() != 1)
-    return "real_time";
+  if (entry.threads && *entry.threads != 1) return "real_time";
   return "cpu_time";
 }
 
@@ -119,28 +90,28 @@ class GoogleBenchmarkFormat final : public Format {
   }
 
   ParsedRun parse(std::string_view content) const override {
-    const json document = detail::load_json(content, kTitle);
-    if (!document.is_object()) {
+    const detail::GbDocument document =
+        detail::read_gb_document(content, kTitle, spec_.field == kAuto ? "" : spec_.field);
+    if (document.type != "object") {
       throw ParseError(
           fmt::format("not {} JSON: expected an object with \"context\" and "
                       "\"benchmarks\", got {}",
-                      kTitle, document.type_name()));
+                      kTitle, document.type));
     }
-    const auto benchmarks = document.find("benchmarks");
-    if (benchmarks == document.end() || !benchmarks->is_array()) {
+    if (!document.has_benchmarks_array) {
       throw ParseError(fmt::format("not {} JSON: no \"benchmarks\" array", kTitle));
     }
 
+    // Views into `document`, which outlives them.
     std::vector<Group> groups;
-    std::map<std::string, std::size_t, std::less<>> index;
-    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
-      const json& entry = (*benchmarks)[i];
-      if (!entry.is_object()) {
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < document.entries.size(); ++i) {
+      const GbEntry& entry = document.entries[i];
+      if (!entry.not_object.empty()) {
         throw ParseError(fmt::format("not {} JSON: benchmarks[{}] is {}, not an object", kTitle, i,
-                                     entry.type_name()));
+                                     entry.not_object));
       }
-      std::string key = string_field(entry, "run_name");
-      if (key.empty()) key = string_field(entry, "name");
+      const std::string_view key = entry.run_name.empty() ? entry.name : entry.run_name;
       if (key.empty()) {
         throw ParseError(fmt::format("not {} JSON: benchmarks[{}] has no name", kTitle, i));
       }
@@ -153,35 +124,34 @@ class GoogleBenchmarkFormat final : public Format {
         groups.push_back({key, {}, {}});
       }
       Group& group = groups[it->second];
-      (string_field(entry, "run_type") == "aggregate" ? group.aggregates : group.iterations)
-          .push_back(&entry);
+      (entry.run_type == "aggregate" ? group.aggregates : group.iterations).push_back(&entry);
     }
 
     ParsedRun run;
+    run.measurements.reserve(groups.size());
     for (const Group& group : groups) add_group(group, run);
     return run;
   }
 
  private:
   void add_group(const Group& group, ParsedRun& run) const {
-    for (const json* entry : group.iterations) {
-      const auto error = entry->find("error_occurred");
-      if (error != entry->end() && error->is_boolean() && error->get<bool>()) {
-        const std::string message = string_field(*entry, "error_message");
+    for (const GbEntry* entry : group.iterations) {
+      if (entry->error_occurred) {
+        const std::string& message = entry->error_message;
         run.failures.push_back(
-            {group.name, "error: " + (message.empty() ? "(no message)" : message)});
+            {std::string(group.name), "error: " + (message.empty() ? "(no message)" : message)});
         return;
       }
     }
 
-    std::vector<const json*> sources = group.iterations;
+    std::vector<const GbEntry*> sources = group.iterations;
     std::string source_note;
     if (sources.empty()) {
       // --benchmark_report_aggregates_only: the median aggregate is what we would have computed.
-      const json* fallback = nullptr;
+      const GbEntry* fallback = nullptr;
       for (const char* wanted : {"median", "mean"}) {
-        for (const json* entry : group.aggregates) {
-          if (string_field(*entry, "aggregate_name") == wanted) {
+        for (const GbEntry* entry : group.aggregates) {
+          if (entry->aggregate_name == wanted) {
             fallback = entry;
             break;
           }
@@ -191,11 +161,12 @@ class GoogleBenchmarkFormat final : public Format {
       if (!fallback) {
         // Complexity fits (BigO, RMS) are summaries of other benchmarks, not measurements.
         if (only_complexity(group)) return;
-        run.failures.push_back({group.name, "no repetitions and no median or mean aggregate"});
+        run.failures.push_back(
+            {std::string(group.name), "no repetitions and no median or mean aggregate"});
         return;
       }
       sources = {fallback};
-      source_note = " (" + string_field(*fallback, "aggregate_name") + " aggregate)";
+      source_note = " (" + fallback->aggregate_name + " aggregate)";
     }
 
     MetricSpec spec = spec_;
@@ -203,10 +174,10 @@ class GoogleBenchmarkFormat final : public Format {
     std::vector<double> values;
     std::vector<double> real_times;
     std::vector<double> cpu_times;
-    for (const json* entry : sources) {
+    for (const GbEntry* entry : sources) {
       const detail::Reading compared = read_value(spec, *entry);
       if (compared.problem) {
-        run.failures.push_back({group.name, *compared.problem + source_note});
+        run.failures.push_back({std::string(group.name), *compared.problem + source_note});
         return;
       }
       values.push_back(compared.value);
@@ -216,7 +187,7 @@ class GoogleBenchmarkFormat final : public Format {
       if (const detail::Reading cpu = read_value(kCpuTime, *entry); !cpu.problem)
         cpu_times.push_back(cpu.value);
     }
-    Measurement m{group.name, spec.unit, better_, median(std::move(values))};
+    Measurement m{std::string(group.name), spec.unit, better_, median(std::move(values))};
     if (spec.field == "real_time" || spec.field == "cpu_time") m.metric = spec.field;
     if (real_times.size() == sources.size()) m.real_time = median(std::move(real_times));
     if (cpu_times.size() == sources.size()) m.cpu_time = median(std::move(cpu_times));
@@ -228,30 +199,32 @@ class GoogleBenchmarkFormat final : public Format {
 
   static bool only_complexity(const Group& group) {
     if (group.aggregates.empty()) return false;
-    for (const json* entry : group.aggregates) {
-      const std::string aggregate = string_field(*entry, "aggregate_name");
+    for (const GbEntry* entry : group.aggregates) {
+      const std::string& aggregate = entry->aggregate_name;
       if (aggregate != "BigO" && aggregate != "RMS") return false;
     }
     return true;
   }
 
-  detail::Reading read_value(const MetricSpec& spec, const json& entry) const {
-    const auto field = entry.find(spec.field);
-    if (field == entry.end()) {
+  static const GbNumber& field_of(const MetricSpec& spec, const GbEntry& entry) {
+    if (spec.field == "real_time") return entry.real_time;
+    if (spec.field == "cpu_time") return entry.cpu_time;
+    return entry.metric;
+  }
+
+  detail::Reading read_value(const MetricSpec& spec, const GbEntry& entry) const {
+    const GbNumber& field = field_of(spec, entry);
+    if (!field.present) {
       return detail::unusable(spec.is_time ? fmt::format("{} is missing", spec.field)
                                            : missing_counter(entry));
     }
-    const std::optional<double> raw = detail::json_number(*field);
-    if (!raw) {
-      return detail::unusable(
-          fmt::format("{} is {}, not a number", spec.field, field->type_name()));
+    if (!field.is_number) {
+      return detail::unusable(fmt::format("{} is {}, not a number", spec.field, field.type));
     }
-    double value = *raw;
+    double value = field.value;
     if (spec.is_time) {
-      const auto unit = entry.find("time_unit");
       // The library always writes time_unit; without one the value is in its default, ns.
-      const std::string time_unit =
-          unit != entry.end() && unit->is_string() ? unit->get<std::string>() : "ns";
+      const std::string time_unit = entry.time_unit.value_or("ns");
       const std::optional<double> scale = nanoseconds_per(time_unit);
       if (!scale) {
         return detail::unusable(
@@ -262,13 +235,11 @@ class GoogleBenchmarkFormat final : public Format {
     return detail::checked_reading(spec.field, value);
   }
 
-  std::string missing_counter(const json& entry) const {
-    std::vector<std::string> available;
-    for (const auto& [key, value] : entry.items()) {
-      if (!is_bookkeeping_field(key) && key != "real_time" && key != "cpu_time") {
-        available.push_back(key);
-      }
-    }
+  std::string missing_counter(const GbEntry& entry) const {
+    // In key order, once each, as the file's object holds them.
+    std::vector<std::string> available = entry.counters;
+    std::sort(available.begin(), available.end());
+    available.erase(std::unique(available.begin(), available.end()), available.end());
     if (available.empty()) {
       return fmt::format("no counter '{}' (the benchmark reports only real_time and cpu_time)",
                          spec_.field);

@@ -1,0 +1,61 @@
+// The entries of a Google Benchmark results file, as far as benchpr reads them, streamed rather
+// than built as a JSON tree: 100,000 benchmarks are 26 MB per side and run, and a node per value
+// made the parse most of benchpr's own time per round.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchpr::formats::detail {
+
+// A field that should hold a number. Kept small: a file holds hundreds of thousands.
+struct GbNumber {
+  // A JSON number, or one of the strings "NaN", "-NaN", "Infinity", "+Infinity", "-Infinity".
+  double value = 0;
+  bool present = false;
+  bool is_number = false;  // `value` holds it
+  // The JSON type when present ("number", "string", "object", ...): a static string.
+  const char* type = "";
+};
+
+// One element of "benchmarks". String fields are "" when absent or not a string.
+struct GbEntry {
+  std::string_view not_object;  // the element's JSON type when it is not an object
+  std::string name;
+  std::string run_name;
+  std::string run_type;
+  std::string aggregate_name;
+  std::string error_message;
+  std::optional<std::string> time_unit;  // when it is a string
+  bool error_occurred = false;           // when it is the boolean true
+  std::optional<long long> threads;      // when it is an integer
+  GbNumber real_time;
+  GbNumber cpu_time;
+  GbNumber metric;  // the field named by the suite's metric, unless that is one of the two times
+  // Keys that are neither bookkeeping nor the two times: the counters a suite could compare.
+  std::vector<std::string> counters;
+};
+
+struct GbDocument {
+  std::string_view type;              // the top-level JSON type
+  bool has_benchmarks_array = false;  // a top-level "benchmarks" whose value is an array
+  std::vector<GbEntry> entries;
+};
+
+// Entries beyond this are refused: a file of tiny entries would otherwise cost memory out of
+// proportion to its size (20 per benchmark covers repetitions and aggregates at the limit).
+inline constexpr std::size_t kMaxGbEntries = 2'000'000;
+
+// Reads `content` with sax_json's checks and messages (`title` names the format in them).
+// `metric_field` is the extra numeric field to keep ("" for none). Duplicate keys: the last wins,
+// as in a JSON tree.
+GbDocument read_gb_document(std::string_view content, std::string_view title,
+                            std::string_view metric_field);
+
+// Fields of a benchmark entry that are bookkeeping, not something a user could compare.
+bool is_gb_bookkeeping_field(std::string_view key);
+
+}  // namespace benchpr::formats::detail
