@@ -1,6 +1,9 @@
-// A fast path for streaming well-formed JSON: a scanner that reads valid input several times
-// faster than nlohmann's lexer (which copies every character into a token buffer for its error
-// messages) and gives up at the first thing it cannot vouch for. Whoever calls it starts over
+// A fast path for streaming well-formed JSON: a scanner that reads valid input faster than
+// nlohmann's lexer (which copies every character into a token buffer for its error messages; with
+// it a 26 MB Google Benchmark file parsed in about 630 ms of CPU, with this in about 345 ms, both
+// including the entries' extraction) and gives up at the first thing it cannot vouch for.
+// core/json_scan.hpp is a second, pull-style scanner for the results file; the two should become
+// one. Whoever calls it starts over
 // with nlohmann's parser then, which decides and words the error: the scanner never needs to.
 #pragma once
 
