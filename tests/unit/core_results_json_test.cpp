@@ -292,6 +292,34 @@ TEST(ResultsJson, VersionTwoIsCompact) {
   EXPECT_LT(lines, 40u);
 }
 
+// Strings that need nothing are copied as they are; anything else is escaped, and ill-formed
+// UTF-8 replaced, wherever in the string it comes (after valid multi-byte characters too).
+TEST(ResultsJson, StringsAreEscapedAndMadeValidUtf8) {
+  Results r = sample();
+  r.series.push_back(r.series[0]);
+  r.series[0].name = "BM_caf\xc3\xa9/\xe2\x82\xac";  // valid UTF-8: copied
+  r.series[1].name = "BM_\xc3\xa9\n\"x\"\\\x01";     // escapes after a non-ASCII one
+  r.stop_reason = "done \xc3\xa9 \xff\xfe end";      // ill-formed after a valid one
+  const std::string text = results_to_string(r);
+  EXPECT_NE(text.find("\"BM_caf\xc3\xa9/\xe2\x82\xac\""), std::string::npos);
+  EXPECT_NE(text.find("\"BM_\xc3\xa9"
+                      R"(\n\"x\"\\\u0001")"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"done \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd end\""), std::string::npos) << text;
+  const Results back = results_from_string(text);
+  EXPECT_EQ(back.series[0].name, r.series[0].name);
+  EXPECT_EQ(back.series[1].name, r.series[1].name);
+  EXPECT_EQ(back.stop_reason, "done \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd end");
+}
+
+// write_results replaces the buffer's content: a session reuses one buffer round after round.
+TEST(ResultsJson, WritingIntoAUsedBufferReplacesItsContent) {
+  std::string buffer = "left over from a larger document " + std::string(10000, 'x');
+  write_results(buffer, sample());
+  EXPECT_EQ(buffer, results_to_string(sample()));
+}
+
 // A file written by the previous version (pretty-printed, with round_changes) is still read.
 TEST(ResultsJson, VersionOneIsStillRead) {
   const Results a = sample();

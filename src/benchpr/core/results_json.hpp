@@ -21,6 +21,10 @@ class ResultsFormatError : public Error {
 // and the recommendation) so that other tools can read benchpr's conclusions directly.
 nlohmann::json results_to_json(const Results& results, const Analysis* analysis = nullptr);
 std::string results_to_string(const Results& results, const Analysis* analysis = nullptr);
+// The same text into `out`, replacing its content and keeping its capacity: a session rewrites
+// the file after every round, and at 100,000 benchmarks a fresh buffer would be 47 MB of memory
+// to allocate and fault in again each time.
+void write_results(std::string& out, const Results& results, const Analysis* analysis = nullptr);
 
 // The configuration as the file records it (merge compares the shards' configurations with it).
 nlohmann::json config_to_json(const Config& config);

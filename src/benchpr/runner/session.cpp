@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <regex>
 #include <sstream>
+#include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -108,19 +110,18 @@ Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn 
 void Session::persist(const Results& results, bool with_analysis) {
   // During the rounds only the raw results are written (publish recomputes the analysis from
   // them); analysing 10,000 benchmarks after every round would cost more than it tells.
-  std::string text;
   if (with_analysis) {
     const Analysis analysis = analyse_session(results);
-    text = results_to_string(results, &analysis);
+    write_results(persist_buffer_, results, &analysis);
   } else {
-    text = results_to_string(results, nullptr);
+    write_results(persist_buffer_, results, nullptr);
   }
   // A file that cannot be written (a full disk) must not end the session: what is measured
   // stays in memory for the comment, and the caller reports the failed write at the end.
   write_error_.clear();  // only the latest state of the files matters
   for (const auto& path : setup_.persist_paths) {
     try {
-      write_file_atomically(path, text);
+      write_file_atomically(path, persist_buffer_);
     } catch (const StoreError& e) {
       progress_(std::string("warning: ") + e.what());
       write_error_ = e.what();
@@ -419,6 +420,10 @@ void Session::finish_failures(Results& results) {
   std::set<std::string> instruction_suites;
   for (const SuiteConfig& s : results.config.suites)
     instruction_suites.insert(instruction_suite_name(s.name));
+  // Looked up once per series of every failed run: sets, not the lists, so that a suite of
+  // 100,000 benchmarks failing in every round stays linear.
+  std::map<std::string, std::unordered_set<std::string_view>> open;
+  for (const auto& [suite, names] : open_) open[suite].insert(names.begin(), names.end());
   for (const RunRecord& rec : results.runs) {
     // Callgrind runs are one benchmark each and record their failure on it themselves.
     if (rec.ok || instruction_suites.count(rec.suite)) continue;
@@ -432,11 +437,11 @@ void Session::finish_failures(Results& results) {
       if (!missing) continue;
       // Benchmarks deliberately not run (left out after a crash, or decided by an earlier
       // adaptive look) are missing for a known reason already recorded.
-      if (crashed_.count({s.suite, rec.side}) && crashed_[{s.suite, rec.side}].count(s.name))
+      if (const auto crashed = crashed_.find({s.suite, rec.side});
+          crashed != crashed_.end() && crashed->second.count(s.name))
         continue;
-      if (auto open = open_.find(s.suite);
-          open != open_.end() &&
-          std::find(open->second.begin(), open->second.end(), s.name) == open->second.end())
+      if (const auto still_open = open.find(s.suite);
+          still_open != open.end() && !still_open->second.contains(s.name))
         continue;
       if ((rec.side == Side::Base ? s.base_failure : s.head_failure).empty())
         set_failure(s, rec.side,

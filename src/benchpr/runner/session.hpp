@@ -109,6 +109,7 @@ class Session {
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's
   std::string write_error_;
+  std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;
 };
 
