@@ -36,6 +36,7 @@ class FakeGbench : public exec::ProcessRunner {
   std::set<std::string> crash_on_head;
   bool hang_on_head = false;
   std::vector<std::string> commands;  // "base: cmd" / "head: cmd"
+  std::vector<std::string> run_logs;  // the log path of every run that wrote results
 
   exec::ProcessResult run(const exec::ProcessSpec& spec) override {
     const bool head = spec.cwd == head_dir;
@@ -74,6 +75,7 @@ class FakeGbench : public exec::ProcessRunner {
     }
     for (const auto& n : selected)
       if (head && crash_on_head.count(n)) {
+        run_logs.push_back(spec.log_path);
         r.exit_code = 139;  // what sh reports for a child killed by SIGSEGV
         r.output_tail = "Running ./bench_bin\nSegmentation fault\n";
         return r;
@@ -81,6 +83,7 @@ class FakeGbench : public exec::ProcessRunner {
     std::smatch m;
     const std::regex out_re(R"(--benchmark_out='([^']*)')");
     if (!std::regex_search(spec.command, m, out_re)) return r;
+    run_logs.push_back(spec.log_path);
     nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
     for (const auto& n : selected) {
       const double t = head ? times[n].second : times[n].first;
@@ -261,6 +264,10 @@ TEST(Session, ASelectionTooLongForOneCommandLineRunsInSeveralProcesses) {
       EXPECT_EQ(b.position, a.position);
     }
   }
+  // Each process has its own log: a later one never overwrites the log of an earlier one.
+  const std::set<std::string> logs(f.fake.run_logs.begin(), f.fake.run_logs.end());
+  EXPECT_EQ(logs.size(), f.fake.run_logs.size());
+  EXPECT_EQ(f.fake.run_logs.size(), f.results.runs.size());
 }
 
 // Instruction counts are a shard's work like its times: each shard counts only its own share, so
@@ -322,6 +329,9 @@ TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
         c.find("--benchmark_filter='^(BM_A|BM_Z)$'") != std::string::npos)
       ++filtered;
   EXPECT_EQ(filtered, 5);  // the rerun in the crash round + 4 later rounds
+  // The crashed run's log, which its failure message names, is not overwritten by the rerun.
+  const std::set<std::string> logs(f.fake.run_logs.begin(), f.fake.run_logs.end());
+  EXPECT_EQ(logs.size(), f.fake.run_logs.size());
 }
 
 TEST(Session, SuiteThatTimesOutIsNotRunAgainAndTheReasonNamesIt) {

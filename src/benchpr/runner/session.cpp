@@ -203,8 +203,18 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     results.runs.push_back(rec);
     return results.runs.back();
   }
-  const std::string out_path =
-      fmt::format("{}/r{}-{}-{}.json", setup_.out_dir, round.index, suite.name, to_string(side));
+  // Every process of a side's turn has files of its own: the later processes of a selection
+  // split over several, or the rerun after a crash, would otherwise overwrite the log of one that
+  // failed, which its failure message names.
+  const auto earlier =
+      std::count_if(results.runs.begin(), results.runs.end(), [&](const RunRecord& r) {
+        return r.round == round.index && r.side == side && r.suite == suite.name;
+      });
+  const std::string stem =
+      earlier == 0
+          ? fmt::format("r{}-{}-{}", round.index, suite.name, to_string(side))
+          : fmt::format("r{}-{}-{}-{}", round.index, suite.name, to_string(side), earlier + 1);
+  const std::string out_path = fmt::format("{}/{}.json", setup_.out_dir, stem);
   std::error_code ec;
   std::filesystem::remove(out_path, ec);
   RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
@@ -222,8 +232,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
   spec.timeout_seconds = c.timeout_for(suite);
   spec.scrub_env = c.scrub_env;
-  spec.log_path =
-      fmt::format("{}/r{}-{}-{}.log", setup_.log_dir, round.index, suite.name, to_string(side));
+  spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   std::filesystem::remove(spec.log_path, ec);
   spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
   if (format->measures_process()) return run_measured_command(results, rec, spec, suite, side);
