@@ -23,6 +23,7 @@ void set_value(std::vector<double>& values, int round, double v) {
 }  // namespace
 
 void SeriesIndex::rebuild(const Results& r) {
+  ++rebuilds_;
   owner_ = &r;
   at_.clear();
   at_.reserve(r.series.size());

@@ -19,12 +19,17 @@ class SeriesIndex {
   BenchmarkSeries& find_or_add(Results& r, const std::string& suite, const std::string& name,
                                const std::string& unit, Better better);
 
+  // How often the whole index was built: once per session, plus once each time the series were
+  // changed by something else. One per value would be the quadratic cost again.
+  std::size_t rebuilds() const { return rebuilds_; }
+
  private:
   void rebuild(const Results& r);
 
   const Results* owner_ = nullptr;
   std::size_t indexed_ = 0;  // r.series.size() when the index was last brought up to date
   std::unordered_map<std::string, std::size_t> at_;
+  std::size_t rebuilds_ = 0;
 };
 
 // Stores one measurement of a run in round `round`: the compared value, and both times when the
