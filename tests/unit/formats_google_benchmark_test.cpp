@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/formats/format.hpp"
+#include "benchpr/formats/google_benchmark_entries.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::formats {
@@ -421,6 +422,25 @@ TEST(GoogleBenchmarkFormat, InputLimits) {
   } catch (const ParseError& e) {
     EXPECT_EQ(std::string(e.what()),
               "not Google Benchmark JSON: more than 100000 benchmarks in one file");
+  }
+}
+
+// Entries are counted as they are read and refused past the limit, on the fast scanner's path
+// and on the parser's it falls back to (a byte-order mark sends a file there). The real limit,
+// kMaxGbEntries, is 2,000,000: the same code, at a size a test can afford.
+TEST(GoogleBenchmarkFormat, EntriesBeyondTheLimitAreRefused) {
+  std::string tiny = R"({"benchmarks": [{})";
+  for (int i = 1; i < 11; ++i) tiny += ",{}";
+  tiny += "]}";
+  for (const std::string& doc : {tiny, "\xEF\xBB\xBF" + tiny}) {
+    EXPECT_EQ(detail::read_gb_document(doc, "Google Benchmark", "", 11).entries.size(), 11u);
+    try {
+      detail::read_gb_document(doc, "Google Benchmark", "", 10);
+      FAIL() << "expected ParseError";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "not Google Benchmark JSON: more than 10 entries in \"benchmarks\"");
+    }
   }
 }
 

@@ -76,8 +76,9 @@ Slot slot_of(std::string_view key) {
 // one entry; anything deeper is skipped.
 class Reader final : public JsonEvents {
  public:
-  Reader(GbDocument& doc, std::string_view title, std::string_view metric_field)
-      : doc_(doc), title_(title), metric_field_(metric_field) {}
+  Reader(GbDocument& doc, std::string_view title, std::string_view metric_field,
+         std::size_t max_entries)
+      : doc_(doc), title_(title), metric_field_(metric_field), max_entries_(max_entries) {}
 
   void restart() override {
     doc_ = GbDocument{};
@@ -232,9 +233,9 @@ class Reader final : public JsonEvents {
       doc_.entries.clear();
       opening_benchmarks_ = doc_.has_benchmarks_array;
     } else if (depth_ == 2 && in_benchmarks_) {
-      if (doc_.entries.size() == kMaxGbEntries) {
+      if (doc_.entries.size() == max_entries_) {
         throw ParseError(fmt::format("not {} JSON: more than {} entries in \"benchmarks\"", title_,
-                                     kMaxGbEntries));
+                                     max_entries_));
       }
       doc_.entries.emplace_back();
       if (std::string_view(type) != "object") entry().not_object = type;
@@ -268,6 +269,7 @@ class Reader final : public JsonEvents {
   GbDocument& doc_;
   std::string_view title_;
   std::string_view metric_field_;
+  std::size_t max_entries_;
   int depth_ = 0;
   bool awaiting_benchmarks_ = false;
   bool opening_benchmarks_ = false;
@@ -284,13 +286,13 @@ bool is_gb_bookkeeping_field(std::string_view key) {
 }
 
 GbDocument read_gb_document(std::string_view content, std::string_view title,
-                            std::string_view metric_field) {
+                            std::string_view metric_field, std::size_t max_entries) {
   GbDocument doc;
   if (metric_field == "real_time" || metric_field == "cpu_time") metric_field = {};
   // Reserved at a size no real entry undercuts (the library writes over 200 bytes per entry), so
   // that the entries are not moved as they grow.
-  doc.entries.reserve(std::min(content.size() / 256, kMaxGbEntries));
-  Reader reader(doc, title, metric_field);
+  doc.entries.reserve(std::min(content.size() / 256, max_entries));
+  Reader reader(doc, title, metric_field, max_entries);
   sax_json(content, title, reader);
   return doc;
 }

@@ -46,14 +46,16 @@ struct GbDocument {
 };
 
 // Entries beyond this are refused: a file of tiny entries would otherwise cost memory out of
-// proportion to its size (20 per benchmark covers repetitions and aggregates at the limit).
+// proportion to its size. 2,000,000 covers 200,000 benchmarks (the most a results file holds)
+// with 5 repetitions and their 4 aggregates; at the limit the entries take about 0.7 GB, which
+// a hostile 6 MB file of `{},{},…` can make benchpr allocate, but no more.
 inline constexpr std::size_t kMaxGbEntries = 2'000'000;
 
 // Reads `content` with sax_json's checks and messages (`title` names the format in them).
 // `metric_field` is the extra numeric field to keep ("" for none). Duplicate keys: the last wins,
 // as in a JSON tree.
 GbDocument read_gb_document(std::string_view content, std::string_view title,
-                            std::string_view metric_field);
+                            std::string_view metric_field, std::size_t max_entries = kMaxGbEntries);
 
 // Fields of a benchmark entry that are bookkeeping, not something a user could compare.
 bool is_gb_bookkeeping_field(std::string_view key);
