@@ -1,13 +1,13 @@
 #include "benchpr/core/json_scan.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <system_error>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "benchpr/core/json_lex.hpp"
 #include "benchpr/core/valid_utf8.hpp"
 
 namespace benchpr {
@@ -16,21 +16,7 @@ namespace {
 
 [[noreturn]] void invalid() { throw JsonSyntaxError{}; }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
 }  // namespace
-
-unsigned JsonScanner::hex4(std::size_t at) const {
-  unsigned v = 0;
-  for (std::size_t i = at; i < at + 4; ++i) {
-    if (i >= text_.size() || !is_hex(text_[i])) invalid();
-    const char c = text_[i];
-    v = v * 16 + static_cast<unsigned>(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
-  }
-  return v;
-}
 
 char JsonScanner::peek() {
   while (pos_ < text_.size()) {
@@ -62,25 +48,9 @@ std::string_view JsonScanner::string_token() {
     }
     if (c < 0x20) invalid();
     if (c == '\\') {
-      if (++pos_ >= text_.size()) invalid();
-      const char e = text_[pos_];
-      if (e == 'u') {
-        // A surrogate must come as a high-low pair, as JSON's decoder demands.
-        const unsigned unit = hex4(pos_ + 1);
-        pos_ += 5;
-        if (unit >= 0xDC00 && unit <= 0xDFFF) invalid();
-        if (unit >= 0xD800 && unit <= 0xDBFF) {
-          if (text_.substr(pos_, 2) != "\\u") invalid();
-          const unsigned low = hex4(pos_ + 2);
-          if (low < 0xDC00 || low > 0xDFFF) invalid();
-          pos_ += 6;
-        }
-      } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
-                 e == 'r' || e == 't') {
-        ++pos_;
-      } else {
-        invalid();
-      }
+      const char* after = json_lex::escape_end(text_.data() + pos_, end(), nullptr);
+      if (!after) invalid();
+      pos_ = static_cast<std::size_t>(after - text_.data());
     } else if (c < 0x80) {
       ++pos_;
     } else {
@@ -95,36 +65,26 @@ std::string_view JsonScanner::string_token() {
 std::string JsonScanner::decode(std::string_view token) {
   const std::string_view inner = token.substr(1, token.size() - 2);
   if (inner.find('\\') == std::string_view::npos) return std::string(inner);
-  // Escapes (surrogate pairs included) are rare here: JSON's own decoder, which also refuses a
-  // lone surrogate.
-  const nlohmann::json j = nlohmann::json::parse(token, nullptr, false);
-  if (!j.is_string()) invalid();
-  return j.get<std::string>();
+  std::string out;
+  const char* p = inner.data();
+  const char* const end = inner.data() + inner.size();
+  while (p != end) {
+    const char* escape = std::find(p, end, '\\');
+    out.append(p, escape);
+    if (escape == end) break;
+    p = json_lex::escape_end(escape, end, &out);
+    if (!p) invalid();  // string_token() checked it: only a token from elsewhere gets here
+  }
+  return out;
 }
 
 std::string_view JsonScanner::number_token() {
   peek();
+  bool integer = false;
+  const char* after = json_lex::number_end(text_.data() + pos_, end(), integer);
+  if (!after) invalid();
   const std::size_t start = pos_;
-  const auto at = [&](std::size_t i) { return i < text_.size() ? text_[i] : '\0'; };
-  if (at(pos_) == '-') ++pos_;
-  if (at(pos_) == '0') {
-    ++pos_;
-  } else if (is_digit(at(pos_))) {
-    while (is_digit(at(pos_))) ++pos_;
-  } else {
-    invalid();
-  }
-  if (at(pos_) == '.') {
-    ++pos_;
-    if (!is_digit(at(pos_))) invalid();
-    while (is_digit(at(pos_))) ++pos_;
-  }
-  if (at(pos_) == 'e' || at(pos_) == 'E') {
-    ++pos_;
-    if (at(pos_) == '+' || at(pos_) == '-') ++pos_;
-    if (!is_digit(at(pos_))) invalid();
-    while (is_digit(at(pos_))) ++pos_;
-  }
+  pos_ = static_cast<std::size_t>(after - text_.data());
   return text_.substr(start, pos_ - start);
 }
 

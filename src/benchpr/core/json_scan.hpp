@@ -35,7 +35,7 @@ class JsonScanner {
 
  private:
   std::string_view number_token();
-  unsigned hex4(std::size_t at) const;  // the 4 hex digits of a \u escape at `at`
+  const char* end() const { return text_.data() + text_.size(); }
   std::string_view text_;
   std::size_t pos_ = 0;
 };

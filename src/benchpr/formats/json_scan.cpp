@@ -4,10 +4,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdint>
 #include <string>
 #include <system_error>
 
+#include "benchpr/core/json_lex.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::formats::detail {
@@ -131,124 +131,21 @@ class Scanner {
         continue;
       }
       out.append(run, p_);
-      if (!escape(out)) return false;
-      run = p_;
+      const char* after = json_lex::escape_end(p_, end_, &out);
+      if (!after) return false;
+      p_ = run = after;
     }
     return false;
   }
 
-  // At a backslash.
-  bool escape(std::string& out) {
-    if (end_ - p_ < 2) return false;
-    const char e = p_[1];
-    p_ += 2;
-    switch (e) {
-      case '"':
-        out += '"';
-        return true;
-      case '\\':
-        out += '\\';
-        return true;
-      case '/':
-        out += '/';
-        return true;
-      case 'b':
-        out += '\b';
-        return true;
-      case 'f':
-        out += '\f';
-        return true;
-      case 'n':
-        out += '\n';
-        return true;
-      case 'r':
-        out += '\r';
-        return true;
-      case 't':
-        out += '\t';
-        return true;
-      case 'u':
-        break;
-      default:
-        return false;
-    }
-    std::uint32_t code = 0;
-    if (!hex4(code)) return false;
-    if (code >= 0xDC00 && code <= 0xDFFF) return false;  // a low surrogate alone
-    if (code >= 0xD800 && code <= 0xDBFF) {
-      std::uint32_t low = 0;
-      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
-      p_ += 2;
-      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-    }
-    append_utf8(code, out);
-    return true;
-  }
-
-  bool hex4(std::uint32_t& code) {
-    if (end_ - p_ < 4) return false;
-    for (int i = 0; i < 4; ++i) {
-      const char h = *p_++;
-      code <<= 4;
-      if (h >= '0' && h <= '9')
-        code |= static_cast<std::uint32_t>(h - '0');
-      else if (h >= 'a' && h <= 'f')
-        code |= static_cast<std::uint32_t>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F')
-        code |= static_cast<std::uint32_t>(h - 'A' + 10);
-      else
-        return false;
-    }
-    return true;
-  }
-
-  static void append_utf8(std::uint32_t code, std::string& out) {
-    if (code < 0x80) {
-      out += static_cast<char>(code);
-    } else if (code < 0x800) {
-      out += static_cast<char>(0xC0 | (code >> 6));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    } else if (code < 0x10000) {
-      out += static_cast<char>(0xE0 | (code >> 12));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (code >> 18));
-      out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (code & 0x3F));
-    }
-  }
-
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, converted as nlohmann does: an integer
-  // token to uint64 (int64 when negative), a double when it does not fit or has a fraction or an
-  // exponent; a double must be finite.
+  // A number, converted as nlohmann does: an integer token to uint64 (int64 when negative), a
+  // double when it does not fit or has a fraction or an exponent; a double must be finite.
   bool number() {
     const char* start = p_;
-    if (p_ != end_ && *p_ == '-') ++p_;
-    if (p_ == end_ || !is_digit(*p_)) return false;
-    if (*p_ == '0') {
-      ++p_;
-    } else {
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
-    bool integer = true;
-    if (p_ != end_ && *p_ == '.') {
-      integer = false;
-      ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
-    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
-      integer = false;
-      ++p_;
-      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ != end_ && is_digit(*p_)) ++p_;
-    }
+    bool integer = false;
+    const char* after = json_lex::number_end(start, end_, integer);
+    if (!after) return false;
+    p_ = after;
     if (integer && *start == '-') {
       long long i = 0;
       if (std::from_chars(start, p_, i).ec == std::errc()) return events_.number_integer(i);
