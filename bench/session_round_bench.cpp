@@ -6,8 +6,10 @@
 // at its largest. Target: at most 2 s per round at N = 100,000 (docs/performance.md).
 //
 // Usage: session_round_bench [--benchmarks N] [google benchmark flags]
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -143,6 +145,35 @@ void BM_WriteResults(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * n);
 }
 BENCHMARK(BM_WriteResults)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+// One measured value written as the results file writes it (ten significant digits), by the two
+// ways considered: fmt's "{:.10g}" (exact big-number formatting when a precision is given) and
+// std::to_chars, which the writer uses. Per value: the time divided by 1,000,000 values.
+void BM_FormatValues(benchmark::State& state) {
+  const bool with_fmt = state.range(0) == 0;
+  std::vector<double> values(1000000);
+  double v = 100.0;
+  for (double& x : values) x = v = v * 1.000037 + 0.731;  // times of 100 ns and up, all digits
+  std::string out;
+  out.reserve(values.size() * 20);
+  for (auto _ : state) {
+    out.clear();
+    for (const double x : values) {
+      if (with_fmt) {
+        fmt::format_to(std::back_inserter(out), "{:.10g}", x);
+      } else {
+        char buf[32];
+        const auto end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 10);
+        out.append(buf, end.ptr);
+      }
+      out += ',';
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetLabel(with_fmt ? "fmt {:.10g}" : "std::to_chars");
+  state.SetItemsProcessed(state.iterations() * static_cast<long long>(values.size()));
+}
+BENCHMARK(BM_FormatValues)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/formats/json_events.hpp"
 #include "benchpr/formats/json_scan.hpp"
 #include "fuzz_format.hpp"
 
@@ -45,30 +46,21 @@ struct Recorder : nlohmann::json_sax<nlohmann::json> {
   }
 };
 
-struct ScanRecorder final : benchpr::formats::detail::JsonEvents {
-  Recorder r;
-  void restart() override { r.out.clear(); }
-  bool null() override { return r.null(); }
-  bool boolean(bool v) override { return r.boolean(v); }
-  bool number_integer(number_integer_t v) override { return r.number_integer(v); }
-  bool number_unsigned(number_unsigned_t v) override { return r.number_unsigned(v); }
-  bool number_float(number_float_t v, const string_t& s) override { return r.number_float(v, s); }
-  bool string(string_t& v) override { return r.string(v); }
-  bool binary(binary_t& v) override { return r.binary(v); }
-  bool start_object(std::size_t n) override { return r.start_object(n); }
-  bool key(string_t& v) override { return r.key(v); }
-  bool end_object() override { return r.end_object(); }
-  bool start_array(std::size_t n) override { return r.start_array(n); }
-  bool end_array() override { return r.end_array(); }
+// The scanner's events, recorded as nlohmann's are.
+struct ScanRecorder final
+    : benchpr::formats::detail::ForwardEvents<benchpr::formats::detail::JsonEvents, Recorder> {
+  using ForwardEvents::ForwardEvents;
+  void restart() override { to.out.clear(); }
 };
 
 void check_scanner(std::string_view text) {
   if (!benchpr::is_valid_utf8(text)) return;  // the scanner's precondition
-  ScanRecorder scanned;
+  Recorder scanned_events;
+  ScanRecorder scanned(scanned_events);
   if (!benchpr::formats::detail::scan_json(text, scanned)) return;
   Recorder parsed;
   if (!nlohmann::json::sax_parse(text.begin(), text.end(), &parsed)) std::abort();
-  if (parsed.out != scanned.r.out) std::abort();
+  if (parsed.out != scanned_events.out) std::abort();
 }
 
 }  // namespace

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "benchpr/core/json_scan.hpp"
@@ -311,6 +315,35 @@ TEST(ResultsJson, StringsAreEscapedAndMadeValidUtf8) {
   EXPECT_EQ(back.series[0].name, r.series[0].name);
   EXPECT_EQ(back.series[1].name, r.series[1].name);
   EXPECT_EQ(back.stop_reason, "done \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd end");
+}
+
+// Measured values are written as printf's %.10g would (the format the file documents), whatever
+// their magnitude: random bit patterns and powers of two from 2^-150 to 2^50, against fmt.
+TEST(ResultsJson, ValuesAreWrittenWithTenSignificantDigitsAsPrintfWould) {
+  Results r = sample();
+  std::mt19937_64 random(11);
+  std::vector<double>& values = r.series[0].base;
+  values.clear();
+  while (values.size() < 100000) {
+    const std::uint64_t bits = random();
+    double v = 0;
+    if (values.size() % 2 == 0) {
+      std::memcpy(&v, &bits, sizeof v);
+      if (!std::isfinite(v)) continue;
+    } else {
+      v = std::ldexp(static_cast<double>(bits >> 11), static_cast<int>(bits % 200) - 203);
+    }
+    values.push_back(v);
+  }
+  values.push_back(0.0001);  // where %g changes between fixed and scientific notation
+  values.push_back(0.00001);
+  values.push_back(9999999999.0);
+  values.push_back(99999999995.0);
+  std::string expected = "\"base\":[";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    expected += (i == 0 ? "" : ",") + fmt::format("{:.10g}", values[i]);
+  expected += ']';
+  EXPECT_NE(results_to_string(r).find(expected), std::string::npos);
 }
 
 // write_results replaces the buffer's content: a session reuses one buffer round after round.

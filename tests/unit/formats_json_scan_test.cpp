@@ -41,21 +41,8 @@ struct Recorder final : JsonEvents {
 // nlohmann's events, or nullopt when nlohmann refuses the text.
 std::optional<std::vector<std::string>> nlohmann_events(std::string_view text) {
   Recorder r;
-  struct Strict final : nlohmann::json_sax<nlohmann::json> {
-    Recorder& r;
-    explicit Strict(Recorder& to) : r(to) {}
-    bool null() override { return r.null(); }
-    bool boolean(bool v) override { return r.boolean(v); }
-    bool number_integer(number_integer_t v) override { return r.number_integer(v); }
-    bool number_unsigned(number_unsigned_t v) override { return r.number_unsigned(v); }
-    bool number_float(number_float_t v, const string_t& s) override { return r.number_float(v, s); }
-    bool string(string_t& v) override { return r.string(v); }
-    bool binary(binary_t& v) override { return r.binary(v); }
-    bool start_object(std::size_t n) override { return r.start_object(n); }
-    bool key(string_t& v) override { return r.key(v); }
-    bool end_object() override { return r.end_object(); }
-    bool start_array(std::size_t n) override { return r.start_array(n); }
-    bool end_array() override { return r.end_array(); }
+  struct Strict final : ForwardEvents<nlohmann::json_sax<nlohmann::json>, Recorder> {
+    using ForwardEvents::ForwardEvents;
     bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) override {
       return false;
     }

@@ -421,8 +421,9 @@ class Writer {
     return ascii || is_valid_utf8(v);
   }
   // printf's %.{digits}g. std::to_chars, not fmt: with a precision fmt falls back to an exact
-  // big-number algorithm, and the values of 100,000 benchmarks' series were half of each
-  // round's write (4.4 million values: about 100 ns each with fmt, 60 ns with to_chars).
+  // big-number algorithm, and the values of 100,000 benchmarks' series were about 40% of each
+  // round's write (4.4 million values: 84 ns each with fmt, 52 ns with to_chars, measured by
+  // bench/session_round_bench's BM_FormatValues).
   void significant(double v, int digits) {
     if (!std::isfinite(v)) {
       out += "null";

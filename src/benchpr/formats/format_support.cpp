@@ -194,25 +194,11 @@ void sax_json(std::string_view content, std::string_view title, JsonEvents& even
   // Forwards every event; the parser's complaint becomes the user's ParseError on the spot (the
   // exception it hands over lives only during this call). A handler's own ParseError passes
   // through unchanged.
-  struct Relay final : nlohmann::json_sax<nlohmann::json> {
-    JsonEvents& to;
+  struct Relay final : ForwardEvents<nlohmann::json_sax<nlohmann::json>, JsonEvents> {
     const PreparedJson& in;
     std::string_view title;
-    Relay(JsonEvents& t, const PreparedJson& i, std::string_view n) : to(t), in(i), title(n) {}
-    bool null() override { return to.null(); }
-    bool boolean(bool v) override { return to.boolean(v); }
-    bool number_integer(number_integer_t v) override { return to.number_integer(v); }
-    bool number_unsigned(number_unsigned_t v) override { return to.number_unsigned(v); }
-    bool number_float(number_float_t v, const string_t& s) override {
-      return to.number_float(v, s);
-    }
-    bool string(string_t& v) override { return to.string(v); }
-    bool binary(binary_t& v) override { return to.binary(v); }
-    bool start_object(std::size_t n) override { return to.start_object(n); }
-    bool key(string_t& v) override { return to.key(v); }
-    bool end_object() override { return to.end_object(); }
-    bool start_array(std::size_t n) override { return to.start_array(n); }
-    bool end_array() override { return to.end_array(); }
+    Relay(JsonEvents& t, const PreparedJson& i, std::string_view n)
+        : ForwardEvents(t), in(i), title(n) {}
     bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception& e) override {
       throw_syntax_error(in, title, e);
     }
