@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -37,6 +38,10 @@ class FakeGbench : public exec::ProcessRunner {
   bool hang_on_head = false;
   std::vector<std::string> commands;  // "base: cmd" / "head: cmd"
   std::vector<std::string> run_logs;  // the log path of every run that wrote results
+  std::set<std::string> noisy;        // their times vary by ±30% from one run to the next
+  int fail_head_after = -1;           // head runs after this many exit with code 1 (-1: never)
+  int head_runs = 0;
+  std::mt19937 noise{5};
 
   exec::ProcessResult run(const exec::ProcessSpec& spec) override {
     const bool head = spec.cwd == head_dir;
@@ -67,6 +72,11 @@ class FakeGbench : public exec::ProcessRunner {
       for (const auto& n : selected) r.output_tail += n + "\n";
       return r;
     }
+    if (head && fail_head_after >= 0 && ++head_runs > fail_head_after) {
+      r.exit_code = 1;
+      r.output_tail = "bench_bin: cannot open device\n";
+      return r;
+    }
     if (head && hang_on_head) {
       r.exit_code = -1;
       r.timed_out = true;
@@ -86,7 +96,8 @@ class FakeGbench : public exec::ProcessRunner {
     run_logs.push_back(spec.log_path);
     nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
     for (const auto& n : selected) {
-      const double t = head ? times[n].second : times[n].first;
+      double t = head ? times[n].second : times[n].first;
+      if (noisy.count(n)) t *= std::uniform_real_distribution<double>(0.7, 1.3)(noise);
       for (int rep = 0; rep < 3; ++rep)
         doc["benchmarks"].push_back({{"name", n},
                                      {"run_name", n},
@@ -332,6 +343,31 @@ TEST(Session, CrashingBenchmarkIsFoundLeftOutAndTheRestRerun) {
   // The crashed run's log, which its failure message names, is not overwritten by the rerun.
   const std::set<std::string> logs(f.fake.run_logs.begin(), f.fake.run_logs.end());
   EXPECT_EQ(logs.size(), f.fake.run_logs.size());
+}
+
+// With a time budget, a benchmark decided at a look is not run again, so its later rounds have
+// no values: a failed run of the suite after that is no failure of the decided benchmark, only
+// of those still open.
+TEST(Session, AFailedRunAfterALookFailsOnlyTheBenchmarksStillOpen) {
+  Fixture f;
+  f.fake.times = {{"BM_Decided", {100, 200}}, {"BM_Open", {100, 100}}};
+  f.fake.noisy = {"BM_Open"};
+  f.results.config.budget_seconds = 10000;
+  f.fake.fail_head_after = 5;  // the warm-up and the 4 rounds before the first look
+  f.run();
+  const auto runs_with = [&f](const std::string& name) {
+    int n = 0;
+    for (const std::string& c : f.fake.commands)
+      n += c.find("--benchmark_out=") != std::string::npos && c.find(name) != std::string::npos;
+    return n;
+  };
+  std::string log;
+  for (const std::string& line : f.progress) log += line + "\n";
+  ASSERT_GT(runs_with("BM_Open"), 0) << "no look decided BM_Decided:\n" << log;
+  EXPECT_EQ(runs_with("BM_Decided"), 0);
+  EXPECT_TRUE(f.series("BM_Decided").head_failure.empty()) << f.series("BM_Decided").head_failure;
+  EXPECT_NE(f.series("BM_Open").head_failure.find("exit code 1"), std::string::npos)
+      << f.series("BM_Open").head_failure;
 }
 
 TEST(Session, SuiteThatTimesOutIsNotRunAgainAndTheReasonNamesIt) {
