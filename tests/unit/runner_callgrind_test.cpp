@@ -119,6 +119,20 @@ TEST(CallgrindThreads, MultiThreadedBenchmarksAreRecognised) {
   EXPECT_FALSE(is_multithreaded_benchmark("BM_T/threads:1"));
   EXPECT_FALSE(is_multithreaded_benchmark("BM_threads:4x"));
   EXPECT_FALSE(is_multithreaded_benchmark("BM_Vec/64"));
+  EXPECT_TRUE(is_multithreaded_benchmark("BM_T/threads:x/threads:4"));  // the first valid field
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_T/threads:4x/threads:1"));
+  EXPECT_TRUE(is_multithreaded_benchmark("BM_T/threads:0010"));
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_T/threads:0001/real_time"));
+  EXPECT_FALSE(is_multithreaded_benchmark("BM_T/threads:"));
+  EXPECT_TRUE(is_multithreaded_benchmark("BM_T/threads:99999999999999999999999"));
+}
+
+// A name the code under test makes as long as it likes: a scan, no recursion per character
+// (std::regex overflowed the stack here at 200,000 characters).
+TEST(CallgrindThreads, AHugeNameIsScannedWithoutRecursion) {
+  const std::string huge = "BM_" + std::string(2'000'000, 'a') + "/threads:2";
+  EXPECT_TRUE(is_multithreaded_benchmark(huge));
+  EXPECT_FALSE(is_multithreaded_benchmark(std::string(2'000'000, '/')));
 }
 
 }  // namespace

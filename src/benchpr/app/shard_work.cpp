@@ -1,7 +1,6 @@
 #include "benchpr/app/shard_work.hpp"
 
 #include <cstdlib>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,6 +8,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
+#include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -59,8 +59,7 @@ std::optional<Results> balance_results(const RunOptions& options) {
 runner::WorkSelection select_shard_work(Results& results, const ShardWorkInputs& in,
                                         exec::ProcessRunner& processes, const Progress& progress) {
   const Config& c = results.config;
-  std::optional<std::regex> keep;
-  if (!c.filter.empty()) keep.emplace(c.filter, std::regex::ECMAScript);
+  const std::optional<std::regex> keep = runner::compile_filter(c.filter);
   std::vector<WorkItem> items;
   std::set<std::string> listed_suites;  // split by benchmark
   for (const SuiteConfig& suite : c.suites) {
@@ -84,7 +83,7 @@ runner::WorkSelection select_shard_work(Results& results, const ShardWorkInputs&
       if (!listed) continue;
       any_listing = true;
       for (const std::string& n : *listed)
-        if ((!keep || std::regex_search(n, *keep)) && seen.insert(n).second) names.push_back(n);
+        if (runner::filter_matches(keep, n) && seen.insert(n).second) names.push_back(n);
     }
     if (!any_listing) {
       // Neither side could list it: it goes whole to one shard, whose run reports the failure.

@@ -1,8 +1,8 @@
 #include "benchpr/runner/callgrind.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -123,22 +123,38 @@ PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps,
 }
 
 std::optional<std::string> valgrind_failure(std::string_view output) {
-  static const std::regex unhandled("(unhandled instruction bytes: [^\\n]{0,60})");
-  static const std::regex unrecognised("(Unrecognised instruction at address [^\\n]{0,20})");
-  const std::string text(output);
-  std::smatch m;
-  if (std::regex_search(text, m, unhandled) || std::regex_search(text, m, unrecognised))
-    return "Valgrind cannot run it: " + m[1].str();
-  if (text.find("valgrind: failed to start tool") != std::string::npos)
+  // Plain searches, not std::regex: the output is the code under test's as much as Valgrind's.
+  const auto quote = [output](std::string_view phrase, std::size_t extra) -> std::string {
+    const std::size_t at = output.find(phrase);
+    if (at == std::string_view::npos) return "";
+    std::string_view rest = output.substr(at, phrase.size() + extra);
+    return std::string(rest.substr(0, rest.find('\n')));
+  };
+  std::string what = quote("unhandled instruction bytes: ", 60);
+  if (what.empty()) what = quote("Unrecognised instruction at address ", 20);
+  if (!what.empty()) return "Valgrind cannot run it: " + what;
+  if (output.find("valgrind: failed to start tool") != std::string_view::npos)
     return "Valgrind could not start Callgrind (is the valgrind package complete?)";
   return std::nullopt;
 }
 
 bool is_multithreaded_benchmark(std::string_view name) {
-  static const std::regex threads("/threads:([0-9]+)(/|$)");
-  const std::string text(name);
-  std::smatch m;
-  return std::regex_search(text, m, threads) && std::atol(m[1].str().c_str()) > 1;
+  // A hand-written scan for "/threads:N" followed by '/' or the end (the first such field
+  // decides), not std::regex: names are the code under test's and unbounded, and libstdc++'s
+  // matcher recursed 78,000 frames deep on a long one.
+  constexpr std::string_view kField = "/threads:";
+  for (std::size_t at = name.find(kField); at != std::string_view::npos;
+       at = name.find(kField, at + 1)) {
+    std::size_t end = at + kField.size();
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    const std::string_view digits = name.substr(at + kField.size(), end - at - kField.size());
+    if (digits.empty() || (end < name.size() && name[end] != '/')) continue;
+    // More than one thread: any digit other than leading zeros and a final 1.
+    const std::string_view significant =
+        digits.substr(std::min(digits.find_first_not_of('0'), digits.size()));
+    return significant.size() > 1 || (significant.size() == 1 && significant[0] > '1');
+  }
+  return false;
 }
 
 }  // namespace benchpr::runner

@@ -15,6 +15,7 @@
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::runner {
@@ -103,13 +104,10 @@ Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
     return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds)};
   std::vector<std::string> names;
   std::istringstream lines(p.output_tail);
-  std::optional<std::regex> keep;
-  if (!results.config.filter.empty()) keep.emplace(results.config.filter, std::regex::ECMAScript);
+  const std::optional<std::regex> keep = compile_filter(results.config.filter);
   for (std::string line; std::getline(lines, line);) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    // As for time runs: longer names are never matched against --filter (libstdc++'s regex
-    // recurses per character and a PR's 200,000-character name overflowed the stack).
-    if (line.empty() || (keep && (line.size() > 4096 || !std::regex_search(line, *keep)))) continue;
+    if (line.empty() || !filter_matches(keep, line)) continue;
     names.push_back(line);
   }
   return {std::move(names), std::nullopt};

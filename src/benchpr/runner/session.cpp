@@ -25,6 +25,7 @@
 #include "benchpr/runner/cpu_load.hpp"
 #include "benchpr/runner/crash_probe.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
 
@@ -51,9 +52,6 @@ std::string last_lines(const std::string& text, std::size_t lines) {
   }
   return text.substr(pos);
 }
-
-// Names longer than this are never matched against --filter (see its use).
-constexpr std::size_t kMaxFilteredNameBytes = 4096;
 
 // Why the benchmark has no value on that side (the latest reason wins).
 void set_failure(BenchmarkSeries& s, Side side, std::string why, FailureKind kind) {
@@ -289,13 +287,8 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     try {
       ParsedRun parsed = format->parse(content);
       if (!c.filter.empty()) {
-        const std::regex keep(c.filter, std::regex::ECMAScript);
-        // libstdc++ matches by recursion, up to a level per character for patterns such as
-        // 'BM_.*x': a name the PR's code made 200,000 characters long overflowed the stack.
-        // Longer names are not matched, so --filter leaves them out.
-        const auto kept = [&](const std::string& name) {
-          return name.size() <= kMaxFilteredNameBytes && std::regex_search(name, keep);
-        };
+        const std::optional<std::regex> keep = compile_filter(c.filter);
+        const auto kept = [&](const std::string& name) { return filter_matches(keep, name); };
         std::erase_if(parsed.measurements, [&](const Measurement& m) { return !kept(m.name); });
         std::erase_if(parsed.failures, [&](const BenchmarkFailure& f) { return !kept(f.name); });
       }
