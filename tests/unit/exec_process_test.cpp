@@ -269,11 +269,13 @@ TEST(ExecEnvironmentTest, ChildEnvironmentFiltersAndOverrides) {
                                            "OVERRIDE=new", "ADDED=1"}));
 }
 
-TEST(ExecEnvironmentTest, DefaultScrubListNamesTheCiSecrets) {
-  EXPECT_THAT(default_scrubbed_env(),
-              ::testing::UnorderedElementsAre("GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
-                                              "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-                                              "ACTIONS_ID_TOKEN_REQUEST_URL", "BENCHPR_TOKEN"));
+TEST(ExecEnvironmentTest, DefaultScrubListNamesTheCiSecretsAndTheActionsFiles) {
+  EXPECT_THAT(
+      default_scrubbed_env(),
+      ::testing::UnorderedElementsAre(
+          "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+          "ACTIONS_ID_TOKEN_REQUEST_URL", "BENCHPR_TOKEN", "BENCHPR_TOKEN_FILE", "GITHUB_OUTPUT",
+          "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"));
 }
 
 TEST_F(ExecProcessTest, MissingWorkingDirectoryMeansNotStarted) {

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
@@ -124,6 +125,45 @@ TEST(GitHubOutputTest, AppendsOutputsWithFreshRandomDelimiters) {
   EXPECT_EQ(lines[5], "1 regression");
   EXPECT_EQ(lines[6], "2 unchanged");
   EXPECT_EQ(lines[7], second);
+}
+
+// Something else wrote last and left its line open ("recommendation=merge" then "X" with no
+// newline): benchpr's outputs start on a line of their own, so the runner reads them as written.
+TEST(GitHubOutputTest, OutputsStartOnAFreshLineAfterAnUnterminatedOne) {
+  TempDir dir;
+  std::string path = dir / "github_output";
+  write_file(path, "recommendation=merge\nX");
+  write_outputs(path, {{"recommendation", "do-not-merge"}});
+  auto lines = lines_of(read_file(path));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0], "recommendation=merge");
+  EXPECT_EQ(lines[1], "X");
+  EXPECT_TRUE(lines[2].starts_with("recommendation<<ghadelimiter_")) << lines[2];
+  EXPECT_EQ(lines[3], "do-not-merge");
+
+  std::string summary = dir / "summary.md";
+  write_file(summary, "| unterminated");
+  append_step_summary(summary, "### benchpr\n");
+  EXPECT_EQ(read_file(summary), "| unterminated\n### benchpr\n");
+}
+
+TEST(ActionsFilesWatchTest, AChangedFileIsToldFromAnUnchangedOne) {
+  TempDir dir;
+  const std::string output = dir / "output", env = dir / "env";
+  write_file(output, "a=1\n");
+  write_file(env, "");
+  ::setenv("GITHUB_OUTPUT", output.c_str(), 1);
+  ::setenv("GITHUB_ENV", env.c_str(), 1);
+  ::unsetenv("GITHUB_PATH");
+  ::unsetenv("GITHUB_STATE");
+  ::unsetenv("GITHUB_STEP_SUMMARY");
+  const auto before = fingerprint_actions_files();
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_TRUE(changed_actions_files(before).empty());
+  write_file(output, "a=2\n");  // same size, other content
+  EXPECT_EQ(changed_actions_files(before), std::vector<std::string>{"GITHUB_OUTPUT"});
+  ::unsetenv("GITHUB_OUTPUT");
+  ::unsetenv("GITHUB_ENV");
 }
 
 TEST(GitHubOutputTest, UnwritablePathIsAnError) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -69,6 +70,21 @@ std::optional<std::string> write_actions_files(
   }
   if (problems.empty()) return std::nullopt;
   return problems;
+}
+
+ActionsFilesWatch::ActionsFilesWatch() : before_(github::fingerprint_actions_files()) {}
+
+std::vector<std::string> ActionsFilesWatch::warn_if_changed() const {
+  const std::vector<std::string> changed = github::changed_actions_files(before_);
+  for (const std::string& variable : changed) {
+    const std::string message =
+        "$" + variable +
+        " changed while the pull request's code ran: a build or benchmark wrote to it, so "
+        "what later steps read from it may not come from benchpr";
+    std::cout << github::warning_command(message) << std::endl;
+    std::cerr << "benchpr: warning: " << message << std::endl;
+  }
+  return changed;
 }
 
 }  // namespace benchpr::app

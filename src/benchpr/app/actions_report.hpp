@@ -9,6 +9,7 @@
 
 #include "benchpr/app/progress.hpp"
 #include "benchpr/core/model.hpp"
+#include "benchpr/github/actions_files.hpp"
 
 namespace benchpr::app {
 
@@ -27,5 +28,19 @@ std::vector<std::string> regression_annotations(const Analysis& analysis);
 // set). Returns what could not be written, or nothing when all was.
 std::optional<std::string> write_actions_files(
     const std::string& markdown, const std::vector<std::pair<std::string, std::string>>& outputs);
+
+// Watches the step's Actions files ($GITHUB_OUTPUT, $GITHUB_ENV, ...) while the code under test
+// runs. Children never get their names, but they run as the same user and may find the files;
+// a change while they ran is reported (a ::warning:: in the job log and a line on stderr), since
+// a later step may then read outputs, variables or a PATH benchpr did not write.
+class ActionsFilesWatch {
+ public:
+  ActionsFilesWatch();  // records each file's size and hash
+  // Warns once per file that differs now; returns the variables whose file changed.
+  std::vector<std::string> warn_if_changed() const;
+
+ private:
+  std::vector<github::ActionsFileState> before_;
+};
 
 }  // namespace benchpr::app

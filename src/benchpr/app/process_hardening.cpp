@@ -32,7 +32,7 @@ void erase_from_environment(const std::vector<std::string>& names) {
 void protect_own_environment() {
   (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   (void)github::hold_token_from_environment();
-  erase_from_environment(exec::default_scrubbed_env());
+  erase_from_environment(exec::secret_env());
 }
 
 }  // namespace benchpr::app

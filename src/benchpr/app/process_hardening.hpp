@@ -12,7 +12,8 @@ namespace benchpr::app {
 // included, become unreadable to other processes of the same user, and it cannot be ptraced
 // by them. Children are unaffected (execve resets the flag). Best effort: failures are ignored.
 // Also moves the token into memory (github::hold_token_from_environment) and erases every
-// variable of exec::default_scrubbed_env() from benchpr's own environment.
+// variable of exec::secret_env() from benchpr's own environment (the Actions files' names stay:
+// benchpr writes those files itself).
 void protect_own_environment();
 
 // Removes `names` from the environment and overwrites their text in place: unsetenv alone leaves

@@ -267,8 +267,10 @@ int run_command(const RunOptions& options) {
   progress.begin_group("benchpr: build and measure");
   runner::Session session(processes, setup,
                           [&progress](const std::string& l) { progress.line(l); });
+  const ActionsFilesWatch actions_files;  // before any code of the pull request runs
   session.run(results);
   progress.end_group();
+  actions_files.warn_if_changed();
 
   const Report report = present_report(results, targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",

@@ -8,7 +8,7 @@
 
 namespace benchpr::exec {
 
-const std::vector<std::string>& default_scrubbed_env() {
+const std::vector<std::string>& secret_env() {
   static const std::vector<std::string> names = {
       "GITHUB_TOKEN",
       "GH_TOKEN",
@@ -16,7 +16,24 @@ const std::vector<std::string>& default_scrubbed_env() {
       "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
       "ACTIONS_ID_TOKEN_REQUEST_URL",
       "BENCHPR_TOKEN",
+      "BENCHPR_TOKEN_FILE",
   };
+  return names;
+}
+
+const std::vector<std::string>& actions_file_env() {
+  static const std::vector<std::string> names = {
+      "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY",
+  };
+  return names;
+}
+
+const std::vector<std::string>& default_scrubbed_env() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = secret_env();
+    all.insert(all.end(), actions_file_env().begin(), actions_file_env().end());
+    return all;
+  }();
   return names;
 }
 
@@ -41,7 +58,8 @@ std::vector<std::string> child_environment(
     env.emplace_back(text);
   }
   // A configured value for a scrubbed name is still passed: the scrub protects benchpr's own
-  // secrets, an explicit set_env is a deliberate choice of the configuration.
+  // secrets and files, an explicit set_env is a deliberate choice of the configuration (the
+  // base revision's, or benchpr's own for git).
   for (const auto& [name, value] : set) env.push_back(name + "=" + value);
   return env;
 }

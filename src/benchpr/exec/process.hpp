@@ -13,7 +13,17 @@
 
 namespace benchpr::exec {
 
-// Variables never passed to code under test, whatever the configuration says.
+// benchpr's secrets: erased from benchpr's own environment at start (the token is kept in memory)
+// and never passed to a child.
+const std::vector<std::string>& secret_env();
+
+// The files through which a GitHub Actions step sets outputs, environment variables, PATH,
+// state and the job summary for the steps after it. benchpr writes them itself; a child that
+// inherited their names could forge a step output or plant LD_PRELOAD in a later step.
+const std::vector<std::string>& actions_file_env();
+
+// Variables never passed to any child (builds, benchmarks, git), whatever the configuration
+// says: secret_env() and actions_file_env().
 const std::vector<std::string>& default_scrubbed_env();
 
 struct ProcessSpec {

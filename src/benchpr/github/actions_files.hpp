@@ -1,6 +1,11 @@
 // The files through which a GitHub Actions step hands results to the workflow:
-// $GITHUB_OUTPUT (step outputs) and $GITHUB_STEP_SUMMARY (markdown on the run's page).
+// $GITHUB_OUTPUT (step outputs) and $GITHUB_STEP_SUMMARY (markdown on the run's page). Every
+// write starts on a fresh line, and a fingerprint of the files tells whether something else (the
+// code under test, which runs as the same user) wrote to them while benchpr measured.
 #pragma once
+
+#include <cstdint>
+#include <optional>
 
 #include <cstddef>
 #include <string>
@@ -41,5 +46,21 @@ void write_outputs(const std::string& path,
 // $GITHUB_STEP_SUMMARY). Throws ActionsFileError when the summary would exceed
 // kMaxStepSummaryBytes (nothing is written then) or the file cannot be written.
 void append_step_summary(const std::string& path, std::string_view markdown);
+
+// Size and content hash of one of the step's Actions files, named by its variable.
+struct ActionsFileState {
+  std::string variable;  // "GITHUB_OUTPUT", ...
+  std::string path;
+  bool exists = false;
+  std::uintmax_t size = 0;
+  std::uint64_t hash = 0;  // FNV-1a of the content
+};
+
+// The state of every Actions file the environment names ($GITHUB_OUTPUT, $GITHUB_ENV,
+// $GITHUB_PATH, $GITHUB_STATE, $GITHUB_STEP_SUMMARY); those not set are left out.
+std::vector<ActionsFileState> fingerprint_actions_files();
+
+// The variables whose file differs now from `before` (created, removed, resized or rewritten).
+std::vector<std::string> changed_actions_files(const std::vector<ActionsFileState>& before);
 
 }  // namespace benchpr::github
