@@ -1,8 +1,8 @@
 // The token in pull-request mode. benchpr fetches the PR's commits with the token as an HTTP header
-// in git's environment. The clone's hooks and configuration may have been written by an earlier
-// pull request's code (it runs as the same user), so a hook planted in the clone must never run
-// with the token. Here for real: an HTTP remote on 127.0.0.1 (git's "dumb" protocol, served from a
-// bare repository), the fake GitHub API, and a reference-transaction hook that dumps its
+// git reads from a private file. The clone's hooks and configuration may have been written by an
+// earlier pull request's code (it runs as the same user), so a hook planted in the clone must never
+// run with the token. Here for real: an HTTP remote on 127.0.0.1 (git's "dumb" protocol, served
+// from a bare repository), the fake GitHub API, and a reference-transaction hook that dumps its
 // environment and its parent's.
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "benchpr/app/git_remote.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/fake_github.hpp"
+#include "support/git_http_remote.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
@@ -26,38 +28,6 @@ constexpr const char* kRepo = "acme/widgets";
 bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
-
-// Serves a bare repository's files over HTTP and records the Authorization headers it saw.
-class GitHttpRemote {
- public:
-  explicit GitHttpRemote(const std::string& bare_dir) {
-    server_.set_mount_point("/acme/widgets.git", bare_dir);
-    server_.set_logger([this](const httplib::Request& req, const httplib::Response&) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      authorizations_.push_back(req.get_header_value("Authorization"));
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-  }
-  ~GitHttpRemote() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url() const {
-    return "http://127.0.0.1:" + std::to_string(port_) + "/acme/widgets.git";
-  }
-  std::vector<std::string> authorizations() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return authorizations_;
-  }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  mutable std::mutex mutex_;
-  std::vector<std::string> authorizations_;
-};
 
 TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
   // A project that needs no compiler: a custom suite printing a fixed result.
@@ -79,7 +49,6 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
   TempDir origin;
   run_command("git init -q --bare " + shell_quote(origin.path()));
   repo.git("push -q " + shell_quote(origin.path()) + " main feature:refs/pull/7/head");
-  run_command("git update-server-info", origin.path());  // what the dumb protocol reads
   repo.git("branch -q -D feature");  // the head is reachable only through the fetch
   GitHttpRemote remote(origin.path());
   repo.git("remote add origin " + shell_quote(remote.url()));
@@ -101,6 +70,7 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
   pr.number = 7;
   pr.base_sha = base_sha;
   pr.head_sha = head_sha;
+  pr.clone_url = remote.url();
   github.add_pull_request(kRepo, pr);
 
   const BenchprRun r = run_benchpr(
@@ -113,7 +83,7 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
        {"GITHUB_REPOSITORY", ""}});
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
-  // The fetch went over HTTP with the token (so the token was in git's environment)...
+  // The fetch went over HTTP with the token (so git held it)...
   const std::string value = app::git_basic_auth_value(github.token());
   bool sent = false;
   for (const auto& a : remote.authorizations()) sent = sent || a == value;
@@ -126,6 +96,106 @@ TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
   }
   EXPECT_TRUE(std::filesystem::is_empty(dumps.path()))
       << "a hook of the clone ran during the fetch";
+}
+
+// A clone of a custom-suite project whose origin serves refs/pull/7/head over HTTP, and the fake
+// API reporting pull request #7 with that server as its clone URL.
+class PlantedConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo.write(".benchpr.yml",
+               "build: 'true'\n"
+               "suites:\n"
+               "  - name: s\n"
+               "    run: cat result.json\n"
+               "    format: custom\n"
+               "rounds: 2\n"
+               "warmup_rounds: 0\n");
+    repo.write("result.json", "[{\"name\": \"x\", \"unit\": \"ns\", \"value\": 1}]\n");
+    const std::string base_sha = repo.commit_base_and_branch();
+    repo.write("README", "the change\n");
+    const std::string head_sha = repo.commit("the change");
+    repo.checkout("main");
+    run_command("git init -q --bare " + shell_quote(origin.path()));
+    repo.git("push -q " + shell_quote(origin.path()) + " main feature:refs/pull/7/head");
+    repo.git("branch -q -D feature");
+    remote = std::make_unique<GitHttpRemote>(origin.path());
+    repo.git("remote add origin " + shell_quote(remote->url()));
+    pr.number = 7;
+    pr.base_sha = base_sha;
+    pr.head_sha = head_sha;
+    pr.clone_url = remote->url();
+  }
+
+  BenchprRun run_pr() {
+    github.add_pull_request(kRepo, pr);
+    return run_benchpr(BENCHPR_BINARY,
+                       {"run", "-C", repo.path(), "--pr", "7", "--repo", kRepo, "--dry-run"},
+                       {{"GITHUB_TOKEN", github.token()},
+                        {"GH_TOKEN", ""},
+                        {"GITHUB_API_URL", github.url()},
+                        {"GITHUB_ACTIONS", ""},
+                        {"GITHUB_EVENT_PATH", ""},
+                        {"GITHUB_REPOSITORY", ""},
+                        {"http_proxy", ""},
+                        {"HTTP_PROXY", ""},
+                        {"no_proxy", ""}});
+  }
+
+  bool remote_saw_the_token() const {
+    const std::string value = app::git_basic_auth_value(github.token());
+    for (const auto& a : remote->authorizations())
+      if (a == value) return true;
+    return false;
+  }
+
+  TempRepo repo;
+  TempDir origin;
+  std::unique_ptr<GitHttpRemote> remote;
+  FakeGitHub github;
+  FakePullRequest pr;
+};
+
+// An earlier pull request's code wrote the clone's .git/config: origin, a URL rewrite and
+// proxies all point at a listener of its own. The token goes to the API's clone URL only.
+TEST_F(PlantedConfig, RedirectsAndProxiesInTheCloneNeverReceiveTheToken) {
+  RecordingListener evil;
+  const std::string evil_repo = evil.url() + "acme/widgets.git";
+  repo.git("remote set-url origin " + shell_quote(evil_repo));
+  repo.git("config " + shell_quote("url." + evil_repo + ".insteadOf") + " " +
+           shell_quote(remote->url()));
+  repo.git("config http.proxy " + shell_quote(evil.url()));
+  // A proxy for the remote's own URL: more specific than any -c http.proxy= on the command line.
+  repo.git("config " + shell_quote("http." + remote->url() + ".proxy") + " " +
+           shell_quote(evil.url()));
+  repo.git("config http.sslVerify false");
+  // The planted configuration does redirect git (so the listener's silence means something).
+  run_command("git -C " + shell_quote(repo.path()) + " ls-remote origin");
+  ASSERT_FALSE(evil.requests().empty()) << "the planted configuration redirects nothing";
+  const std::size_t before = evil.requests().size();
+
+  const BenchprRun r = run_pr();
+  // First what the listener received (before the fix: the token, then a failed fetch).
+  const auto requests = evil.requests();
+  for (std::size_t i = before; i < requests.size(); ++i) {
+    EXPECT_FALSE(contains(requests[i], "Authorization")) << requests[i];
+    EXPECT_FALSE(contains(requests[i], app::base64_encode("x-access-token:" + github.token())));
+  }
+  EXPECT_EQ(requests.size(), before) << "benchpr's fetch reached the planted listener";
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(remote_saw_the_token()) << "the fetch did not carry the token";
+  EXPECT_EQ(repo.git("rev-parse refs/benchpr/pull/7/head"), pr.head_sha);
+}
+
+// A clone URL on a host other than the API's is refused before anything is sent.
+TEST_F(PlantedConfig, ACloneUrlOnAnotherHostThanTheApisIsRefused) {
+  pr.clone_url =
+      "http://localhost:" + remote->url().substr(std::string("http://127.0.0.1:").size());
+  const BenchprRun r = run_pr();
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.err, "refusing to send the token")) << r.err;
+  EXPECT_TRUE(contains(r.err, "localhost is not 127.0.0.1")) << r.err;
+  EXPECT_FALSE(remote_saw_the_token());
 }
 
 // CI containers run benchpr as root, and root may read any process's /proc/<pid>/environ,

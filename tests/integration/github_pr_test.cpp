@@ -1,12 +1,14 @@
 // benchpr as a GitHub bot in pull-request mode (`benchpr run --pr N`), for real: a temporary
-// clone whose origin is a local bare repository holding refs/pull/7/head, the real binary, and
-// the fake GitHub API on 127.0.0.1.
+// clone, a bare repository holding refs/pull/7/head served over HTTP on 127.0.0.1 as the clone
+// URL the fake GitHub API reports, and the real binary.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include "support/benchpr_process.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
+#include "support/git_http_remote.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
@@ -53,6 +56,8 @@ class PullRequestMode : public ::testing::Test {
     repo.git("remote add origin " + shell_quote(origin.path()));
     repo.git("push -q origin main feature:refs/pull/7/head");
     repo.git("branch -q -D feature");  // the head is reachable only through the fetch
+    // benchpr fetches from the clone URL the API reports, over HTTP as from GitHub.
+    remote = std::make_unique<GitHttpRemote>(origin.path());
 
     FakePullRequest pr;
     pr.number = 7;
@@ -60,6 +65,7 @@ class PullRequestMode : public ::testing::Test {
     pr.labels = {"enhancement"};
     pr.base_sha = base_sha;
     pr.head_sha = head_sha;
+    pr.clone_url = remote->url();
     github.add_pull_request(kRepo, pr);
   }
 
@@ -86,6 +92,7 @@ class PullRequestMode : public ::testing::Test {
 
   TempRepo repo;
   TempDir origin;
+  std::unique_ptr<GitHttpRemote> remote;
   TempDir out;
   FakeGitHub github;
   std::string base_sha, head_sha;
@@ -219,6 +226,7 @@ TEST_F(SecretsStayOut, NoSecretReachesTheBuildOrTheBenchmarksAndTheTokenIsNowher
   pr.number = 7;
   pr.base_sha = new_base;
   pr.head_sha = new_head;
+  pr.clone_url = remote->url();
   github.add_pull_request(kRepo, pr);
 
   const std::map<std::string, std::string> secrets = {

@@ -2,6 +2,7 @@
 // PR side, ignored files are not, and the user's branch, index and files are left as they were.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -114,6 +115,53 @@ TEST(WorktreeHead, ACleanTreeIsHeadItself) {
   const json doc = json::parse(read_file(out / "results.json"));
   EXPECT_EQ(doc["head"]["sha"], head);
   EXPECT_EQ(doc["head"]["subject"], "the working tree (no uncommitted changes)");
+}
+
+// The working tree and its configuration may come from a pull request (or its code, which ran
+// as the same user): snapshotting it runs no program they name. A clean filter on every .txt
+// file and an fsmonitor program each leave a marker when they run.
+TEST(WorktreeHead, TheSnapshotRunsNoCleanFilterFsmonitorOrHookOfTheRepository) {
+  TempRepo repo;
+  write_project(repo);
+  repo.write(".gitattributes", "*.txt filter=planted\n");
+  repo.commit("base");
+  TempDir markers;
+  const std::string filter_marker = markers / "clean-filter-ran";
+  const std::string fsmonitor_marker = markers / "fsmonitor-ran";
+  const std::string hook_marker = markers / "hook-ran";
+  write_file(markers / "fsmonitor.sh", "#!/bin/sh\ntouch " + fsmonitor_marker + "\nexit 1\n");
+  write_file(markers / "hook.sh", "#!/bin/sh\ntouch " + hook_marker + "\ncat >/dev/null\n");
+  run_checked("chmod +x " + shell_quote(markers / "fsmonitor.sh") + " " +
+              shell_quote(markers / "hook.sh"));
+  repo.write(".git/hooks/reference-transaction", read_file(markers / "hook.sh"));
+  run_checked("chmod +x " + shell_quote(repo.path() + "/.git/hooks/reference-transaction"));
+  repo.git("config filter.planted.clean " +
+           shell_quote("sh -c 'touch " + filter_marker + "; cat'"));
+  repo.git("config filter.planted.required true");
+  repo.git("config core.fsmonitor " + shell_quote(markers / "fsmonitor.sh"));
+  repo.write("value.txt", "30\n");  // an uncommitted edit the snapshot must record
+
+  // The planted programs do run for git itself (so their silence below means something).
+  repo.git("hash-object --path=value.txt value.txt");
+  repo.git("status --porcelain");
+  repo.git("update-ref refs/heads/probe HEAD");
+  ASSERT_TRUE(std::filesystem::exists(filter_marker));
+  ASSERT_TRUE(std::filesystem::exists(fsmonitor_marker));
+  ASSERT_TRUE(std::filesystem::exists(hook_marker));
+  for (const std::string& m : {filter_marker, fsmonitor_marker, hook_marker})
+    std::filesystem::remove(m);
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--head", "WORKTREE", "--dry-run",
+                                   "--seed", "5", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(filter_marker)) << "the clean filter ran";
+  EXPECT_FALSE(std::filesystem::exists(fsmonitor_marker)) << "the fsmonitor program ran";
+  EXPECT_FALSE(std::filesystem::exists(hook_marker)) << "a hook ran";
+  // The edit was recorded as it is in the working tree.
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(repo.git("show " + doc["head"]["sha"].get<std::string>() + ":value.txt"), "30");
 }
 
 }  // namespace

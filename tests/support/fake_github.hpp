@@ -49,6 +49,8 @@ struct FakePullRequest {
   // Full name of the head repository; "" means the base repository itself, nullopt makes
   // head.repo null as for a deleted fork.
   std::optional<std::string> head_repo = "";
+  // base.repo.clone_url; "" reports https://github.com/OWNER/NAME.git as GitHub does.
+  std::string clone_url;
 };
 
 struct FakeComment {

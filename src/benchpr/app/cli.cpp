@@ -76,9 +76,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
-  add_report_options(run, o,
-                     "Pull request number: asks the GitHub API for it, fetches it from origin, "
-                     "compares and posts the comment");
+  add_report_options(
+      run, o,
+      "Pull request number: asks the GitHub API for it, fetches it from the clone URL the API "
+      "reports, compares and posts the comment");
   run.add_option("--shard", o.shard,
                  "Measure only shard I of N (e.g. 2/3) of the benchmarks, for a CI matrix; "
                  "default: $BENCHPR_SHARD. Join the shards with `benchpr merge`");

@@ -34,7 +34,7 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
   const std::string fix = "set fetch-depth: 0 in the actions/checkout step";
   if (ctx.repo->is_shallow()) {
     progress.line("the checkout is shallow: fetching its history (" + fix + " to skip this)");
-    const std::optional<std::string> error = ctx.remote.fetch({"--unshallow"});
+    const std::optional<std::string> error = ctx.remote.unshallow(ctx.remote.origin_url());
     ctx.reopen();
     if (error && ctx.repo->is_shallow()) {
       throw git::GitError("the checkout is shallow and fetching its history failed (" + *error +
@@ -46,7 +46,7 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
     if (!ctx.has_commit(sha)) missing.push_back(sha);
   if (missing.empty()) return;
   progress.line("fetching missing commits from origin");
-  const std::optional<std::string> error = ctx.remote.fetch(missing);
+  const std::optional<std::string> error = ctx.remote.fetch(ctx.remote.origin_url(), missing);
   ctx.reopen();
   for (const auto& sha : missing) {
     if (!ctx.has_commit(sha)) {
@@ -75,10 +75,11 @@ RevisionInfo merge_base_revision(RepoContext& ctx, const std::string& base, cons
 
 }  // namespace
 
-RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes, std::string token)
+RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes, std::string token,
+                         std::string api_url)
     : directory(std::move(dir)),
       processes(processes),
-      remote(processes, directory, std::move(token)) {
+      remote(processes, directory, std::move(token), std::move(api_url)) {
   reopen();
 }
 
@@ -141,6 +142,13 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                                            " of " + slug.full_name() +
                                            " lacks its base branch or head commit");
   }
+  // The repository's clone URL as the API reports it, never origin's: the clone's configuration
+  // may have been written by an earlier pull request's code.
+  if (pr.base_clone_url.empty()) {
+    throw Error(ErrorCategory::GitHub,
+                "GitHub's answer for pull request #" + std::to_string(n) + " of " +
+                    slug.full_name() + " lacks its repository's clone URL (base.repo.clone_url)");
+  }
   const bool merge = options.compare == "merge";
   const std::string number = std::to_string(n);
   const std::string ns = "refs/benchpr/pull/" + number + "/";
@@ -148,9 +156,11 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
   std::vector<std::string> refspecs = {"+refs/pull/" + number + "/head:" + ns + "head",
                                        "+refs/heads/" + pr.base_ref + ":" + ns + "base"};
   if (merge) refspecs.push_back("+refs/pull/" + number + "/merge:" + ns + "merge");
-  progress.line("fetching pull request #" + number + " and " + pr.base_ref + " from origin");
-  if (const std::optional<std::string> error = ctx.remote.fetch(refspecs)) {
-    throw git::GitError("cannot fetch pull request #" + number + " from origin: " + *error +
+  progress.line("fetching pull request #" + number + " and " + pr.base_ref + " from " +
+                pr.base_clone_url);
+  if (const std::optional<std::string> error = ctx.remote.fetch(pr.base_clone_url, refspecs)) {
+    throw git::GitError("cannot fetch pull request #" + number + " from " + pr.base_clone_url +
+                        ": " + *error +
                         (merge ? " (GitHub has no merge ref for a pull request with "
                                  "conflicts: try --compare merge-base)"
                                : ""));

@@ -1,6 +1,7 @@
 // What a run compares: two revisions, and the pull request they belong to when there is one.
 // Three ways to get there: local revisions (--base/--head), a pull request by number (--pr, asks
-// the API and fetches from origin), or the pull_request event of a GitHub Actions job.
+// the API and fetches from the clone URL it reports), or the pull_request event of a GitHub Actions
+// job.
 #pragma once
 
 #include <memory>
@@ -28,7 +29,9 @@ struct Comparison {
 
 // The repository a run works in, reopened after git fetches so libgit2 sees the new refs.
 struct RepoContext {
-  RepoContext(std::string directory, exec::ProcessRunner& processes, std::string token);
+  // `api_url`: the GitHub API whose git host alone may receive `token`.
+  RepoContext(std::string directory, exec::ProcessRunner& processes, std::string token,
+              std::string api_url);
   void reopen();
   // resolve() that turns "not found" into UserError.
   RevisionInfo resolve(const std::string& spec);
@@ -45,7 +48,8 @@ struct RepoContext {
 Comparison local_comparison(RepoContext& ctx, const RunOptions& options);
 
 // --pr N: GET the pull request, fetch refs/pull/N/head (or /merge) and the base branch from
-// origin into refs/benchpr/pull/N/*, check the fetched head is the one GitHub reports.
+// the repository's clone URL the API reports (not origin) into refs/benchpr/pull/N/*, check the
+// fetched head is the one GitHub reports.
 Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                                    github::GitHubClient& client, const github::RepoSlug& slug,
                                    const Progress& progress);

@@ -11,6 +11,7 @@
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/comparison.hpp"
 #include "benchpr/app/config_loader.hpp"
+#include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
@@ -86,7 +87,8 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
                    const Comparison& comparison, const Progress& progress) {
   if (comparison.pull_request || (!options.head.empty() && options.head != "HEAD")) return;
   exec::ProcessSpec spec;
-  spec.command = "git status --porcelain --untracked-files=no";
+  spec.command = "git " + no_repository_programs_options(processes, options.directory) +
+                 " status --porcelain --untracked-files=no";
   spec.cwd = options.directory;
   spec.timeout_seconds = 60;
   spec.tail_bytes = 4096;
@@ -203,7 +205,8 @@ int run_command(const RunOptions& options) {
   const std::optional<Results> balance = balance_results(options);
   const Progress progress(in_github_actions());
   exec::PosixProcessRunner processes;
-  RepoContext ctx(options.directory, processes, github::token_from_environment());
+  RepoContext ctx(options.directory, processes, github::token_from_environment(),
+                  github::resolve_api_url(options.api_url));
   const Comparison comparison = choose_comparison(ctx, options, progress);
   warn_if_dirty(processes, options, comparison, progress);
   git::Repository& repo = *ctx.repo;

@@ -16,12 +16,16 @@ using Env = std::vector<std::pair<std::string, std::string>>;
 
 class Git {
  public:
-  Git(exec::ProcessRunner& processes, std::string directory, Env env)
-      : processes_(processes), directory_(std::move(directory)), env_(std::move(env)) {}
+  // `options` ("-c ..." words) go before every command.
+  Git(exec::ProcessRunner& processes, std::string directory, Env env, std::string options)
+      : processes_(processes),
+        directory_(std::move(directory)),
+        env_(std::move(env)),
+        options_(std::move(options)) {}
 
   // The trimmed output of `git <args>`; throws UserError with git's own words on failure.
   std::string run(const std::string& args, const std::string& what) const {
-    const exec::ProcessSpec spec = git_process_spec(args, directory_, env_, 4096);
+    const exec::ProcessSpec spec = git_process_spec(options_ + " " + args, directory_, env_, 4096);
     const exec::ProcessResult r = processes_.run(spec);
     if (!r.ok()) {
       std::string detail(trim(r.output_tail));
@@ -35,13 +39,17 @@ class Git {
   exec::ProcessRunner& processes_;
   std::string directory_;
   Env env_;
+  std::string options_;
 };
 
 }  // namespace
 
 WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::string& directory,
                                    const std::string& git_dir) {
-  const Git plain(processes, directory, {});
+  // The working tree may hold a pull request's files and the configuration its code wrote:
+  // recording it runs none of the programs they name (clean filters, fsmonitor, hooks).
+  const std::string options = no_repository_programs_options(processes, directory);
+  const Git plain(processes, directory, {}, options);
   WorktreeSnapshot snap;
   try {
     snap.head_sha = plain.run("rev-parse --verify --quiet HEAD^{commit}", "find HEAD");
@@ -66,7 +74,8 @@ WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::st
                  {"GIT_AUTHOR_NAME", "benchpr"},
                  {"GIT_AUTHOR_EMAIL", "benchpr@localhost"},
                  {"GIT_COMMITTER_NAME", "benchpr"},
-                 {"GIT_COMMITTER_EMAIL", "benchpr@localhost"}});
+                 {"GIT_COMMITTER_EMAIL", "benchpr@localhost"}},
+                options);
   struct RemoveIndex {
     std::string path;
     ~RemoveIndex() {

@@ -15,6 +15,7 @@ struct PullRequest {
   std::string html_url;
   std::string base_ref;
   std::string base_sha;
+  std::string base_clone_url;  // base.repo.clone_url: where the pull request's refs are fetched
   std::string head_ref;
   std::string head_sha;
   std::string head_repo_full_name;  // empty when head.repo is null (the fork was deleted)

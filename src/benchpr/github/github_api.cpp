@@ -111,6 +111,8 @@ PullRequest GitHubClient::get_pull_request(const std::string& owner, const std::
     if (j.contains("base") && j["base"].is_object()) {
       pr.base_ref = string_at(j["base"], "ref");
       pr.base_sha = string_at(j["base"], "sha");
+      if (j["base"].contains("repo") && j["base"]["repo"].is_object())
+        pr.base_clone_url = string_at(j["base"]["repo"], "clone_url");
     }
     if (j.contains("head") && j["head"].is_object()) {
       const json& head = j["head"];
