@@ -162,6 +162,38 @@ TEST_F(PullRequestMode, DryRunMakesNoWriteRequest) {
   EXPECT_TRUE(github.comments(kRepo, 7).empty());
 }
 
+// In Actions the step that runs benchpr is its parent, alive while the pull request's code runs:
+// the token reaches benchpr in a private file instead of that step's environment, and the file
+// is gone once read. The fetch, the reads and the comment all carry it.
+TEST_F(PullRequestMode, TheTokenComesFromAPrivateFileThatIsDeletedOnceRead) {
+  const std::string file = out / "token";
+  write_file(file, github.token() + "\n");
+  ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
+  const BenchprRun r = run_pr({"--token-file", file}, "");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_with_marker(github.comments(kRepo, 7)), 1);
+  ASSERT_FALSE(github.requests().empty());
+  for (const auto& req : github.requests())
+    EXPECT_EQ(req.header("Authorization"), "Bearer " + github.token());
+  EXPECT_FALSE(std::filesystem::exists(file)) << "the token file was left behind";
+}
+
+TEST_F(PullRequestMode, ATokenFileOthersCanReadIsRefusedBeforeAnythingIsFetched) {
+  const std::string file = out / "token";
+  write_file(file, github.token());
+  ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  auto environment = env("");
+  environment.emplace_back("BENCHPR_TOKEN_FILE", file);
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--pr", "7", "--repo", kRepo}, environment);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "BENCHPR_TOKEN_FILE: " + file +
+                                  " is readable or writable by "
+                                  "others (mode 0644)"))
+      << r.err;
+  EXPECT_TRUE(github.requests().empty());
+}
+
 TEST_F(PullRequestMode, ARejectedTokenGivesAClearMessageAndExitCode2) {
   const std::string wrong = "ghp_WrongTokenValue_0123456789abcdef";
   const BenchprRun r = run_pr({}, wrong);

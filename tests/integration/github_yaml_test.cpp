@@ -128,6 +128,59 @@ TEST(GitHubYaml, NoInputOrEventTextIsPastedIntoAnActionScript) {
   for (const auto& block : blocks) EXPECT_EQ(block.find("${{"), std::string::npos) << block;
 }
 
+// The text of the step named `name` (from its `- name:` line to the next step's).
+std::string step_text(const std::string& yaml, const std::string& name) {
+  const std::size_t start = yaml.find("- name: " + name);
+  if (start == std::string::npos) return "";
+  const std::size_t end = yaml.find("\n    - name: ", start + 1);
+  return yaml.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The token never sits in the environment of benchpr's parent shell (alive while the pull
+// request's code runs): a step of its own writes it to a 0600 file, the step running benchpr
+// blanks GITHUB_TOKEN and GH_TOKEN and names only the file.
+TEST(GitHubYaml, TheTokenReachesBenchprInAPrivateFileNotThroughItsStepsEnvironment) {
+  const std::string action = read_file(kSource + "/action.yml");
+  const std::string run_step = step_text(action, "Run benchpr");
+  const std::string token_step = step_text(action, "Hand the token to benchpr");
+  ASSERT_FALSE(run_step.empty());
+  ASSERT_FALSE(token_step.empty());
+  EXPECT_EQ(run_step.find("inputs.token"), std::string::npos) << run_step;
+  EXPECT_NE(run_step.find("GITHUB_TOKEN: \"\""), std::string::npos) << run_step;
+  EXPECT_NE(run_step.find("GH_TOKEN: \"\""), std::string::npos) << run_step;
+  EXPECT_NE(run_step.find("BENCHPR_TOKEN_FILE: ${{ steps.token.outputs.file }}"),
+            std::string::npos);
+  EXPECT_LT(action.find("id: token"), action.find("id: benchpr"));
+  // inputs.token is read in the token step and nowhere else but the input's own default.
+  std::size_t uses = 0;
+  for (std::size_t at = action.find("inputs.token"); at != std::string::npos;
+       at = action.find("inputs.token", at + 1))
+    ++uses;
+  EXPECT_EQ(uses, 1u);
+  EXPECT_NE(token_step.find("inputs.token"), std::string::npos);
+
+  // The token step's script, run as the runner would: a 0600 file holding exactly the token.
+  std::string script;
+  for (const auto& block : run_blocks(token_step)) script += block;
+  ASSERT_NE(script.find("umask 077"), std::string::npos) << script;
+  TempDir runner_temp;
+  write_file(runner_temp / "output", "");
+  write_file(runner_temp / "step.sh", script);
+  const CommandResult r = run_command(
+      "BENCHPR_TOKEN_VALUE=ghs_TokenForTheFileTest RUNNER_TEMP=" + shell_quote(runner_temp.path()) +
+      " GITHUB_OUTPUT=" + shell_quote(runner_temp / "output") + " bash " +
+      shell_quote(runner_temp / "step.sh"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string output = read_file(runner_temp / "output");
+  ASSERT_TRUE(output.starts_with("file=" + runner_temp.path() + "/benchpr-token.")) << output;
+  const std::string file = output.substr(5, output.find('\n') - 5);
+  EXPECT_EQ(read_file(file), "ghs_TokenForTheFileTest");
+  EXPECT_EQ(std::filesystem::status(file).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  // A cleanup step removes the file whatever happened to benchpr.
+  EXPECT_NE(step_text(action, "Remove the token file").find("if: always()"), std::string::npos);
+}
+
 TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   const std::string action = read_file(kSource + "/action.yml");
   EXPECT_NE(action.find("$GITHUB_ACTION_PATH/.ci/build-packages"), std::string::npos);

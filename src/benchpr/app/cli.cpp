@@ -11,6 +11,7 @@
 #include "benchpr/app/config_loader.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/suggest.hpp"
+#include "benchpr/app/token_file.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/error.hpp"
 
@@ -222,6 +223,13 @@ int run_cli(int argc, char** argv) {
       "the comment."};
   app.set_version_flag("--version", std::string("benchpr ") + BENCHPR_VERSION);
   app.require_subcommand(1);
+  // The commands that talk to GitHub take the token from a file as well as the environment.
+  std::string token_file;
+  const auto add_token_file = [&token_file](CLI::App* command) {
+    command->add_option("--token-file", token_file,
+                        "Read the GitHub token from this file (mode 0600, yours; deleted once "
+                        "read) instead of GITHUB_TOKEN/GH_TOKEN; default: $BENCHPR_TOKEN_FILE");
+  };
   RunOptions run_options;
   PublishOptions publish_options;
   CLI::App* run = app.add_subcommand("run", "Compare two revisions and report");
@@ -241,6 +249,7 @@ int run_cli(int argc, char** argv) {
       "slash-command",
       "In an issue_comment job: accept or refuse a /benchmark comment (see docs/github.md)");
   add_slash_command_options(*slash, slash_options);
+  for (CLI::App* command : {run, publish, slash}) add_token_file(command);
   MergeOptions merge_options;
   CLI::App* merge = app.add_subcommand(
       "merge",
@@ -262,6 +271,7 @@ int run_cli(int argc, char** argv) {
     return kExitUsage;
   }
   try {
+    load_token_file(token_file);  // before anything else runs: the file is gone once read
     if (run->parsed()) {
       check_report_choices(run_options);
       check_choice("--fail-on", run_options.fail_on, {"never", "regression", "failed"});

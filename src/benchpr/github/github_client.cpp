@@ -78,6 +78,8 @@ std::string token_from_environment() {
   return token.empty() ? held_token() : token;
 }
 
+void hold_token(std::string token) { held_token() = std::move(token); }
+
 std::string hold_token_from_environment() {
   std::string token = token_from_environment();
   if (!token.empty()) held_token() = token;

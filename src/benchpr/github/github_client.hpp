@@ -45,6 +45,10 @@ std::string token_from_environment();
 // environment (root can read /proc/<pid>/environ whatever PR_SET_DUMPABLE says).
 std::string hold_token_from_environment();
 
+// Keeps `token` (read from a file benchpr was handed) as the one token_from_environment() returns
+// when neither variable is set.
+void hold_token(std::string token);
+
 class GitHubClient {
  public:
   GitHubClient(std::shared_ptr<HttpTransport> transport, ClientOptions options = {});
