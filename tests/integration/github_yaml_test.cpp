@@ -82,7 +82,9 @@ TEST(GitHubYaml, ActionDeclaresTheDocumentedInputsAndOutputs) {
   }
   EXPECT_NE(action.find("using: composite"), std::string::npos);
   // Input values reach the script through its environment, never pasted into it.
-  const std::string run_script = action.substr(action.find("run: |", action.find("id: benchpr")));
+  const std::size_t run_start = action.find("run: |", action.find("id: benchpr"));
+  const std::string run_script =
+      action.substr(run_start, action.find("\n    - name: ", run_start) - run_start);
   EXPECT_EQ(run_script.find("${{"), std::string::npos);
 }
 

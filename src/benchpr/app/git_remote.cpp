@@ -351,20 +351,24 @@ std::vector<std::string> GitRemote::redirecting_config_keys() {
 }
 
 std::optional<std::string> GitRemote::unshallow(const std::string& url) {
-  const bool with_token = !token_.empty() && !http_host(url).empty();
+  bool with_token = !token_.empty() && !http_host(url).empty();
+  // The fetch must run in the clone (its shallow file, its refspecs), so its configuration is
+  // read: when it could redirect the request or load more configuration, benchpr's token stays
+  // out of it (the clone's own credentials, such as a checkout's persisted ones, may still work).
+  std::string withheld;
+  if (with_token) {
+    if (auto problem = token_destination_problem(url, api_url_))
+      return "refusing to send the token to " + url + ": " + *problem;
+    if (const auto keys = redirecting_config_keys(); !keys.empty()) {
+      with_token = false;
+      withheld = " (benchpr did not send its token: the clone's git configuration sets " +
+                 keys.front() + ", which could send the request elsewhere)";
+    }
+  }
   std::string options = fetch_hardening_options(with_token);
   std::vector<std::pair<std::string, std::string>> env;
   const PrivateDirectory dir;
   if (with_token) {
-    if (auto problem = token_destination_problem(url, api_url_))
-      return "refusing to send the token to " + url + ": " + *problem;
-    // The fetch must run in the clone (its shallow file, its refspecs), so its configuration is
-    // read: refused when it could redirect the request or load more configuration.
-    if (const auto keys = redirecting_config_keys(); !keys.empty()) {
-      return "refusing to send the token: the clone's git configuration sets " + keys.front() +
-             ", which could send the request elsewhere (remove it with `git config --unset " +
-             keys.front() + "`, or check out afresh)";
-    }
     const std::string auth_file = dir.path() + "/auth.config";
     if (dir.path().empty() || !write_private_file(auth_file, git_auth_config(url, token_)))
       return std::string("cannot write the fetch's credentials to a private file");
@@ -372,9 +376,11 @@ std::optional<std::string> GitRemote::unshallow(const std::string& url) {
     env = isolated_git_environment();
     env.emplace_back("GIT_ASKPASS", "true");
   }
-  return failure(
-      git(options + " fetch --unshallow --no-tags --quiet --no-recurse-submodules origin",
-          repo_dir_, env));
+  auto problem =
+      failure(git(options + " fetch --unshallow --no-tags --quiet --no-recurse-submodules origin",
+                  repo_dir_, env));
+  if (problem) *problem += withheld;
+  return problem;
 }
 
 }  // namespace benchpr::app

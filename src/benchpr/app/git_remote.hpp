@@ -81,9 +81,10 @@ class GitRemote {
   std::optional<std::string> fetch(const std::string& url,
                                    const std::vector<std::string>& refspecs);
 
-  // `git fetch --unshallow` from `url` in the clone (a shallow checkout needs its own shallow
-  // file and configured refspecs). With the token, only when the clone's configuration holds
-  // nothing that redirects or proxies a request or loads more configuration; else refused.
+  // `git fetch --unshallow` from origin (whose URL is `url`) in the clone: a shallow checkout
+  // needs its own shallow file and configured refspecs. The token goes along only when `url` may
+  // receive it and the clone's configuration holds nothing that redirects or proxies a request
+  // or loads more configuration; else the fetch runs without it.
   std::optional<std::string> unshallow(const std::string& url);
 
  private:
