@@ -242,6 +242,37 @@ void BM_PublishPipeline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// `publish` of a file with `runs` run records (a long session, or a hostile file): 10 benchmarks
+// over 1,000 rounds, the run records spread over the rounds, each of its own suite (a file may
+// name as many), some with leftover processes and a busy machine. What is measured is the
+// analysis and the comment, whose per-run notes (leftover processes, the machine's load per
+// round) once searched the runs for every run or round.
+void BM_PublishManyRunRecords(benchmark::State& state) {
+  static std::map<int, Results> cache;
+  Results& r = cache[size_of(state)];
+  if (r.runs.empty()) {
+    r = make_results({10, 1000, false});
+    r.runs.clear();
+    const auto rounds = static_cast<int>(r.plan.size());
+    for (int i = 0; i < size_of(state); ++i) {
+      RunRecord run;
+      run.round = i % rounds;
+      run.suite = fmt::format("suite_{}", i);
+      run.side = i % 2 == 0 ? Side::Base : Side::Head;
+      run.seconds = 1;
+      run.cpu_seconds = i % 3 == 0 ? 0.5 : 0.95;
+      run.others_cpus = 1.5;
+      run.leftover_processes = i % 7 == 0 ? 1 : 0;
+      r.runs.push_back(std::move(run));
+    }
+  }
+  for (auto _ : state) {
+    const Analysis analysis = analyse_session(r);
+    benchmark::DoNotOptimize(render::render_comment(r, analysis));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 // The K shards of one comparison of `benchmarks`: benchmark i on shard i % K + 1, every shard
 // with the whole partition, its own series and machine, as `run --shard` writes them.
 std::vector<Results> make_shards(int benchmarks, int shards) {
@@ -301,6 +332,7 @@ void register_benchmarks(int only_size) {
       {"BM_ResultsFromString", BM_ResultsFromString, {10000}},
       {"BM_PublishPipeline", BM_PublishPipeline, {10000}},
       {"BM_MergeShards", BM_MergeShards, {1000}},  // 10 shards of 1,000
+      {"BM_PublishManyRunRecords", BM_PublishManyRunRecords, {10000, 100000}},
   };
   for (const Entry& e : entries) {
     auto* b = benchmark::RegisterBenchmark(e.name, e.fn)->Unit(benchmark::kMillisecond);

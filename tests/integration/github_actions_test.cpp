@@ -167,6 +167,8 @@ TEST_F(ActionsMode, ForkSafeSplitMeasuresWithoutATokenAndPublishPostsTheSameComm
     json event = {{"action", "completed"},
                   {"workflow_run",
                    {{"id", 8812345678},
+                    // The measuring run's page: publish links it, not the file's own link.
+                    {"html_url", "https://github.com/acme/fastjson/actions/runs/8812345678"},
                     {"event", "pull_request"},
                     {"conclusion", "success"},
                     {"head_sha", measured_sha},

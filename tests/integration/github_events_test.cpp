@@ -53,6 +53,7 @@ class GitHubEvents : public ::testing::Test {
     FakePullRequest pr;
     pr.number = kNumber;
     pr.head_sha = kHeadSha;
+    pr.title = "Tweak the parser";  // publish takes the title from the API, not from the file
     github.add_pull_request(kRepo, pr);
   }
 
@@ -147,13 +148,16 @@ TEST_F(GitHubEvents, OnChangeMakesNoCommentForAllUnchangedButUpdatesAnExistingOn
   EXPECT_TRUE(requests_to("PATCH").empty());
 }
 
-TEST_F(GitHubEvents, TheConfigsCommentPolicyAppliesUnlessTheFlagSaysOtherwise) {
-  json j = json::parse(results_file(flat));
-  j["config"]["comment"] = "on-change";
+// The results file comes from the job that ran the pull request's code: its config.comment
+// does not decide whether publish comments (--comment, the action's input, does).
+TEST_F(GitHubEvents, TheResultsFilesCommentPolicyDoesNotChooseWhetherPublishComments) {
+  json j = json::parse(results_file(slower));
+  j["config"]["comment"] = "never";
   ASSERT_EQ(publish(j.dump(), {}).exit_code, 0);
-  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
-  ASSERT_EQ(publish(j.dump(), {"--comment", "always"}).exit_code, 0);
   EXPECT_EQ(github.comments(kRepo, kNumber).size(), 1u);
+  ASSERT_EQ(publish(j.dump(), {"--comment", "never"}).exit_code, 0);
+  EXPECT_EQ(github.comments(kRepo, kNumber).size(), 1u);
+  EXPECT_TRUE(github.comments(kRepo, kNumber)[0].body.find("regression") != std::string::npos);
   j["config"]["comment"] = "sometimes";
   const BenchprRun bad = publish(j.dump(), {});
   EXPECT_EQ(bad.exit_code, 2);
@@ -187,6 +191,74 @@ TEST_F(GitHubEvents, StaleResultsInTheWorkflowRunJobEndInANoticeNotAFailure) {
   EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
 }
 
+// A forged results file in the publishing job of the fork-safe pair: it names the pull request
+// the run measured, but another commit (another pull request's head, main), a link of its own
+// and a comment policy. The status goes on no commit but the one the event names.
+json workflow_run_event(const std::string& measured_sha) {
+  return {{"workflow_run",
+           {{"id", 1},
+            {"event", "pull_request"},
+            {"conclusion", "success"},
+            {"html_url", "https://github.com/acme/widgets/actions/runs/1"},
+            {"head_sha", measured_sha},
+            {"pull_requests", json::array()}}},
+          {"repository", {{"full_name", kRepo}}}};
+}
+
+const std::string kOtherSha = "3333333333333333333333333333333333333333";
+
+TEST_F(GitHubEvents, AResultsFileNamingAnotherCommitSetsNoStatusOnIt) {
+  json forged = json::parse(results_file(flat));
+  forged["pull_request"]["head_sha"] = kOtherSha;
+  const BenchprRun r =
+      publish(forged.dump(), {"--status"}, "workflow_run", workflow_run_event(kHeadSha).dump());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err,
+                       "the results file says it measured 3333333, but the workflow run "
+                       "that produced it measured 2222222"))
+      << r.err;
+  EXPECT_TRUE(github.statuses().empty());
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+
+  // Outside a workflow_run job too: the API's head is the only one a status goes on.
+  const BenchprRun local = publish(forged.dump(), {"--status"});
+  EXPECT_EQ(local.exit_code, 1) << local.err;
+  EXPECT_TRUE(contains(local.err, "acme/widgets#7 is at 2222222")) << local.err;
+  EXPECT_TRUE(github.statuses().empty());
+}
+
+TEST_F(GitHubEvents, EveryLinkComesFromTheEventOrTheApiNeverFromTheFile) {
+  json forged = json::parse(results_file(slower));
+  forged["workflow_run_url"] = "https://phish.example/acme/widgets/actions/runs/1";
+  forged["pull_request"]["url"] = "https://phish.example/pull/7";
+  forged["pull_request"]["title"] = "[perf] forged title";
+  forged["config"]["comment"] = "never";  // the file must not choose the policy either
+  // --comment never: the status's target is then the run's page, not a comment.
+  const BenchprRun quiet = publish(forged.dump(), {"--status", "--comment", "never"},
+                                   "workflow_run", workflow_run_event(kHeadSha).dump());
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  ASSERT_EQ(github.statuses().size(), 1u);
+  EXPECT_EQ(github.statuses()[0].sha, kHeadSha);
+  EXPECT_EQ(github.statuses()[0].target_url, "https://github.com/acme/widgets/actions/runs/1");
+
+  const BenchprRun posted =
+      publish(forged.dump(), {"--status"}, "workflow_run", workflow_run_event(kHeadSha).dump());
+  ASSERT_EQ(posted.exit_code, 0) << posted.err;
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 1u);  // config.comment "never" in the file changed nothing
+  EXPECT_FALSE(contains(comments[0].body, "phish.example")) << comments[0].body;
+  EXPECT_TRUE(contains(comments[0].body, "(https://github.com/acme/widgets/actions/runs/1)"))
+      << comments[0].body;
+
+  // Outside Actions, the file's link is kept only on GitHub's hosts.
+  const BenchprRun local = publish(forged.dump(), {"--dry-run"});
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  EXPECT_FALSE(contains(local.out, "phish.example")) << local.out;
+  forged["workflow_run_url"] = "https://github.com/acme/widgets/actions/runs/9";
+  const BenchprRun kept = publish(forged.dump(), {"--dry-run"});
+  EXPECT_TRUE(contains(kept.out, "(https://github.com/acme/widgets/actions/runs/9)")) << kept.out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // /benchmark
 
@@ -205,6 +277,11 @@ json comment_event(const std::string& body, const std::string& association) {
 
 class BenchmarkCommand : public GitHubEvents {
  protected:
+  void SetUp() override {
+    GitHubEvents::SetUp();
+    github.set_permission(kRepo, "someone", "write");
+  }
+
   BenchprRun command(const std::string& body, const std::string& association,
                      const std::vector<std::string>& extra = {}) {
     json event = comment_event(body, association);
@@ -275,7 +352,8 @@ TEST_F(BenchmarkCommand, AMemberStartsARunThatIsPostedAndReactedTo) {
   EXPECT_EQ(reactions(), std::vector<std::string>{"eyes"});
   const std::string out = outputs();
   EXPECT_TRUE(contains(out, "\ntrue\n")) << out;
-  EXPECT_TRUE(contains(out, "\n--pr 7 --rounds 4 --budget 20m\n")) << out;
+  EXPECT_TRUE(contains(out, "\n--pr 7 --pr-head " + kHeadSha + " --rounds 4 --budget 20m\n"))
+      << out;
 
   // The measuring job's results file, posted by the publishing job of the same workflow run,
   // then the final reaction.
@@ -302,6 +380,73 @@ TEST_F(BenchmarkCommand, ResultsNamingAnotherPullRequestAreNotPosted) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.err, "the /benchmark command was written on acme/widgets#8")) << r.err;
   EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+// author_association is no permission: a MEMBER of the organisation with only read access to the
+// repository (or triage) starts nothing; maintain and admin do.
+TEST_F(BenchmarkCommand, ThePermissionOnTheRepositoryDecidesNotTheAssociation) {
+  for (const char* role : {"read", "triage"}) {
+    github.set_permission(kRepo, "someone", role);
+    const BenchprRun r = command("/benchmark", "MEMBER");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "only people with write, maintain or admin permission")) << r.out;
+    EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  }
+  EXPECT_TRUE(requests_to("POST").empty());
+  for (const char* role : {"maintain", "admin"}) {
+    github.set_permission(kRepo, "someone", role);
+    const BenchprRun r = command("/benchmark", "MEMBER");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(outputs(), "\ntrue\n")) << role << outputs();
+  }
+  bool asked = false;
+  for (const auto& request : github.requests())
+    asked = asked || request.path == "/repos/acme/widgets/collaborators/someone/permission";
+  EXPECT_TRUE(asked);
+}
+
+TEST_F(BenchmarkCommand, ABudgetNoRunnerCanSpendIsRefusedWithAReply) {
+  const BenchprRun r = command("/benchmark budget=99999999999h", "OWNER");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_TRUE(contains(comments[1].body, "`budget=99999999999h`")) << comments[1].body;
+  EXPECT_TRUE(contains(comments[1].body, "at most `6h`")) << comments[1].body;
+}
+
+// The publishing job of /benchmark: the status goes on the head the API reports, and a file
+// that measured another commit (a push after the command, or a forgery) is refused.
+TEST_F(BenchmarkCommand, AResultsFileNamingAnotherCommitIsNotPosted) {
+  json forged = json::parse(results_file(flat));
+  forged["pull_request"]["head_sha"] = kOtherSha;
+  const BenchprRun r = publish(forged.dump(), {"--status"}, "issue_comment",
+                               comment_event("/benchmark", "OWNER").dump());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err,
+                       "the results file says it measured 3333333, but acme/widgets#7 is "
+                       "at 2222222 (a push after the /benchmark command"))
+      << r.err;
+  EXPECT_TRUE(github.statuses().empty());
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+// The measuring job measures the head the command was accepted at: a push after the comment
+// is refused before anything is fetched or built.
+TEST_F(BenchmarkCommand, TheMeasuringJobRefusesAPushAfterTheCommand) {
+  TempRepo repo;
+  repo.write("README", "x\n");
+  repo.commit("first");
+  auto environment = env("issue_comment", comment_event("/benchmark", "OWNER").dump());
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "--pr", "7", "--pr-head", kOtherSha, "--repo", kRepo, "--dry-run"},
+      environment, repo.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err,
+                       "pull request #7 is at 2222222, not 3333333 (pushed after the "
+                       "/benchmark command was accepted)"))
+      << r.err;
+  EXPECT_FALSE(contains(r.out + r.err, "fetching")) << r.out << r.err;
 }
 
 }  // namespace

@@ -170,6 +170,21 @@ void merge_refuses_shards_of_another_comparison_or_twice() {
   EXPECT_TRUE(contains(twice.err, "are both shard 2 of 3: give each shard's file once"))
       << twice.err;
 
+  // Shard 1's file carrying a benchmark of shard 2's share, with shard 2 missing: it would
+  // stand in for the measurement shard 2 never made.
+  json forged = json::parse(read_file(s1));
+  const json shard2 = json::parse(read_file(s2));
+  ASSERT_FALSE(shard2["series"].empty());
+  forged["series"].push_back(shard2["series"][0]);
+  write_file(*out_ / "forged-1.json", forged.dump());
+  const BenchprRun stolen = run_benchpr(
+      BENCHPR_BINARY,
+      {"merge", *out_ / "forged-1.json", *out_ / "shard-3.json", "--output", *out_ / "bad.json"});
+  EXPECT_EQ(stolen.exit_code, 2);
+  EXPECT_TRUE(contains(stolen.err, "has values, but the partition gives it to shard 2, not 1"))
+      << stolen.err;
+  EXPECT_FALSE(std::filesystem::exists(*out_ / "bad.json"));
+
   const BenchprRun whole =
       run_benchpr(BENCHPR_BINARY, {"merge", *out_ / "whole.json", "--output", *out_ / "bad.json"});
   EXPECT_EQ(whole.exit_code, 2);

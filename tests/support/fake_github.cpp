@@ -213,6 +213,12 @@ void FakeGitHub::set_token_login(const std::string& login) {
   token_login_ = login;
 }
 
+void FakeGitHub::set_permission(const std::string& repo, const std::string& login,
+                                const std::string& role) {
+  std::lock_guard lock(mutex_);
+  permissions_[{repo, login}] = role;
+}
+
 std::vector<FakeStatus> FakeGitHub::statuses() const {
   std::lock_guard lock(mutex_);
   return statuses_;
@@ -318,8 +324,18 @@ void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {
   static const std::regex one_comment(R"(/repos/([^/]+/[^/]+)/issues/comments/(\d+))");
   static const std::regex statuses(R"(/repos/([^/]+/[^/]+)/statuses/([0-9a-f]+))");
   static const std::regex reactions(R"(/repos/([^/]+/[^/]+)/issues/comments/(\d+)/reactions)");
+  static const std::regex permission(R"(/repos/([^/]+/[^/]+)/collaborators/([^/]+)/permission)");
   std::smatch m;
   const std::string& path = req.path;
+  if (req.method == "GET" && std::regex_match(path, m, permission)) {
+    std::lock_guard lock(mutex_);
+    const auto it = permissions_.find({m[1], m[2]});
+    const std::string role = it == permissions_.end() ? "read" : it->second;
+    // GitHub's `permission` folds maintain into write and triage into read.
+    const std::string folded = role == "maintain" ? "write" : role == "triage" ? "read" : role;
+    return send_json(res, 200,
+                     {{"permission", folded}, {"role_name", role}, {"user", {{"login", m[2]}}}});
+  }
   if (req.method == "GET" && path == "/user") {
     std::lock_guard lock(mutex_);
     if (token_login_.empty()) {

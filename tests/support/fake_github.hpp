@@ -93,6 +93,10 @@ class FakeGitHub {
   // github-actions[bot]). A login makes the token a user's: /user names it and new comments are
   // by it.
   void set_token_login(const std::string& login);
+  // GET /repos/{repo}/collaborators/{login}/permission answers `permission` (admin, maintain,
+  // write, triage, read); a login not set here has read permission, as anyone has on a public
+  // repository.
+  void set_permission(const std::string& repo, const std::string& login, const std::string& role);
   std::vector<FakeStatus> statuses() const;
   std::vector<FakeReaction> reactions() const;
   std::vector<FakeComment> comments(const std::string& repo, int number) const;
@@ -159,6 +163,7 @@ class FakeGitHub {
   int rate_remaining_ = 5000;
   std::string token_login_;
   std::vector<FakeStatus> statuses_;
+  std::map<std::pair<std::string, std::string>, std::string> permissions_;  // (repo, login)
   std::vector<FakeReaction> reactions_;
 };
 

@@ -361,7 +361,7 @@ TEST(ResultsJson, VersionOneIsStillRead) {
   v1["series"][0]["base_failure"] = "";
   v1["benchmarks"] = json::array({{{"name", "x"}, {"round_changes", {0.1, -0.2}}}});
   const Results b = results_from_string(v1.dump(2));
-  EXPECT_NO_THROW(detail::scan_results(v1.dump(2)));  // the fast path, not the fallback
+  EXPECT_NO_THROW(detail::scan_results(v1.dump(2)));
   EXPECT_EQ(b.schema_version, 1);
   EXPECT_EQ(results_to_string(b), results_to_string(a));
 }
@@ -405,7 +405,8 @@ TEST(ResultsJson, TheSeriesScannerReadsWhatTheDomReaderReads) {
   }
 }
 
-// Where the scanner does not take a file, the DOM reader words the error, as it always did.
+// A file that is not JSON is refused as such; a file wrong in its header and its series is
+// refused for the header, the first in the order of the checks, as it always was.
 TEST(ResultsJson, TheSeriesScannerLeavesErrorsToTheDomReader) {
   const std::string text = results_to_string(sample());
   EXPECT_THROW(detail::scan_results(text.substr(0, text.size() - 3)), JsonSyntaxError);
@@ -423,6 +424,31 @@ TEST(ResultsJson, TheSeriesScannerLeavesErrorsToTheDomReader) {
     EXPECT_EQ(rejection(with), "results file: document: not valid JSON (truncated or corrupted?)")
         << bad;
   }
+}
+
+// A results file is untrusted: what the reader does not read is passed over without a DOM (an
+// unknown key of 100,000 nested arrays costs nothing), and what it does read is bounded in depth
+// and in values before anything checks its fields.
+TEST(ResultsJson, UnknownFieldsArePassedOverAndReadFieldsAreBounded) {
+  const std::string text = results_to_string(sample());
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  std::string with_unknown = text;
+  with_unknown.insert(with_unknown.rfind('}'), ",\"x-future\":" + nested);
+  EXPECT_EQ(results_to_string(results_from_string(with_unknown)), text);
+
+  json deep = results_to_json(sample());
+  json value = 1;
+  for (int i = 0; i < 40; ++i) value = json::array({value});
+  deep["config"]["x-nested"] = value;
+  EXPECT_EQ(rejection(deep.dump()), "results file: document: nested deeper than 32 levels");
+
+  // Wide rather than deep: 4,000,001 values in a field the reader reads.
+  std::string wide = text;
+  std::string many = "[";
+  for (int i = 0; i < 4'000'001; ++i) many += i ? ",0" : "0";
+  many += "]";
+  wide.insert(wide.rfind('}'), ",\"machine\":{\"x\":" + many + "}");
+  EXPECT_EQ(rejection(wide), "results file: document: more than 4000000 values outside the series");
 }
 
 }  // namespace

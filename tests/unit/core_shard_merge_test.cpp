@@ -210,6 +210,26 @@ TEST(ShardMerge, RefusesConfigurationsThatDifferInWhatNoTimePlanChanges) {
   EXPECT_EQ(refused_for([](Config& c) { c.rounds = 9; }), "");
 }
 
+// A shard's file holds only its own share: values for a benchmark the partition gives another
+// shard would stand in for that shard's (with that shard missing, for nothing at all).
+TEST(ShardMerge, RefusesASeriesThePartitionGivesToAnotherShard) {
+  Results forged = shard(1);
+  forged.series.push_back(shard(2).series[0]);  // BM_B, shard 2's
+  const std::string error = merge_error({{"s1.json", forged}, {"s3.json", shard(3)}});
+  EXPECT_EQ(error,
+            "s1.json: benchmark gb/BM_B has values, but the partition gives it to shard 2, not 1: "
+            "a shard's file holds only its own share (a file from another comparison, or "
+            "edited)");
+  // A failure row without values (a suite that failed everywhere) is no claim to measure.
+  Results failed = shard(1);
+  BenchmarkSeries row;
+  row.suite = "gb";
+  row.name = "BM_B";
+  row.head_failure = "exit code 1";
+  failed.series.push_back(row);
+  EXPECT_EQ(merge_error({{"s1.json", failed}, {"s2.json", shard(2)}, {"s3.json", shard(3)}}), "");
+}
+
 TEST(ShardMerge, RefusesADuplicateShard) {
   EXPECT_EQ(merge_error({{"a.json", shard(2)}, {"s1.json", shard(1)}, {"b.json", shard(2)}}),
             "a.json and b.json are both shard 2 of 3: give each shard's file once");

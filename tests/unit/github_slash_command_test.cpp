@@ -26,9 +26,11 @@ TEST(SlashCommand, BareCommandAndArguments) {
   EXPECT_EQ(full.filter, "^BM_Codec/(64|128)$");
   EXPECT_EQ(full.budget, "1.5h");
   EXPECT_TRUE(full.refused.empty());
-  EXPECT_THAT(run_arguments(full, 42), ElementsAre("--pr", "42", "--rounds", "20", "--filter",
-                                                   "^BM_Codec/(64|128)$", "--budget", "1.5h"));
-  EXPECT_THAT(run_arguments(bare, 7), ElementsAre("--pr", "7"));
+  const std::string sha(40, 'c');
+  EXPECT_THAT(run_arguments(full, 42, sha),
+              ElementsAre("--pr", "42", "--pr-head", sha, "--rounds", "20", "--filter",
+                          "^BM_Codec/(64|128)$", "--budget", "1.5h"));
+  EXPECT_THAT(run_arguments(bare, 7, sha), ElementsAre("--pr", "7", "--pr-head", sha));
 }
 
 TEST(SlashCommand, OtherCommentsAreNotCommands) {
@@ -66,6 +68,36 @@ TEST(SlashCommand, RefusalListsWhatIsAllowedAndQuotesSafely) {
   // The commenter's backticks cannot end the code span that holds their text.
   EXPECT_THAT(reply, HasSubstr("`x=?</details>@everyone?`"));
   EXPECT_THAT(reply, Not(HasSubstr(std::string(61, 'y'))));
+}
+
+// Every argument is bounded: a budget no runner can spend is refused like any other bad word.
+TEST(SlashCommand, ABudgetIsAtMostSixHours) {
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=6h").budget, "6h");
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=360m").budget, "360m");
+  EXPECT_EQ(parse_benchmark_command("/benchmark budget=21600").budget, "21600");
+  for (const char* over : {"budget=99999999999h", "budget=6.01h", "budget=361m", "budget=21601",
+                           "budget=999999999999"}) {
+    const SlashCommand c = parse_benchmark_command(std::string("/benchmark ") + over);
+    EXPECT_TRUE(c.budget.empty()) << over;
+    EXPECT_THAT(c.refused, ElementsAre(over));
+  }
+}
+
+// The quoted word is cut between characters: a cut inside one would leave GitHub a broken
+// character (U+FFFD) to show.
+TEST(SlashCommand, TheQuotedWordIsCutBetweenCharacters) {
+  for (std::size_t prefix = 0; prefix < 4; ++prefix) {
+    std::string snowmen = std::string(prefix, 'x') + "=";
+    for (int i = 0; i < 40; ++i) snowmen += "\u2603";  // three bytes each
+    const std::string reply = refusal_reply(parse_benchmark_command("/benchmark " + snowmen));
+    const std::size_t open = reply.find('`');
+    const std::size_t close = reply.find('`', open + 1);
+    const std::string quoted = reply.substr(open + 1, close - open - 1);
+    EXPECT_TRUE(quoted.ends_with("\u2603…")) << prefix;
+    EXPECT_LE(quoted.size(), 60u + std::string("…").size());
+    // Whole characters only: the bytes before the ellipsis are a multiple of the snowman's.
+    EXPECT_EQ((quoted.size() - std::string("…").size() - prefix - 1) % 3, 0u) << prefix;
+  }
 }
 
 TEST(SlashCommand, OnlyOwnersMembersAndCollaboratorsStartRuns) {

@@ -13,6 +13,10 @@ namespace benchpr::app {
 // The variable's value; an unset variable reads as empty, as the shell would.
 std::string env_or_empty(const char* name);
 
+// This workflow run's page ($GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID),
+// or "" outside Actions.
+std::string this_workflow_run_url();
+
 // The event at $GITHUB_EVENT_PATH as `parse` (a github::parse_*_event) reads it. A file that
 // cannot be read (EventError) or holds another event (UserError) is named in the message.
 template <typename Parse>

@@ -38,7 +38,8 @@ void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
   cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
   cmd.add_option("--comment", o.comment,
                  "When to post the comment: always, on-change (some verdict is not unchanged; "
-                 "an existing comment is still updated) or never (default: the config's)");
+                 "an existing comment is still updated) or never (default: the config's; for "
+                 "publish, always: the results file does not choose)");
   cmd.add_option("--comment-author", o.comment_author,
                  "Login whose marked comment is benchpr's (default: the token's own; "
                  "github-actions[bot] for GITHUB_TOKEN)");
@@ -53,6 +54,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--head", o.head,
                  "Revision of the change (default HEAD); WORKTREE: the working tree as it is, "
                  "uncommitted and untracked files included (then --base defaults to HEAD)");
+  run.add_option("--pr-head", o.pr_head,
+                 "With --pr: the head commit to measure (40 hex digits); refused when the pull "
+                 "request has moved on (/benchmark passes the head it accepted the command at)");
   run.add_option("-C,--directory", o.directory, "Repository to work in (default: .)");
   run.add_option("--config", o.config_file,
                  "Configuration file (default: .benchpr.yml of the base revision)");

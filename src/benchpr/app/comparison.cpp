@@ -136,6 +136,12 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                                    const Progress& progress) {
   const int n = *options.pr;
   if (n <= 0) throw UserError("--pr: expected a pull request number, got " + std::to_string(n));
+  if (!options.pr_head.empty() &&
+      (options.pr_head.size() != 40 ||
+       options.pr_head.find_first_not_of("0123456789abcdef") != std::string::npos)) {
+    throw UserError("--pr-head: expected a full commit SHA (40 lower-case hex digits), got '" +
+                    options.pr_head.substr(0, 60) + "'");
+  }
   const github::PullRequest pr = client.get_pull_request(slug.owner, slug.name, n);
   if (pr.head_sha.empty() || pr.base_ref.empty()) {
     throw Error(ErrorCategory::GitHub, "GitHub's answer for pull request #" + std::to_string(n) +
@@ -148,6 +154,14 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
     throw Error(ErrorCategory::GitHub,
                 "GitHub's answer for pull request #" + std::to_string(n) + " of " +
                     slug.full_name() + " lacks its repository's clone URL (base.repo.clone_url)");
+  }
+  // /benchmark accepted the command at this head: what a push after the comment adds was not
+  // what the commenter asked to run.
+  if (!options.pr_head.empty() && pr.head_sha != options.pr_head) {
+    throw UserError("--pr-head: pull request #" + std::to_string(n) + " is at " +
+                    short_sha(pr.head_sha) + ", not " + short_sha(options.pr_head) +
+                    " (pushed after the /benchmark command was accepted): nothing measured; "
+                    "comment /benchmark again to measure the new head");
   }
   const bool merge = options.compare == "merge";
   const std::string number = std::to_string(n);

@@ -34,6 +34,7 @@ struct RunOptions {
   bool skip_build = false;
   // GitHub (pull-request mode)
   std::optional<int> pr;
+  std::string pr_head;  // with --pr: the head commit to measure; "" = whatever the head is
   std::string repo;
   std::string api_url;
   std::string compare = "merge-base";  // merge-base | merge

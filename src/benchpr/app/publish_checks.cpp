@@ -1,9 +1,10 @@
 #include "benchpr/app/publish_checks.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/core/link_host.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "benchpr/github/github_error.hpp"
@@ -13,41 +14,50 @@ namespace benchpr::app {
 
 namespace {
 
-PublishCheck refuse(std::string why) { return {PublishCheck::Verdict::Refuse, std::move(why)}; }
-PublishCheck skip(std::string why) { return {PublishCheck::Verdict::Skip, std::move(why)}; }
+PublishCheck verdict(PublishCheck::Verdict v, std::string why) {
+  PublishCheck check;
+  check.verdict = v;
+  check.why = std::move(why);
+  return check;
+}
+PublishCheck refuse(std::string why) {
+  return verdict(PublishCheck::Verdict::Refuse, std::move(why));
+}
+PublishCheck skip(std::string why) { return verdict(PublishCheck::Verdict::Skip, std::move(why)); }
 
-// The /benchmark workflow: the file comes from its measuring job (which ran the pull request's
-// code), so it must name the pull request the command was written on.
-PublishCheck check_against_issue_comment(const Results& results, const char* path) {
-  github::IssueCommentEvent event;
+std::string where(const PullRequestInfo& pr) { return pr.repo + "#" + std::to_string(pr.number); }
+
+// The pull request as the API reports it now; GitHub's failure becomes a refusal.
+struct Live {
+  std::optional<github::PullRequest> pr;
+  std::string error;
+};
+Live ask_api(const PullRequestInfo& pr, const std::string& api_url, const Progress& progress) {
+  const auto slug = github::parse_repo_slug(pr.repo);
+  if (!slug) return {std::nullopt, "the results file names no valid repository"};
   try {
-    event = github::parse_issue_comment_event(github::read_event_file(path));
-  } catch (const github::EventError& e) {
-    return refuse(e.what());
+    auto client = make_github_client(api_url, github::token_from_environment(),
+                                     [&progress](const std::string& m) { progress.line(m); });
+    return {client->get_pull_request(slug->owner, slug->name, pr.number), ""};
+  } catch (const github::GitHubError& e) {
+    return {std::nullopt, e.what()};
   }
-  const PullRequestInfo& pr = *results.pull_request;
-  if (pr.number != event.number ||
-      (!event.repo_full_name.empty() && pr.repo != event.repo_full_name)) {
-    return refuse("the results file names " + pr.repo + "#" + std::to_string(pr.number) +
-                  ", but the /benchmark command was written on " + event.repo_full_name + "#" +
-                  std::to_string(event.number));
-  }
-  return {};
 }
 
-}  // namespace
+PublishCheck post(github::PullRequest live, std::string head_sha, std::string run_url) {
+  PublishCheck check;
+  check.live = std::move(live);
+  check.head_sha = std::move(head_sha);
+  check.run_url = std::move(run_url);
+  return check;
+}
 
-PublishCheck check_against_workflow_run(const Results& results, const std::string& api_url,
-                                        const Progress& progress) {
-  const char* name = std::getenv("GITHUB_EVENT_NAME");
-  const char* path = std::getenv("GITHUB_EVENT_PATH");
-  if (!name || !path || !*path || !results.pull_request) return {};
-  if (std::string(name) == "issue_comment") return check_against_issue_comment(results, path);
-  if (std::string(name) != "workflow_run") return {};
+PublishCheck check_workflow_run(const Results& results, const std::string& event_path,
+                                const std::string& api_url, const Progress& progress) {
   const PullRequestInfo& pr = *results.pull_request;
   github::WorkflowRunEvent event;
   try {
-    event = github::parse_workflow_run_event(github::read_event_file(path));
+    event = github::parse_workflow_run_event(github::read_event_file(event_path));
   } catch (const github::EventError& e) {
     return refuse(e.what());
   }
@@ -65,25 +75,94 @@ PublishCheck check_against_workflow_run(const Results& results, const std::strin
     return refuse("the results file names pull request " + number +
                   ", which is not among the pull requests of the workflow run that produced it");
   }
-  auto slug = github::parse_repo_slug(pr.repo);
-  if (!slug) return refuse("the results file names no valid repository");
+  if (event.head_sha.empty())
+    return refuse("the workflow_run event names no head commit: nothing to check the file against");
+  Live live = ask_api(pr, api_url, progress);
+  if (!live.pr) return refuse(live.error);
+  const std::string file_head = measured_head(results);
+  if (live.pr->head_sha != event.head_sha) {
+    const std::string why = "pull request " + number + " is at " + short_sha(live.pr->head_sha) +
+                            ", but the workflow run measured " + short_sha(event.head_sha);
+    // The file's own record of what it measured tells a newer push (stale: the run for the
+    // new head will publish) from a file that names another pull request (refused).
+    if (file_head == event.head_sha)
+      return skip(why + ": a newer push; the run for it will publish");
+    return refuse(why + " (a newer push, or a results file naming another pull request)");
+  }
+  if (file_head != event.head_sha) {
+    return refuse("the results file says it measured " + short_sha(file_head) +
+                  ", but the workflow run that produced it measured " + short_sha(event.head_sha) +
+                  " (the head of pull request " + number + ")");
+  }
+  return post(std::move(*live.pr), event.head_sha, event.html_url);
+}
+
+// The /benchmark workflow: the file comes from its measuring job (which ran the pull request's
+// code), so it must name the pull request the command was written on, and the commit it is at.
+PublishCheck check_issue_comment(const Results& results, const std::string& event_path,
+                                 const std::string& api_url, const Progress& progress) {
+  github::IssueCommentEvent event;
   try {
-    auto client = make_github_client(api_url, github::token_from_environment(),
-                                     [&progress](const std::string& m) { progress.line(m); });
-    const auto actual = client->get_pull_request(slug->owner, slug->name, pr.number);
-    if (!event.head_sha.empty() && actual.head_sha != event.head_sha) {
-      const std::string why = "pull request " + number + " is at " + short_sha(actual.head_sha) +
-                              ", but the workflow run measured " + short_sha(event.head_sha);
-      // The file's own record of what it measured tells a newer push (stale: the run for the
-      // new head will publish) from a file that names another pull request (refused).
-      if (!pr.head_sha.empty() && pr.head_sha == event.head_sha)
-        return skip(why + ": a newer push; the run for it will publish");
-      return refuse(why + " (a newer push, or a results file naming another pull request)");
-    }
-  } catch (const github::GitHubError& e) {
+    event = github::parse_issue_comment_event(github::read_event_file(event_path));
+  } catch (const github::EventError& e) {
     return refuse(e.what());
   }
-  return {};
+  const PullRequestInfo& pr = *results.pull_request;
+  if (pr.number != event.number ||
+      (!event.repo_full_name.empty() && pr.repo != event.repo_full_name)) {
+    return refuse("the results file names " + where(pr) +
+                  ", but the /benchmark command was written on " + event.repo_full_name + "#" +
+                  std::to_string(event.number));
+  }
+  Live live = ask_api(pr, api_url, progress);
+  if (!live.pr) return refuse(live.error);
+  const std::string file_head = measured_head(results);
+  if (live.pr->head_sha.empty() || file_head != live.pr->head_sha) {
+    return refuse("the results file says it measured " + short_sha(file_head) + ", but " +
+                  where(pr) + " is at " + short_sha(live.pr->head_sha) +
+                  " (a push after the /benchmark command, or a results file naming another "
+                  "commit): comment /benchmark again");
+  }
+  // The three jobs of the /benchmark workflow are one workflow run: this job's page is the
+  // measuring job's too.
+  return post(std::move(*live.pr), live.pr->head_sha, this_workflow_run_url());
+}
+
+}  // namespace
+
+std::string measured_head(const Results& results) {
+  if (results.pull_request && !results.pull_request->head_sha.empty())
+    return results.pull_request->head_sha;
+  return results.head.sha;
+}
+
+PublishCheck check_publish_target(const Results& results, const std::string& api_url,
+                                  const Progress& progress) {
+  if (!results.pull_request || github::token_from_environment().empty()) return {};
+  const std::string name = env_or_empty("GITHUB_EVENT_NAME");
+  const std::string path = env_or_empty("GITHUB_EVENT_PATH");
+  if (name == "workflow_run" || name == "issue_comment") {
+    if (path.empty())
+      return refuse("GITHUB_EVENT_PATH is not set: the " + name +
+                    " event to check the results file against is missing");
+    return name == "workflow_run" ? check_workflow_run(results, path, api_url, progress)
+                                  : check_issue_comment(results, path, api_url, progress);
+  }
+  const PullRequestInfo& pr = *results.pull_request;
+  Live live = ask_api(pr, api_url, progress);
+  if (!live.pr) return refuse(live.error);
+  const std::string file_head = measured_head(results);
+  if (live.pr->head_sha.empty() || file_head != live.pr->head_sha) {
+    return refuse("the results file says it measured " + short_sha(file_head) + ", but " +
+                  where(pr) + " is at " + short_sha(live.pr->head_sha) +
+                  ": the comment and the status would describe another commit (measure it again)");
+  }
+  // Inside Actions the run is this one (the shards of a sharded workflow ran in it); outside,
+  // whoever runs publish chose the file, and its link is kept when it points at GitHub.
+  std::string run_url = this_workflow_run_url();
+  if (run_url.empty() && link_on_github(results.workflow_run_url, github::resolve_api_url(api_url)))
+    run_url = results.workflow_run_url;
+  return post(std::move(*live.pr), live.pr->head_sha, run_url);
 }
 
 }  // namespace benchpr::app

@@ -9,7 +9,9 @@
 #include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/link_host.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/github/github_client.hpp"
 #include "benchpr/github/workflow_commands.hpp"
 #include "benchpr/runner/results_store.hpp"
 
@@ -19,13 +21,26 @@ namespace {
 
 // The results file is untrusted (the job that wrote it ran the pull request's code): it is
 // validated while read, every name in it is escaped when rendered, and the pull request it
-// names is checked against the workflow_run event before anything is posted.
+// names is checked against the event and the API before anything is posted.
 Results read_results(const std::string& path) {
   try {
     return results_from_string(runner::read_text_file(path));
   } catch (const std::exception& e) {
     throw UserError(e.what());
   }
+}
+
+// What the event and the API say replaces what the file says: the commit the status goes on and
+// every link in the comment and the status.
+void trust_event_and_api(Results& results, const PublishCheck& check) {
+  PullRequestInfo& pr = *results.pull_request;
+  pr.head_sha = check.head_sha;
+  if (check.live) {
+    pr.title = check.live->title;
+    pr.labels = check.live->labels;
+    pr.url = check.live->html_url;
+  }
+  results.workflow_run_url = check.run_url;
 }
 
 }  // namespace
@@ -46,6 +61,18 @@ int publish_command(const PublishOptions& options) {
     results.pull_request->repo = resolve_repo_slug(options.repo, nullptr).full_name();
   }
 
+  // The file's own link is kept only on GitHub's hosts (a dry run shows what would be posted);
+  // when posting, the check below replaces it with the event's or this run's.
+  if (!link_on_github(results.workflow_run_url, github::resolve_api_url(options.api_url)))
+    results.workflow_run_url.clear();
+
+  PublishCheck check;
+  if (results.pull_request && !options.dry_run) {
+    check = check_publish_target(results, options.api_url, progress);
+    if (check.verdict == PublishCheck::Verdict::Post && check.live)
+      trust_event_and_api(results, check);
+  }
+
   const Report report = present_report(results, targets, progress);
 
   PostOutcome posted;
@@ -59,18 +86,18 @@ int publish_command(const PublishOptions& options) {
   } else {
     PostRequest request = post_request(options, results, report.analysis, report.markdown);
     request.require_token = true;
-    if (!options.dry_run) {
-      const PublishCheck check = check_against_workflow_run(results, options.api_url, progress);
-      if (check.verdict == PublishCheck::Verdict::Refuse) {
-        posted.state = PostOutcome::State::Failed;
-        posted.error = check.why;
-      } else if (check.verdict == PublishCheck::Verdict::Skip) {
-        if (progress.github_actions())
-          std::cout << github::notice_command("benchpr: " + check.why) << std::endl;
-        else
-          progress.line(check.why);
-        skipped = true;
-      }
+    // The results file was written by a job that ran the pull request's code: it must not choose
+    // whether a comment is posted either. --comment (the action's input) or always.
+    request.policy = options.comment.empty() ? "always" : options.comment;
+    if (check.verdict == PublishCheck::Verdict::Refuse) {
+      posted.state = PostOutcome::State::Failed;
+      posted.error = check.why;
+    } else if (check.verdict == PublishCheck::Verdict::Skip) {
+      if (progress.github_actions())
+        std::cout << github::notice_command("benchpr: " + check.why) << std::endl;
+      else
+        progress.line(check.why);
+      skipped = true;
     }
     if (posted.state != PostOutcome::State::Failed && !skipped)
       posted = post_comment(request, progress);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/comment_posting.hpp"
@@ -59,6 +60,8 @@ bool actions_event_available() {
 
 Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
                              const Progress& progress) {
+  if (!options.pr_head.empty() && !options.pr)
+    throw UserError("--pr-head names the head commit of --pr N: add --pr");
   if (options.pr) {
     if (!options.base.empty() || !options.head.empty())
       throw UserError("--pr takes the revisions from the pull request: leave out --base/--head");
@@ -98,14 +101,6 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
       "warning: the work tree has uncommitted changes, which are not measured: benchpr compares "
       "commits (HEAD is " +
       short_sha(comparison.head.sha) + "); commit them to include them");
-}
-
-std::string workflow_run_url() {
-  const char* server = std::getenv("GITHUB_SERVER_URL");
-  const char* repo_slug = std::getenv("GITHUB_REPOSITORY");
-  const char* run_id = std::getenv("GITHUB_RUN_ID");
-  if (!server || !repo_slug || !run_id) return "";
-  return fmt::format("{}/{}/actions/runs/{}", server, repo_slug, run_id);
 }
 
 // benchpr replaces its worktrees and work files in every run: an output there would clobber a
@@ -222,7 +217,7 @@ int run_command(const RunOptions& options) {
     if (p == ".benchpr.yml") results.config_changed_by_head = true;
   results.machine = runner::read_machine_info();
   results.seed = options.seed ? *options.seed : fresh_seed();
-  results.workflow_run_url = workflow_run_url();
+  results.workflow_run_url = this_workflow_run_url();
 
   const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
   runner::Workspace ws;

@@ -12,6 +12,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/error.hpp"
 #include "benchpr/github/actions_files.hpp"
+#include "benchpr/github/collaborator_permission.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "benchpr/github/slash_command.hpp"
 #include "benchpr/github/workflow_commands.hpp"
@@ -83,6 +84,16 @@ int slash_command(const SlashCommandOptions& options) {
     progress.line(std::string("/benchmark finished: ") + (ok ? "🚀" : "😕"));
     return kExitOk;
   }
+  // author_association is no permission on this repository (an organisation's member may have
+  // none): ask the API whether the commenter could push the code themselves.
+  if (!github::may_write(
+          github::collaborator_permission(*client, slug.owner, slug.name, event.author))) {
+    notice(progress, "/benchmark from " + who +
+                         " starts no run: only people with write, maintain or admin permission "
+                         "on the repository can");
+    set_outputs(false, 0, "");
+    return kExitOk;
+  }
   if (!command.refused.empty()) {
     client->create_comment(slug.owner, slug.name, event.number, github::refusal_reply(command));
     client->add_reaction(slug.owner, slug.name, event.comment_id, "confused");
@@ -90,8 +101,15 @@ int slash_command(const SlashCommandOptions& options) {
     set_outputs(false, 0, "");
     return kExitOk;
   }
+  // The head the command was accepted at is the head measured: a push after the comment (by
+  // anyone who can push to the branch, a fork's author too) is not what the commenter asked to
+  // run, and the measuring job refuses it (--pr-head).
+  const github::PullRequest pr = client->get_pull_request(slug.owner, slug.name, event.number);
+  if (pr.head_sha.empty())
+    throw Error(ErrorCategory::GitHub, "GitHub's answer for pull request #" +
+                                           std::to_string(event.number) + " lacks its head commit");
   client->add_reaction(slug.owner, slug.name, event.comment_id, "eyes");
-  const std::string args = joined(github::run_arguments(command, event.number));
+  const std::string args = joined(github::run_arguments(command, event.number, pr.head_sha));
   progress.line("/benchmark from " + who + " accepted: benchpr run " + args);
   set_outputs(true, event.number, args);
   return kExitOk;

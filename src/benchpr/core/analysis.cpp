@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -303,10 +304,13 @@ static std::vector<Note> leftover_process_notes(const Results& results) {
     int processes = 0, runs_with = 0, runs = 0;
   };
   std::vector<Left> lefts;
+  // One look-up per run: a results file may hold 100,000 run records of as many suites, where a
+  // search through the suites seen so far took seconds (an hour at the file size limit).
+  std::unordered_map<std::string, std::size_t> index[2];  // per side: suite -> lefts[i]
   for (const RunRecord& r : results.runs) {
-    auto it = std::find_if(lefts.begin(), lefts.end(),
-                           [&](const Left& l) { return l.suite == r.suite && l.side == r.side; });
-    if (it == lefts.end()) it = lefts.insert(lefts.end(), Left{r.suite, r.side});
+    const auto [at, added] = index[r.side == Side::Base ? 0 : 1].try_emplace(r.suite, lefts.size());
+    if (added) lefts.push_back(Left{r.suite, r.side});
+    Left* it = &lefts[at->second];
     ++it->runs;
     if (r.leftover_processes > 0) {
       it->processes += r.leftover_processes;

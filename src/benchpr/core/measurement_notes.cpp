@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -35,17 +37,48 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-const SuiteConfig* suite_config(const Results& r, const std::string& name) {
-  for (const SuiteConfig& s : r.config.suites)
-    if (s.name == name) return &s;
-  return nullptr;
+// The configured suites by name: every look-up below is one hash, so the notes stay linear in
+// the size of the results (a file can name 100,000 suites, runs and benchmarks).
+class SuiteIndex {
+ public:
+  explicit SuiteIndex(const Results& r) {
+    for (const SuiteConfig& s : r.config.suites) by_name_.try_emplace(s.name, &s);
+  }
+  const SuiteConfig* find(const std::string& name) const {
+    const auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string, const SuiteConfig*> by_name_;
+};
+
+std::string series_key(const std::string& suite, const std::string& name) {
+  std::string key = suite;
+  key += '\0';
+  key += name;
+  return key;
+}
+
+// The series of each analysed benchmark (nullptr where there is none), in the analysis' order.
+std::vector<const BenchmarkSeries*> series_of(const Results& results, const Analysis& analysis) {
+  std::unordered_map<std::string, const BenchmarkSeries*> by_key;
+  for (const BenchmarkSeries& s : results.series)
+    by_key.try_emplace(series_key(s.suite, s.name), &s);
+  std::vector<const BenchmarkSeries*> out;
+  out.reserve(analysis.benchmarks.size());
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    const auto it = by_key.find(series_key(b.suite, b.name));
+    out.push_back(it == by_key.end() ? nullptr : it->second);
+  }
+  return out;
 }
 
 // Whether the compared value of `series` is wall-clock time, which a busy machine lengthens.
-bool compares_wall_time(const Results& r, const BenchmarkSeries& s) {
+bool compares_wall_time(const SuiteIndex& suites, const BenchmarkSeries& s) {
   if (s.metric == "real_time") return true;
   if (s.metric == "cpu_time") return false;
-  const SuiteConfig* c = suite_config(r, s.suite);
+  const SuiteConfig* c = suites.find(s.suite);
   if (!c) return false;
   if (c->format == "command") return c->metric.empty() || c->metric == "wall_time";
   if (c->format == "hyperfine") return c->metric != "user" && c->metric != "system";
@@ -61,9 +94,10 @@ void metric_notes(const Results& results, Analysis& analysis) {
     if (inserted) order.push_back(s.suite);
     (s.metric == "cpu_time" ? it->second.first : it->second.second)++;
   }
+  const SuiteIndex suites(results);
   for (const std::string& suite : order) {
     const auto [cpu, real] = per_suite[suite];
-    const SuiteConfig* c = suite_config(results, suite);
+    const SuiteConfig* c = suites.find(suite);
     const bool chosen = c && !c->metric.empty() && c->metric != "auto";
     Sentence text;
     text.text("Suite ").code(suite);
@@ -118,20 +152,14 @@ void waiting_notes(const Results& results, Analysis& analysis) {
   constexpr std::size_t kMinReference = 2;
   const std::vector<AnalysedRound> rounds = analysed_rounds(results);
   const std::vector<RoundLoad> loads = round_loads(results);
+  std::unordered_set<int> busy_numbers;
+  for (const RoundLoad& l : loads)
+    if (round_busy(l)) busy_numbers.insert(l.number);
   std::vector<bool> busy;
-  for (const AnalysedRound& r : rounds) {
-    const auto load = std::find_if(loads.begin(), loads.end(),
-                                   [&](const RoundLoad& l) { return l.number == r.number; });
-    busy.push_back(load != loads.end() && round_busy(*load));
-  }
-  std::vector<const BenchmarkSeries*> series(analysis.benchmarks.size(), nullptr);
-  for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
-    const BenchmarkAnalysis& b = analysis.benchmarks[i];
-    const auto s = std::find_if(
-        results.series.begin(), results.series.end(),
-        [&](const BenchmarkSeries& x) { return x.suite == b.suite && x.name == b.name; });
-    if (s != results.series.end() && s->metric == "cpu_time") series[i] = &*s;
-  }
+  for (const AnalysedRound& r : rounds) busy.push_back(busy_numbers.count(r.number) > 0);
+  std::vector<const BenchmarkSeries*> series = series_of(results, analysis);
+  for (const BenchmarkSeries*& s : series)
+    if (s && s->metric != "cpu_time") s = nullptr;
   // Per busy round, each suite's gaps, sorted.
   std::vector<std::map<std::string, std::vector<double>>> suite_gaps(rounds.size());
   for (std::size_t k = 0; k < rounds.size(); ++k) {
@@ -239,12 +267,9 @@ void busy_notes(const Results& results, Analysis& analysis) {
     text += fmt::format(" (other processes kept about {:.1f} CPUs busy)", stats::median(others));
   text += ".";
   std::size_t wall = 0;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    const auto s = std::find_if(
-        results.series.begin(), results.series.end(),
-        [&](const BenchmarkSeries& x) { return x.suite == b.suite && x.name == b.name; });
-    if (s != results.series.end() && compares_wall_time(results, *s)) ++wall;
-  }
+  const SuiteIndex suites(results);
+  for (const BenchmarkSeries* s : series_of(results, analysis))
+    if (s && compares_wall_time(suites, *s)) ++wall;
   if (wall == 0) {
     text +=
         " CPU time was compared, which a neighbour's load lengthens far less than wall time; "
@@ -320,21 +345,33 @@ bool waiting_noted(const WaitingCheck& c, double p_adjusted, double threshold) {
 }
 
 std::vector<RoundLoad> round_loads(const Results& results) {
+  // One pass over the runs, summed per plan round, then one per analysed round (a search of
+  // every run for every round was a billion steps at 100,000 runs over 10,000 rounds).
+  struct Sums {
+    double cpu[2] = {0, 0}, wall[2] = {0, 0}, others = 0, others_wall = 0;
+  };
+  std::unordered_map<int, Sums> per_round;
+  for (const RunRecord& run : results.runs) {
+    if (is_missing(run.cpu_seconds) || run.seconds <= 0) continue;
+    Sums& sums = per_round[run.round];
+    const int side = run.side == Side::Base ? 0 : 1;
+    sums.cpu[side] += run.cpu_seconds;
+    sums.wall[side] += run.seconds;
+    if (!is_missing(run.others_cpus)) {
+      sums.others += run.others_cpus * run.seconds;
+      sums.others_wall += run.seconds;
+    }
+  }
   std::vector<RoundLoad> out;
   for (const AnalysedRound& r : analysed_rounds(results)) {
+    const auto found = per_round.find(r.round);
+    if (found == per_round.end()) continue;
+    const Sums& sums = found->second;
+    const double(&cpu)[2] = sums.cpu;
+    const double(&wall)[2] = sums.wall;
+    const double others = sums.others, others_wall = sums.others_wall;
     RoundLoad l;
     l.number = r.number;
-    double cpu[2] = {0, 0}, wall[2] = {0, 0}, others = 0, others_wall = 0;
-    for (const RunRecord& run : results.runs) {
-      if (run.round != r.round || is_missing(run.cpu_seconds) || run.seconds <= 0) continue;
-      const int side = run.side == Side::Base ? 0 : 1;
-      cpu[side] += run.cpu_seconds;
-      wall[side] += run.seconds;
-      if (!is_missing(run.others_cpus)) {
-        others += run.others_cpus * run.seconds;
-        others_wall += run.seconds;
-      }
-    }
     if (wall[0] + wall[1] <= 0) continue;
     l.share = (cpu[0] + cpu[1]) / (wall[0] + wall[1]);
     if (wall[0] > 0) l.base_share = cpu[0] / wall[0];
@@ -377,18 +414,20 @@ std::string round_ranges(const std::vector<int>& numbers) {
 
 Results without_lopsided_rounds(const Results& results) {
   const std::vector<RoundLoad> loads = round_loads(results);
-  std::vector<int> drop;
+  std::unordered_set<int> drop;
   for (const RoundLoad& l : loads)
-    if (round_lopsided(l)) drop.push_back(l.number);
+    if (round_lopsided(l)) drop.insert(l.number);
   // A side that is starved in most rounds is the PR's own doing (it waits more, or less), not
   // a neighbour's: those rounds are the measurement, and stay.
   if (drop.empty() || 4 * drop.size() > loads.size()) return results;
+  std::vector<std::size_t> dropped;  // plan rounds
+  for (const AnalysedRound& r : analysed_rounds(results))
+    if (drop.count(r.number) > 0) dropped.push_back(static_cast<std::size_t>(r.round));
   Results out = results;
-  for (const AnalysedRound& r : analysed_rounds(results)) {
-    if (std::find(drop.begin(), drop.end(), r.number) == drop.end()) continue;
-    const auto i = static_cast<std::size_t>(r.round);
-    for (BenchmarkSeries& s : out.series) {
-      if (!compares_wall_time(results, s)) continue;
+  const SuiteIndex suites(results);
+  for (BenchmarkSeries& s : out.series) {
+    if (!compares_wall_time(suites, s)) continue;
+    for (const std::size_t i : dropped) {
       if (i < s.base.size()) s.base[i] = kMissing;
       if (i < s.head.size()) s.head[i] = kMissing;
     }
@@ -407,14 +446,15 @@ void direction_notes(const Results& results, Analysis& analysis) {
     int count = 0;
   };
   std::vector<Suite> suites;
+  std::unordered_map<std::string, std::size_t> seen;  // suite -> suites[i]
+  const SuiteIndex configured(results);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    const SuiteConfig* suite = results.config.find_suite(b.suite);
+    const SuiteConfig* suite = configured.find(b.suite);
     if (!suite || suite->format != "custom" || configured_better(*suite, b.name)) continue;
     if (b.unit.size() < 3 || !b.unit.ends_with("/s")) continue;
-    auto it = std::find_if(suites.begin(), suites.end(),
-                           [&](const Suite& s) { return s.name == b.suite; });
-    if (it == suites.end()) it = suites.insert(suites.end(), {b.suite, b.name, b.unit, 0});
-    ++it->count;
+    const auto [at, added] = seen.try_emplace(b.suite, suites.size());
+    if (added) suites.push_back({b.suite, b.name, b.unit, 0});
+    ++suites[at->second].count;
   }
   for (const Suite& s : suites) {
     const std::string more = s.count > 1 ? fmt::format(" (and {} more)", s.count - 1) : "";

@@ -133,6 +133,18 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
   BuildResult builds[2] = {{Side::Base, true, 0, "", ""}, {Side::Head, true, 0, "", ""}};
   std::map<std::pair<std::string, std::string>, std::size_t> seen;  // series -> index in m
   std::map<std::pair<std::string, std::string>, int> measured_by;
+  // Which shard the partition gives each benchmark (a whole suite of another format: name "");
+  // a benchmark's instruction counts belong to the same shard as its time.
+  std::map<std::pair<std::string, std::string>, int> owner;
+  for (const ShardUnit& u : info.partition) {
+    owner.try_emplace({u.suite, u.name}, u.shard);
+    owner.try_emplace({instruction_suite_name(u.suite), u.name}, u.shard);
+  }
+  const auto owner_of = [&owner](const BenchmarkSeries& s) {
+    auto it = owner.find({s.suite, s.name});
+    if (it == owner.end()) it = owner.find({s.suite, ""});
+    return it == owner.end() ? 0 : it->second;
+  };
 
   for (int k = 1; k <= count; ++k) {
     ShardRecord rec;
@@ -179,6 +191,13 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
     for (const BenchmarkSeries& s : r.series) {
       const auto key = std::make_pair(s.suite, s.name);
       const bool measured = has_values(s.base) || has_values(s.head);
+      // A shard measures only its share: values for another shard's benchmark would stand in
+      // for that shard's (or, with that shard missing, for nothing at all).
+      if (const int shard = owner_of(s); measured && shard != 0 && shard != k)
+        fail(fmt::format(
+            "{}: benchmark {} has values, but the partition gives it to shard {}, not {}: a "
+            "shard's file holds only its own share (a file from another comparison, or edited)",
+            f.path, key_of(s.suite, s.name), shard, k));
       if (auto at = seen.find(key); at != seen.end()) {
         // The same benchmark from two shards: only a failure row (a suite that failed on both)
         // may repeat; two measured series mean the shards did not split the same way.

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "benchpr/core/valid_utf8.hpp"
+
 namespace benchpr::github {
 namespace {
 
@@ -38,11 +40,16 @@ bool filter_ok(std::string_view text) {
   });
 }
 
-// 30, 30s, 20m, 1.5h: digits, at most one dot, an optional unit.
+// 30, 30s, 20m, 1.5h: digits, at most one dot, an optional unit; more than zero and at most
+// kMaxCommandBudgetSeconds (a budget no runner can spend is no budget).
 bool budget_ok(std::string_view text) {
   if (text.empty() || text.size() > 12) return false;
   std::string_view number = text;
-  if (std::string_view("smh").find(text.back()) != std::string_view::npos) number.remove_suffix(1);
+  double unit = 1;
+  if (const char u = text.back(); std::string_view("smh").find(u) != std::string_view::npos) {
+    number.remove_suffix(1);
+    unit = u == 'h' ? 3600 : u == 'm' ? 60 : 1;
+  }
   if (number.empty() || number.front() == '.' || number.back() == '.') return false;
   int dots = 0;
   for (char c : number) {
@@ -52,18 +59,35 @@ bool budget_ok(std::string_view text) {
       return false;
     }
   }
-  return dots <= 1 && number.find_first_not_of("0.") != std::string_view::npos;
+  if (dots > 1 || number.find_first_not_of("0.") == std::string_view::npos) return false;
+  double value = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  return ec == std::errc() && end == number.data() + number.size() &&
+         value * unit <= kMaxCommandBudgetSeconds;
 }
 
-// For quoting untrusted text in a code span: no backticks, no line breaks, bounded.
+// For quoting untrusted text in a code span: no backticks, no line breaks, at most 60 bytes, cut
+// between two characters (a cut inside one would leave GitHub a broken character to show).
 std::string code_span(std::string_view text) {
+  constexpr std::size_t kMaxBytes = 60;
   std::string out;
-  for (char c : text) {
-    if (out.size() >= 60) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (out.size() + std::max<std::size_t>(n, 1) > kMaxBytes) {
       out += "…";
       break;
     }
-    out += (c == '`' || c == '\n' || c == '\r') ? '?' : c;
+    if (n == 0) {  // not UTF-8 (GitHub sends none; a test might)
+      out += '?';
+      ++i;
+      continue;
+    }
+    const char c = text[i];
+    if (n == 1)
+      out += (c == '`' || c == '\n' || c == '\r') ? '?' : c;
+    else
+      out.append(text.substr(i, n));
+    i += n;
   }
   return "`" + out + "`";
 }
@@ -121,12 +145,13 @@ std::string refusal_reply(const SlashCommand& command) {
          std::to_string(kMinCommandRounds) + " to " + std::to_string(kMaxCommandRounds) +
          "\n"
          "- `filter=REGEX`: only benchmarks whose names match (no spaces or quotes)\n"
-         "- `budget=DURATION`: time budget for adaptive rounds, e.g. `20m`\n\n"
+         "- `budget=DURATION`: time budget for adaptive rounds, e.g. `20m`, at most `6h`\n\n"
          "For example: `/benchmark rounds=20 filter=BM_Codec`\n";
 }
 
-std::vector<std::string> run_arguments(const SlashCommand& command, int number) {
-  std::vector<std::string> args = {"--pr", std::to_string(number)};
+std::vector<std::string> run_arguments(const SlashCommand& command, int number,
+                                       const std::string& head_sha) {
+  std::vector<std::string> args = {"--pr", std::to_string(number), "--pr-head", head_sha};
   if (command.rounds) {
     args.push_back("--rounds");
     args.push_back(std::to_string(*command.rounds));

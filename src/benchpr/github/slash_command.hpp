@@ -19,9 +19,12 @@ struct SlashCommand {
 
 inline constexpr int kMinCommandRounds = 2;
 inline constexpr int kMaxCommandRounds = 1000;
+// The longest a GitHub-hosted job may run.
+inline constexpr double kMaxCommandBudgetSeconds = 6 * 3600;
 
 // Reads the first line of a comment. Arguments: rounds=N (2..1000), filter=REGEX (no spaces or
-// quotes), budget=DURATION (30s, 20m, 1.5h), each at most once; anything else lands in refused.
+// quotes), budget=DURATION (30s, 20m, 1.5h; at most 6h), each at most once; anything else lands in
+// refused.
 SlashCommand parse_benchmark_command(std::string_view comment_body);
 
 // Only OWNER, MEMBER and COLLABORATOR comments start a run: a run builds and executes the pull
@@ -32,7 +35,9 @@ bool may_start_runs(std::string_view author_association);
 // safely) and what is allowed.
 std::string refusal_reply(const SlashCommand& command);
 
-// The `benchpr run` arguments of an accepted command for pull request `number`.
-std::vector<std::string> run_arguments(const SlashCommand& command, int number);
+// The `benchpr run` arguments of an accepted command for pull request `number` at the head
+// commit `head_sha` (--pr-head: a push after the command is not measured).
+std::vector<std::string> run_arguments(const SlashCommand& command, int number,
+                                       const std::string& head_sha);
 
 }  // namespace benchpr::github
