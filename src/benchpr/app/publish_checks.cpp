@@ -125,7 +125,8 @@ PublishCheck check_issue_comment(const Results& results, const std::string& even
   }
   // The three jobs of the /benchmark workflow are one workflow run: this job's page is the
   // measuring job's too.
-  return post(std::move(*live.pr), live.pr->head_sha, this_workflow_run_url());
+  const std::string head = live.pr->head_sha;
+  return post(std::move(*live.pr), head, this_workflow_run_url());
 }
 
 }  // namespace
@@ -162,7 +163,8 @@ PublishCheck check_publish_target(const Results& results, const std::string& api
   std::string run_url = this_workflow_run_url();
   if (run_url.empty() && link_on_github(results.workflow_run_url, github::resolve_api_url(api_url)))
     run_url = results.workflow_run_url;
-  return post(std::move(*live.pr), live.pr->head_sha, run_url);
+  const std::string head = live.pr->head_sha;
+  return post(std::move(*live.pr), head, run_url);
 }
 
 }  // namespace benchpr::app
