@@ -6,13 +6,17 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
+#include "support/workflow_expr.hpp"
+#include "support/workflow_sim.hpp"
 
 namespace benchpr::testing {
 namespace {
@@ -56,11 +60,14 @@ class Shards {
     delete out_;
   }
 
-  // `benchpr run` of main vs feature, the same seed every time; builds once, then reuses them.
+  // `benchpr run` of main vs feature; builds once, then reuses them. A shard gets no seed: the
+  // shards of a matrix must agree on one by themselves, as the written workflow gives none.
   static BenchprRun run(std::vector<std::string> extra,
-                        const std::vector<std::pair<std::string, std::string>>& env = {}) {
-    std::vector<std::string> args = {"run",    "-C",      repo_->path(), "--base", "main",
-                                     "--head", "feature", "--dry-run",   "--seed", "7"};
+                        const std::vector<std::pair<std::string, std::string>>& env = {},
+                        bool seeded = true) {
+    std::vector<std::string> args = {"run",  "-C",     repo_->path(), "--base",
+                                     "main", "--head", "feature",     "--dry-run"};
+    if (seeded) args.insert(args.end(), {"--seed", "7"});
     if (built_) args.push_back("--skip-build");
     args.insert(args.end(), extra.begin(), extra.end());
     BenchprRun r = run_benchpr(BENCHPR_BINARY, args, env);
@@ -77,6 +84,28 @@ TempRepo* Shards::repo_ = nullptr;
 TempDir* Shards::out_ = nullptr;
 bool Shards::built_ = false;
 
+// The `args:` of the measuring step of the workflow `benchpr init --shards N` writes, for the
+// matrix job of shard `index`, split on spaces as action.yml splits them.
+std::vector<std::string> shard_step_args(int shards, int index) {
+  const Workflow wf = read_workflow(app::sharded_workflow_yaml(shards));
+  std::string args;
+  for (const WorkflowJob& job : wf.jobs)
+    for (const WorkflowStep& step : job.steps)
+      if (step.uses == app::kActionReference && step.with.count("args") && job.id == "measure")
+        args = step.with.at("args");
+  EXPECT_EQ(args, "--shard ${{ matrix.shard }}/" + std::to_string(shards));
+  ExprContext ctx;
+  ctx.lookup = [index](const std::string& path) -> std::optional<ExprValue> {
+    if (path == "matrix.shard") return ExprValue::string(std::to_string(index));
+    ADD_FAILURE() << "the shard step's args use " << path;
+    return std::nullopt;
+  };
+  std::vector<std::string> out;
+  std::istringstream words(expand(args, ctx));
+  for (std::string w; words >> w;) out.push_back(w);
+  return out;
+}
+
 void three_shards_merged_find_what_the_whole_comparison_finds() {
   auto* out_ = Shards::out_;
   const BenchprRun whole = Shards::run({"--output", *out_ / "whole.json"});
@@ -84,10 +113,12 @@ void three_shards_merged_find_what_the_whole_comparison_finds() {
   std::vector<std::string> files;
   for (int i = 1; i <= 3; ++i) {
     const std::string file = *out_ / ("shard-" + std::to_string(i) + ".json");
-    // Shard 2 takes its index from the environment, as a matrix job may.
-    const BenchprRun s = i == 2
-                             ? Shards::run({"--output", file}, {{"BENCHPR_SHARD", "2/3"}})
-                             : Shards::run({"--shard", std::to_string(i) + "/3", "--output", file});
+    // The measuring step's own arguments, from the workflow `init --shards 3` writes, with the
+    // matrix value in; shard 2 takes its index from the environment instead, as a matrix job may.
+    std::vector<std::string> args = shard_step_args(3, i);
+    args.insert(args.end(), {"--output", file});
+    const BenchprRun s = i == 2 ? Shards::run({"--output", file}, {{"BENCHPR_SHARD", "2/3"}}, false)
+                                : Shards::run(args, {}, false);
     ASSERT_EQ(s.exit_code, 0) << s.err;
     EXPECT_TRUE(contains(s.err, "shard " + std::to_string(i) + " of 3: ")) << s.err;
     EXPECT_TRUE(contains(s.err, "join the shards with `benchpr merge")) << s.err;
@@ -96,7 +127,7 @@ void three_shards_merged_find_what_the_whole_comparison_finds() {
   // Disjoint shares that together are the whole comparison, and the same partition in each.
   std::set<std::string> all;
   std::size_t total = 0;
-  json first_partition;
+  json first_partition, first_seed;
   for (const std::string& f : files) {
     const json doc = json::parse(read_file(f));
     EXPECT_EQ(doc["schema_version"], 2);
@@ -106,6 +137,8 @@ void three_shards_merged_find_what_the_whole_comparison_finds() {
     all.insert(names.begin(), names.end());
     if (first_partition.is_null()) first_partition = doc["partition"];
     EXPECT_EQ(doc["partition"], first_partition) << f;
+    if (first_seed.is_null()) first_seed = doc["seed"];
+    EXPECT_EQ(doc["seed"], first_seed) << f << ": the shards drew different seeds";
   }
   const json whole_doc = json::parse(read_file(*out_ / "whole.json"));
   EXPECT_EQ(total, all.size());

@@ -19,9 +19,11 @@ TEST(CommitStatusFor, DoNotMergeBlocks) {
   EXPECT_EQ(s.description, "Don't merge: BM_Sort/64 is 12% slower");
 }
 
-TEST(CommitStatusFor, FailedComparisonBlocks) {
+// GitHub's states: `failure` says the change is bad, `error` that the check itself could not
+// judge it. Both block a required check.
+TEST(CommitStatusFor, FailedComparisonIsAnErrorThatBlocks) {
   const StatusText s = status_for(RecommendationKind::Failed, "the PR's build failed");
-  EXPECT_EQ(s.state, "failure");
+  EXPECT_EQ(s.state, "error");
   EXPECT_EQ(s.description, "Failed: the PR's build failed");
 }
 

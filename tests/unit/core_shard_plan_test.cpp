@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "benchpr/core/schedule.hpp"
 #include "benchpr/core/shard_plan.hpp"
 
 namespace benchpr {
@@ -171,6 +172,34 @@ TEST(Partition, CostsFromAPreviousResultsFile) {
   EXPECT_EQ(got.at("gb/BM_New"), 3);
   EXPECT_EQ(got.at("gb/BM_Fast"), 3);
   EXPECT_EQ(got.at("other/"), 2);
+}
+
+}  // namespace
+}  // namespace benchpr
+
+namespace benchpr {
+namespace {
+
+// The shards of one matrix draw the seed by themselves: what they share gives the same seed,
+// and anything of the comparison that differs gives another.
+TEST(SharedShardSeed, DependsOnWhatEveryShardSharesOnly) {
+  const std::string base(40, 'a'), head(40, 'b'), config = R"({"rounds":10})";
+  const std::uint64_t seed = shared_shard_seed(base, head, config, 3);
+  EXPECT_EQ(shared_shard_seed(base, head, config, 3), seed);
+  EXPECT_NE(shared_shard_seed(base, std::string(40, 'c'), config, 3), seed);
+  EXPECT_NE(shared_shard_seed(std::string(40, 'c'), head, config, 3), seed);
+  EXPECT_NE(shared_shard_seed(base, head, R"({"rounds":12})", 3), seed);
+  EXPECT_NE(shared_shard_seed(base, head, config, 4), seed);
+  // Parts cannot run into each other: moving a character from one to the next changes it.
+  EXPECT_NE(shared_shard_seed("ab", "c", config, 3), shared_shard_seed("a", "bc", config, 3));
+  // Both orders of the first block occur over seeds of many comparisons.
+  int head_first = 0;
+  for (int i = 0; i < 64; ++i) {
+    const auto plan = make_schedule(2, 0, shared_shard_seed(base, head, std::to_string(i), 3));
+    head_first += plan.at(0).first == Side::Head ? 1 : 0;
+  }
+  EXPECT_GT(head_first, 8);
+  EXPECT_LT(head_first, 56);
 }
 
 }  // namespace

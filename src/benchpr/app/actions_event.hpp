@@ -30,4 +30,12 @@ auto read_actions_event(Parse parse) -> decltype(parse(std::string_view())) {
   }
 }
 
+// Inside a `pull_request` job for a pull request from a fork (or a deleted one), where GitHub
+// gives the job a read-only token whatever the workflow asks for: posting would only fail (403).
+// False outside Actions, for other events, and when the event file cannot be read.
+bool pull_request_job_for_fork();
+
+// The notice `run` and `publish` print instead of posting in such a job (a workflow command).
+std::string fork_notice(std::string_view what_was_done);
+
 }  // namespace benchpr::app

@@ -78,7 +78,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--fail-on", o.fail_on,
                  "regression: exit 3 when the recommendation is don't merge; failed: that, and "
                  "exit 4 when a build, a suite run or a benchmark failed; never (the default)");
-  run.add_option("--seed", o.seed, "Seed of the round order (default: random, recorded)");
+  run.add_option("--seed", o.seed,
+                 "Seed of the round order (default: random, recorded; with --shard, derived "
+                 "from the commits, the configuration and the shard count, so every shard of "
+                 "a comparison draws the same)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
   add_report_options(
@@ -100,6 +103,9 @@ void add_publish_options(CLI::App& publish, PublishOptions& o) {
   publish.add_option("results", o.results_file, "Results file written by `benchpr run --output`")
       ->required();
   add_report_options(publish, o, "Pull request number (default: the one in the file)");
+  publish.add_option("--fail-on", o.fail_on,
+                     "As for run: exit 3 when the recommendation is don't merge (regression), "
+                     "also 4 when something failed (failed); never (the default)");
 }
 
 void add_init_options(CLI::App& init, InitOptions& o) {
@@ -107,6 +113,11 @@ void add_init_options(CLI::App& init, InitOptions& o) {
   init.add_flag("--force", o.force, "Replace existing .benchpr.yml and workflow files");
   init.add_option("--shards", o.shards,
                   "Write a matrix workflow: N jobs measure a shard each, one merges and posts");
+  init.add_flag("--fork-safe", o.fork_safe,
+                "Write the fork-safe pair: measure on pull_request without a write token, "
+                "publish on workflow_run (comments on pull requests from forks too)");
+  init.add_flag("--command", o.command,
+                "Also write the /benchmark workflow: maintainers start a run from a comment");
 }
 
 void add_slash_command_options(CLI::App& slash, SlashCommandOptions& o) {
@@ -284,7 +295,10 @@ int run_cli(int argc, char** argv) {
       Config scratch;
       apply_overrides(scratch, run_options);
     }
-    if (publish->parsed()) check_report_choices(publish_options);
+    if (publish->parsed()) {
+      check_report_choices(publish_options);
+      check_choice("--fail-on", publish_options.fail_on, {"never", "regression", "failed"});
+    }
     if (slash->parsed() && !slash_options.done.empty())
       check_choice("--done", slash_options.done, {"success", "failure", "cancelled", "skipped"});
     if (init->parsed() && init->count("--shards") > 0 &&

@@ -25,8 +25,8 @@ StatusText status_for(RecommendationKind kind, const std::string& reason) {
       return {"success", "Merge: " + why};
     case RecommendationKind::DoNotMerge:
       return {"failure", "Don't merge: " + why};
-    case RecommendationKind::Failed:
-      return {"failure", "Failed: " + why};
+    case RecommendationKind::Failed:  // benchpr could not judge: GitHub's state for that
+      return {"error", "Failed: " + why};
     case RecommendationKind::Inconclusive:
       return {"success", "Inconclusive (not blocking): " + why};
   }

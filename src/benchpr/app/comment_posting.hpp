@@ -56,7 +56,7 @@ PostRequest post_request(const Options& o, const Results& results, const Analysi
   return r;
 }
 
-// The commit status for a recommendation: merge → success, do-not-merge and failed → failure,
+// The commit status for a recommendation: merge → success, do-not-merge → failure, failed → error,
 // inconclusive → success whose description says "inconclusive" (it must not block a merge on a
 // noisy runner). The description is the recommendation's sentence, without markdown.
 struct StatusText {

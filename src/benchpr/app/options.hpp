@@ -69,6 +69,7 @@ struct PublishOptions {
   std::string comment;         // always | on-change | never; "" = the one in the results file
   std::string comment_author;  // "" = the token's own login
   bool status = false;
+  std::string fail_on = "never";  // never | regression | failed, as for run
 };
 
 struct SlashCommandOptions {
@@ -78,8 +79,10 @@ struct SlashCommandOptions {
 
 struct InitOptions {
   std::string directory = ".";
-  bool force = false;  // overwrite existing files
-  int shards = 0;      // > 1: a matrix workflow of this many measuring jobs and a merging one
+  bool force = false;      // overwrite existing files
+  int shards = 0;          // > 1: a matrix workflow of this many measuring jobs and a merging one
+  bool fork_safe = false;  // the measure/publish pair (pull_request + workflow_run)
+  bool command = false;    // also the /benchmark workflow (issue_comment)
 };
 
 // Exit codes of the whole program.

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/comment_posting.hpp"
@@ -89,7 +90,11 @@ int publish_command(const PublishOptions& options) {
     // The results file was written by a job that ran the pull request's code: it must not choose
     // whether a comment is posted either. --comment (the action's input) or always.
     request.policy = options.comment.empty() ? "always" : options.comment;
-    if (check.verdict == PublishCheck::Verdict::Refuse) {
+    if (!options.dry_run && pull_request_job_for_fork()) {
+      // The merging job of a sharded pull_request workflow: same rule as `run` there.
+      std::cout << fork_notice("wrote the job summary") << std::endl;
+      skipped = true;
+    } else if (check.verdict == PublishCheck::Verdict::Refuse) {
       posted.state = PostOutcome::State::Failed;
       posted.error = check.why;
     } else if (check.verdict == PublishCheck::Verdict::Skip) {
@@ -105,7 +110,9 @@ int publish_command(const PublishOptions& options) {
   ReportEnd end;
   end.results_path = options.results_file;
   end.write_errors = report.write_errors;
-  return finish_report(report, posted, end, progress);
+  const int exit_code = finish_report(report, posted, end, progress);
+  if (exit_code != kExitOk) return exit_code;
+  return fail_on_exit_code(options.fail_on, results, report.analysis);
 }
 
 }  // namespace benchpr::app

@@ -33,4 +33,15 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
   return exit_code;
 }
 
+int fail_on_exit_code(const std::string& fail_on, const Results& r, const Analysis& a) {
+  if (fail_on == "never") return kExitOk;
+  if (a.recommendation.kind == RecommendationKind::DoNotMerge) return kExitRegression;
+  if (fail_on != "failed") return kExitOk;
+  bool failed = a.recommendation.kind == RecommendationKind::Failed;
+  for (const BuildResult& b : r.builds) failed |= !b.ok;
+  for (const RunRecord& run : r.runs) failed |= !run.ok;
+  for (const BenchmarkAnalysis& b : a.benchmarks) failed |= b.verdict == Verdict::Failed;
+  return failed ? kExitSuiteFailed : kExitOk;
+}
+
 }  // namespace benchpr::app

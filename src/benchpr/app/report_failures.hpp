@@ -23,4 +23,9 @@ struct ReportEnd {
 int finish_report(const Report& report, const PostOutcome& posted, const ReportEnd& end,
                   const Progress& progress);
 
+// The exit code --fail-on asks for (kExitOk when it does not apply): each cause has a code of
+// its own, so CI can tell "the PR regressed" (3) and "something failed" (4) from "benchpr could
+// not post" (1). `fail_on` is never, regression or failed.
+int fail_on_exit_code(const std::string& fail_on, const Results& results, const Analysis& analysis);
+
 }  // namespace benchpr::app

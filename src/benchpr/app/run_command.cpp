@@ -14,12 +14,14 @@
 #include "benchpr/app/config_loader.hpp"
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/app/pending_status.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/time_plan.hpp"
@@ -38,19 +40,6 @@ namespace {
 std::uint64_t fresh_seed() {
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-}
-
-// The exit code --fail-on asks for (kExitOk when it does not apply): each cause has a code of
-// its own, so CI can tell "the PR regressed" from "benchpr could not post" (1).
-int fail_on_exit_code(const RunOptions& o, const Results& r, const Analysis& a) {
-  if (o.fail_on == "never") return kExitOk;
-  if (a.recommendation.kind == RecommendationKind::DoNotMerge) return kExitRegression;
-  if (o.fail_on != "failed") return kExitOk;
-  bool failed = a.recommendation.kind == RecommendationKind::Failed;
-  for (const BuildResult& b : r.builds) failed |= !b.ok;
-  for (const RunRecord& run : r.runs) failed |= !run.ok;
-  for (const BenchmarkAnalysis& b : a.benchmarks) failed |= b.verdict == Verdict::Failed;
-  return failed ? kExitSuiteFailed : kExitOk;
 }
 
 bool actions_event_available() {
@@ -77,12 +66,6 @@ Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
     throw UserError("--compare applies to pull requests (--pr N, or a GitHub Actions event)");
   return local_comparison(ctx, options);
 }
-
-constexpr const char* kForkNotice =
-    "benchpr: this pull request comes from a fork, and a pull_request job gets a read-only "
-    "token for it: benchpr measured and wrote the job summary, and posted nothing. To get the "
-    "comment on pull requests from forks, use the fork-safe pair of workflows (measure on "
-    "pull_request, publish on workflow_run) in benchpr's docs/github.md.";
 
 // benchpr compares commits, so uncommitted edits are not measured: say so instead of ignoring
 // them silently (local runs of HEAD only; CI checkouts are clean).
@@ -216,7 +199,6 @@ int run_command(const RunOptions& options) {
   for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
     if (p == ".benchpr.yml") results.config_changed_by_head = true;
   results.machine = runner::read_machine_info();
-  results.seed = options.seed ? *options.seed : fresh_seed();
   results.workflow_run_url = this_workflow_run_url();
 
   const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
@@ -245,6 +227,10 @@ int run_command(const RunOptions& options) {
                   "` and running every Google Benchmark executable it produces");
   }
   results.config = *config;
+  results.seed = options.seed ? *options.seed
+                 : shard      ? shared_shard_seed(results.base.sha, results.head.sha,
+                                                  config_to_json(results.config).dump(), shard->count)
+                              : fresh_seed();
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   if (results.config.rounds < kMinDecidingRounds) {
@@ -262,6 +248,12 @@ int run_command(const RunOptions& options) {
 
   const runner::SessionSetup setup =
       session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);
+  // Everything is checked by now: from here on a failure becomes data, and a final status.
+  if (options.status && results.pull_request && !options.dry_run && !shard &&
+      !comparison.fork_with_read_only_token) {
+    set_pending_status(options.api_url, github::token_from_environment(), *results.pull_request,
+                       options.key, results.workflow_run_url, progress);
+  }
   progress.begin_group("benchpr: build and measure");
   runner::Session session(processes, setup,
                           [&progress](const std::string& l) { progress.line(l); });
@@ -288,7 +280,7 @@ int run_command(const RunOptions& options) {
   } else if (results.pull_request && comparison.fork_with_read_only_token &&
              !github::token_from_environment().empty()) {
     // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
-    std::cout << github::notice_command(kForkNotice) << std::endl;
+    std::cout << fork_notice("measured and wrote the job summary") << std::endl;
   } else if (results.pull_request) {
     posted =
         post_comment(post_request(options, results, report.analysis, report.markdown), progress);
@@ -307,7 +299,8 @@ int run_command(const RunOptions& options) {
   end.write_after = " (the comment was printed)";
   const int exit_code = finish_report(report, posted, end, progress);
   if (!results.complete) return kExitFailure;
-  if (const int code = fail_on_exit_code(options, results, report.analysis); code != kExitOk)
+  if (const int code = fail_on_exit_code(options.fail_on, results, report.analysis);
+      code != kExitOk)
     return code;
   return exit_code;
 }

@@ -1,0 +1,90 @@
+// Runs a GitHub workflow as written, on this machine, the way a runner would: reads the jobs and
+// steps from the YAML, orders the jobs by `needs` (a matrix job once per value), evaluates every
+// `if:` and `${{ }}`, gives each job a fresh checkout, RUNNER_TEMP, token and the GITHUB_* files,
+// and carries out each step: benchpr's action by running action.yml's own scripts (the build
+// itself replaced by the benchpr binary under test), actions/checkout as a clone of a local
+// "origin" repository, upload/download-artifact through a directory shared by the jobs of a run,
+// and `run:` steps with bash. What it cannot carry out fails the test instead of passing quietly.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace benchpr::testing {
+
+struct WorkflowStep {
+  std::string name;
+  std::string id;
+  std::string uses;
+  std::string run;
+  std::string condition;  // `if:`
+  bool continue_on_error = false;
+  std::map<std::string, std::string> with;
+};
+
+struct WorkflowJob {
+  std::string id;
+  std::vector<std::string> needs;
+  std::string condition;
+  std::vector<std::string> matrix_shards;          // values of matrix.shard; empty: no matrix
+  std::map<std::string, std::string> permissions;  // the job's own, else the workflow's
+  bool has_permissions = false;
+  std::map<std::string, std::string> outputs;
+  std::vector<WorkflowStep> steps;
+};
+
+struct Workflow {
+  std::string name;
+  std::vector<std::string> events;  // the keys of `on:`
+  std::map<std::string, std::string> permissions;
+  std::vector<WorkflowJob> jobs;  // in the order they can run
+};
+
+Workflow read_workflow(const std::string& yaml_text);
+
+// What a runner knows about the run and the repository.
+struct RunnerSetup {
+  std::string event_name;  // pull_request, workflow_run, issue_comment
+  nlohmann::json event;    // the payload written to $GITHUB_EVENT_PATH
+  std::string repository;  // owner/name
+  std::string sha;         // GITHUB_SHA: what actions/checkout checks out
+  std::string ref;         // GITHUB_REF
+  std::string origin;      // path of the git repository actions/checkout clones
+  std::string api_url;
+  std::string action_dir;                // benchpr's checkout: action.yml and its sources
+  std::string benchpr_binary;            // stands for the action's build
+  std::vector<std::string> action_refs;  // the `uses:` values that mean benchpr's action
+  std::string artifacts_dir;  // shared by the jobs of a run (and the run that reads them)
+  // The job's GITHUB_TOKEN for the writes its permissions allow ("pull-requests", "statuses");
+  // a fork's pull_request job gets one without writes whatever it asks for.
+  std::function<std::string(const std::vector<std::string>& writes)> token_for;
+  bool read_only_token = false;  // a pull_request event from a fork
+};
+
+struct StepResult {
+  std::string job;  // "measure (2)" for a matrix instance
+  std::string step;
+  bool ran = false;
+  std::string outcome;  // success, failure, skipped
+  int exit_code = 0;
+  std::string log;  // stdout and stderr of what the step ran
+  std::map<std::string, std::string> outputs;
+};
+
+struct WorkflowRunResult {
+  std::vector<StepResult> steps;
+  std::map<std::string, std::string> job_results;  // success, failure, skipped
+  std::string conclusion;                          // success or failure
+  // Every line the steps printed, for a test's failure message.
+  std::string log() const;
+  // The steps that ran a benchpr action, in order.
+  std::vector<const StepResult*> benchpr_steps() const;
+};
+
+WorkflowRunResult run_workflow(const Workflow& workflow, const RunnerSetup& setup);
+
+}  // namespace benchpr::testing
