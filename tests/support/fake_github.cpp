@@ -219,6 +219,27 @@ void FakeGitHub::set_permission(const std::string& repo, const std::string& logi
   permissions_[{repo, login}] = role;
 }
 
+void FakeGitHub::add_token(const std::string& token, const std::vector<std::string>& writes) {
+  std::lock_guard lock(mutex_);
+  scoped_tokens_[token] = writes;
+}
+
+void FakeGitHub::set_app_token(const std::string& app_slug) {
+  std::lock_guard lock(mutex_);
+  token_login_.clear();
+  bot_login_ = app_slug + "[bot]";
+}
+
+void FakeGitHub::too_many_requests_next(int count) {
+  std::lock_guard lock(mutex_);
+  for (int i = 0; i < count; ++i)
+    faults_.push_back(
+        {429,
+         R"({"message":"Too Many Requests","documentation_url":"https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api"})",
+         {},
+         {}});
+}
+
 std::vector<FakeStatus> FakeGitHub::statuses() const {
   std::lock_guard lock(mutex_);
   return statuses_;
@@ -305,11 +326,29 @@ void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   std::string auth = record.header("Authorization");
+  std::optional<std::vector<std::string>> scopes;  // nullopt: the main token, which may do all
   if (auth != "Bearer " + token_ && auth != "token " + token_) {
-    send_json(
-        res, 401,
-        {{"message", "Bad credentials"}, {"documentation_url", "https://docs.github.com/rest"}});
-    return;
+    std::lock_guard lock(mutex_);
+    const std::string given =
+        auth.substr(auth.find(' ') == std::string::npos ? auth.size() : auth.find(' ') + 1);
+    auto it = scoped_tokens_.find(given);
+    if (given.empty() || it == scoped_tokens_.end()) {
+      send_json(
+          res, 401,
+          {{"message", "Bad credentials"}, {"documentation_url", "https://docs.github.com/rest"}});
+      return;
+    }
+    scopes = it->second;
+  }
+  if (scopes && req.method != "GET") {
+    const std::string needed =
+        req.path.find("/statuses/") != std::string::npos ? "statuses" : "pull-requests";
+    if (std::find(scopes->begin(), scopes->end(), needed) == scopes->end()) {
+      send_json(res, 403,
+                {{"message", "Resource not accessible by integration"},
+                 {"documentation_url", "https://docs.github.com/rest"}});
+      return;
+    }
   }
   {
     std::lock_guard lock(mutex_);
@@ -451,8 +490,8 @@ void FakeGitHub::create_comment(const std::string& repo, int number, const httpl
   std::lock_guard lock(mutex_);
   auto it = issues_.find({repo, number});
   if (it == issues_.end()) return not_found(res);
-  FakeComment comment{next_comment_id_++, *body,
-                      token_login_.empty() ? "github-actions[bot]" : token_login_, ""};
+  FakeComment comment{next_comment_id_++, *body, token_login_.empty() ? bot_login_ : token_login_,
+                      ""};
   comment.html_url = comment_url(repo, number, comment.id);
   it->second.comments.push_back(comment);
   res.set_header("Location",

@@ -81,6 +81,11 @@ class FakeGitHub {
   FakeGitHub& operator=(const FakeGitHub&) = delete;
 
   std::string url() const;  // "http://127.0.0.1:PORT"
+  // Another valid token that may write only where `writes` says: "pull-requests" (comments,
+  // reactions) and "statuses"; any other write gets 403 "Resource not accessible by
+  // integration", as GitHub answers a job whose `permissions:` lack it (or a fork's read-only
+  // pull_request token, with no writes at all).
+  void add_token(const std::string& token, const std::vector<std::string>& writes);
   const std::string& token() const { return token_; }
 
   // repo is "owner/name".
@@ -97,6 +102,10 @@ class FakeGitHub {
   // write, triage, read); a login not set here has read permission, as anyone has on a public
   // repository.
   void set_permission(const std::string& repo, const std::string& login, const std::string& role);
+  // App-token mode: the token is a GitHub App's installation token. GET /user answers 403 (as
+  // for any installation token) and new comments are by "<app_slug>[bot]", not
+  // github-actions[bot], so a client that assumes the Actions bot never finds its own comment.
+  void set_app_token(const std::string& app_slug);
   std::vector<FakeStatus> statuses() const;
   std::vector<FakeReaction> reactions() const;
   std::vector<FakeComment> comments(const std::string& repo, int number) const;
@@ -111,6 +120,9 @@ class FakeGitHub {
                                int status = 403);
   // 403 (or 429) with retry-after and GitHub's "secondary rate limit" message.
   void secondary_rate_limit_next(int status = 403, int retry_after_seconds = 1);
+  // 429 with neither retry-after nor x-ratelimit-remaining: 0 (GitHub asks to wait at least a
+  // minute then).
+  void too_many_requests_next(int count = 1);
   // The next `count` requests are answered normally, but only after `delay`.
   void delay_next(int count, std::chrono::milliseconds delay);
   // The next request is carried out (a POST stores its comment) and then answered with `status`
@@ -162,6 +174,8 @@ class FakeGitHub {
   int max_per_page_ = 100;
   int rate_remaining_ = 5000;
   std::string token_login_;
+  std::map<std::string, std::vector<std::string>> scoped_tokens_;
+  std::string bot_login_ = "github-actions[bot]";  // who comments when /user answers 403
   std::vector<FakeStatus> statuses_;
   std::map<std::pair<std::string, std::string>, std::string> permissions_;  // (repo, login)
   std::vector<FakeReaction> reactions_;

@@ -235,6 +235,26 @@ TEST_F(GitHubClientTest, SecondaryRateLimitHonoursRetryAfter) {
   EXPECT_EQ(fake.requests().size(), 3u);
 }
 
+// GitHub: without retry-after (and with requests left), wait at least a minute before retrying.
+// The client's sleep is injected, so this waits for nothing.
+TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterWaitsAMinute) {
+  fake.too_many_requests_next(2);
+  auto pr = make_client().get_pull_request("acme", "widgets", 7);
+  EXPECT_EQ(pr.number, 7);
+  EXPECT_THAT(sleeps, ElementsAre(60.0, 60.0));
+  EXPECT_EQ(fake.requests().size(), 3u);
+  ASSERT_FALSE(log.empty());
+  EXPECT_THAT(log[0], HasSubstr("secondary rate limit; waiting 60 s"));
+}
+
+TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterGivesUpAfterTheLastAttempt) {
+  fake.too_many_requests_next(4);
+  auto client = make_client();
+  std::string message = error_of([&] { client.get_pull_request("acme", "widgets", 7); }, 429);
+  EXPECT_THAT(message, HasSubstr("secondary rate limit stopped the request; retry after "));
+  EXPECT_THAT(sleeps, ElementsAre(60.0, 60.0, 60.0));
+}
+
 TEST_F(GitHubClientTest, LongRetryAfterFailsInsteadOfWaiting) {
   fake.secondary_rate_limit_next(403, 120);
   auto client = make_client();

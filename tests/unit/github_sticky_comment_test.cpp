@@ -224,6 +224,56 @@ TEST_F(StickyCommentTest, AUserTokenMatchesItsOwnLoginFromTheApi) {
   EXPECT_EQ(user_calls, 1) << "asked once per client";
 }
 
+// A GitHub App's installation token: GET /user answers 403 and the comments are by
+// my-app[bot], not github-actions[bot]. Two runs (two clients) keep one comment.
+TEST_F(StickyCommentTest, AnAppTokenFindsItsOwnCommentInTheNextRun) {
+  fake.set_app_token("my-app");
+  fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nplanted", "mallory");
+  std::vector<std::string> logged;
+  ClientOptions options;
+  options.api_url = fake.url();
+  options.token = fake.token();
+  options.sleep = [](double) {};
+  options.log = [&logged](const std::string& line) { logged.push_back(line); };
+  GitHubClient first_run(std::make_shared<CurlTransport>(), options);
+  const StickyResult first =
+      first_run.upsert_sticky_comment("acme", "widgets", 3, "results", "default");
+  EXPECT_EQ(first.action, StickyAction::Created);
+  EXPECT_EQ(first_run.token_login(), "my-app[bot]") << "learnt from the POST's answer";
+  ASSERT_FALSE(logged.empty());
+  EXPECT_THAT(logged.back(), HasSubstr("benchpr's comments are by my-app[bot]"));
+
+  GitHubClient second_run(std::make_shared<CurlTransport>(), options);
+  const StickyResult second =
+      second_run.upsert_sticky_comment("acme", "widgets", 3, "newer results", "default");
+  EXPECT_EQ(second.action, StickyAction::Updated);
+  EXPECT_EQ(second.id, first.id);
+  const auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_EQ(comments[0].login, "mallory");
+  EXPECT_THAT(comments[0].body, HasSubstr("planted")) << "a person's marked comment is not ours";
+  EXPECT_EQ(comments[1].login, "my-app[bot]");
+  EXPECT_THAT(comments[1].body, HasSubstr("newer results"));
+}
+
+TEST_F(StickyCommentTest, MarkedCommentsOfSeveralAppsAreWarnedAbout) {
+  fake.set_app_token("my-app");
+  const std::int64_t actions = fake.add_comment(
+      "acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold", "github-actions[bot]");
+  fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold", "my-app[bot]");
+  std::vector<std::string> logged;
+  ClientOptions options;
+  options.api_url = fake.url();
+  options.token = fake.token();
+  options.log = [&logged](const std::string& line) { logged.push_back(line); };
+  GitHubClient client(std::make_shared<CurlTransport>(), options);
+  const StickyResult result = client.upsert_sticky_comment("acme", "widgets", 3, "new", "default");
+  EXPECT_EQ(result.id, actions);
+  ASSERT_FALSE(logged.empty());
+  EXPECT_THAT(logged.front(), HasSubstr("by several apps (github-actions[bot], my-app[bot])"));
+  EXPECT_THAT(logged.front(), HasSubstr("pass --comment-author"));
+}
+
 TEST_F(StickyCommentTest, AnExplicitAuthorOverridesTheTokensLogin) {
   std::int64_t app = fake.add_comment("acme/widgets", 3,
                                       "<!-- benchpr:comment key=default -->\nold", "my-app[bot]");

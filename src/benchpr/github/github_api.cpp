@@ -1,6 +1,7 @@
 // The REST calls of GitHubClient: URLs, JSON in and out, pagination, the sticky comment.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -183,13 +184,31 @@ StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const
                                                  const StickyOptions& options) {
   const std::string full_body = with_sticky_marker(body, options.key);
   check_length(full_body);  // before reading anything: fail fast and write nothing
-  const std::string author = options.author.empty() ? token_login() : options.author;
+  std::string author = options.author.empty() ? token_login() : options.author;
   auto find_own = [&]() -> std::optional<IssueComment> {
+    std::vector<IssueComment> by_bots;
     for (IssueComment& existing : list_issue_comments(owner, repo, number)) {
-      if (has_sticky_marker(existing.body, options.key) && existing.user_login == author)
-        return existing;
+      if (!has_sticky_marker(existing.body, options.key)) continue;
+      if (!author.empty() && existing.user_login == author) return existing;
+      if (author.empty() && existing.user_login.ends_with("[bot]"))
+        by_bots.push_back(std::move(existing));
     }
-    return std::nullopt;
+    if (by_bots.empty()) return std::nullopt;
+    // An installation token cannot read its own login (GET /user answers 403). Only apps
+    // installed on the repository post as a bot, so a marked comment by one is taken for ours.
+    std::vector<std::string> bots;
+    for (const IssueComment& c : by_bots)
+      if (std::find(bots.begin(), bots.end(), c.user_login) == bots.end())
+        bots.push_back(c.user_login);
+    if (bots.size() > 1 && options_.log) {
+      std::string names;
+      for (const std::string& b : bots) names += (names.empty() ? "" : ", ") + b;
+      options_.log("warning: marked comments of key " + options.key + " by several apps (" + names +
+                   ") and the token cannot tell which app it is: updating the one by " +
+                   bots.front() +
+                   "; pass --comment-author (action input comment-author) to name it");
+    }
+    return by_bots.front();
   };
   auto update = [&](const IssueComment& existing, StickyAction action) -> StickyResult {
     if (existing.body == full_body) return {action, existing.id, existing.html_url};
@@ -210,6 +229,13 @@ StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const
   };
   IssueComment created = create_comment(owner, repo, number, full_body, landed);
   if (appeared) return update(*appeared, StickyAction::Created);
+  if (author.empty() && !created.user_login.empty()) {
+    // GitHub's answer names the author: the login /user would not give, for later calls.
+    login_ = created.user_login;
+    if (options_.log)
+      options_.log("benchpr's comments are by " + created.user_login +
+                   " (learnt from the comment just posted; GET /user is closed to this token)");
+  }
   return {StickyAction::Created, created.id, created.html_url};
 }
 
@@ -219,9 +245,10 @@ std::string GitHubClient::token_login() {
     login_ = mapped(request("GET", "/user"), "GET /user",
                     [](const json& j) { return j.at("login").get<std::string>(); });
   } catch (const GitHubError& e) {
-    // Installation tokens (Actions' GITHUB_TOKEN among them) may not read /user.
+    // Installation tokens (Actions' GITHUB_TOKEN, any GitHub App's) may not read /user: the
+    // login is learnt from the first comment posted, or stays unknown ("").
     if (e.status() != 403) throw;
-    login_ = std::string(kActionsBotLogin);
+    login_ = std::string();
   }
   return *login_;
 }

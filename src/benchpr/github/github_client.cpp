@@ -185,11 +185,11 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
     }
 
     // Secondary rate limit: GitHub says how long to wait, or (without retry-after) asks for at
-    // least a minute.
+    // least a minute. A 429 is always a rate limit; a 403 is one when GitHub says so.
     std::optional<double> retry_after = parse_seconds(response.header("retry-after"));
     bool secondary =
         limited_status &&
-        (retry_after ||
+        (retry_after || status == 429 ||
          github_error_detail(response.body).find("secondary rate limit") != std::string::npos);
     if (secondary) {
       double pause = retry_after ? std::max(*retry_after, 0.0) : 60.0;
@@ -201,11 +201,11 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
       continue;
     }
 
-    if ((status >= 500 || status == 429) && !last) {
+    if (status >= 500 && !last) {
       wait(backoff, "GitHub answered " + std::to_string(status) + retrying + seconds_text(backoff) +
                         counter);
       backoff *= 2;
-      if (status >= 500 && landed && landed()) return HttpResponse{};
+      if (landed && landed()) return HttpResponse{};
       continue;
     }
     std::string message = error_message_for(response, what);

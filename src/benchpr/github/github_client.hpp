@@ -70,8 +70,9 @@ class GitHubClient {
                               std::int64_t comment_id, const std::string& body);
 
   // Updates the first comment whose first line holds the marker of `key` (see comment_body.hpp)
-  // and whose author is the token's own login (or options.author), or creates one. A marked
-  // comment by anyone else is never edited. The marker is added to `body` when missing. An
+  // and whose author is the token's own login (or options.author; when neither is known, the
+  // first marked comment by a bot, with a warning when several apps made one), or creates one. A
+  // marked comment by anyone else is never edited. The marker is added to `body` when missing. An
   // identical body is left alone (action Unchanged, no write request). When the POST that creates
   // the comment gets no clear answer (timeout, 5xx), the comments are listed again before it is
   // retried, and a comment that appeared meanwhile is updated instead of made twice.
@@ -80,8 +81,10 @@ class GitHubClient {
   StickyResult upsert_sticky_comment(const std::string& owner, const std::string& repo, int number,
                                      const std::string& body, const std::string& key = "default");
 
-  // The login the token acts as: GET /user; for an app installation token such as Actions'
-  // GITHUB_TOKEN, which may not call /user (403), "github-actions[bot]". Asked once.
+  // The login the token acts as: GET /user, asked once. An installation token (Actions'
+  // GITHUB_TOKEN, a GitHub App's) may not call /user (403): then "" until a comment this client
+  // posts names its author (`my-app[bot]`), and upsert_sticky_comment takes a marked comment by
+  // a bot account for its own.
   std::string token_login();
 
   // POST /repos/{o}/{r}/statuses/{sha}.
