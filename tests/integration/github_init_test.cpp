@@ -97,7 +97,7 @@ TEST(Init, NamesTheRepositorysDefaultBranch) {
   const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "benchpr run --base master --dry-run")) << r.out;
-  EXPECT_TRUE(contains(r.out, "commit both files to master")) << r.out;
+  EXPECT_TRUE(contains(r.out, "commit the files to master")) << r.out;
   EXPECT_FALSE(contains(r.out, "--base main")) << r.out;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
+#include <set>
 
 #include "benchpr/app/workflow_template.hpp"
 #include "support/temp_dir.hpp"
@@ -205,9 +207,9 @@ TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   EXPECT_NE(read_file(kSource + "/README.md").find(both), std::string::npos);
   // Restored before building, saved right after it (before the PR's code runs), keyed on the
   // action's own sources.
-  const std::size_t restore = action.find("uses: actions/cache/restore@v4");
+  const std::size_t restore = action.find("uses: " + std::string(app::kCacheRestoreAction));
   const std::size_t build_step = action.find("cmake --build");
-  const std::size_t save = action.find("uses: actions/cache/save@v4");
+  const std::size_t save = action.find("uses: " + std::string(app::kCacheSaveAction));
   const std::size_t run = action.find("id: benchpr");
   ASSERT_NE(restore, std::string::npos);
   ASSERT_NE(save, std::string::npos);
@@ -257,6 +259,43 @@ TEST(GitHubYaml, WorkflowsNameTheActionOneWayAndAskForWhatTheyUse) {
       EXPECT_NE(text.find("statuses: write"), std::string::npos) << entry.path();
     }
   }
+}
+
+// Every `actions/NAME@REF` in action.yml, the repository's workflows, the docs, the README and
+// every workflow `init` writes is one of the Node 24 majors named in workflow_template.hpp:
+// GitHub-hosted runners no longer run the Node 20 ones (checkout@v4, cache@v4, upload-artifact@v4,
+// download-artifact@v4).
+TEST(GitHubYaml, EveryActionIsAtItsNode24Major) {
+  std::vector<std::pair<std::string, std::string>> texts = {
+      {"action.yml", read_file(kSource + "/action.yml")},
+      {"README.md", read_file(kSource + "/README.md")}};
+  for (const auto& dir : {"/.github/workflows", "/docs"})
+    for (const auto& entry : std::filesystem::directory_iterator(kSource + dir))
+      texts.emplace_back(entry.path().string(), read_file(entry.path().string()));
+  for (const int shards : {0, 3})
+    for (const bool fork_safe : {false, true})
+      for (const app::WorkflowFile& f : app::workflow_files({shards, fork_safe, true}))
+        texts.emplace_back("init: " + f.path, f.yaml);
+  const std::regex use(R"(actions/[a-z-]+(/[a-z-]+)?@[^\s"'`)]+)");
+  int uses = 0;
+  std::set<std::string> seen;
+  for (const auto& [name, text] : texts) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), use);
+         it != std::sregex_iterator(); ++it) {
+      const std::string found = it->str();
+      ++uses;
+      seen.insert(found);
+      EXPECT_NE(std::find(std::begin(app::kPinnedActions), std::end(app::kPinnedActions), found),
+                std::end(app::kPinnedActions))
+          << name << ": " << found << " is not one of the Node 24 majors";
+    }
+  }
+  EXPECT_GE(uses, 20);
+  EXPECT_EQ(seen.size(), std::size(app::kPinnedActions)) << "every pinned action is used";
+  // And the old majors are gone for good (the check above would also see them).
+  for (const auto& [name, text] : texts)
+    for (const char* old : {"checkout@v4", "cache@v4", "restore@v4", "save@v4", "artifact@v4"})
+      EXPECT_EQ(text.find(old), std::string::npos) << name << " still names " << old;
 }
 
 // The sharded workflow docs/github.md shows is the one `benchpr init --shards 3` writes.

@@ -103,21 +103,24 @@ int init_command(const InitOptions& options) {
   const std::string yaml = runner::suggest_config_yaml(options.directory);
   // Check both before writing either, so a refusal leaves nothing half done.
   const fs::path config = dir / ".benchpr.yml";
-  const fs::path workflow = dir / ".github" / "workflows" / "benchpr.yml";
+  WorkflowChoice choice;
+  choice.shards = options.shards;
+  choice.fork_safe = options.fork_safe;
+  choice.command = options.command;
+  const std::vector<WorkflowFile> workflows = workflow_files(choice);
   if (!options.force) {
-    for (const auto& p : {config, workflow})
+    std::vector<fs::path> targets = {config};
+    for (const WorkflowFile& w : workflows) targets.push_back(dir / w.path);
+    for (const auto& p : targets)
       if (fs::exists(p, ec))
         throw UserError(p.string() + " exists already (pass --force to replace it)");
   }
   write_new_file(config, yaml, options.force);
-  write_new_file(
-      workflow,
-      options.shards > 1 ? sharded_workflow_yaml(options.shards) : pull_request_workflow_yaml(),
-      options.force);
+  for (const WorkflowFile& w : workflows) write_new_file(dir / w.path, w.yaml, options.force);
   const std::string branch = shell_safe(default_branch(dir));
   std::cout << "Next: check the suites in .benchpr.yml, try `benchpr run --base " << branch
-            << " --dry-run`, set the `uses:` line of the workflow to the benchpr action you use, "
-               "and commit both files to "
+            << " --dry-run`, set the `uses:` lines of the workflows to the benchpr action you use, "
+               "and commit the files to "
             << branch << " (benchpr reads the configuration from the base revision)." << std::endl;
   return kExitOk;
 }

@@ -1,16 +1,69 @@
 #include "benchpr/app/workflow_template.hpp"
 
-#include <fmt/format.h>
+#include <utility>
 
 namespace benchpr::app {
 
+namespace {
+
+// The templates are written as they are read in the workflow (GitHub's `${{ }}` untouched);
+// @NAME@ stands for the action references, which live in the header.
+std::string fill(std::string text, int shards = 0) {
+  std::string list;
+  for (int i = 1; i <= shards; ++i) list += (i > 1 ? ", " : "") + std::to_string(i);
+  const std::pair<std::string_view, std::string> values[] = {
+      {"@ACTION@", std::string(kActionReference)},
+      {"@CHECKOUT@", std::string(kCheckoutAction)},
+      {"@UPLOAD@", std::string(kUploadArtifactAction)},
+      {"@DOWNLOAD@", std::string(kDownloadArtifactAction)},
+      {"@SHARDS@", std::to_string(shards)},
+      {"@SHARD_LIST@", list}};
+  for (const auto& [name, value] : values) {
+    for (std::size_t at = text.find(name); at != std::string::npos;
+         at = text.find(name, at + value.size()))
+      text.replace(at, name.size(), value);
+  }
+  return text;
+}
+
+// The measuring jobs of a matrix: each shard uploads its results for the merging job.
+constexpr const char* kShardJobs = R"(  measure:
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    strategy:
+      fail-fast: false  # the other shards still count when one fails
+      matrix:
+        shard: [@SHARD_LIST@]
+    steps:
+      - uses: @CHECKOUT@
+        with:
+          fetch-depth: 0    # the base commit and the merge base are needed too
+          persist-credentials: false  # no token in .git/config for the PR's build to read
+      - name: Measure shard ${{ matrix.shard }} of @SHARDS@
+        id: benchpr
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          token: ""         # a shard measures only; another job posts
+          args: --shard ${{ matrix.shard }}/@SHARDS@
+      - name: Keep the shard's results for the merge
+        if: always()        # partial results (a timeout, a failed build) still count
+        uses: @UPLOAD@
+        with:
+          name: benchpr-shard-${{ matrix.shard }}
+          path: ${{ steps.benchpr.outputs.results }}
+          if-no-files-found: error
+          retention-days: 7
+)";
+
+}  // namespace
+
 std::string pull_request_workflow_yaml() {
-  return fmt::format(
-      R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
+  return fill(R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
 # benchmarks of .benchpr.yml in interleaved rounds and keeps one comment on the pull request
 # up to date. Pull requests from forks get a read-only token here: benchpr measures them,
-# writes the job summary and posts nothing; to comment on those too, use the fork-safe pair of
-# workflows described in benchpr's docs/github.md.
+# writes the job summary and posts nothing; to comment on those too, use the fork-safe pair
+# (`benchpr init --fork-safe`).
 name: benchmarks
 on:
   pull_request:
@@ -22,7 +75,7 @@ permissions:
   statuses: write       # the commit status benchpr (status: "true" below)
 
 concurrency:            # a new push cancels the run for the previous one
-  group: benchpr-${{{{ github.event.pull_request.number }}}}
+  group: benchpr-${{ github.event.pull_request.number }}
   cancel-in-progress: true
 
 jobs:
@@ -30,7 +83,7 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 60
     steps:
-      - uses: actions/checkout@v4
+      - uses: @CHECKOUT@
         with:
           fetch-depth: 0    # the base commit and the merge base are needed too
           persist-credentials: false  # no token in .git/config for the PR's build to read
@@ -38,25 +91,24 @@ jobs:
         id: benchpr
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from (a tag or a
         # commit SHA pins the version).
-        uses: {}
+        uses: @ACTION@
         with:
           fail-on: never    # or: regression (fails the job on "don't merge")
           status: "true"    # commit status benchpr on the PR head (can be a required check)
           comment: always   # or: on-change (only when some verdict is not unchanged), never
-)",
-      kActionReference);
+          cache: "false"    # this job holds a write token: it builds benchpr, restores no cache
+)");
 }
 
 std::string sharded_workflow_yaml(int shards) {
-  std::string list;
-  for (int i = 1; i <= shards; ++i) list += (i > 1 ? ", " : "") + std::to_string(i);
-  return fmt::format(
-      R"(# Written by `benchpr init --shards {0}`. {0} jobs each build the pull request and its base
+  return fill(
+      std::string(
+          R"(# Written by `benchpr init --shards @SHARDS@`. @SHARDS@ jobs each build the pull request and its base
 # and measure their share of the benchmarks of .benchpr.yml in interleaved rounds (both revisions
 # on the same runner); one job merges the shards, so the verdicts and the recommendation are
 # judged over every benchmark, and keeps one comment on the pull request up to date. Pull
-# requests from forks get a read-only token here: to comment on those too, use the fork-safe
-# variant in benchpr's docs/github.md.
+# requests from forks get a read-only token here: benchpr posts nothing for them; to comment on
+# those too, use the fork-safe pair (`benchpr init --fork-safe --shards @SHARDS@`).
 name: benchmarks
 on:
   pull_request:
@@ -66,69 +118,286 @@ permissions:
   contents: read        # check out the code
 
 concurrency:            # a new push cancels the run for the previous one
-  group: benchpr-${{{{ github.event.pull_request.number }}}}
+  group: benchpr-${{ github.event.pull_request.number }}
   cancel-in-progress: true
 
 jobs:
-  measure:
-    runs-on: ubuntu-latest
-    timeout-minutes: 60
-    strategy:
-      fail-fast: false  # the other shards still count when one fails
-      matrix:
-        shard: [{1}]
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          fetch-depth: 0    # the base commit and the merge base are needed too
-          persist-credentials: false  # no token in .git/config for the PR's build to read
-      - name: Measure shard ${{{{ matrix.shard }}}} of {0}
-        id: benchpr
-        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
-        uses: {2}
-        with:
-          token: ""         # a shard measures only; the merge job posts
-          args: --shard ${{{{ matrix.shard }}}}/{0}
-      - name: Keep the shard's results for the merge
-        if: always()        # partial results (a timeout, a failed build) still count
-        uses: actions/upload-artifact@v4
-        with:
-          name: benchpr-shard-${{{{ matrix.shard }}}}
-          path: ${{{{ steps.benchpr.outputs.results }}}}
-          if-no-files-found: error
-          retention-days: 7
-
+)") + kShardJobs +
+          R"(
   merge:
     needs: measure
-    if: ${{{{ !cancelled() }}}}   # a failed shard leaves a partial comparison, still posted
+    if: ${{ !cancelled() }}   # a failed shard leaves a partial comparison, still posted
     runs-on: ubuntu-latest
     permissions:
       pull-requests: write  # create and update the benchpr comment
       statuses: write       # the commit status benchpr (status: "true" below)
     steps:
       # No checkout: this job runs no code of the pull request.
-      - uses: actions/download-artifact@v4
+      - uses: @DOWNLOAD@
         with:
           pattern: benchpr-shard-*
           path: shards
       - name: Merge the shards
         id: merge
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
-        uses: {2}
+        uses: @ACTION@
         with:
           command: merge
           args: shards      # every shard results file under this directory
+          cache: "false"    # this job holds a write token: it builds benchpr, restores no cache
       - name: Post the comment
-        if: ${{{{ !cancelled() && steps.merge.outputs.results != '' }}}}
+        if: ${{ !cancelled() && steps.merge.outputs.results != '' }}
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
-        uses: {2}
+        uses: @ACTION@
         with:
           command: publish
-          args: ${{{{ steps.merge.outputs.results }}}}
+          args: ${{ steps.merge.outputs.results }}
           status: "true"    # commit status benchpr on the PR head (can be a required check)
           comment: always   # or: on-change (only when some verdict is not unchanged), never
+          cache: "false"    # the build of the step before is reused
 )",
-      shards, list, kActionReference);
+      shards);
+}
+
+std::string fork_safe_measure_workflow_yaml(int shards) {
+  std::string head =
+      R"(# Written by `benchpr init --fork-safe`. The measuring half of the fork-safe pair: it builds
+# and runs the pull request's code (from forks too) and so holds no write token; it uploads the
+# results, and benchpr-publish.yml posts them. Keep `name:` in step with that file.
+name: benchmarks
+on:
+  pull_request:
+    types: [opened, synchronize, reopened]
+
+permissions:
+  contents: read        # nothing else: this workflow builds and runs untrusted code
+
+concurrency:            # a new push cancels the run for the previous one
+  group: benchpr-${{ github.event.pull_request.number }}
+  cancel-in-progress: true
+
+jobs:
+)";
+  if (shards > 1) {
+    return fill(head + kShardJobs + R"(
+  merge:
+    needs: measure
+    if: ${{ !cancelled() }}   # a failed shard leaves a partial comparison, still posted
+    runs-on: ubuntu-latest
+    steps:
+      # No checkout: this job runs no code of the pull request.
+      - uses: @DOWNLOAD@
+        with:
+          pattern: benchpr-shard-*
+          path: shards
+      - name: Merge the shards
+        id: merge
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          command: merge
+          token: ""
+          args: shards      # every shard results file under this directory
+      - name: Keep the merged results for the publishing workflow
+        if: ${{ !cancelled() && steps.merge.outputs.results != '' }}
+        uses: @UPLOAD@
+        with:
+          name: benchpr-results
+          path: ${{ steps.merge.outputs.results }}
+          if-no-files-found: error
+          retention-days: 7
+)",
+                shards);
+  }
+  return fill(head + R"(  measure:
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    steps:
+      - uses: @CHECKOUT@
+        with:
+          fetch-depth: 0
+          persist-credentials: false  # no token in .git/config for the PR's build to read
+      - name: Compare base and PR
+        id: benchpr
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          token: ""         # measure only: this job must not hold a write token
+      - name: Keep the results for the publishing workflow
+        if: always()        # partial results (a timeout, a failed build) still count
+        uses: @UPLOAD@
+        with:
+          name: benchpr-results
+          path: ${{ steps.benchpr.outputs.results }}
+          if-no-files-found: error
+          retention-days: 7
+)");
+}
+
+std::string fork_safe_publish_workflow_yaml() {
+  return fill(
+      R"(# Written by `benchpr init --fork-safe`. The publishing half of the fork-safe pair: it runs on
+# the default branch after the measuring workflow, holds the write token and runs no code of the
+# pull request; benchpr checks that the results name the pull request that run measured.
+name: benchmarks (publish)
+on:
+  workflow_run:
+    workflows: [benchmarks]   # the `name:` of the measuring workflow
+    types: [completed]
+
+permissions:
+  actions: read          # download the artifact of the other run
+  pull-requests: write   # create and update the benchpr comment
+  statuses: write        # the commit status benchpr (status: "true" below)
+
+jobs:
+  publish:
+    # Only runs that measured: a failed or cancelled run has nothing trustworthy to post.
+    if: >-
+      github.event.workflow_run.event == 'pull_request' &&
+      github.event.workflow_run.conclusion == 'success'
+    runs-on: ubuntu-latest
+    steps:
+      # No actions/checkout of the pull request here: this job must not run its code.
+      - uses: @DOWNLOAD@
+        id: download
+        continue-on-error: true        # a missing artifact ends in a notice, not a red job
+        with:
+          name: benchpr-results
+          run-id: ${{ github.event.workflow_run.id }}
+          github-token: ${{ github.token }}
+      - name: No results to post
+        if: steps.download.outcome != 'success'
+        run: echo "::notice::benchpr - the measuring run left no results artifact; nothing posted"
+      - name: Post the comment
+        if: steps.download.outcome == 'success'
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          command: publish
+          args: results.json
+          status: "true"    # commit status benchpr on the PR head (can be a required check)
+          fail-on: never    # or: regression (fails this job on "don't merge"; the measuring
+          #                   workflow must not fail on it, or its results are never posted)
+          cache: "false"    # this job holds a write token: it builds benchpr, restores no cache
+)");
+}
+
+std::string command_workflow_yaml() {
+  return fill(
+      R"(# Written by `benchpr init --command`. `/benchmark [rounds=N] [filter=REGEX] [budget=DURATION]`
+# in a pull request comment, by an owner, member or collaborator, benchmarks the pull request's
+# current head against its base and updates the benchpr comment. Three jobs, so that the job
+# that runs the pull request's code never holds a write token and the jobs that hold one never
+# run it.
+name: benchmarks (/benchmark)
+on:
+  issue_comment:
+    types: [created]
+
+permissions: {}
+
+jobs:
+  accept:
+    # Cheap filters here; benchpr checks the command, the arguments and who wrote it.
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/benchmark')
+    runs-on: ubuntu-latest
+    permissions:
+      pull-requests: write  # react and reply to arguments it does not take
+    outputs:
+      accepted: ${{ steps.command.outputs.accepted }}
+      run-args: ${{ steps.command.outputs.run-args }}
+    steps:
+      - name: Accept or refuse the command
+        id: command
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          command: slash-command
+          cache: "false"    # this job holds a write token: it builds benchpr, restores no cache
+
+  measure:
+    needs: accept
+    if: needs.accept.outputs.accepted == 'true'
+    runs-on: ubuntu-latest
+    timeout-minutes: 90
+    concurrency:            # a newer /benchmark on the same pull request replaces this one
+      group: benchpr-command-${{ github.event.issue.number }}
+      cancel-in-progress: true
+    permissions:
+      contents: read        # fetch the pull request
+      pull-requests: read   # read it from the API
+    steps:
+      - uses: @CHECKOUT@    # the default branch; benchpr fetches the pull request itself
+        with:
+          fetch-depth: 0
+          persist-credentials: false
+      - name: Compare base and PR
+        id: benchpr
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          # --dry-run: this job runs the pull request's code and posts nothing.
+          args: ${{ needs.accept.outputs.run-args }} --dry-run
+      - name: Keep the results for the publishing job
+        if: always()
+        uses: @UPLOAD@
+        with:
+          name: benchpr-command-results
+          path: ${{ steps.benchpr.outputs.results }}
+          if-no-files-found: error
+          retention-days: 7
+
+  publish:
+    needs: [accept, measure]
+    if: always() && needs.accept.outputs.accepted == 'true'
+    runs-on: ubuntu-latest
+    concurrency:            # one comment update at a time per pull request
+      group: benchpr-command-publish-${{ github.event.issue.number }}
+    permissions:
+      pull-requests: write  # the benchpr comment and the final reaction
+      statuses: write       # the commit status benchpr
+    steps:
+      - uses: @DOWNLOAD@
+        if: needs.measure.result == 'success'
+        with:
+          name: benchpr-command-results
+      - name: Post the comment
+        id: post
+        if: needs.measure.result == 'success'
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          command: publish
+          status: "true"
+          comment: always     # asked for: post even when every benchmark is unchanged
+          args: results.json
+          cache: "false"      # this job holds a write token: it builds benchpr, restores no cache
+      - name: React with rocket or confused
+        if: always()
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
+        uses: @ACTION@
+        with:
+          command: slash-command
+          args: --done ${{ steps.post.outcome == 'success' && 'success' || 'failure' }}
+          cache: "false"
+)");
+}
+
+std::vector<WorkflowFile> workflow_files(const WorkflowChoice& choice) {
+  std::vector<WorkflowFile> files;
+  if (choice.fork_safe) {
+    files.push_back(
+        {".github/workflows/benchpr.yml", fork_safe_measure_workflow_yaml(choice.shards)});
+    files.push_back({".github/workflows/benchpr-publish.yml", fork_safe_publish_workflow_yaml()});
+  } else {
+    files.push_back({".github/workflows/benchpr.yml", choice.shards > 1
+                                                          ? sharded_workflow_yaml(choice.shards)
+                                                          : pull_request_workflow_yaml()});
+  }
+  if (choice.command)
+    files.push_back({".github/workflows/benchpr-command.yml", command_workflow_yaml()});
+  return files;
 }
 
 }  // namespace benchpr::app

@@ -1,0 +1,319 @@
+// Every workflow `benchpr init` writes, run as written: the plain pull_request workflow, the
+// sharded one (--shards 3), the fork-safe pair (--fork-safe) and the /benchmark workflow
+// (--command). tests/support/workflow_sim reads each job's steps from the YAML `init` wrote and
+// runs them the way a runner does (event payload, GITHUB_* files, the job's token as its
+// `permissions:` allow, action.yml's own scripts) against a real git repository and the fake
+// GitHub API, for a pull request from the same repository and one from a fork. What must come
+// out: one sticky comment (none for a fork in a pull_request workflow, and a green run), the
+// commit status, and the exit codes.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "benchpr/app/workflow_template.hpp"
+#include "support/benchpr_process.hpp"
+#include "support/fake_github.hpp"
+#include "support/gbench_project.hpp"
+#include "support/temp_repo.hpp"
+#include "support/workflow_sim.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRepo = "acme/widgets";
+constexpr const char* kFork = "contributor/widgets";
+constexpr int kNumber = 1;
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The workflow files `benchpr init FLAGS` writes, by file name.
+std::map<std::string, std::string> init_workflows(const std::vector<std::string>& flags) {
+  TempRepo project;
+  project.write("CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(demo CXX)\n"
+                "find_package(benchmark REQUIRED)\n"
+                "add_executable(core_bench bench/core_bench.cpp)\n"
+                "target_link_libraries(core_bench benchmark::benchmark)\n");
+  project.write("bench/core_bench.cpp", gbench_source({{"BM_Work", spin(10), ""}}));
+  std::vector<std::string> args = {"init", "-C", project.path()};
+  args.insert(args.end(), flags.begin(), flags.end());
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> files;
+  const std::string dir = project.path() + "/.github/workflows";
+  if (!std::filesystem::is_directory(dir)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    files[entry.path().filename().string()] = read_file(entry.path().string());
+  return files;
+}
+
+// A project whose three suites print their numbers (custom format), so a comparison takes
+// seconds: the pull request makes `parse` twice as slow.
+struct Project {
+  TempRepo origin;
+  std::string base_sha;
+  std::string head_sha;
+
+  Project() {
+    origin.write(".benchpr.yml",
+                 "build: \"true\"\n"
+                 "rounds: 6\n"
+                 "warmup_rounds: 1\n"
+                 "suites:\n"
+                 "  - name: parse\n    run: sh bench.sh parse\n    format: custom\n"
+                 "  - name: render\n    run: sh bench.sh render\n    format: custom\n"
+                 "  - name: store\n    run: sh bench.sh store\n    format: custom\n");
+    origin.write("bench.sh",
+                 "v=$(cat \"values/$1\")\n"
+                 "printf '[{\"name\":\"%s\",\"unit\":\"ns\",\"value\":%s.%03d}]\\n' \"$1\" \"$v\" "
+                 "$(od -An -N1 -tu1 /dev/urandom)\n");
+    for (const char* name : {"parse", "render", "store"})
+      origin.write(std::string("values/") + name, "1000\n");
+    base_sha = origin.commit_base_and_branch();
+    origin.write("values/parse", "2000\n");
+    head_sha = origin.commit("parse twice the work");
+    origin.git("update-ref refs/pull/1/head " + head_sha);
+    origin.checkout("main");
+  }
+};
+
+json pull_request_event(const Project& p, bool fork) {
+  return {{"action", "synchronize"},
+          {"number", kNumber},
+          {"pull_request",
+           {{"number", kNumber},
+            {"title", "Parse faster"},
+            {"html_url", "https://github.com/acme/widgets/pull/1"},
+            {"labels", json::array()},
+            {"base", {{"ref", "main"}, {"sha", p.base_sha}, {"repo", {{"full_name", kRepo}}}}},
+            {"head",
+             {{"ref", "feature"},
+              {"sha", p.head_sha},
+              {"repo", {{"full_name", fork ? kFork : kRepo}}}}}}},
+          {"repository", {{"full_name", kRepo}}}};
+}
+
+class Workflows : public ::testing::Test {
+ protected:
+  void add_pull_request(bool fork) {
+    FakePullRequest pr;
+    pr.number = kNumber;
+    pr.base_sha = project.base_sha;
+    pr.head_sha = project.head_sha;
+    pr.head_repo = fork ? std::optional<std::string>(kFork) : std::optional<std::string>("");
+    github.add_pull_request(kRepo, pr);
+  }
+
+  RunnerSetup setup(const std::string& event_name, json event, const std::string& sha) {
+    RunnerSetup s;
+    s.event_name = event_name;
+    s.event = std::move(event);
+    s.repository = kRepo;
+    s.sha = sha;
+    s.ref = event_name == "pull_request" ? "refs/pull/1/merge" : "refs/heads/main";
+    s.origin = project.origin.path();
+    s.api_url = github.url();
+    s.action_dir = BENCHPR_SOURCE_DIR;
+    s.benchpr_binary = BENCHPR_BINARY;
+    s.artifacts_dir = artifacts / ("run" + std::to_string(++runs));
+    s.action_refs = {std::string(app::kActionReference), "./", "./benchpr-action"};
+    s.token_for = [this](const std::vector<std::string>& writes) {
+      const std::string token = "ghs_job_token_" + std::to_string(++tokens);
+      github.add_token(token, writes);
+      return token;
+    };
+    return s;
+  }
+
+  RunnerSetup pull_request_setup(bool fork) {
+    RunnerSetup s = setup("pull_request", pull_request_event(project, fork), project.head_sha);
+    s.read_only_token = fork;
+    return s;
+  }
+
+  std::vector<FakeComment> benchpr_comments() const {
+    std::vector<FakeComment> out;
+    for (const FakeComment& c : github.comments(kRepo, kNumber))
+      if (contains(c.body, "<!-- benchpr:comment key=default -->")) out.push_back(c);
+    return out;
+  }
+
+  // The final commit status on the head, after a `pending` one when measuring started.
+  std::string final_status() const {
+    std::string state;
+    for (const FakeStatus& s : github.statuses())
+      if (s.sha == project.head_sha && s.context == "benchpr") state = s.state;
+    return state;
+  }
+
+  Project project;
+  FakeGitHub github;
+  TempDir artifacts;
+  int runs = 0;
+  int tokens = 0;
+};
+
+void expect_benchpr_steps_succeeded(const WorkflowRunResult& run) {
+  EXPECT_EQ(run.conclusion, "success") << run.log();
+  for (const StepResult& s : run.steps)
+    if (s.ran) {
+      EXPECT_EQ(s.outcome, "success") << s.job << " / " << s.step << "\n" << s.log;
+    }
+}
+
+TEST_F(Workflows, ThePlainWorkflowKeepsOneCommentAndSetsTheStatus) {
+  const auto files = init_workflows({});
+  ASSERT_EQ(files.size(), 1u);
+  const Workflow wf = read_workflow(files.at("benchpr.yml"));
+  add_pull_request(false);
+  for (int push = 1; push <= 2; ++push) {
+    SCOPED_TRACE("run " + std::to_string(push));
+    const WorkflowRunResult run = run_workflow(wf, pull_request_setup(false));
+    expect_benchpr_steps_succeeded(run);
+    ASSERT_EQ(run.benchpr_steps().size(), 1u) << run.log();
+    EXPECT_FALSE(run.benchpr_steps()[0]->outputs.at("comment-url").empty()) << run.log();
+    EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+    EXPECT_TRUE(contains(run.log(), push == 1 ? "comment created: " : "comment updated: "))
+        << run.log();
+    EXPECT_TRUE(contains(run.log(), "recommendation: ")) << run.log();
+    if (push == 2 && std::getenv("BENCHPR_SHOW_WORKFLOW_LOG")) std::cerr << run.log();
+  }
+  const auto statuses = github.statuses();
+  ASSERT_GE(statuses.size(), 2u);
+  EXPECT_EQ(statuses.front().state, "pending");
+  const std::string state = final_status();
+  EXPECT_TRUE(state == "failure" || state == "success") << state;
+}
+
+TEST_F(Workflows, ThePlainWorkflowOnAForkPullRequestMeasuresPostsNothingAndStaysGreen) {
+  const Workflow wf = read_workflow(init_workflows({}).at("benchpr.yml"));
+  add_pull_request(true);
+  const WorkflowRunResult run = run_workflow(wf, pull_request_setup(true));
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_TRUE(contains(run.log(), "::notice::benchpr: this pull request comes from a fork"))
+      << run.log();
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+  EXPECT_TRUE(github.statuses().empty());
+}
+
+TEST_F(Workflows, TheShardedWorkflowMergesItsShardsAndPostsOnce) {
+  const auto files = init_workflows({"--shards", "3"});
+  const Workflow wf = read_workflow(files.at("benchpr.yml"));
+  add_pull_request(false);
+  const WorkflowRunResult run = run_workflow(wf, pull_request_setup(false));
+  expect_benchpr_steps_succeeded(run);
+  int shards = 0;
+  for (const StepResult& s : run.steps)
+    if (s.job.starts_with("measure (") && s.step.starts_with("Measure shard")) ++shards;
+  EXPECT_EQ(shards, 3) << run.log();
+  EXPECT_TRUE(contains(run.log(), "merged 3 of 3 shards")) << run.log();
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+  const std::string state = final_status();
+  EXPECT_TRUE(state == "failure" || state == "success") << state;
+}
+
+TEST_F(Workflows, TheShardedWorkflowOnAForkPullRequestStaysGreen) {
+  const Workflow wf = read_workflow(init_workflows({"--shards", "3"}).at("benchpr.yml"));
+  add_pull_request(true);
+  const WorkflowRunResult run = run_workflow(wf, pull_request_setup(true));
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_TRUE(contains(run.log(), "::notice::benchpr: this pull request comes from a fork"))
+      << run.log();
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+// The measuring workflow on pull_request, then the publishing one on workflow_run with the
+// measuring run's artifacts and conclusion.
+void run_fork_safe_pair(const std::map<std::string, std::string>& files, bool fork,
+                        RunnerSetup measure_setup,
+                        const std::function<RunnerSetup(const std::string&, json)>& publish_setup,
+                        const std::string& main_sha, const std::string& head_sha) {
+  const Workflow measure = read_workflow(files.at("benchpr.yml"));
+  const Workflow publish = read_workflow(files.at("benchpr-publish.yml"));
+  const WorkflowRunResult measured = run_workflow(measure, measure_setup);
+  expect_benchpr_steps_succeeded(measured);
+  json event = {{"action", "completed"},
+                {"workflow_run",
+                 {{"id", 4242},
+                  {"name", measure.name},
+                  {"event", "pull_request"},
+                  {"conclusion", measured.conclusion},
+                  {"html_url", "https://github.com/acme/widgets/actions/runs/4242"},
+                  {"head_sha", head_sha},
+                  {"head_branch", "feature"},
+                  {"head_repository", {{"full_name", fork ? kFork : kRepo}}},
+                  {"pull_requests", fork ? json::array() : json::array({{{"number", kNumber}}})}}},
+                {"repository", {{"full_name", kRepo}}}};
+  RunnerSetup s = publish_setup("workflow_run", event);
+  s.sha = main_sha;
+  s.artifacts_dir = measure_setup.artifacts_dir;  // download-artifact's run-id
+  const WorkflowRunResult published = run_workflow(publish, s);
+  expect_benchpr_steps_succeeded(published);
+}
+
+TEST_F(Workflows, TheForkSafePairCommentsOnAForkPullRequest) {
+  const auto files = init_workflows({"--fork-safe"});
+  ASSERT_EQ(files.size(), 2u);
+  add_pull_request(true);
+  const std::string main_sha = project.base_sha;
+  for (int push = 1; push <= 2; ++push) {
+    SCOPED_TRACE("run " + std::to_string(push));
+    run_fork_safe_pair(
+        files, true, pull_request_setup(true),
+        [this](const std::string& name, json event) { return setup(name, event, ""); }, main_sha,
+        project.head_sha);
+    EXPECT_EQ(benchpr_comments().size(), 1u);
+  }
+  const std::string state = final_status();
+  EXPECT_TRUE(state == "failure" || state == "success") << state;
+}
+
+TEST_F(Workflows, TheShardedForkSafePairCommentsOnASameRepositoryPullRequest) {
+  const auto files = init_workflows({"--fork-safe", "--shards", "3"});
+  add_pull_request(false);
+  run_fork_safe_pair(
+      files, false, pull_request_setup(false),
+      [this](const std::string& name, json event) { return setup(name, event, ""); },
+      project.base_sha, project.head_sha);
+  EXPECT_EQ(benchpr_comments().size(), 1u);
+  EXPECT_FALSE(final_status().empty());
+}
+
+TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
+  const auto files = init_workflows({"--command"});
+  ASSERT_EQ(files.size(), 2u);
+  const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
+  add_pull_request(true);
+  const std::int64_t command =
+      github.add_comment(kRepo, kNumber, "/benchmark rounds=6", "maintainer");
+  const json event = {
+      {"action", "created"},
+      {"issue",
+       {{"number", kNumber},
+        {"pull_request", {{"url", "https://api.github.com/repos/acme/widgets/pulls/1"}}}}},
+      {"comment",
+       {{"id", command},
+        {"body", "/benchmark rounds=6"},
+        {"user", {{"login", "maintainer"}}},
+        {"author_association", "OWNER"}}},
+      {"repository", {{"full_name", kRepo}}}};
+  const WorkflowRunResult run = run_workflow(wf, setup("issue_comment", event, project.base_sha));
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+  std::vector<std::string> reactions;
+  for (const FakeReaction& r : github.reactions()) reactions.push_back(r.content);
+  EXPECT_EQ(reactions, (std::vector<std::string>{"eyes", "rocket"})) << run.log();
+  EXPECT_FALSE(final_status().empty()) << run.log();
+}
+
+}  // namespace
+}  // namespace benchpr::testing
