@@ -52,6 +52,23 @@ TEST(AppActionsReport, OneWarningPerRegressionWithItsInterval) {
             "(95%25 CI +4.1%25 to +10.8%25)");
 }
 
+// GitHub shows 10 warnings per step: the 11th and later are counted in one notice instead of
+// vanishing.
+TEST(AppActionsReport, AtMostTenWarningsThenANoticeCountingTheRest) {
+  Analysis a;
+  for (int i = 0; i < 13; ++i)
+    a.benchmarks.push_back(bench("BM_" + std::to_string(i), Verdict::Regression, 0.5));
+  a.benchmarks.push_back(bench("BM_Fine", Verdict::Unchanged));
+  const auto lines = regression_annotations(a);
+  ASSERT_EQ(lines.size(), 11u);
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(lines[i].starts_with("::warning ")) << lines[i];
+  EXPECT_EQ(lines[10],
+            "::notice::benchpr: 3 more regressions not annotated (GitHub shows 10 warnings per "
+            "step); the comment and the job summary list every one");
+  a.benchmarks.resize(10);
+  EXPECT_EQ(regression_annotations(a).size(), 10u) << "exactly ten need no notice";
+}
+
 TEST(AppActionsReport, NamesCannotEndTheAnnotationOrStartANewLine) {
   Analysis a;
   a.benchmarks = {bench("BM_X\n::error::owned", Verdict::Regression, 0.5)};

@@ -40,8 +40,19 @@ std::vector<std::pair<std::string, std::string>> step_outputs(const Analysis& an
 
 std::vector<std::string> regression_annotations(const Analysis& analysis) {
   std::vector<std::string> lines;
+  int regressions = 0;
+  for (const auto& b : analysis.benchmarks) regressions += b.verdict == Verdict::Regression;
   for (const auto& b : analysis.benchmarks) {
     if (b.verdict != Verdict::Regression) continue;
+    if (static_cast<int>(lines.size()) == kMaxWarningAnnotations) {
+      // GitHub shows 10 warnings per step and drops the rest silently: say how many there are.
+      const int rest = regressions - kMaxWarningAnnotations;
+      lines.push_back(github::notice_command(fmt::format(
+          "benchpr: {} more regression{} not annotated (GitHub shows {} warnings per step); the "
+          "comment and the job summary list every one",
+          rest, rest == 1 ? "" : "s", kMaxWarningAnnotations)));
+      break;
+    }
     std::string message = fmt::format("{} ({}) regressed: change {}", b.name, b.suite,
                                       is_missing(b.change) ? "?" : percent(b.change));
     if (!is_missing(b.ci_low) && !is_missing(b.ci_high))

@@ -21,7 +21,11 @@ std::vector<std::pair<std::string, std::string>> step_outputs(const Analysis& an
                                                               const std::string& results_path,
                                                               const std::string& comment_url);
 
-// `::warning title=benchpr regression::BM_X is 7.5% slower ...` lines (names escaped).
+// GitHub shows at most this many warning annotations of one step.
+inline constexpr int kMaxWarningAnnotations = 10;
+
+// `::warning title=benchpr regression::BM_X is 7.5% slower ...` lines (names escaped), one per
+// regression up to kMaxWarningAnnotations, then one notice counting the rest.
 std::vector<std::string> regression_annotations(const Analysis& analysis);
 
 // Appends the markdown to $GITHUB_STEP_SUMMARY and the outputs to $GITHUB_OUTPUT (each when
