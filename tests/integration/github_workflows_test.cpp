@@ -315,5 +315,82 @@ TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
   EXPECT_FALSE(final_status().empty()) << run.log();
 }
 
+// A GitHub App's installation token (GET /user answers 403, comments are by my-app[bot]): the
+// second run of the written workflow updates the first run's comment.
+TEST_F(Workflows, AnAppTokenKeepsOneComment) {
+  github.set_app_token("my-app");
+  const Workflow wf = read_workflow(init_workflows({}).at("benchpr.yml"));
+  add_pull_request(false);
+  for (int push = 1; push <= 2; ++push) {
+    SCOPED_TRACE("run " + std::to_string(push));
+    const WorkflowRunResult run = run_workflow(wf, pull_request_setup(false));
+    expect_benchpr_steps_succeeded(run);
+    ASSERT_EQ(benchpr_comments().size(), 1u) << run.log();
+    EXPECT_EQ(benchpr_comments()[0].login, "my-app[bot]");
+  }
+}
+
+// The repository's own pull_request workflow (benchpr on benchpr, `uses: ./`) runs as written.
+TEST_F(Workflows, TheRepositorysOwnWorkflowRuns) {
+  const Workflow wf =
+      read_workflow(read_file(std::string(BENCHPR_SOURCE_DIR) + "/.github/workflows/benchpr.yml"));
+  add_pull_request(false);
+  const WorkflowRunResult run = run_workflow(wf, pull_request_setup(false));
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+  EXPECT_FALSE(final_status().empty());
+}
+
+// One step of benchpr's action with these inputs (YAML lines under `with:`), in a pull_request
+// job of the same repository.
+WorkflowRunResult run_action_step(const std::string& with, RunnerSetup setup) {
+  const Workflow wf = read_workflow(
+      "name: one step\non: pull_request\npermissions:\n  pull-requests: write\njobs:\n"
+      "  one:\n    steps:\n      - uses: actions/checkout@v7\n      - id: benchpr\n"
+      "        uses: " +
+      std::string(app::kActionReference) + "\n        with:\n" + with);
+  return run_workflow(wf, setup);
+}
+
+// Every line of a multi-line `args:` reaches benchpr: here the second line, --dry-run, keeps the
+// comment from being posted (read as one line, it was lost and the comment was posted).
+TEST_F(Workflows, EveryLineOfMultiLineArgsCounts) {
+  add_pull_request(false);
+  const WorkflowRunResult run =
+      run_action_step("          args: |\n            --rounds 4\n            --dry-run\n",
+                      pull_request_setup(false));
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_TRUE(contains(run.log(), "4 rounds + 1 warm-up")) << run.log();
+  EXPECT_TRUE(contains(run.log(), "dry run: nothing posted")) << run.log();
+  EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
+}
+
+TEST_F(Workflows, MergeWithoutArgsFailsSayingWhatToGive) {
+  add_pull_request(false);
+  const WorkflowRunResult run =
+      run_action_step("          command: merge\n", pull_request_setup(false));
+  EXPECT_EQ(run.conclusion, "failure");
+  ASSERT_EQ(run.steps.size(), 2u);
+  EXPECT_EQ(run.steps[1].exit_code, 2) << run.log();
+  EXPECT_TRUE(contains(run.log(),
+                       "::error::benchpr: command merge needs args naming the "
+                       "directories that hold the shard results files"))
+      << run.log();
+}
+
+TEST_F(Workflows, ANonLinuxRunnerGetsAClearError) {
+  add_pull_request(false);
+  RunnerSetup windows = pull_request_setup(false);
+  windows.runner_os = "Windows";
+  const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", windows);
+  EXPECT_EQ(run.conclusion, "failure");
+  EXPECT_TRUE(contains(run.log(),
+                       "::error::benchpr runs on Linux runners only (ubuntu-22.04, "
+                       "ubuntu-24.04 or ubuntu-latest, Debian 12); this job runs on "
+                       "Windows"))
+      << run.log();
+  EXPECT_TRUE(github.requests().empty());
+}
+
 }  // namespace
 }  // namespace benchpr::testing

@@ -218,7 +218,7 @@ struct Job {
             shell_env_word("GITHUB_ENV", job_dir + "/env"),
             shell_env_word("GITHUB_PATH", job_dir + "/path"),
             shell_env_word("RUNNER_TEMP", runner_temp),
-            "RUNNER_OS=Linux",
+            shell_env_word("RUNNER_OS", setup.runner_os),
             "RUNNER_ARCH=X64",
             "GIT_CONFIG_NOSYSTEM=1",
             shell_env_word("GIT_CONFIG_GLOBAL", home + "/.gitconfig")};

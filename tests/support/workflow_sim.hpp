@@ -62,7 +62,8 @@ struct RunnerSetup {
   // The job's GITHUB_TOKEN for the writes its permissions allow ("pull-requests", "statuses");
   // a fork's pull_request job gets one without writes whatever it asks for.
   std::function<std::string(const std::vector<std::string>& writes)> token_for;
-  bool read_only_token = false;  // a pull_request event from a fork
+  bool read_only_token = false;     // a pull_request event from a fork
+  std::string runner_os = "Linux";  // RUNNER_OS
 };
 
 struct StepResult {
