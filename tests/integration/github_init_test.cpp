@@ -89,6 +89,46 @@ TEST(Init, WritesAShardedMatrixWorkflowThatPassesYamllint) {
   EXPECT_EQ(one.exit_code, 2) << one.err;
 }
 
+// --fork-safe writes the measuring and the publishing workflow (with --shards, the measuring one
+// as a matrix), --command adds the /benchmark one; only jobs that run no code of the pull
+// request hold a write token, and those restore no cache.
+TEST(Init, WritesTheForkSafePairAndTheCommandWorkflowThatPassYamllint) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(100));
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"init", "-C", repo.path(), "--fork-safe", "--shards", "2", "--command"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string dir = repo.path() + "/.github/workflows/";
+  const std::string measure = read_file(dir + "benchpr.yml");
+  const std::string publish = read_file(dir + "benchpr-publish.yml");
+  const std::string command = read_file(dir + "benchpr-command.yml");
+  EXPECT_TRUE(contains(measure, "shard: [1, 2]")) << measure;
+  EXPECT_FALSE(contains(measure, ": write")) << measure;
+  EXPECT_TRUE(contains(measure, "name: benchpr-results")) << measure;
+  EXPECT_TRUE(contains(publish, "workflow_run:")) << publish;
+  EXPECT_TRUE(contains(publish, "workflows: [benchmarks]")) << publish;
+  EXPECT_FALSE(contains(publish, "uses: actions/checkout")) << publish;
+  EXPECT_TRUE(contains(publish, "cache: \"false\"")) << publish;
+  EXPECT_TRUE(contains(command, "issue_comment:")) << command;
+  EXPECT_TRUE(contains(command, "group: benchpr-command-${{ github.event.issue.number }}"))
+      << command;
+  EXPECT_TRUE(contains(r.out, "wrote " + dir + "benchpr-command.yml")) << r.out;
+  if (run_command("yamllint --version").exit_code == 0) {
+    const CommandResult lint = run_command(
+        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
+        "disable, truthy: {check-keys: false}}}' " +
+        shell_quote(dir));
+    EXPECT_EQ(lint.exit_code, 0) << lint.output;
+  }
+  // Nothing is overwritten without --force, and a refusal writes nothing.
+  repo.remove(".benchpr.yml");
+  const BenchprRun again =
+      run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path(), "--fork-safe", "--command"});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(contains(again.err, "exists already (pass --force")) << again.err;
+  EXPECT_FALSE(std::filesystem::exists(repo.path() + "/.benchpr.yml"));
+}
+
 TEST(Init, NamesTheRepositorysDefaultBranch) {
   TempRepo repo;
   write_cmake_project(repo, spin(100));

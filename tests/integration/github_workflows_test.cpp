@@ -277,6 +277,42 @@ TEST_F(Workflows, TheForkSafePairCommentsOnAForkPullRequest) {
   EXPECT_TRUE(state == "failure" || state == "success") << state;
 }
 
+// fail-on goes on the publishing step: the measuring run stays green, so its results are
+// published; the publishing step posts the comment and the status, then fails with exit code 3.
+TEST_F(Workflows, TheForkSafePairWithFailOnRegressionStillPostsThenFails) {
+  auto files = init_workflows({"--fork-safe"});
+  std::string& publish = files.at("benchpr-publish.yml");
+  const std::size_t at = publish.find("fail-on: never");
+  ASSERT_NE(at, std::string::npos) << publish;
+  publish.replace(at, 14, "fail-on: regression");
+  add_pull_request(true);
+  const Workflow measure = read_workflow(files.at("benchpr.yml"));
+  const RunnerSetup measure_setup = pull_request_setup(true);
+  const WorkflowRunResult measured = run_workflow(measure, measure_setup);
+  expect_benchpr_steps_succeeded(measured);
+  json event = {{"action", "completed"},
+                {"workflow_run",
+                 {{"id", 4242},
+                  {"name", measure.name},
+                  {"event", "pull_request"},
+                  {"conclusion", measured.conclusion},
+                  {"head_sha", project.head_sha},
+                  {"head_branch", "feature"},
+                  {"head_repository", {{"full_name", kFork}}},
+                  {"pull_requests", json::array()}}},
+                {"repository", {{"full_name", kRepo}}}};
+  RunnerSetup s = setup("workflow_run", event, project.base_sha);
+  s.artifacts_dir = measure_setup.artifacts_dir;
+  const WorkflowRunResult published = run_workflow(read_workflow(publish), s);
+  EXPECT_EQ(benchpr_comments().size(), 1u) << published.log();
+  EXPECT_EQ(final_status(), "failure") << published.log();
+  EXPECT_EQ(published.conclusion, "failure");
+  const auto steps = published.benchpr_steps();
+  ASSERT_EQ(steps.size(), 1u) << published.log();
+  EXPECT_EQ(steps[0]->exit_code, 3) << published.log();
+  EXPECT_EQ(steps[0]->outputs.at("recommendation"), "do-not-merge");
+}
+
 TEST_F(Workflows, TheShardedForkSafePairCommentsOnASameRepositoryPullRequest) {
   const auto files = init_workflows({"--fork-safe", "--shards", "3"});
   add_pull_request(false);
