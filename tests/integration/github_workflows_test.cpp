@@ -19,6 +19,7 @@
 #include "support/benchpr_process.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
+#include "support/git_http_remote.hpp"
 #include "support/temp_repo.hpp"
 #include "support/workflow_sim.hpp"
 
@@ -328,7 +329,22 @@ TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
   const auto files = init_workflows({"--command"});
   ASSERT_EQ(files.size(), 2u);
   const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
-  add_pull_request(true);
+  // benchpr fetches the pull request from the clone URL the API reports, over HTTP as from
+  // GitHub: a bare copy of the origin served on 127.0.0.1.
+  TempDir bare;
+  run_checked("git clone -q --bare " + shell_quote(project.origin.path()) + " " +
+              shell_quote(bare / "widgets.git"));
+  run_checked("git -C " + shell_quote(bare / "widgets.git") + " update-ref refs/pull/1/head " +
+              project.head_sha);
+  GitHttpRemote remote(bare / "widgets.git");
+  FakePullRequest pr;
+  pr.number = kNumber;
+  pr.base_sha = project.base_sha;
+  pr.head_sha = project.head_sha;
+  pr.head_repo = std::optional<std::string>(kFork);
+  pr.clone_url = remote.url();
+  github.add_pull_request(kRepo, pr);
+  github.set_permission(kRepo, "maintainer", "write");
   const std::int64_t command =
       github.add_comment(kRepo, kNumber, "/benchmark rounds=6", "maintainer");
   const json event = {
