@@ -52,7 +52,10 @@ TEST(LeadingProgram, TakesOnlyAPlainPath) {
             "build/bench/core_bench");
   EXPECT_EQ(leading_program("  ./run.sh"), "./run.sh");
   EXPECT_EQ(leading_program("/opt/x/bench"), "/opt/x/bench");
-  EXPECT_FALSE(leading_program("FOO=1 build/bench"));
+  EXPECT_EQ(leading_program("FOO=1 B_2='/x/out dir.json' build/bench all"), "build/bench");
+  EXPECT_FALSE(leading_program("FOO=1"));
+  EXPECT_FALSE(leading_program("FOO=\"1\" build/bench"));
+  EXPECT_FALSE(leading_program("1FOO=1 build/bench"));
   EXPECT_FALSE(leading_program("\"build/my bench\" x"));
   EXPECT_FALSE(leading_program("build/bench;rm -rf x"));
   EXPECT_FALSE(leading_program("$HOME/bench"));
@@ -110,6 +113,8 @@ TEST(SuiteFiles, RunsFreshCopiesFromPathsOfEqualLength) {
   EXPECT_FALSE(fs::exists(w.copies + "/base"));
   files.begin_round();
   EXPECT_TRUE(fs::exists(w.copies + "/base/0/bench"));
+  EXPECT_EQ(files.command_for("core", Side::Base, "OUT='/o/build/bench' build/bench"),
+            "OUT='/o/build/bench' " + w.copies + "/base/0/bench");
   // Scripts run in place.
   EXPECT_EQ(files.command_for("script", Side::Base, "./bench.sh"), "./bench.sh");
   EXPECT_TRUE(files.environment_for("core", Side::Base).empty());  // no worktree libraries

@@ -178,14 +178,45 @@ void make_dirs(const std::string& dir) {
 
 }  // namespace
 
-std::optional<std::string> leading_program(std::string_view command) {
+namespace {
+
+// Where the program word of `command` starts and how long it is: leading assignments
+// (NAME=value, the value plain or in single quotes, as `{out}` is substituted) are skipped.
+std::optional<std::pair<std::size_t, std::size_t>> program_span(std::string_view command) {
   std::size_t start = 0;
-  while (start < command.size() && (command[start] == ' ' || command[start] == '\t')) ++start;
-  std::size_t end = start;
-  while (end < command.size() && is_path_char(command[end])) ++end;
-  if (end == start) return std::nullopt;
-  if (end < command.size() && command[end] != ' ' && command[end] != '\t') return std::nullopt;
-  return std::string(command.substr(start, end - start));
+  const auto skip_blanks = [&] {
+    while (start < command.size() && (command[start] == ' ' || command[start] == '\t')) ++start;
+  };
+  for (skip_blanks();; skip_blanks()) {
+    std::size_t end = start;
+    while (end < command.size() && is_path_char(command[end])) ++end;
+    if (end == start) return std::nullopt;
+    if (end == command.size() || command[end] == ' ' || command[end] == '\t')
+      return std::make_pair(start, end - start);
+    // An assignment: a name, '=', then a plain or single-quoted value.
+    const std::string_view name = command.substr(start, end - start);
+    if (command[end] != '=' || name.empty() || name.find_first_of("./+-") != std::string::npos ||
+        (name[0] >= '0' && name[0] <= '9'))
+      return std::nullopt;
+    std::size_t v = end + 1;
+    if (v < command.size() && command[v] == '\'') {
+      const auto close = command.find('\'', v + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      v = close + 1;
+    } else {
+      while (v < command.size() && is_path_char(command[v])) ++v;
+    }
+    if (v < command.size() && command[v] != ' ' && command[v] != '\t') return std::nullopt;
+    start = v;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> leading_program(std::string_view command) {
+  const auto span = program_span(command);
+  if (!span) return std::nullopt;
+  return std::string(command.substr(span->first, span->second));
 }
 
 WholeTreeState whole_tree_state(const std::string& root) {
@@ -467,10 +498,10 @@ std::string SuiteFiles::command_for(const std::string& suite, Side side,
                                     const std::string& command) const {
   const auto it = programs_.find({suite, side});
   if (it == programs_.end() || !it->second.copied || !in_round_) return command;
-  const auto word = leading_program(command);
-  if (!word || *word != it->second.word) return command;
-  const auto start = command.find(*word);
-  return command.substr(0, start) + copy_path(suite, side) + command.substr(start + word->size());
+  const auto span = program_span(command);
+  if (!span || command.compare(span->first, span->second, it->second.word) != 0) return command;
+  return command.substr(0, span->first) + copy_path(suite, side) +
+         command.substr(span->first + span->second);
 }
 
 std::vector<std::pair<std::string, std::string>> SuiteFiles::environment_for(

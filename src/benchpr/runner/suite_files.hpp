@@ -30,10 +30,11 @@ class TamperError : public Error {
   explicit TamperError(const std::string& message) : Error(ErrorCategory::Input, message) {}
 };
 
-// The first word of a shell command when it is a plain path ("build/bench/x", "./run.sh"):
-// letters, digits and . / _ - + only, followed by a blank or the end. Anything else (quotes,
-// variables, `cd x && ...`, an assignment) is nullopt: benchpr does not rewrite what it cannot
-// read with certainty.
+// The program a shell command starts when its first word is a plain path ("build/bench/x",
+// "./run.sh"): letters, digits and . / _ - + only, followed by a blank or the end, after any
+// leading assignments (`BENCHMARK_OUT='/x/out.json' build/bench`, values plain or single-quoted).
+// Anything else (double quotes, variables, `cd x && ...`) is nullopt: benchpr does not rewrite
+// what it cannot read with certainty.
 std::optional<std::string> leading_program(std::string_view command);
 
 struct LibraryFile {
