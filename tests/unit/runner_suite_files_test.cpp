@@ -53,6 +53,7 @@ TEST(LeadingProgram, TakesOnlyAPlainPath) {
   EXPECT_EQ(leading_program("  ./run.sh"), "./run.sh");
   EXPECT_EQ(leading_program("/opt/x/bench"), "/opt/x/bench");
   EXPECT_EQ(leading_program("FOO=1 B_2='/x/out dir.json' build/bench all"), "build/bench");
+  EXPECT_EQ(leading_program("BENCHMARK_OUT={out} build/bench all"), "build/bench");
   EXPECT_FALSE(leading_program("FOO=1"));
   EXPECT_FALSE(leading_program("FOO=\"1\" build/bench"));
   EXPECT_FALSE(leading_program("1FOO=1 build/bench"));

@@ -181,7 +181,8 @@ void make_dirs(const std::string& dir) {
 namespace {
 
 // Where the program word of `command` starts and how long it is: leading assignments
-// (NAME=value, the value plain or in single quotes, as `{out}` is substituted) are skipped.
+// (NAME=value, the value plain, in single quotes as `{out}` is substituted, or `{out}`) are
+// skipped.
 std::optional<std::pair<std::size_t, std::size_t>> program_span(std::string_view command) {
   std::size_t start = 0;
   const auto skip_blanks = [&] {
@@ -203,6 +204,8 @@ std::optional<std::pair<std::size_t, std::size_t>> program_span(std::string_view
       const auto close = command.find('\'', v + 1);
       if (close == std::string_view::npos) return std::nullopt;
       v = close + 1;
+    } else if (command.substr(v, 5) == "{out}") {
+      v += 5;  // the configured command, before benchpr substitutes the results file's path
     } else {
       while (v < command.size() && is_path_char(command[v])) ++v;
     }

@@ -32,7 +32,7 @@ class TamperError : public Error {
 
 // The program a shell command starts when its first word is a plain path ("build/bench/x",
 // "./run.sh"): letters, digits and . / _ - + only, followed by a blank or the end, after any
-// leading assignments (`BENCHMARK_OUT='/x/out.json' build/bench`, values plain or single-quoted).
+// leading assignments (`BENCHMARK_OUT={out} build/bench`: values plain, single-quoted or `{out}`).
 // Anything else (double quotes, variables, `cd x && ...`) is nullopt: benchpr does not rewrite
 // what it cannot read with certainty.
 std::optional<std::string> leading_program(std::string_view command);
