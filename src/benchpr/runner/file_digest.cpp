@@ -183,6 +183,9 @@ std::string copy_file_hashed(const std::string& from, const std::string& to) {
       done += w;
     }
   }
+  // Written back before the copy runs: the first process of a round must not share the machine
+  // with the write-back of the files it was copied with.
+  if (::fsync(out.get()) != 0) fail("cannot write", to);
   if (::close(out.release()) != 0) fail("cannot write", to);
   return s.hex_digest();
 }
