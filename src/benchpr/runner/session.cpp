@@ -227,15 +227,25 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
 
   exec::ProcessSpec spec;
   spec.command = cmd.command;
+  if (files_) {
+    files_->verify(suite.name, side);
+    spec.command = files_->command_for(suite.name, side, cmd.command);
+    spec.set_env = files_->environment_for(suite.name, side);
+  }
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
   spec.timeout_seconds = c.timeout_for(suite);
   spec.scrub_env = c.scrub_env;
   spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   std::filesystem::remove(spec.log_path, ec);
   spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
-  if (format->measures_process()) return run_measured_command(results, rec, spec, suite, side);
+  if (format->measures_process()) {
+    RunRecord& measured = run_measured_command(results, rec, spec, suite, side);
+    if (files_) files_->after_run(side);
+    return measured;
+  }
   const CpuSample before = sample_cpu();
   const exec::ProcessResult p = processes_.run(spec);
+  if (files_) files_->after_run(side);
   child_seconds_ += p.wall_seconds;
   rec.seconds = p.wall_seconds;
   record_cpu(rec, p.user_seconds + p.system_seconds, before, sample_cpu());
@@ -481,8 +491,46 @@ void Session::mark_interrupted(Results& results, int round) {
 void Session::run(Results& results) {
   started_ = now_seconds();
   child_seconds_ = 0;
+  clean_unbuilt_worktrees(results);
+  try {
+    run_measuring(results);
+  } catch (const TamperError& e) {
+    // What was measured before stays, but the comparison ends here and says why.
+    if (files_) files_->end_round();
+    results.complete = false;
+    results.stop_reason = e.what();
+    finish_failures(results);
+    results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
+    persist(results);
+    throw;
+  }
+  if (files_) files_->end_round();
+}
+
+void Session::clean_unbuilt_worktrees(const Results& results) {
+  // With no build of benchpr's, whatever the worktrees hold beyond the revision's tracked files
+  // is a leftover of an earlier comparison's revisions: running it as this revision's code once
+  // reported a README-only change as 22% faster. --skip-build keeps them on purpose.
+  if (!results.config.build.empty() || setup_.skip_build) return;
+  for (const std::string& dir : {setup_.base_dir, setup_.head_dir}) {
+    const std::size_t removed = remove_untracked_files(dir);
+    if (removed > 0)
+      progress_(
+          fmt::format("removed {} untracked file(s) from {}: no build is configured, so "
+                      "they are outputs of another revision",
+                      removed, dir));
+  }
+}
+
+void Session::run_measuring(Results& results) {
   const bool base_ok = build(results, Side::Base);
+  // The PR's build runs after the base's and as the same user: it must leave the base's
+  // worktree as the base's build left it.
+  const WholeTreeState base_built = whole_tree_state(setup_.base_dir);
   const bool head_ok = !exec::interrupt_requested() && build(results, Side::Head);
+  if (const auto change = first_tree_change(base_built, whole_tree_state(setup_.base_dir)))
+    throw TamperError("the base's worktree changed during the PR's build (" + *change +
+                      "): the PR's build wrote into the base's files; the comparison is void");
   if (exec::interrupt_requested()) {
     mark_interrupted(results, 0);
     persist(results);
@@ -495,6 +543,15 @@ void Session::run(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
+  files_ = std::make_unique<SuiteFiles>(
+      setup_.copy_dir.empty() ? setup_.out_dir + "/exe" : setup_.copy_dir, setup_.base_dir,
+      setup_.head_dir);
+  std::vector<SuiteConfig> timed;
+  for (const SuiteConfig& s : results.config.suites)
+    if (Config::measures_time(s)) timed.push_back(s);
+  for (const std::string& line :
+       files_->record(timed, results.config.build.empty() || setup_.skip_build))
+    progress_(line);
   if (setup_.select_work) {
     WorkSelection w = setup_.select_work(results);
     if (w.nothing) {
@@ -631,6 +688,9 @@ bool Session::run_rounds(Results& results, int from, int to) {
                           round.warmup ? " (warm-up)" : "", side_name(round.first),
                           format_duration(now_seconds() - started_), eta));
     const Side order[2] = {round.first, other(round.first)};
+    // Fresh copies of both sides' executables for every round: nothing fixed per file can
+    // stay with one side for the whole comparison.
+    if (files_) files_->begin_round();
     for (const SuiteConfig& suite : results.config.suites) {
       if (!Config::measures_time(suite)) continue;
       if (skipped_suites_.count(suite.name)) continue;
@@ -638,6 +698,7 @@ bool Session::run_rounds(Results& results, int from, int to) {
         run_suite(results, round, suite, order[pos], pos);
       }
     }
+    if (files_) files_->end_round();
     if (exec::interrupt_requested()) {
       mark_interrupted(results, i);
       finish_failures(results);

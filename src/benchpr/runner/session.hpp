@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
+#include "benchpr/runner/suite_files.hpp"
 
 namespace benchpr::runner {
 
@@ -29,8 +31,10 @@ struct WorkSelection {
 struct SessionSetup {
   std::string base_dir;  // materialised worktrees (same path length)
   std::string head_dir;
-  std::string out_dir;                     // per-run results files
-  std::string log_dir;                     // build and run logs
+  std::string out_dir;  // per-run results files
+  std::string log_dir;  // build and run logs
+  // Per-round copies of the benchmark executables (runner/suite_files.hpp); "" = out_dir/exe.
+  std::string copy_dir;
   std::vector<std::string> persist_paths;  // results JSON rewritten here after every round
   bool skip_build = false;
   // Called once both sides built, before the first round: lets the caller fill in suites that
@@ -57,7 +61,8 @@ class Session {
   // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
   // rounds are adaptive (pre-registered looks, see core/adaptive.hpp). Never throws for
   // failures of the code under test (they are recorded), nor when results cannot be persisted
-  // (see write_error()).
+  // (see write_error()). Throws TamperError, after persisting what was measured, when a side's
+  // executable or tracked file changed after its build (runner/suite_files.hpp).
   void run(Results& results);
 
   // The failed write of a results file at the latest persist ("cannot write /x: No space left on
@@ -91,6 +96,9 @@ class Session {
   bool sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const;
   void finish_failures(Results& results);
   void mark_interrupted(Results& results, int round);
+  void run_measuring(Results& results);
+  // Removes the build outputs of earlier revisions when benchpr does not build.
+  void clean_unbuilt_worktrees(const Results& results);
 
   exec::ProcessRunner& processes_;
   SessionSetup setup_;
@@ -111,6 +119,7 @@ class Session {
   std::string write_error_;
   std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;
+  std::unique_ptr<SuiteFiles> files_;  // set once both sides are built
 };
 
 }  // namespace benchpr::runner

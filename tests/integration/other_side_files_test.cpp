@@ -1,0 +1,105 @@
+// Both sides run as one user, so the PR's code can reach the base's worktree (../base). A PR
+// benchmark that rewrote the base's files between rounds once turned a 50% slowdown into "Looks
+// good to merge, 3x faster". And with no `build:`, executables an earlier comparison left in a
+// reused worktree were run as the revision's code. benchpr must run, for each side, what that
+// side's revision and build made, or stop and say why.
+#include <gtest/gtest.h>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+// A custom-format script printing one value near `ns`; the PR's also rewrites the base's copy of
+// itself (in the base's worktree, ../base) to report a base three times slower.
+std::string generator(int ns, bool rewrite_base) {
+  std::string s =
+      "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
+      "printf '[{\"name\":\"work\",\"unit\":\"ns\",\"value\":%s}]\\n' \"$((" +
+      std::to_string(ns) + " + r % 7))\"\n";
+  if (rewrite_base)
+    s += "cat > ../base/gen.sh <<'EOF'\n"
+         "printf '[{\"name\":\"work\",\"unit\":\"ns\",\"value\":4500}]\\n'\n"
+         "EOF\n";
+  return s;
+}
+
+TEST(OtherSideFiles, APrRunThatRewritesTheBasesScriptEndsTheComparison) {
+  TempRepo repo;
+  commit_script_project(repo,
+                        "  - name: script\n"
+                        "    run: sh gen.sh\n"
+                        "    format: custom\n",
+                        4, generator(1000, false), generator(1500, true));
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  // Before: exit 0, "improvement" and "Looks good to merge" for a PR 50% slower.
+  EXPECT_NE(e.exit_code, 0) << e.err << e.out;
+  EXPECT_NE(e.err.find("tracked file gen.sh changed"), std::string::npos)
+      << contains_msg(e.err, "tracked file gen.sh changed");
+  EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
+  // What was measured before stays in the results file, which says why it stopped.
+  const json doc = read_json(out / "results.json");
+  EXPECT_FALSE(doc["complete"].get<bool>());
+  EXPECT_NE(doc["stop_reason"].get<std::string>().find("gen.sh"), std::string::npos)
+      << doc["stop_reason"];
+}
+
+TEST(OtherSideFiles, APrThatOverwritesTheBasesExecutableEndsTheComparison) {
+  TempRepo repo;
+  // The PR's benchmark is three times slower, and at start-up copies its own executable over the
+  // base's: from then on the base would run the PR's code, and the comparison see no change.
+  const std::string overwrite =
+      "#include <cstdlib>\n"
+      "static const int kOverwrite = std::system(\"cp -f bench_bin ../base/bench_bin.new && "
+      "mv -f ../base/bench_bin.new ../base/bench_bin\");\n";
+  GbenchConfig config = small_config();
+  config.rounds = 4;
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(6000), ""}}, config,
+                     "", overwrite);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_NE(e.exit_code, 0) << e.err << e.out;
+  EXPECT_NE(e.err.find("base's benchmark executable ./bench_bin changed after its build"),
+            std::string::npos)
+      << contains_msg(e.err, "base's benchmark executable ./bench_bin changed after its build");
+  EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
+}
+
+TEST(OtherSideFiles, WithoutABuildTheOutputsOfAnEarlierComparisonAreNotRun) {
+  TempRepo repo;
+  // A first comparison builds bench_bin in both worktrees: the PR's is three times slower.
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(6000), ""}});
+  TempDir first_out;
+  const Ending first = run_benchpr_to_end(run_args(repo, first_out), 300);
+  ASSERT_TRUE(first.exited && first.exit_code == 0) << first.describe() << "\n" << first.err;
+  // Then a README-only pair whose configuration builds nothing and runs ./bench_bin.
+  repo.write(".benchpr.yml",
+             "suites:\n  - name: micro\n    run: ./bench_bin --benchmark_min_time=0.01\n"
+             "rounds: 4\nwarmup_rounds: 0\n");
+  repo.remove("bench.cpp");
+  repo.commit("benchmarks built elsewhere");
+  repo.git("branch readme-base");
+  repo.write("README.md", "words\n");
+  repo.commit("a README");
+  TempDir out;
+  const Ending e =
+      run_benchpr_to_end({"run", "-C", repo.path(), "--base", "readme-base", "--head", "feature",
+                          "--dry-run", "--seed", "7", "--output", out / "results.json"},
+                         300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_NE(e.err.find("untracked file(s)"), std::string::npos)
+      << contains_msg(e.err, "untracked file(s)");
+  // Before: the leftovers ran as the two revisions, and a README change was a 3x regression.
+  const json doc = read_json(out / "results.json");
+  for (const auto& [name, verdict] : verdicts(doc)) {
+    EXPECT_NE(verdict, "regression") << name;
+    EXPECT_NE(verdict, "improvement") << name;
+    EXPECT_NE(verdict, "slower") << name;
+  }
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults
