@@ -57,6 +57,79 @@ TEST(ZeroConfig, CmakeProjectWithGoogleBenchmarkBuildsInReleaseWithoutSuitesYet)
   EXPECT_EQ(config.rounds, Config{}.rounds);
 }
 
+// Shaped like spdlog: the benchmarks are a subdirectory added only when an OFF option is on.
+void write_gated_project(const TempDir& dir) {
+  write_file(dir / "CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+             "option(DEMO_BUILD_ALL \"Build everything\" OFF)\n"
+             "option(DEMO_BUILD_TESTS \"Build tests\" OFF)\n"
+             "# bench options\n"
+             "option(DEMO_BUILD_BENCH \"Build benchmarks (needs google benchmark)\" OFF)\n"
+             "option(DEMO_INSTALL \"Install\" ON)\n"
+             "add_library(core core.cpp)\n"
+             "if(DEMO_BUILD_TESTS OR DEMO_BUILD_ALL)\n  add_subdirectory(tests)\nendif()\n"
+             "if(DEMO_BUILD_BENCH OR DEMO_BUILD_ALL)\n"
+             "    message(STATUS \"Generating benchmarks\")\n"
+             "    add_subdirectory(bench)\nendif()\n");
+  write_file(dir / "bench/CMakeLists.txt",
+             "find_package(benchmark CONFIG)\n"
+             "add_executable(latency latency.cpp)\n"
+             "target_link_libraries(latency PRIVATE benchmark::benchmark core)\n");
+}
+
+TEST(ZeroConfig, TurnsOnTheOptionThatGatesTheBenchmarkDirectory) {
+  TempDir dir;
+  write_gated_project(dir);
+  const std::string expected =
+      "cmake -S . -B build-benchpr -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF "
+      "-DDEMO_BUILD_BENCH=ON && cmake --build build-benchpr -j2";
+  EXPECT_EQ(zero_config(dir.path()).build, expected);
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "turned on the CMake option DEMO_BUILD_BENCH (-DDEMO_BUILD_BENCH=ON): bench/ is built "
+            "only if(DEMO_BUILD_BENCH OR DEMO_BUILD_ALL)");
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("# turned on the CMake option DEMO_BUILD_BENCH"), std::string::npos) << yaml;
+  const Config config = config::parse_config(yaml);
+  EXPECT_EQ(config.build, expected);
+  ASSERT_EQ(config.suites.size(), 1u) << yaml;
+  EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/latency");
+}
+
+TEST(ZeroConfig, GuardAroundABenchmarkTargetTurnsOnItsOption) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\noption(WITH_PERF \"perf programs\")\nfind_package(benchmark)\n"
+             "if (WITH_PERF)\n  add_executable(perf perf.cpp)\n"
+             "  target_link_libraries(perf benchmark::benchmark)\nendif ()\n");
+  EXPECT_NE(zero_config(dir.path()).build.find(" -DWITH_PERF=ON "), std::string::npos);
+}
+
+TEST(ZeroConfig, AGuardItCannotSatisfySaysWhatToSet) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\nfind_package(benchmark)\n"
+             "if(CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME AND NOT NO_EXTRAS)\n"
+             "  add_subdirectory(benchmarks)\nendif()\n");
+  write_file(dir / "benchmarks/CMakeLists.txt",
+             "add_executable(b b.cpp)\ntarget_link_libraries(b benchmark::benchmark)\n");
+  EXPECT_EQ(zero_config(dir.path()).build, kCmakeBuild);
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("benchmarks/ is built only if(CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME "
+                          "AND NOT NO_EXTRAS)"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_NE(notes[0].find("add the -D option"), std::string::npos) << notes[0];
+}
+
+TEST(ZeroConfig, UngatedBenchmarksNeedNoOption) {
+  TempDir dir;
+  write_cmake_project(dir);
+  EXPECT_TRUE(build_option_notes(dir.path()).empty());
+}
+
 TEST(ZeroConfig, FetchContentOfGoogleBenchmarkCountsToo) {
   TempDir dir;
   write_file(dir / "CMakeLists.txt",
