@@ -461,9 +461,11 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     if (too_small_count > 5)
       parts.push_back({fmt::format(" and {} more", too_small_count - 5), false});
     parts.push_back({fmt::format(": too small to measure (below 1 ps), not compared; leave {} out "
-                                 "with a suite's `exclude:` in .benchpr.yml.",
+                                 "with a suite's ",
                                  too_small_count == 1 ? "it" : "them"),
                      false});
+    parts.push_back({"exclude:", true});
+    parts.push_back({" in .benchpr.yml.", false});
     out.notes.emplace_back(NoteKind::Other, std::move(parts));
   }
   out.benchmarks.reserve(works.size());
