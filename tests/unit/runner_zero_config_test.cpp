@@ -248,6 +248,50 @@ TEST(SuggestConfig, BuildOutputAndDependenciesAreNotTheProject) {
   EXPECT_THROW(suggest_config_yaml(dir.path()), config::ConfigError);
 }
 
+// A program whose main() wants arguments of its own (spdlog's formatter-bench: `if (argc != 2)`)
+// fails as it is: init writes its suite commented out, saying why and what to add.
+TEST(SuggestConfig, AProgramThatNeedsArgumentsIsWrittenCommentedOut) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\nfind_package(benchmark)\n"
+             "add_executable(latency latency.cpp)\n"
+             "target_link_libraries(latency benchmark::benchmark)\n"
+             "add_executable(formatter-bench formatter-bench.cpp)\n"
+             "target_link_libraries(formatter-bench benchmark::benchmark)\n");
+  write_file(dir / "latency.cpp",
+             "int main(int argc, char* argv[]) { bool full = argc > 1; (void)full; }\n");
+  write_file(dir / "formatter-bench.cpp",
+             "int main(int argc, char *argv[]) {\n  if (argc != 2) {\n    exit(1);\n  }\n}\n");
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("  # formatter-bench's main() checks `argc != 2`: it needs arguments of its "
+                      "own, which benchpr cannot\n  # guess. Add them to `run` and uncomment:\n"
+                      "  # - name: formatter-bench\n"
+                      "  #   run: build-benchpr/formatter-bench\n"),
+            std::string::npos)
+      << yaml;
+  const Config config = config::parse_config(yaml);
+  ASSERT_EQ(config.suites.size(), 1u) << yaml;
+  EXPECT_EQ(config.suites[0].name, "latency");
+  // Deleting "# " from its lines gives a suite the parser accepts.
+  std::string uncommented = yaml;
+  for (auto at = uncommented.find("  # - name: formatter-bench"); at != std::string::npos;) {
+    uncommented.erase(at + 2, 2);
+    at = uncommented.find("\n  # ", at);
+    if (at == std::string::npos || uncommented.compare(at + 1, 6, "  #   ") != 0) break;
+    ++at;
+  }
+  EXPECT_EQ(config::parse_config(uncommented).suites.size(), 2u) << uncommented;
+  EXPECT_EQ(argument_notes(dir.path()),
+            (std::vector<std::string>{"formatter-bench's main() checks `argc != 2`: it needs "
+                                      "arguments of its own; its suite in .benchpr.yml says what "
+                                      "to do"}));
+
+  // The only program: its suite stays, with the comment, so the file is still a configuration.
+  write_file(dir / "latency.cpp", "int main(int argc, char** argv) { if (argc < 3) return 1; }\n");
+  const Config only = config::parse_config(suggest_config_yaml(dir.path()));
+  ASSERT_EQ(only.suites.size(), 2u);
+}
+
 // A fake executable: ELF magic, padding, then `marker` (as the library's strings or symbols
 // appear in a real binary).
 void write_binary(const std::string& path, const std::string& marker, bool executable = true,

@@ -120,6 +120,8 @@ int init_command(const InitOptions& options) {
   for (const WorkflowFile& w : workflows) write_new_file(dir / w.path, w.yaml, options.force);
   for (const std::string& note : runner::build_option_notes(options.directory))
     std::cout << note << "\n";
+  for (const std::string& note : runner::argument_notes(options.directory))
+    std::cout << note << "\n";
   const std::string branch = shell_safe(default_branch(dir));
   // The new .benchpr.yml is in no revision yet, so a run reads it only through --config; the
   // previous commit and HEAD are a pair every repository with history has.

@@ -229,7 +229,35 @@ std::string suite_name(std::string_view raw) {
 struct BenchTarget {
   std::string name;  // CMake target = executable name
   std::string dir;   // directory of its CMakeLists.txt relative to the project ("" at the root)
+  // The check by which its main() refuses to run without arguments of its own ("argc != 2"),
+  // found in its sources; "" when none was seen.
+  std::string needs_arguments = "";
 };
+
+// The argument count check of a main() that needs arguments: `argc != N` or `argc < N` with N of
+// 2 or more, `argc <= N` with N of 1 or more (spdlog's formatter-bench: `if (argc != 2)`).
+std::string argument_check(const std::string& source) {
+  for (std::size_t at = source.find("argc"); at != std::string::npos;
+       at = source.find("argc", at + 1)) {
+    if ((at > 0 && word_char(source[at - 1])) ||
+        (at + 4 < source.size() && word_char(source[at + 4])))
+      continue;
+    std::size_t i = at + 4;
+    while (i < source.size() && cmake_space(source[i])) ++i;
+    std::string op;
+    while (i < source.size() && op.size() < 2 &&
+           (source[i] == '!' || source[i] == '<' || source[i] == '='))
+      op += source[i++];
+    while (i < source.size() && cmake_space(source[i])) ++i;
+    if (i >= source.size() || !std::isdigit(static_cast<unsigned char>(source[i]))) continue;
+    const int n = source[i] - '0';
+    if ((i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1]))))
+      continue;
+    if (((op == "!=" || op == "<") && n >= 2) || (op == "<=" && n >= 1))
+      return fmt::format("argc {} {}", op, n);
+  }
+  return "";
+}
 
 // An `if(...)` around an add_subdirectory() of benchmarks or a benchmark target.
 struct BuildGate {
@@ -468,8 +496,19 @@ void scan_cmake(const fs::path& root, Project& project) {
 
     const std::string lowered = lower(text);
     std::set<std::string> executables;
+    std::map<std::string, std::string> argument_checks;  // target -> its main()'s check
     for (const CMakeCall& call : cmake_calls(lowered, "add_executable")) {
-      if (!call.first.empty()) executables.insert(original_case(text, lowered, call.first));
+      if (call.first.empty()) continue;
+      const std::string target = original_case(text, lowered, call.first);
+      executables.insert(target);
+      const std::string sources = original_case(text, lowered, call.rest);  // outlives the views
+      for (std::string_view source : cmake_words(sources)) {
+        const fs::path path = file.parent_path() / std::string(source);
+        const std::string ext = path.extension().string();
+        if (ext != ".cpp" && ext != ".cc" && ext != ".cxx" && ext != ".c") continue;
+        if (std::string check = argument_check(read_text(path)); !check.empty())
+          argument_checks[target] = check;
+      }
     }
     std::string dir = fs::relative(file.parent_path(), root).generic_string();
     if (dir == ".") dir.clear();
@@ -484,7 +523,7 @@ void scan_cmake(const fs::path& root, Project& project) {
       if (!plain_word(dir) && !dir.empty()) continue;
       const bool known = std::any_of(project.targets.begin(), project.targets.end(),
                                      [&](const BenchTarget& t) { return t.name == target; });
-      if (!known) project.targets.push_back({target, dir});
+      if (!known) project.targets.push_back({target, dir, argument_checks[target]});
     }
   }
   // find_package(benchmark) often lives in a cmake/*.cmake file the CMakeLists.txt includes.
@@ -573,13 +612,34 @@ std::string cmake_yaml(const Project& project) {
     yaml += "    format: google-benchmark\n";
   } else {
     std::map<std::string, int> seen;
+    // A program whose main() wants arguments of its own fails as it is: its suite is written
+    // commented out, saying why, unless no other suite would be left.
+    const bool all_need_arguments =
+        std::all_of(project.targets.begin(), project.targets.end(),
+                    [](const BenchTarget& t) { return !t.needs_arguments.empty(); });
     for (const BenchTarget& t : project.targets) {
       std::string name = suite_name(t.name);
       if (seen[name]++ > 0) name += "-" + std::to_string(seen[name]);
       const std::string path = t.dir.empty()
                                    ? fmt::format("{}/{}", kZeroConfigBuildDir, t.name)
                                    : fmt::format("{}/{}/{}", kZeroConfigBuildDir, t.dir, t.name);
-      yaml += fmt::format("  - name: {}\n    run: {}\n    format: google-benchmark\n", name, path);
+      const std::string suite =
+          fmt::format("- name: {}\n    run: {}\n    format: google-benchmark\n", name, path);
+      if (t.needs_arguments.empty() || all_need_arguments) {
+        if (!t.needs_arguments.empty())
+          yaml += fmt::format("  # {}'s main() checks `{}`: add the arguments it needs to `run`.\n",
+                              t.name, t.needs_arguments);
+        yaml += "  " + suite;
+        continue;
+      }
+      yaml += fmt::format(
+          "  # {}'s main() checks `{}`: it needs arguments of its own, which benchpr cannot\n"
+          "  # guess. Add them to `run` and uncomment:\n",
+          t.name, t.needs_arguments);
+      std::istringstream lines(suite);
+      // Deleting "# " uncomments it: "  # - name: x" and "  #   run: y".
+      for (std::string line; std::getline(lines, line);)
+        yaml += "  # " + (line.starts_with("  ") ? line.substr(2) : line) + "\n";
     }
   }
   yaml += "\n";
@@ -762,6 +822,19 @@ std::vector<std::string> build_option_notes(const std::string& project_dir) {
   const Project project = scan_project(project_dir);
   if (!project.cmake || !project.uses_benchmark) return {};
   return build_options(project).notes;
+}
+
+std::vector<std::string> argument_notes(const std::string& project_dir) {
+  const Project project = scan_project(project_dir);
+  std::vector<std::string> notes;
+  if (!project.cmake || !project.uses_benchmark) return notes;
+  for (const BenchTarget& t : project.targets)
+    if (!t.needs_arguments.empty())
+      notes.push_back(fmt::format(
+          "{}'s main() checks `{}`: it needs arguments of its own; its suite in .benchpr.yml says "
+          "what to do",
+          t.name, t.needs_arguments));
+  return notes;
 }
 
 }  // namespace benchpr::runner

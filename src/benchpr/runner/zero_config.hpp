@@ -34,6 +34,11 @@ Config zero_config(const std::string& project_dir);
 // the user must make true. Empty for anything but a CMake project using Google Benchmark.
 std::vector<std::string> build_option_notes(const std::string& project_dir);
 
+// One sentence per benchmark program whose main() refuses to run without arguments of its own
+// (`if (argc != 2)` in its sources): suggest_config_yaml writes its suite commented out, saying
+// so, since benchpr cannot guess the arguments. Empty when there is none.
+std::vector<std::string> argument_notes(const std::string& project_dir);
+
 // One google-benchmark suite per Google Benchmark executable under `build_dir` (found by the
 // library's symbols and strings in the file; CMakeFiles, _deps, test and tests directories are
 // skipped), sorted by path. `name` is the file name (made unique with its directory when two
