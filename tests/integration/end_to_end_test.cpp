@@ -40,7 +40,10 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // Progress on stderr: which round, which side first, elapsed time and the time left.
-  EXPECT_NE(r.err.find("round 3 of 7"), std::string::npos) << r.err;
+  // One numbering, the comment's: the warm-up apart, then analysed rounds 1 to 6.
+  EXPECT_NE(r.err.find("warm-up round 1 of 1 ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("benchpr: round 3 of 6 ("), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(" of 7"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("first), elapsed "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" left"), std::string::npos) << r.err;
 

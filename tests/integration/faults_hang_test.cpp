@@ -90,9 +90,7 @@ std::string replace_results_file_with(const std::string& what) {
          what +
          ";\n}\n"
          "static const int kPlanted = [] {\n"
-         "  std::ifstream in(\"/proc/self/cmdline\", std::ios::binary);\n"
-         "  for (std::string arg; std::getline(in, arg, '\\0');)\n"
-         "    if (arg.rfind(\"--benchmark_out=\", 0) == 0) g_out = arg.substr(16);\n"
+         "  if (const char* out = std::getenv(\"BENCHMARK_OUT\")) g_out = out;\n"
          "  std::atexit(plant);\n"
          "  return 0;\n}();\n";
 }

@@ -129,6 +129,20 @@ suites:
   EXPECT_DOUBLE_EQ(c.threshold_for("gone", "BM_Alloc/64"), 0.02);  // an unknown suite
 }
 
+// `exclude:` leaves benchmarks out by name pattern: a list, or one pattern.
+TEST(ConfigParser, ExcludePatternsPerSuite) {
+  const Config c = parse_config(
+      "suites:\n  - name: latency\n    run: a\n    exclude: [\"disabled-*\", BM_Slow]\n"
+      "  - name: other\n    run: b\n    exclude: \"BM_X*\"\n");
+  EXPECT_EQ(c.suites[0].exclude, (std::vector<std::string>{"disabled-*", "BM_Slow"}));
+  EXPECT_EQ(c.suites[1].exclude, (std::vector<std::string>{"BM_X*"}));
+  EXPECT_TRUE(excluded(c.suites[0], "disabled-at-compile-time"));
+  EXPECT_FALSE(excluded(c.suites[0], "BM_Slower"));
+  EXPECT_EQ(error_of("suites:\n  - name: l\n    run: a\n    exclude: {a: 1}\n"),
+            ".benchpr.yml:4: suites[0].exclude: expected a list of benchmark name patterns, got a "
+            "mapping (write e.g. 'exclude: [\"BM_Slow*\", \"disabled-*\"]')");
+}
+
 TEST(GlobMatch, WholeNameWithStarAndQuestionMark) {
   EXPECT_TRUE(glob_match("*", ""));
   EXPECT_TRUE(glob_match("BM_Copy/*", "BM_Copy/64"));
@@ -316,7 +330,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"rounds: 10\nsuites:\n  - name: core\n    run: a\n  - name: tls\n    run: b\n"
                   "    formt: jmh\n",
                   ".benchpr.yml:7: suites[1].formt: unknown key (valid keys: name, run, format, "
-                  "timeout, metric, better, instructions, threshold, benchmarks)"},
+                  "timeout, metric, better, instructions, threshold, benchmarks, "
+                  "exclude)"},
         // --- instruction counts
         ErrorCase{"suites:\n  - name: cli\n    run: hyperfine {out}\n    format: hyperfine\n"
                   "    metric: instructions\n",

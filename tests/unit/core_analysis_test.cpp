@@ -142,5 +142,43 @@ TEST(Analysis, AFailedBenchmarkKeepsTheSideItMeasured) {
   EXPECT_TRUE(is_missing(x.change));
 }
 
+// spdlog's `disabled-at-compile-time` measures nothing (6.4e-07 ns): too small to measure, named
+// once in a note and not compared, not a failure that makes the whole run "could not compare".
+TEST(Analysis, ABenchmarkBelowAPicosecondIsTooSmallToMeasureNotAFailure) {
+  Results r = run(0.01, 0);
+  BenchmarkSeries& s = r.series[3];
+  s.name = "disabled-at-compile-time";
+  for (std::size_t i = 0; i < s.base.size(); ++i) {
+    s.base[i] = 6.4e-07;
+    s.head[i] = i % 2 == 0 ? 6.3e-07 : 6.5e-07;
+  }
+  const Analysis a = analyse(r);
+  ASSERT_EQ(a.benchmarks.size(), 9u);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    EXPECT_NE(b.name, "disabled-at-compile-time");
+    EXPECT_NE(b.verdict, Verdict::Failed) << b.name << ": " << b.reason;
+  }
+  EXPECT_NE(a.recommendation.kind, RecommendationKind::Failed);
+  int shown = 0;
+  for (const Note& n : a.notes) {
+    const std::string text = n.plain();
+    if (text ==
+        "`disabled-at-compile-time` (6.4e-07 ns): too small to measure (below 1 ps), not "
+        "compared; leave it out with a suite's `exclude:` in .benchpr.yml.")
+      ++shown;
+  }
+  EXPECT_EQ(shown, 1);
+}
+
+// A value below a picosecond on one side only is no measurement of nothing: it stays a failure.
+TEST(Analysis, ATinyValueBesideARealOneStillFails) {
+  Results r = run(0.01, 0);
+  r.series[3].head[4] = 6.4e-07;
+  const Analysis a = analyse(r);
+  ASSERT_EQ(a.benchmarks.size(), 10u);
+  EXPECT_EQ(a.benchmarks[3].verdict, Verdict::Failed);
+  EXPECT_EQ(a.benchmarks[3].failure, FailureKind::ValueOutOfRange);
+}
+
 }  // namespace
 }  // namespace benchpr

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <random>
@@ -42,8 +44,30 @@ class FakeGbench : public exec::ProcessRunner {
   int fail_head_after = -1;           // head runs after this many exit with code 1 (-1: never)
   int head_runs = 0;
   std::mt19937 noise{5};
+  // A second program: its own benchmarks, or (other_wants_an_argument) one whose main() exits 2
+  // with a usage line unless called with exactly the argument "all", as spdlog's formatter-bench.
+  std::string other_binary = "./other_bin";
+  std::map<std::string, std::pair<double, double>> other_times;
+  bool other_wants_an_argument = false;
 
-  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+  // The command line with the BENCHMARK_* variables benchpr sets written as the flags Google
+  // Benchmark reads them as: "--benchmark_out='/o/x.json'" for BENCHMARK_OUT=/o/x.json.
+  static std::string with_flag_variables(const exec::ProcessSpec& spec) {
+    std::string command = spec.command;
+    for (const auto& [name, value] : spec.set_env) {
+      if (!name.starts_with("BENCHMARK_")) continue;
+      std::string flag = name.substr(10);
+      for (char& c : flag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const bool plain = value.find_first_not_of("0123456789.") == std::string::npos ||
+                         value == "true" || value == "json" || value == "console";
+      command += " --benchmark_" + flag + "=" + (plain ? value : shell_quote(value));
+    }
+    return command;
+  }
+
+  exec::ProcessResult run(const exec::ProcessSpec& original) override {
+    exec::ProcessSpec spec = original;
+    spec.command = with_flag_variables(original);
     const bool head = spec.cwd == head_dir;
     commands.push_back(std::string(head ? "head: " : "base: ") + spec.command);
     exec::ProcessResult r;
@@ -55,6 +79,13 @@ class FakeGbench : public exec::ProcessRunner {
       return r;
     }
     if (spec.command == "make") return r;
+    const bool other = spec.command.rfind(other_binary, 0) == 0;
+    if (other && other_wants_an_argument && original.command != other_binary + " all") {
+      r.exit_code = 2;
+      r.output_tail = "usage: other_bin <pattern>\n";
+      return r;
+    }
+    const auto& times = other ? other_times : this->times;
     std::vector<std::string> selected;
     std::optional<std::set<std::string>> only;  // the filter's names (plain ones: no escapes)
     // Found without std::regex, which recurses once per character matched: thousands of names
@@ -68,6 +99,20 @@ class FakeGbench : public exec::ProcessRunner {
     }
     for (const auto& [name, _] : times)
       if (!only || only->count(name)) selected.push_back(name);
+    // A --filter regex that matches nothing: an empty results file, as Google Benchmark leaves.
+    constexpr std::string_view kRegex = "--benchmark_filter='";
+    if (const auto at = spec.command.find(kRegex); !only && at != std::string::npos) {
+      const auto from = at + kRegex.size();
+      const std::regex keep(spec.command.substr(from, spec.command.find('\'', from) - from));
+      std::erase_if(selected, [&](const std::string& n) { return !std::regex_search(n, keep); });
+      if (selected.empty()) {
+        std::smatch out;
+        if (std::regex_search(spec.command, out, std::regex(R"(--benchmark_out='([^']*)')")))
+          std::ofstream(out[1].str()) << "";
+        r.output_tail = "Failed to match any benchmarks against regex\n";
+        return r;
+      }
+    }
     if (spec.command.find("--benchmark_list_tests") != std::string::npos) {
       for (const auto& n : selected) r.output_tail += n + "\n";
       return r;
@@ -96,7 +141,7 @@ class FakeGbench : public exec::ProcessRunner {
     run_logs.push_back(spec.log_path);
     nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
     for (const auto& n : selected) {
-      double t = head ? times[n].second : times[n].first;
+      double t = head ? times.at(n).second : times.at(n).first;
       if (noisy.count(n)) t *= std::uniform_real_distribution<double>(0.7, 1.3)(noise);
       for (int rep = 0; rep < 3; ++rep)
         doc["benchmarks"].push_back({{"name", n},
@@ -162,16 +207,82 @@ TEST(RegexEscape, EveryMetacharacterIsLiteral) {
   EXPECT_EQ(gbench_filter_argument({"a", "b/1"}), " --benchmark_filter='^(a|b/1)$'");
 }
 
+RunFlags repetitions(int n) {
+  RunFlags flags;
+  flags.repetitions = n;
+  return flags;
+}
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
 TEST(RunCommand, OutPlaceholderOrFormatArguments) {
   SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", "jmh", {}, "", {}, 0};
-  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
   auto jmh_format = formats::make_format(jmh);
+  const RunCommand j = make_run_command(jmh, *jmh_format, "/o/r 1.json", repetitions(3));
+  EXPECT_EQ(j.command, "java -jar b.jar -rf json -rff '/o/r 1.json'");
+  EXPECT_TRUE(j.env.empty());
+}
+
+// A program whose main() checks its arguments (spdlog's formatter-bench wants exactly one) runs
+// as it is: Google Benchmark reads each flag from BENCHMARK_<FLAG> when argv does not give it.
+TEST(RunCommand, GoogleBenchmarkFlagsGoThroughTheEnvironment) {
+  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
-  EXPECT_EQ(make_run_command(jmh, *jmh_format, "/o/r 1.json", 3).command,
-            "java -jar b.jar -rf json -rff '/o/r 1.json'");
-  const RunCommand c = make_run_command(gb, *gb_format, "/o/x.json", 3);
+  RunFlags flags = repetitions(3);
+  flags.filter = "BM_.*";
+  flags.min_time = 0.05;
+  const RunCommand c = make_run_command(gb, *gb_format, "/o/x.json", flags);
   EXPECT_TRUE(c.reads_file);
-  EXPECT_EQ(c.command.rfind("./b --benchmark_format=console --benchmark_out='/o/x.json'", 0), 0u);
+  EXPECT_EQ(c.command, "./b");
+  EXPECT_EQ(c.env, (EnvList{{"BENCHMARK_FORMAT", "console"},
+                            {"BENCHMARK_OUT", "/o/x.json"},
+                            {"BENCHMARK_OUT_FORMAT", "json"},
+                            {"BENCHMARK_REPETITIONS", "3"},
+                            {"BENCHMARK_ENABLE_RANDOM_INTERLEAVING", "true"},
+                            {"BENCHMARK_FILTER", "BM_.*"},
+                            {"BENCHMARK_MIN_TIME", "0.05"}}));
+  // Exact names (open benchmarks, survivors of a crash) win over --filter.
+  flags.only = {"BM_A", "BM_B/1"};
+  const RunCommand only = make_run_command(gb, *gb_format, "/o/x.json", flags);
+  EXPECT_EQ(only.env.at(5),
+            (std::pair<std::string, std::string>{"BENCHMARK_FILTER", "^(BM_A|BM_B/1)$"}));
+}
+
+// A flag the suite's own command (or --bench-args) gives would win over the variable: benchpr's
+// must then come after it on the command line, as before.
+TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
+  SuiteConfig gb{"gb",
+                 "./b --benchmark_filter=BM_Fast --benchmark_repetitions=9",
+                 "google-benchmark",
+                 {},
+                 "",
+                 {},
+                 0};
+  auto gb_format = formats::make_format(gb);
+  RunFlags flags = repetitions(3);
+  flags.only = {"BM_Fast1"};
+  flags.bench_args = "--benchmark_min_time=0.5";
+  const RunCommand c = make_run_command(gb, *gb_format, "/o/x.json", flags);
+  EXPECT_EQ(c.command,
+            "./b --benchmark_filter=BM_Fast --benchmark_repetitions=9 --benchmark_min_time=0.5 "
+            "--benchmark_repetitions='3' --benchmark_filter='^(BM_Fast1)$'");
+  for (const auto& [name, value] : c.env) {
+    EXPECT_NE(name, "BENCHMARK_FILTER");
+    EXPECT_NE(name, "BENCHMARK_REPETITIONS");
+  }
+}
+
+// Both sides' environments have the same length: only the out path differs, by "base"/"head".
+TEST(RunCommand, BothSidesGetEnvironmentsOfTheSameLength) {
+  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  auto gb_format = formats::make_format(gb);
+  const auto size = [](const RunCommand& c) {
+    std::size_t n = 0;
+    for (const auto& [k, v] : c.env) n += k.size() + v.size() + 2;
+    return n;
+  };
+  EXPECT_EQ(size(make_run_command(gb, *gb_format, "/o/r1-gb-base.json", repetitions(3))),
+            size(make_run_command(gb, *gb_format, "/o/r1-gb-head.json", repetitions(3))));
 }
 
 TEST(Session, RunsBothSidesInThePlannedOrderAndPersistsEveryRound) {
@@ -390,6 +501,115 @@ TEST(Session, SuiteThatTimesOutIsNotRunAgainAndTheReasonNamesIt) {
     given_up += rec.failure_kind == FailureKind::GivenUp;
   }
   EXPECT_EQ(given_up, 4);
+}
+
+// A suite whose program refuses to run as called fails the same way every round: after the
+// warm-up it is reported once and not run again; the other suite is compared in every round.
+TEST(Session, ASuiteThatFailsInTheWarmUpIsNotRunAgain) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  f.fake.other_wants_an_argument = true;
+  f.results.config.suites.push_back(
+      {"formatter", "./other_bin", "google-benchmark", {}, "", {}, 0});
+  f.run();
+  int other_runs = 0;
+  for (const auto& c : f.fake.commands) other_runs += c.find("./other_bin") != std::string::npos;
+  EXPECT_EQ(other_runs, 2);  // the warm-up, once per side
+  int usage_lines = 0;
+  for (const auto& l : f.progress) usage_lines += l.find("usage: other_bin") != std::string::npos;
+  EXPECT_EQ(usage_lines, 2);
+  int not_again = 0;
+  for (const auto& l : f.progress)
+    not_again += l == "  formatter is not run again on the base: it failed in the warm-up round" ||
+                 l == "  formatter is not run again on the PR: it failed in the warm-up round";
+  EXPECT_EQ(not_again, 2);
+  for (const RunRecord& rec : f.results.runs) {
+    if (rec.suite == "micro") {
+      EXPECT_TRUE(rec.ok);
+    } else if (rec.round > 0) {
+      EXPECT_EQ(rec.failure_kind, FailureKind::GivenUp);
+    }
+  }
+  EXPECT_EQ(f.series("BM_A").base.size(), 5u);
+  EXPECT_FALSE(std::isnan(f.series("BM_A").head[4]));
+}
+
+// --filter applies to every suite: one with nothing selected is skipped with one line, and is
+// not a failure of the comparison.
+TEST(Session, ASuiteWithNothingSelectedByTheFilterIsSkipped) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {50, 50}}};
+  f.fake.other_times = {{"BM_X", {10, 10}}};
+  f.results.config.suites.push_back({"other", "./other_bin", "google-benchmark", {}, "", {}, 0});
+  f.results.config.filter = "BM_A";
+  f.run();
+  for (const RunRecord& rec : f.results.runs)
+    EXPECT_TRUE(rec.ok) << rec.suite << ": " << rec.failure;
+  std::vector<std::string> about_other;
+  for (const auto& l : f.progress)
+    if (l.find("other") != std::string::npos) about_other.push_back(l);
+  EXPECT_EQ(about_other, (std::vector<std::string>{
+                             "  base other: no benchmark matches --filter 'BM_A'; skipped",
+                             "  PR other: no benchmark matches --filter 'BM_A'; skipped"}));
+  int other_runs = 0;
+  for (const auto& c : f.fake.commands) other_runs += c.find("./other_bin") != std::string::npos;
+  EXPECT_EQ(other_runs, 2);
+  ASSERT_EQ(f.results.series.size(), 1u);
+  EXPECT_EQ(f.results.series[0].name, "BM_A");
+}
+
+// `exclude:` leaves benchmarks out of the comparison, as if the suite did not have them.
+TEST(Session, ExcludedBenchmarksAreNotRecorded) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"disabled-at-compile-time", {6.4e-7, 6.4e-7}}};
+  f.results.config.suites[0].exclude = {"disabled-*"};
+  f.run();
+  ASSERT_EQ(f.results.series.size(), 1u);
+  EXPECT_EQ(f.results.series[0].name, "BM_A");
+}
+
+// Progress tells the truth: the warm-up apart and analysed rounds numbered as the comment numbers
+// them, and a time left from the first round after the warm-up on (the warm-up's time counts).
+TEST(Session, ProgressNumbersRoundsAsTheCommentAndEstimatesAfterTheFirstRound) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  f.setup.budget_seconds = 900;
+  f.run();
+  std::vector<std::string> rounds;
+  for (const auto& l : f.progress)
+    if (l.find("round") != std::string::npos && l.find("elapsed") != std::string::npos)
+      rounds.push_back(l);
+  ASSERT_EQ(rounds.size(), 5u);
+  EXPECT_EQ(rounds[0].rfind("warm-up round 1 of 1 (", 0), 0u) << rounds[0];
+  EXPECT_EQ(rounds[0].find(" left"), std::string::npos) << rounds[0];
+  for (int i = 1; i <= 4; ++i) {
+    EXPECT_EQ(rounds[i].rfind(fmt::format("round {} of 4 (", i), 0), 0u) << rounds[i];
+    EXPECT_NE(rounds[i].find(" left"), std::string::npos) << rounds[i];
+  }
+}
+
+// With a budget (adaptive looks) there is a plan line, and a look that goes on says so.
+TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
+  Fixture f;
+  f.fake.times = {{"BM_Decided", {100, 200}}, {"BM_Open", {100, 100}}};
+  f.fake.noisy = {"BM_Open"};
+  f.results.config.budget_seconds = 10000;
+  f.run();
+  std::string log;
+  for (const std::string& line : f.progress) log += line + "\n";
+  EXPECT_NE(log.find("plan: 1 warm-up round(s), then looks after 4, "), std::string::npos) << log;
+  int looks = 0;
+  for (const std::string& line : f.progress) {
+    if (line.rfind("look ", 0) != 0) continue;
+    ++looks;
+    const auto colon = line.find(": ");
+    ASSERT_NE(colon, std::string::npos) << line;
+    EXPECT_GT(line.size(), colon + 2) << "a look that says nothing: " << line;
+  }
+  EXPECT_GE(looks, 2) << log;
+  EXPECT_NE(log.find("look 1 after 4 rounds: 1 benchmark(s) still open; going on to "),
+            std::string::npos)
+      << log;
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {

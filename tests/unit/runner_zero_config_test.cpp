@@ -57,6 +57,79 @@ TEST(ZeroConfig, CmakeProjectWithGoogleBenchmarkBuildsInReleaseWithoutSuitesYet)
   EXPECT_EQ(config.rounds, Config{}.rounds);
 }
 
+// Shaped like spdlog: the benchmarks are a subdirectory added only when an OFF option is on.
+void write_gated_project(const TempDir& dir) {
+  write_file(dir / "CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+             "option(DEMO_BUILD_ALL \"Build everything\" OFF)\n"
+             "option(DEMO_BUILD_TESTS \"Build tests\" OFF)\n"
+             "# bench options\n"
+             "option(DEMO_BUILD_BENCH \"Build benchmarks (needs google benchmark)\" OFF)\n"
+             "option(DEMO_INSTALL \"Install\" ON)\n"
+             "add_library(core core.cpp)\n"
+             "if(DEMO_BUILD_TESTS OR DEMO_BUILD_ALL)\n  add_subdirectory(tests)\nendif()\n"
+             "if(DEMO_BUILD_BENCH OR DEMO_BUILD_ALL)\n"
+             "    message(STATUS \"Generating benchmarks\")\n"
+             "    add_subdirectory(bench)\nendif()\n");
+  write_file(dir / "bench/CMakeLists.txt",
+             "find_package(benchmark CONFIG)\n"
+             "add_executable(latency latency.cpp)\n"
+             "target_link_libraries(latency PRIVATE benchmark::benchmark core)\n");
+}
+
+TEST(ZeroConfig, TurnsOnTheOptionThatGatesTheBenchmarkDirectory) {
+  TempDir dir;
+  write_gated_project(dir);
+  const std::string expected =
+      "cmake -S . -B build-benchpr -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF "
+      "-DDEMO_BUILD_BENCH=ON && cmake --build build-benchpr -j2";
+  EXPECT_EQ(zero_config(dir.path()).build, expected);
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "turned on the CMake option DEMO_BUILD_BENCH (-DDEMO_BUILD_BENCH=ON): bench/ is built "
+            "only if(DEMO_BUILD_BENCH OR DEMO_BUILD_ALL)");
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("# turned on the CMake option DEMO_BUILD_BENCH"), std::string::npos) << yaml;
+  const Config config = config::parse_config(yaml);
+  EXPECT_EQ(config.build, expected);
+  ASSERT_EQ(config.suites.size(), 1u) << yaml;
+  EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/latency");
+}
+
+TEST(ZeroConfig, GuardAroundABenchmarkTargetTurnsOnItsOption) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\noption(WITH_PERF \"perf programs\")\nfind_package(benchmark)\n"
+             "if (WITH_PERF)\n  add_executable(perf perf.cpp)\n"
+             "  target_link_libraries(perf benchmark::benchmark)\nendif ()\n");
+  EXPECT_NE(zero_config(dir.path()).build.find(" -DWITH_PERF=ON "), std::string::npos);
+}
+
+TEST(ZeroConfig, AGuardItCannotSatisfySaysWhatToSet) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\nfind_package(benchmark)\n"
+             "if(CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME AND NOT NO_EXTRAS)\n"
+             "  add_subdirectory(benchmarks)\nendif()\n");
+  write_file(dir / "benchmarks/CMakeLists.txt",
+             "add_executable(b b.cpp)\ntarget_link_libraries(b benchmark::benchmark)\n");
+  EXPECT_EQ(zero_config(dir.path()).build, kCmakeBuild);
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("benchmarks/ is built only if(CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME "
+                          "AND NOT NO_EXTRAS)"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_NE(notes[0].find("add the -D option"), std::string::npos) << notes[0];
+}
+
+TEST(ZeroConfig, UngatedBenchmarksNeedNoOption) {
+  TempDir dir;
+  write_cmake_project(dir);
+  EXPECT_TRUE(build_option_notes(dir.path()).empty());
+}
+
 TEST(ZeroConfig, FetchContentOfGoogleBenchmarkCountsToo) {
   TempDir dir;
   write_file(dir / "CMakeLists.txt",
@@ -173,6 +246,50 @@ TEST(SuggestConfig, BuildOutputAndDependenciesAreNotTheProject) {
              "add_executable(benchmark_test t.cc)\n"
              "target_link_libraries(benchmark_test benchmark::benchmark)\n");
   EXPECT_THROW(suggest_config_yaml(dir.path()), config::ConfigError);
+}
+
+// A program whose main() wants arguments of its own (spdlog's formatter-bench: `if (argc != 2)`)
+// fails as it is: init writes its suite commented out, saying why and what to add.
+TEST(SuggestConfig, AProgramThatNeedsArgumentsIsWrittenCommentedOut) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\nfind_package(benchmark)\n"
+             "add_executable(latency latency.cpp)\n"
+             "target_link_libraries(latency benchmark::benchmark)\n"
+             "add_executable(formatter-bench formatter-bench.cpp)\n"
+             "target_link_libraries(formatter-bench benchmark::benchmark)\n");
+  write_file(dir / "latency.cpp",
+             "int main(int argc, char* argv[]) { bool full = argc > 1; (void)full; }\n");
+  write_file(dir / "formatter-bench.cpp",
+             "int main(int argc, char *argv[]) {\n  if (argc != 2) {\n    exit(1);\n  }\n}\n");
+  const std::string yaml = suggest_config_yaml(dir.path());
+  EXPECT_NE(yaml.find("  # formatter-bench's main() checks `argc != 2`: it needs arguments of its "
+                      "own, which benchpr cannot\n  # guess. Add them to `run` and uncomment:\n"
+                      "  # - name: formatter-bench\n"
+                      "  #   run: build-benchpr/formatter-bench\n"),
+            std::string::npos)
+      << yaml;
+  const Config config = config::parse_config(yaml);
+  ASSERT_EQ(config.suites.size(), 1u) << yaml;
+  EXPECT_EQ(config.suites[0].name, "latency");
+  // Deleting "# " from its lines gives a suite the parser accepts.
+  std::string uncommented = yaml;
+  for (auto at = uncommented.find("  # - name: formatter-bench"); at != std::string::npos;) {
+    uncommented.erase(at + 2, 2);
+    at = uncommented.find("\n  # ", at);
+    if (at == std::string::npos || uncommented.compare(at + 1, 6, "  #   ") != 0) break;
+    ++at;
+  }
+  EXPECT_EQ(config::parse_config(uncommented).suites.size(), 2u) << uncommented;
+  EXPECT_EQ(argument_notes(dir.path()),
+            (std::vector<std::string>{"formatter-bench's main() checks `argc != 2`: it needs "
+                                      "arguments of its own; its suite in .benchpr.yml says what "
+                                      "to do"}));
+
+  // The only program: its suite stays, with the comment, so the file is still a configuration.
+  write_file(dir / "latency.cpp", "int main(int argc, char** argv) { if (argc < 3) return 1; }\n");
+  const Config only = config::parse_config(suggest_config_yaml(dir.path()));
+  ASSERT_EQ(only.suites.size(), 2u);
 }
 
 // A fake executable: ELF magic, padding, then `marker` (as the library's strings or symbols

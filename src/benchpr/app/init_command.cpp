@@ -6,6 +6,7 @@
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/workflow_template.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/zero_config.hpp"
 
@@ -117,11 +118,23 @@ int init_command(const InitOptions& options) {
   }
   write_new_file(config, yaml, options.force);
   for (const WorkflowFile& w : workflows) write_new_file(dir / w.path, w.yaml, options.force);
+  for (const std::string& note : runner::build_option_notes(options.directory))
+    std::cout << note << "\n";
+  for (const std::string& note : runner::argument_notes(options.directory))
+    std::cout << note << "\n";
   const std::string branch = shell_safe(default_branch(dir));
-  std::cout << "Next: check the suites in .benchpr.yml, try `benchpr run --base " << branch
-            << " --dry-run`, set the `uses:` lines of the workflows to the benchpr action you use, "
-               "and commit the files to "
-            << branch << " (benchpr reads the configuration from the base revision)." << std::endl;
+  // The new .benchpr.yml is in no revision yet, so a run reads it only through --config; the
+  // previous commit and HEAD are a pair every repository with history has.
+  const std::string config_arg =
+      options.directory == "." ? ".benchpr.yml" : shell_quote((dir / ".benchpr.yml").string());
+  const std::string in_dir =
+      options.directory == "." ? "" : " -C " + shell_quote(options.directory);
+  std::cout << "Next: check the suites in .benchpr.yml, try it with `benchpr run" << in_dir
+            << " --base HEAD~1 --head HEAD --config " << config_arg
+            << "` (the last commit against its parent), set the `uses:` lines of the workflows to "
+               "the benchpr action you use, and commit the files to "
+            << branch << " (pull requests are measured with the base branch's configuration)."
+            << std::endl;
   return kExitOk;
 }
 

@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -84,6 +86,33 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
       "warning: the work tree has uncommitted changes, which are not measured: benchpr compares "
       "commits (HEAD is " +
       short_sha(comparison.head.sha) + "); commit them to include them");
+}
+
+// The configuration comes from the base revision: a .benchpr.yml in the work tree that is not
+// committed (edited or untracked, as `benchpr init` leaves it) is not used. Say so before
+// anything is built, with the flag that uses it.
+void warn_if_config_ignored(git::Repository& repo, const RunOptions& options,
+                            const RevisionInfo& base, const Progress& progress) {
+  if (!options.config_file.empty()) return;
+  const std::filesystem::path on_disk = std::filesystem::path(repo.workdir()) / ".benchpr.yml";
+  std::ifstream in(on_disk, std::ios::binary);
+  if (repo.workdir().empty() || !in) return;
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::optional<std::string> committed;
+  try {
+    committed = repo.read_file(repo.resolve("HEAD").sha, ".benchpr.yml");
+  } catch (const std::exception&) {  // no commit yet
+  }
+  if (committed == text.str()) return;
+  if (repo.read_file(base.sha, ".benchpr.yml") == text.str()) return;  // the same file is used
+  const std::string relative =
+      std::filesystem::relative(on_disk, std::filesystem::current_path()).generic_string();
+  progress.line(fmt::format(
+      "note: {} is {} and not used: benchpr reads .benchpr.yml from the base revision ({}); pass "
+      "--config {} to use this file",
+      relative, committed ? "edited and not committed" : "not committed", base.spec,
+      shell_quote(relative)));
 }
 
 // benchpr replaces its worktrees and work files in every run: an output there would clobber a
@@ -195,9 +224,12 @@ int run_command(const RunOptions& options) {
   results.head = comparison.head;
   results.pull_request = comparison.pull_request;
   std::optional<Config> config = load_config(options, repo, results.base.sha);
+  warn_if_config_ignored(repo, options, results.base, progress);
+  // With --config, neither revision's .benchpr.yml is used: the PR's edits to it change nothing.
   results.config_changed_by_head = false;
-  for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
-    if (p == ".benchpr.yml") results.config_changed_by_head = true;
+  if (options.config_file.empty())
+    for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
+      if (p == ".benchpr.yml") results.config_changed_by_head = true;
   results.machine = runner::read_machine_info();
   results.workflow_run_url = this_workflow_run_url();
 
@@ -225,6 +257,7 @@ int run_command(const RunOptions& options) {
     config = zero_config_for(options, ws.base_dir);
     progress.line("no .benchpr.yml in the base revision: building with `" + config->build +
                   "` and running every Google Benchmark executable it produces");
+    for (const std::string& note : runner::build_option_notes(ws.base_dir)) progress.line(note);
   }
   results.config = *config;
   results.seed = options.seed ? *options.seed

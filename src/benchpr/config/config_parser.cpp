@@ -24,9 +24,9 @@ constexpr const char* kMinimalConfig =
 const std::vector<std::string> kTopLevelKeys = {
     "build",   "build_timeout", "suites",    "rounds",  "warmup_rounds", "threshold",
     "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold"};
-const std::vector<std::string> kSuiteKeys = {"name",         "run",       "format",
-                                             "timeout",      "metric",    "better",
-                                             "instructions", "threshold", "benchmarks"};
+const std::vector<std::string> kSuiteKeys = {"name",       "run",    "format",       "timeout",
+                                             "metric",     "better", "instructions", "threshold",
+                                             "benchmarks", "exclude"};
 const std::vector<std::string> kRuleKeys = {"match", "threshold", "better"};
 constexpr const char* kRuleExample = "write e.g. '- {match: \"BM_Alloc/*\", threshold: 5%}'";
 constexpr int kMaxWarmupRounds = 100;
@@ -214,6 +214,25 @@ Better read_better(const Reader& r, const YAML::Node& k, const YAML::Node& v,
   return *better;
 }
 
+// `exclude: ["pattern", ...]` or one pattern: names of benchmarks to leave out.
+std::vector<std::string> read_patterns(const Reader& r, const YAML::Node& key,
+                                       const YAML::Node& value, const std::string& path) {
+  const std::string hint = "write e.g. 'exclude: [\"BM_Slow*\", \"disabled-*\"]'";
+  if (value.IsScalar()) return {r.scalar(key, value, path, "a benchmark name pattern", hint)};
+  if (!value.IsSequence())
+    r.fail(Reader::line_of(value, key), path,
+           "expected a list of benchmark name patterns, got " + kind_of(value), hint);
+  std::vector<std::string> patterns;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item_path = fmt::format("{}[{}]", path, i);
+    const YAML::Node item = value[i];
+    const std::string pattern = r.scalar(key, item, item_path, "a benchmark name pattern", hint);
+    if (pattern.empty()) r.fail(Reader::line_of(item, key), item_path, "empty pattern", hint);
+    patterns.push_back(pattern);
+  }
+  return patterns;
+}
+
 // A suite's `benchmarks:` list: [{match: GLOB, threshold: 5%, better: higher}, ...].
 std::vector<BenchmarkRule> read_rules(const Reader& r, const YAML::Node& key,
                                       const YAML::Node& value, const std::string& prefix) {
@@ -327,6 +346,8 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
           suite.threshold = r.percentage(k, v, path);
         } else if (key == "benchmarks") {
           suite.benchmarks = read_rules(r, k, v, path);
+        } else if (key == "exclude") {
+          suite.exclude = read_patterns(r, k, v, path);
         }
       });
   if (!has_name) {

@@ -339,7 +339,24 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   out.alpha = options.alpha;
   out.equivalence_level = 1 - 2 * options.equivalence_alpha;
   std::vector<Work> works(results.series.size());
+  // A benchmark whose every value is below a picosecond measures nothing: it is named once in a
+  // note, not compared and not a failure of the comparison.
+  std::vector<bool> left_out(works.size(), false);
+  std::vector<TextPart> too_small;
+  int too_small_count = 0;
   for (std::size_t i = 0; i < works.size(); ++i) {
+    if (is_instruction_series(results.series[i])) continue;
+    const std::optional<double> tiny = too_small_to_measure(results.series[i]);
+    if (!tiny) continue;
+    left_out[i] = true;
+    if (too_small_count++ < 5) {
+      if (!too_small.empty()) too_small.push_back({", ", false});
+      too_small.push_back({results.series[i].name, true});
+      too_small.push_back({fmt::format(" ({:.2g} {})", *tiny, results.series[i].unit), false});
+    }
+  }
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    if (left_out[i]) continue;
     // Exact counts take no part in the family's statistics: their verdict is the change itself.
     if (is_instruction_series(results.series[i])) {
       works[i].out =
@@ -439,8 +456,21 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   }
   for (Note& note : leftover_process_notes(results)) out.notes.push_back(std::move(note));
 
+  if (too_small_count > 0) {
+    std::vector<TextPart> parts = std::move(too_small);
+    if (too_small_count > 5)
+      parts.push_back({fmt::format(" and {} more", too_small_count - 5), false});
+    parts.push_back({fmt::format(": too small to measure (below 1 ps), not compared; leave {} out "
+                                 "with a suite's ",
+                                 too_small_count == 1 ? "it" : "them"),
+                     false});
+    parts.push_back({"exclude:", true});
+    parts.push_back({" in .benchpr.yml.", false});
+    out.notes.emplace_back(NoteKind::Other, std::move(parts));
+  }
   out.benchmarks.reserve(works.size());
-  for (Work& w : works) out.benchmarks.push_back(std::move(w.out));
+  for (std::size_t i = 0; i < works.size(); ++i)
+    if (!left_out[i]) out.benchmarks.push_back(std::move(works[i].out));
   for (Note& note : time_instruction_disagreements(out)) out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;

@@ -86,6 +86,12 @@ std::optional<Better> rule_better(const SuiteConfig& suite, std::string_view nam
   return std::nullopt;
 }
 
+bool excluded(const SuiteConfig& suite, std::string_view name) {
+  for (const std::string& pattern : suite.exclude)
+    if (glob_match(pattern, name)) return true;
+  return false;
+}
+
 std::optional<Better> configured_better(const SuiteConfig& suite, std::string_view name) {
   if (auto b = rule_better(suite, name)) return b;
   return suite.better;

@@ -71,7 +71,12 @@ struct SuiteConfig {
   // Default-initialised, so aggregate initialisations that stop at `line` compile clean.
   std::optional<double> threshold{};        // replaces Config::threshold for this suite
   std::vector<BenchmarkRule> benchmarks{};  // per-benchmark threshold / better, first match wins
+  // `exclude:` patterns (glob_match): benchmarks left out of the comparison, as if never run.
+  std::vector<std::string> exclude{};
 };
+
+// Whether one of the suite's `exclude:` patterns matches `name`.
+bool excluded(const SuiteConfig& suite, std::string_view name);
 
 // The metric name of instruction counts (Callgrind), in the config and in BenchmarkSeries::metric.
 inline constexpr std::string_view kInstructionsMetric = "instructions";

@@ -76,4 +76,22 @@ std::optional<std::string> value_range_problem(const BenchmarkSeries& series) {
   return std::nullopt;
 }
 
+std::optional<double> too_small_to_measure(const BenchmarkSeries& series) {
+  if (nanoseconds_per(series.unit) <= 0 || !series.base_failure.empty() ||
+      !series.head_failure.empty())
+    return std::nullopt;
+  const double low = plausible_range(series.unit).low;
+  std::vector<double> values;
+  for (const std::vector<double>* side : {&series.base, &series.head}) {
+    for (double v : *side) {
+      if (std::isnan(v)) continue;
+      if (!(v > 0 && v < low)) return std::nullopt;
+      values.push_back(v);
+    }
+  }
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 }  // namespace benchpr

@@ -29,4 +29,10 @@ inline constexpr double kMaxValueSpread = 1e9;
 // positive finite number, one outside plausible_range(unit), or a spread beyond kMaxValueSpread.
 std::optional<std::string> value_range_problem(const BenchmarkSeries& series);
 
+// The median of a time series every one of whose values (on both sides, and at least one) is
+// positive but below plausible_range(unit).low: a benchmark whose loop measures nothing at all
+// (spdlog's `disabled-at-compile-time`, 6.4e-07 ns). Such a benchmark is too small to measure,
+// not a failure of the comparison. Nothing for any other series.
+std::optional<double> too_small_to_measure(const BenchmarkSeries& series);
+
 }  // namespace benchpr

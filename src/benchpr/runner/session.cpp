@@ -215,15 +215,15 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   const std::string out_path = fmt::format("{}/{}.json", setup_.out_dir, stem);
   std::error_code ec;
   std::filesystem::remove(out_path, ec);
-  RunCommand cmd = make_run_command(suite, *format, out_path, c.repetitions);
-  if (!c.bench_args.empty()) cmd.command += " " + c.bench_args;
   // --filter: Google Benchmark skips the others itself; every format's results are filtered
-  // below. A literal filter for open or surviving benchmarks comes last and wins.
-  if (!c.filter.empty() && suite.format == "google-benchmark")
-    cmd.command += " --benchmark_filter=" + shell_quote(c.filter);
-  if (!only.empty()) cmd.command += gbench_filter_argument(only);
-  if (sized_by_plan(c, suite, cmd.reads_file))
-    cmd.command += fmt::format(" --benchmark_min_time={:g}", min_time_);
+  // below. A literal filter for open or surviving benchmarks wins over it.
+  RunFlags flags;
+  flags.repetitions = c.repetitions;
+  flags.bench_args = c.bench_args;
+  flags.filter = c.filter;
+  flags.only = only;
+  if (sized_by_plan(c, suite, /*reads_file=*/true)) flags.min_time = min_time_;
+  const RunCommand cmd = make_run_command(suite, *format, out_path, flags);
 
   exec::ProcessSpec spec;
   spec.command = cmd.command;
@@ -235,6 +235,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
   spec.timeout_seconds = c.timeout_for(suite);
   spec.scrub_env = c.scrub_env;
+  spec.set_env.insert(spec.set_env.end(), cmd.env.begin(), cmd.env.end());
   spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   std::filesystem::remove(spec.log_path, ec);
   spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
@@ -293,6 +294,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
     content = p.output_tail;
     have_output = true;
   }
+  bool measured = false;  // the run left a result or a failure of some benchmark
   if (have_output && !p.interrupted) {
     try {
       ParsedRun parsed = format->parse(content);
@@ -302,11 +304,28 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
         std::erase_if(parsed.measurements, [&](const Measurement& m) { return !kept(m.name); });
         std::erase_if(parsed.failures, [&](const BenchmarkFailure& f) { return !kept(f.name); });
       }
+      if (!suite.exclude.empty()) {
+        std::erase_if(parsed.measurements,
+                      [&](const Measurement& m) { return excluded(suite, m.name); });
+        std::erase_if(parsed.failures,
+                      [&](const BenchmarkFailure& f) { return excluded(suite, f.name); });
+      }
+      measured = !parsed.measurements.empty() || !parsed.failures.empty();
       record_parsed_run(results, series_index_, suite, side, round.index, parsed);
     } catch (const formats::ParseError& e) {
       if (rec.ok)
         fail_run(std::string("could not read its output: ") + e.what(), FailureKind::BadOutput);
     }
+  }
+  if (!c.filter.empty() && p.ok() && !measured && !p.interrupted) {
+    // Nothing matched --filter (Google Benchmark then leaves an empty file): not a failure of
+    // the suite, and not worth another run.
+    rec.ok = true;
+    rec.failure.clear();
+    rec.failure_kind = FailureKind::None;
+    unselected_.insert({suite.name, side});
+    progress_(fmt::format("  {} {}: no benchmark matches --filter {}; skipped", side_name(side),
+                          suite.name, shell_quote(c.filter)));
   }
   if (!rec.ok && !p.interrupted) {
     progress_(fmt::format("  {} {}: {} (log: {})", side_name(side), suite.name, rec.failure,
@@ -320,6 +339,16 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
       });
       if (line.size() > 300) line.resize(300);
       progress_("    | " + line);
+    }
+    // A suite that measured nothing in its first run fails the same way in every later one
+    // (a flag or an argument it refuses, a missing file): reported once, the others go on. A
+    // crash is probed for the benchmark behind it instead.
+    if ((round.warmup || round.index == 0) && !measured &&
+        rec.failure_kind != FailureKind::Signal && !given_up_.count({suite.name, side})) {
+      given_up_[{suite.name, side}] = rec.failure;
+      progress_(fmt::format("  {} is not run again on the {}: it failed in {}", suite.name,
+                            side_name(side),
+                            round.warmup ? "the warm-up round" : "its first round"));
     }
   }
   results.runs.push_back(std::move(rec));
@@ -391,6 +420,7 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
 
 void Session::run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                         Side side, int position) {
+  if (unselected_.count({suite.name, side})) return;  // nothing matches --filter
   if (auto it = given_up_.find({suite.name, side}); it != given_up_.end()) {
     RunRecord rec;
     rec.round = round.index;
@@ -676,16 +706,26 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
 }
 
 bool Session::run_rounds(Results& results, int from, int to) {
-  const double t0 = now_seconds();
   const int total = std::min(to, static_cast<int>(results.plan.size()));
+  // One numbering with the comment's: warm-up rounds apart, analysed rounds from 1 to the plan's
+  // count; the time left is estimated from every round run so far, the warm-up included.
+  int warmups = 0;
+  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int analysed = static_cast<int>(results.plan.size()) - warmups;
   for (int i = from; i < total; ++i) {
     const RoundPlan& round = results.plan[static_cast<std::size_t>(i)];
-    const double elapsed = now_seconds() - t0;
-    const int done = i - from;
-    const std::string eta =
-        done > 0 ? ", about " + format_duration(elapsed / done * (total - i)) + " left" : "";
-    progress_(fmt::format("round {} of {}{} ({} first), elapsed {}{}", i + 1, total,
-                          round.warmup ? " (warm-up)" : "", side_name(round.first),
+    const double round_started = now_seconds();
+    const int left = static_cast<int>(results.plan.size()) - i;
+    const std::string eta = rounds_run_ > 0
+                                ? fmt::format(", about {} left{}",
+                                              format_duration(rounds_seconds_ / rounds_run_ * left),
+                                              results.config.budget_seconds ? " at most" : "")
+                                : "";
+    const std::string label = round.warmup
+                                  ? fmt::format("warm-up round {} of {}", i + 1, warmups)
+                                  : fmt::format("round {} of {}{}", i - warmups + 1, analysed,
+                                                results.config.budget_seconds ? " at most" : "");
+    progress_(fmt::format("{} ({} first), elapsed {}{}", label, side_name(round.first),
                           format_duration(now_seconds() - started_), eta));
     const Side order[2] = {round.first, other(round.first)};
     // Fresh copies of both sides' executables for every round: nothing fixed per file can
@@ -707,6 +747,8 @@ bool Session::run_rounds(Results& results, int from, int to) {
     }
     results.rounds_done = i + 1;
     results.measuring_seconds = now_seconds() - started_;
+    rounds_seconds_ += now_seconds() - round_started;
+    ++rounds_run_;
     persist(results, false);
   }
   return true;
@@ -719,6 +761,12 @@ void Session::run_adaptive(Results& results) {
   // blocks are the fixed design's), and the looks never move.
   results.plan = make_schedule(plan.looks.back(), warmup, results.seed);
   const double budget = *results.config.budget_seconds;
+  std::string looks;
+  for (int l : plan.looks) looks += (looks.empty() ? "" : ", ") + std::to_string(l);
+  progress_(
+      fmt::format("plan: {} warm-up round(s), then looks after {} rounds, stopping as soon "
+                  "as every benchmark is decided or the budget of {} would run out",
+                  warmup, looks, format_duration(budget)));
   int done = 0;
   for (std::size_t k = 0; k < plan.looks.size(); ++k) {
     const int to = analysed_index_to_plan(results, plan.looks[k]);
@@ -728,7 +776,14 @@ void Session::run_adaptive(Results& results) {
     done = to;
     const double remaining = budget - (now_seconds() - started_);
     const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
-    progress_(fmt::format("look {} after {} rounds: {}", k + 1, plan.looks[k], d.reason));
+    if (d.stop || k + 1 == plan.looks.size()) {
+      progress_(fmt::format("look {} after {} rounds: {}", k + 1, plan.looks[k], d.reason));
+    } else {
+      progress_(
+          fmt::format("look {} after {} rounds: {} benchmark(s) still open; going on to {} "
+                      "rounds",
+                      k + 1, plan.looks[k], d.open_benchmarks.size(), plan.looks[k + 1]));
+    }
     if (d.stop) {
       results.complete = true;
       results.stop_reason = d.reason;

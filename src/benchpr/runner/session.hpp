@@ -105,6 +105,8 @@ class Session {
   ProgressFn progress_;
   double started_ = 0;
   double child_seconds_ = 0;
+  double rounds_seconds_ = 0;  // rounds run so far and their time, for the time left
+  int rounds_run_ = 0;
   double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Benchmarks that crashed a side's suite are left out of that side's later runs.
   std::map<SuiteSide, std::set<std::string>> crashed_;
@@ -113,6 +115,7 @@ class Session {
   // A suite that timed out on a side is not run again on it: one timeout is evidence enough,
   // and the session's length stays bounded by the configured timeouts.
   std::map<SuiteSide, std::string> given_up_;
+  std::set<SuiteSide> unselected_;  // suites of which --filter selects nothing
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's

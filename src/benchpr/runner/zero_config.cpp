@@ -229,12 +229,50 @@ std::string suite_name(std::string_view raw) {
 struct BenchTarget {
   std::string name;  // CMake target = executable name
   std::string dir;   // directory of its CMakeLists.txt relative to the project ("" at the root)
+  // The check by which its main() refuses to run without arguments of its own ("argc != 2"),
+  // found in its sources; "" when none was seen.
+  std::string needs_arguments = "";
+};
+
+// The argument count check of a main() that needs arguments: `argc != N` or `argc < N` with N of
+// 2 or more, `argc <= N` with N of 1 or more (spdlog's formatter-bench: `if (argc != 2)`).
+std::string argument_check(const std::string& source) {
+  for (std::size_t at = source.find("argc"); at != std::string::npos;
+       at = source.find("argc", at + 1)) {
+    if ((at > 0 && word_char(source[at - 1])) ||
+        (at + 4 < source.size() && word_char(source[at + 4])))
+      continue;
+    std::size_t i = at + 4;
+    while (i < source.size() && cmake_space(source[i])) ++i;
+    std::string op;
+    while (i < source.size() && op.size() < 2 &&
+           (source[i] == '!' || source[i] == '<' || source[i] == '='))
+      op += source[i++];
+    while (i < source.size() && cmake_space(source[i])) ++i;
+    if (i >= source.size() || !std::isdigit(static_cast<unsigned char>(source[i]))) continue;
+    const int n = source[i] - '0';
+    if ((i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1]))))
+      continue;
+    if (((op == "!=" || op == "<") && n >= 2) || (op == "<=" && n >= 1))
+      return fmt::format("argc {} {}", op, n);
+  }
+  return "";
+}
+
+// An `if(...)` around an add_subdirectory() of benchmarks or a benchmark target.
+struct BuildGate {
+  std::string
+      condition;     // as written, in the project's case: "SPDLOG_BUILD_BENCH OR SPDLOG_BUILD_ALL"
+  std::string what;  // "bench/" or "target latency"
+  std::string subdir;  // for add_subdirectory: the directory added, relative to the project
 };
 
 struct Project {
   bool cmake = false;           // CMakeLists.txt at the root
   bool uses_benchmark = false;  // some CMake file uses Google Benchmark
   std::vector<BenchTarget> targets;
+  std::map<std::string, bool> options;  // option(NAME "..." ON|OFF): NAME -> default
+  std::vector<BuildGate> gates;
   std::optional<std::string> jmh_module;  // directory of the pom.xml that uses JMH ("" = root)
   std::string jmh_jar = "benchmarks.jar";
 };
@@ -261,6 +299,196 @@ std::optional<std::string> final_name(const std::string& pom) {
   return std::nullopt;
 }
 
+// One CMake command invocation: its name (lower case) and its arguments as written, up to the
+// matching ')' (nested parentheses included, as in `if((A OR B) AND C)`).
+struct CMakeCommand {
+  std::string name;
+  std::string args;
+};
+
+// Every command of comment-free CMake `text`, in order. Linear; a command whose ')' is missing
+// takes the rest of the text.
+std::vector<CMakeCommand> cmake_commands(std::string_view text) {
+  std::vector<CMakeCommand> commands;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') ||
+        (i > 0 && word_char(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    const std::size_t begin = i;
+    while (i < text.size() && word_char(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    if (j >= text.size() || text[j] != '(') continue;
+    CMakeCommand command{lower(std::string(text.substr(begin, i - begin))), ""};
+    int depth = 1;
+    bool quoted = false;
+    std::size_t k = j + 1;
+    for (; k < text.size() && depth > 0; ++k) {
+      const char c = text[k];
+      if (c == '"' && text[k - 1] != '\\') quoted = !quoted;
+      if (quoted) continue;
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+    }
+    const std::size_t end = depth == 0 ? k - 1 : text.size();
+    command.args = std::string(trim(text.substr(j + 1, end - j - 1)));
+    commands.push_back(std::move(command));
+    i = k;
+  }
+  return commands;
+}
+
+// The words of an if() condition, parentheses and quotes dropped.
+std::vector<std::string> condition_words(const std::string& condition) {
+  std::string spaced = condition;
+  for (char& c : spaced)
+    if (c == '(' || c == ')' || c == '"') c = ' ';
+  std::vector<std::string> words;
+  for (std::string_view w : cmake_words(spaced)) words.emplace_back(w);
+  return words;
+}
+
+std::string one_spaced(std::string_view text) {
+  std::string out;
+  for (std::string_view w : cmake_words(text)) {
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  return out;
+}
+
+// option()s, and if() guards around benchmark directories and executables, of one CMake file
+// (`dir` relative to the project, "" at the root).
+void scan_cmake_gates(const std::string& text, const std::string& dir, Project& project) {
+  std::vector<std::string> guards;  // the enclosing conditions, outermost first
+  for (const CMakeCommand& c : cmake_commands(text)) {
+    if (c.name == "option") {
+      const std::vector<std::string_view> words = cmake_words(c.args);
+      if (words.empty()) continue;
+      // option(NAME "help text" [value]): the value, when given, is the last word.
+      const std::string value = words.size() >= 3 ? lower(std::string(words.back())) : "off";
+      project.options.emplace(std::string(words[0]),
+                              value == "on" || value == "true" || value == "yes" || value == "1");
+    } else if (c.name == "if") {
+      guards.push_back(one_spaced(c.args));
+    } else if (c.name == "elseif" && !guards.empty()) {
+      guards.back() = one_spaced(c.args);
+    } else if (c.name == "else" && !guards.empty()) {
+      guards.back() = "NOT (" + guards.back() + ")";
+    } else if (c.name == "endif" && !guards.empty()) {
+      guards.pop_back();
+    } else if ((c.name == "add_subdirectory" || c.name == "add_executable") && !guards.empty()) {
+      const std::vector<std::string_view> words = cmake_words(c.args);
+      if (words.empty()) continue;
+      BuildGate gate;
+      if (c.name == "add_subdirectory") {
+        gate.subdir =
+            fs::path(dir.empty() ? std::string(words[0]) : dir + "/" + std::string(words[0]))
+                .lexically_normal()
+                .generic_string();
+        gate.what = gate.subdir + "/";
+      } else {
+        gate.what = "target " + std::string(words[0]);
+      }
+      std::string condition;
+      for (const std::string& g : guards) condition += (condition.empty() ? "" : " AND ") + g;
+      gate.condition = guards.size() == 1 ? guards[0] : condition;
+      project.gates.push_back(std::move(gate));
+    }
+  }
+}
+
+// The gates that keep a benchmark from being built: around a directory named bench* or holding
+// a benchmark target, or around a benchmark target itself.
+std::vector<BuildGate> benchmark_gates(const Project& project) {
+  std::vector<BuildGate> found;
+  for (const BuildGate& gate : project.gates) {
+    bool counts = false;
+    if (!gate.subdir.empty()) {
+      counts = lower(fs::path(gate.subdir).filename().string()).find("bench") != std::string::npos;
+      for (const BenchTarget& t : project.targets)
+        counts = counts || t.dir == gate.subdir || t.dir.starts_with(gate.subdir + "/");
+    } else {
+      for (const BenchTarget& t : project.targets)
+        counts = counts || gate.what == "target " + t.name;
+    }
+    if (counts) found.push_back(gate);
+  }
+  return found;
+}
+
+bool mentions_bench(const std::string& word) {
+  return lower(word).find("bench") != std::string::npos;
+}
+
+bool cmake_variable_name(const std::string& word) {
+  return !word.empty() && !std::isdigit(static_cast<unsigned char>(word[0])) &&
+         std::all_of(word.begin(), word.end(), [](char c) {
+           return std::isupper(static_cast<unsigned char>(c)) ||
+                  std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+// What a gate's condition needs turned on: the options (declared OFF, or named *BENCH*) that are
+// not negated; of an OR, only the one about benchmarks (or the first). Empty when nothing in the
+// condition can be turned on from the command line with confidence.
+std::vector<std::string> options_to_enable(const BuildGate& gate, const Project& project) {
+  const std::vector<std::string> words = condition_words(gate.condition);
+  const bool any_or = std::find(words.begin(), words.end(), "OR") != words.end();
+  std::vector<std::string> picked;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (i > 0 && words[i - 1] == "NOT") continue;
+    const auto option = project.options.find(w);
+    const bool off_option = option != project.options.end() && !option->second;
+    const bool bench_variable = option == project.options.end() && cmake_variable_name(w) &&
+                                mentions_bench(w) && w != "NOT" && w != "AND" && w != "OR";
+    if (off_option || bench_variable) picked.push_back(w);
+  }
+  if (any_or && picked.size() > 1) {
+    const auto bench = std::find_if(picked.begin(), picked.end(), mentions_bench);
+    picked = {bench != picked.end() ? *bench : picked.front()};
+  }
+  return picked;
+}
+
+struct BuildOptions {
+  std::vector<std::string> on;     // -DNAME=ON for each
+  std::vector<std::string> notes;  // for a person: what was turned on, what could not be
+};
+
+BuildOptions build_options(const Project& project) {
+  BuildOptions result;
+  std::set<std::string> seen;
+  for (const BuildGate& gate : benchmark_gates(project)) {
+    const std::vector<std::string> names = options_to_enable(gate, project);
+    bool satisfied = false;
+    for (const std::string& name : names) {
+      satisfied = true;
+      if (!seen.insert(name).second) continue;
+      result.on.push_back(name);
+      result.notes.push_back(
+          fmt::format("turned on the CMake option {} (-D{}=ON): {} is built only if({})", name,
+                      name, gate.what, gate.condition));
+    }
+    if (!satisfied) {
+      // Options that default ON need nothing; anything else is for the user to judge.
+      const std::vector<std::string> words = condition_words(gate.condition);
+      const bool on_by_default =
+          words.size() == 1 && project.options.count(words[0]) && project.options.at(words[0]);
+      if (!on_by_default)
+        result.notes.push_back(fmt::format(
+            "{} is built only if({}): if no benchmark gets built, add the -D option that makes "
+            "this true to the cmake command in `build:`",
+            gate.what, gate.condition));
+    }
+  }
+  return result;
+}
+
 void scan_cmake(const fs::path& root, Project& project) {
   for (const fs::path& file : find_project_files(root, "CMakeLists.txt")) {
     const std::string text = strip_cmake_comments(read_text(file));
@@ -268,11 +496,23 @@ void scan_cmake(const fs::path& root, Project& project) {
 
     const std::string lowered = lower(text);
     std::set<std::string> executables;
+    std::map<std::string, std::string> argument_checks;  // target -> its main()'s check
     for (const CMakeCall& call : cmake_calls(lowered, "add_executable")) {
-      if (!call.first.empty()) executables.insert(original_case(text, lowered, call.first));
+      if (call.first.empty()) continue;
+      const std::string target = original_case(text, lowered, call.first);
+      executables.insert(target);
+      const std::string sources = original_case(text, lowered, call.rest);  // outlives the views
+      for (std::string_view source : cmake_words(sources)) {
+        const fs::path path = file.parent_path() / std::string(source);
+        const std::string ext = path.extension().string();
+        if (ext != ".cpp" && ext != ".cc" && ext != ".cxx" && ext != ".c") continue;
+        if (std::string check = argument_check(read_text(path)); !check.empty())
+          argument_checks[target] = check;
+      }
     }
     std::string dir = fs::relative(file.parent_path(), root).generic_string();
     if (dir == ".") dir.clear();
+    scan_cmake_gates(text, dir, project);
     for (const CMakeCall& call : cmake_calls(lowered, "target_link_libraries")) {
       if (!call.closed || call.first.empty()) continue;
       const std::string target = original_case(text, lowered, call.first);
@@ -283,7 +523,7 @@ void scan_cmake(const fs::path& root, Project& project) {
       if (!plain_word(dir) && !dir.empty()) continue;
       const bool known = std::any_of(project.targets.begin(), project.targets.end(),
                                      [&](const BenchTarget& t) { return t.name == target; });
-      if (!known) project.targets.push_back({target, dir});
+      if (!known) project.targets.push_back({target, dir, argument_checks[target]});
     }
   }
   // find_package(benchmark) often lives in a cmake/*.cmake file the CMakeLists.txt includes.
@@ -322,11 +562,14 @@ Project scan_project(const std::string& project_dir) {
   return project;
 }
 
-std::string cmake_build_command() {
+// The Release build, with the options that gate the benchmarks turned on.
+std::string cmake_build_command(const Project& project) {
+  std::string options;
+  for (const std::string& name : build_options(project).on) options += " -D" + name + "=ON";
   return fmt::format(
-      "cmake -S . -B {0} -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF && "
+      "cmake -S . -B {0} -DCMAKE_BUILD_TYPE=Release -DBENCHMARK_ENABLE_TESTING=OFF{1} && "
       "cmake --build {0} -j2",
-      kZeroConfigBuildDir);
+      kZeroConfigBuildDir, options);
 }
 
 constexpr std::string_view kCommonSettings =
@@ -336,22 +579,31 @@ constexpr std::string_view kCommonSettings =
     "# Smallest change that counts as a regression or improvement.\n"
     "threshold: 2%\n";
 
+std::string option_comments(const Project& project) {
+  std::string comments;
+  for (const std::string& note : build_options(project).notes) comments += "# " + note + ".\n";
+  return comments;
+}
+
 std::string cmake_yaml(const Project& project) {
   std::string yaml = fmt::format(
       "# benchpr: compares the benchmarks of a pull request with its base ({}).\n"
       "# Read from the base branch, so a pull request cannot change what is run.\n"
       "\n"
       "# Built once per revision, each in its own worktree, in Release.\n"
+      "{}"
       "build: {}\n"
       "build_timeout: 30m\n"
       "\n"
-      "# One suite per Google Benchmark executable. benchpr adds --benchmark_format=console\n"
-      "# --benchmark_out=FILE --benchmark_out_format=json --benchmark_repetitions=3\n"
-      "# --benchmark_enable_random_interleaving=true and, sized to the time budget,\n"
-      "# --benchmark_min_time; add --benchmark_filter=... to `run` as you like (a\n"
-      "# --benchmark_min_time of your own is kept, and the rounds are sized around it).\n"
+      "# One suite per Google Benchmark executable, run as it is: benchpr passes its flags in\n"
+      "# the environment (BENCHMARK_OUT=FILE, BENCHMARK_OUT_FORMAT=json, BENCHMARK_REPETITIONS=3,\n"
+      "# BENCHMARK_ENABLE_RANDOM_INTERLEAVING=true and, sized to the time budget,\n"
+      "# BENCHMARK_MIN_TIME), which Google Benchmark reads. Add the program's own arguments and\n"
+      "# --benchmark_filter=... to `run` as you like (a --benchmark_min_time of your own is\n"
+      "# kept, and the rounds are sized around it); `exclude: [\"BM_Nothing*\"]` leaves\n"
+      "# benchmarks out.\n"
       "suites:\n",
-      kDocsHint, cmake_build_command());
+      kDocsHint, option_comments(project), cmake_build_command(project));
   if (project.targets.empty()) {
     yaml +=
         "  # No executable linking benchmark was found in the CMake files: name yours here.\n"
@@ -360,13 +612,34 @@ std::string cmake_yaml(const Project& project) {
     yaml += "    format: google-benchmark\n";
   } else {
     std::map<std::string, int> seen;
+    // A program whose main() wants arguments of its own fails as it is: its suite is written
+    // commented out, saying why, unless no other suite would be left.
+    const bool all_need_arguments =
+        std::all_of(project.targets.begin(), project.targets.end(),
+                    [](const BenchTarget& t) { return !t.needs_arguments.empty(); });
     for (const BenchTarget& t : project.targets) {
       std::string name = suite_name(t.name);
       if (seen[name]++ > 0) name += "-" + std::to_string(seen[name]);
       const std::string path = t.dir.empty()
                                    ? fmt::format("{}/{}", kZeroConfigBuildDir, t.name)
                                    : fmt::format("{}/{}/{}", kZeroConfigBuildDir, t.dir, t.name);
-      yaml += fmt::format("  - name: {}\n    run: {}\n    format: google-benchmark\n", name, path);
+      const std::string suite =
+          fmt::format("- name: {}\n    run: {}\n    format: google-benchmark\n", name, path);
+      if (t.needs_arguments.empty() || all_need_arguments) {
+        if (!t.needs_arguments.empty())
+          yaml += fmt::format("  # {}'s main() checks `{}`: add the arguments it needs to `run`.\n",
+                              t.name, t.needs_arguments);
+        yaml += "  " + suite;
+        continue;
+      }
+      yaml += fmt::format(
+          "  # {}'s main() checks `{}`: it needs arguments of its own, which benchpr cannot\n"
+          "  # guess. Add them to `run` and uncomment:\n",
+          t.name, t.needs_arguments);
+      std::istringstream lines(suite);
+      // Deleting "# " uncomments it: "  # - name: x" and "  #   run: y".
+      for (std::string line; std::getline(lines, line);)
+        yaml += "  # " + (line.starts_with("  ") ? line.substr(2) : line) + "\n";
     }
   }
   yaml += "\n";
@@ -468,7 +741,7 @@ Config zero_config(const std::string& project_dir) {
   const Project project = scan_project(project_dir);
   if (project.cmake && project.uses_benchmark) {
     Config config;
-    config.build = cmake_build_command();
+    config.build = cmake_build_command(project);
     return config;
   }
   if (project.jmh_module) {
@@ -539,6 +812,29 @@ std::string suggest_config_yaml(const std::string& project_dir) {
   if (project.cmake && project.uses_benchmark) return cmake_yaml(project);
   if (project.jmh_module) return jmh_yaml(project);
   throw config::ConfigError(what_to_add(project_dir, project));
+}
+
+}  // namespace benchpr::runner
+
+namespace benchpr::runner {
+
+std::vector<std::string> build_option_notes(const std::string& project_dir) {
+  const Project project = scan_project(project_dir);
+  if (!project.cmake || !project.uses_benchmark) return {};
+  return build_options(project).notes;
+}
+
+std::vector<std::string> argument_notes(const std::string& project_dir) {
+  const Project project = scan_project(project_dir);
+  std::vector<std::string> notes;
+  if (!project.cmake || !project.uses_benchmark) return notes;
+  for (const BenchTarget& t : project.targets)
+    if (!t.needs_arguments.empty())
+      notes.push_back(fmt::format(
+          "{}'s main() checks `{}`: it needs arguments of its own; its suite in .benchpr.yml says "
+          "what to do",
+          t.name, t.needs_arguments));
+  return notes;
 }
 
 }  // namespace benchpr::runner

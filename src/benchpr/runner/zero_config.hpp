@@ -19,12 +19,25 @@ inline constexpr std::string_view kZeroConfigBuildDir = "build-benchpr";
 
 // The configuration for a project without a .benchpr.yml in `project_dir` (a worktree root):
 //  - a CMake project (CMakeLists.txt at the root) whose CMake files use Google Benchmark gets
-//    a Release build into kZeroConfigBuildDir and no suites: those are known only after the
+//    a Release build into kZeroConfigBuildDir, with -DNAME=ON for each option() that gates the
+//    benchmarks (build_option_notes), and no suites: those are known only after the
 //    build (discover_benchmark_suites, from SessionSetup::after_build);
 //  - a Maven project with a JMH module: throws config::ConfigError whose message shows the
 //    .benchpr.yml to add (JMH needs its own flags and jar, benchpr does not guess them);
 //  - anything else: throws config::ConfigError saying what to add.
 Config zero_config(const std::string& project_dir);
+
+// What the zero-config build line does about the CMake options that gate the benchmarks (an
+// `if(...)` around add_subdirectory(bench) or a benchmark target), one sentence each: "turned on
+// the CMake option SPDLOG_BUILD_BENCH (-DSPDLOG_BUILD_BENCH=ON): bench/ is built only
+// if(SPDLOG_BUILD_BENCH OR SPDLOG_BUILD_ALL)", or, for a condition it cannot satisfy, which one
+// the user must make true. Empty for anything but a CMake project using Google Benchmark.
+std::vector<std::string> build_option_notes(const std::string& project_dir);
+
+// One sentence per benchmark program whose main() refuses to run without arguments of its own
+// (`if (argc != 2)` in its sources): suggest_config_yaml writes its suite commented out, saying
+// so, since benchpr cannot guess the arguments. Empty when there is none.
+std::vector<std::string> argument_notes(const std::string& project_dir);
 
 // One google-benchmark suite per Google Benchmark executable under `build_dir` (found by the
 // library's symbols and strings in the file; CMakeFiles, _deps, test and tests directories are
