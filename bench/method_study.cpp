@@ -23,6 +23,7 @@
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/wording.hpp"
 
 namespace {
 
@@ -53,8 +54,9 @@ struct NoiseModel {
   // Noise SD per benchmark, log-uniform in [sd_lo, sd_hi]; 0, 0: kNoiseSd for every benchmark.
   double sd_lo;
   double sd_hi;
-  int noisy;    // benchmarks 5, 15, 25, ... (never a changed one) have 10x the noise SD
+  int noisy;    // benchmarks 5, 15, 25, ... (never a changed one) have noisy_factor x the SD
   double cold;  // the first analysed round is this much slower on both sides
+  double noisy_factor = 10;
 };
 
 constexpr std::array<NoiseModel, 9> kModels{{
@@ -105,7 +107,7 @@ double noise_sd_of(const NoiseModel& m, int benchmark, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> u(std::log(m.sd_lo), std::log(m.sd_hi));
     sd = std::exp(u(rng));
   }
-  if (benchmark % 10 == 5 && benchmark / 10 < m.noisy) sd *= 10;
+  if (benchmark % 10 == 5 && benchmark / 10 < m.noisy) sd *= m.noisy_factor;
   return sd;
 }
 
@@ -746,6 +748,131 @@ std::vector<CurvePoint> run_curve(int prs) {
   return out;
 }
 
+// The headline against the true change of one benchmark of 50 (plain 1% noise, 10 rounds): how
+// often the comment recommends a plain merge, and how often it does so while that benchmark's
+// shown change reads at or above the threshold (the target: never).
+constexpr std::array<double, 9> kHeadlineCurve{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2};
+
+struct HeadlinePoint {
+  double change = 0;
+  Rate merge, merge_at_threshold, do_not_merge, inconclusive, shown_at_threshold;
+  // Before the headline rule: a significant slowdown whose size was not settled went to a
+  // plain merge ("a small consistent change below the threshold") whatever its estimate.
+  Rate before_merge_at_threshold;
+};
+
+std::vector<HeadlinePoint> run_headline(int prs) {
+  std::vector<HeadlinePoint> out;
+  for (std::size_t c = 0; c < kHeadlineCurve.size(); ++c) {
+    HeadlinePoint p;
+    p.change = kHeadlineCurve[c] * kThreshold;
+    std::vector<double> changes(kBenchmarks, 0.0);
+    changes[0] = p.change;
+    for (int i = 0; i < prs; ++i) {
+      const benchpr::Analysis a =
+          read_fixed(kModels[0], changes, 0x4ead11e000000ULL + c * 1'000'003ULL + i);
+      const auto kind = a.recommendation.kind;
+      const bool shown =
+          benchpr::reads_at_least(a.benchmarks[0].change, kThreshold) && a.benchmarks[0].change > 0;
+      p.merge.add(kind == benchpr::RecommendationKind::Merge);
+      p.merge_at_threshold.add(kind == benchpr::RecommendationKind::Merge && shown);
+      const bool unsettled_headline =
+          kind == benchpr::RecommendationKind::Inconclusive &&
+          a.recommendation.reason.find("is not settled") != std::string::npos;
+      p.before_merge_at_threshold.add(
+          (kind == benchpr::RecommendationKind::Merge || unsettled_headline) && shown);
+      p.do_not_merge.add(kind == benchpr::RecommendationKind::DoNotMerge);
+      p.inconclusive.add(kind == benchpr::RecommendationKind::Inconclusive);
+      p.shown_at_threshold.add(shown);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// Uneven noise: a subgroup of benchmarks noisier than the rest (the variance prior assumes one
+// distribution of variances). A/A false calls, the noisy subgroup's CI coverage, and power at +2%
+// for 5 changed benchmarks of ordinary noise.
+struct UnevenCase {
+  const char* name;
+  int benchmarks;
+  int noisy;  // benchmarks 5, 15, 25, ...
+  double factor;
+};
+constexpr std::array<UnevenCase, 6> kUneven{{
+    {"50, equal 1% noise", 50, 0, 1},
+    {"45 at 1% + 5 at 2%", 50, 5, 2},
+    {"45 at 1% + 5 at 3%", 50, 5, 3},
+    {"190 at 1% + 10 at 2%", 200, 10, 2},
+    {"47 at 1% + 3 at 10%", 50, 3, 10},
+    {"200, equal 1% noise", 200, 0, 1},
+}};
+
+struct UnevenRow {
+  Rate any_sig, any_alarm, noisy_coverage, quiet_coverage, power2, noisy_unchanged;
+};
+
+std::vector<UnevenRow> run_uneven(int aa_prs, int prs) {
+  std::vector<UnevenRow> rows;
+  for (std::size_t c = 0; c < kUneven.size(); ++c) {
+    const UnevenCase& u = kUneven[c];
+    NoiseModel m = kModels[0];
+    m.noisy = u.noisy;
+    m.noisy_factor = u.factor;
+    UnevenRow row;
+    const auto is_noisy = [&](int b) { return b % 10 == 5 && b / 10 < u.noisy; };
+    // Fewer pull requests of 200 benchmarks: each holds four times the benchmarks.
+    const int aa = u.benchmarks > 50 ? aa_prs / 2 : aa_prs;
+    for (int i = 0; i < aa; ++i) {
+      const benchpr::Analysis a = benchpr::analyse(
+          to_results(simulate(m, u.benchmarks, std::vector<double>(u.benchmarks, 0.0),
+                              0x0e7e4000000ULL + c * 1'000'003ULL + i),
+                     kRounds));
+      bool any_sig = false, any_alarm = false;
+      for (int b = 0; b < u.benchmarks; ++b) {
+        const auto& x = a.benchmarks[static_cast<std::size_t>(b)];
+        any_sig |= is_significant(x.verdict);
+        any_alarm |= is_alarm(x.verdict);
+        const bool covered = x.ci_low <= 0 && 0 <= x.ci_high;
+        (is_noisy(b) ? row.noisy_coverage : row.quiet_coverage).add(covered);
+        if (is_noisy(b)) row.noisy_unchanged.add(x.verdict == Verdict::Unchanged);
+      }
+      row.any_sig.add(any_sig);
+      row.any_alarm.add(any_alarm);
+    }
+    std::vector<double> changes(u.benchmarks, 0.0);
+    for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = kThreshold;
+    const int pr = u.benchmarks > 50 ? prs / 2 : prs;
+    for (int i = 0; i < pr; ++i) {
+      const benchpr::Analysis a = benchpr::analyse(to_results(
+          simulate(m, u.benchmarks, changes, 0x0e7e5000000ULL + c * 1'000'003ULL + i), kRounds));
+      for (std::size_t b = 0; b < changes.size(); ++b)
+        if (changes[b] != 0)
+          row.power2.add(a.benchmarks[b].verdict == Verdict::Regression ||
+                         a.benchmarks[b].verdict == Verdict::Slower);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void print_uneven(const std::vector<UnevenRow>& rows, int aa_prs, int prs) {
+  fmt::print(
+      "\n### 10. Uneven noise: a noisier subgroup ({} A/A pull requests of 50 benchmarks per "
+      "row, half as many of 200; {} / {} with 5 benchmarks of ordinary noise changed by +2%; "
+      "10 rounds)\n\n",
+      aa_prs, prs, prs / 2);
+  print_header({"case", "A/A any significant", "A/A any `regression`/`improvement`",
+                "95% CI coverage, noisy", "95% CI coverage, others", "noisy A/A `unchanged`",
+                "power +2%"});
+  for (std::size_t c = 0; c < rows.size(); ++c) {
+    const UnevenRow& r = rows[c];
+    fmt::print("| {} | {} | {} | {} | {} | {} | {} |\n", kUneven[c].name, pct(r.any_sig),
+               pct(r.any_alarm), pct(r.noisy_coverage), pct(r.quiet_coverage),
+               pct(r.noisy_unchanged), pct(r.power2));
+  }
+}
+
 // Share of A/A benchmarks flagged cold (no warm-up effect), and of benchmarks whose first
 // analysed round really was 5% or 20% slower on both sides.
 struct ColdRow {
@@ -875,6 +1002,25 @@ std::vector<Check> target_checks(const std::vector<TargetTally>& t) {
   return out;
 }
 
+void print_headline(const std::vector<HeadlinePoint>& headline, int prs) {
+  fmt::print(
+      "\n### 9. The headline against the true change ({} pull requests per row, 1 of 50 "
+      "benchmarks changed, plain 1% noise, 10 rounds, threshold 2%)\n\n",
+      prs);
+  fmt::print(
+      "Share of pull requests by recommendation; \"merge, shown ≥ 2%\": a plain merge while the "
+      "changed benchmark's shown change reads +2.0% or more (target: 0).\n\n");
+  print_header({"true change", "× threshold", "shown ≥ 2%", "merge", "merge, shown ≥ 2%",
+                "no clear answer", "don't merge", "before: merge, shown ≥ 2%"});
+  for (std::size_t c = 0; c < headline.size(); ++c) {
+    const HeadlinePoint& p = headline[c];
+    fmt::print("| +{:g}% | {:g} | {} | {} | {} | {} | {} | {} |\n", 100 * p.change,
+               kHeadlineCurve[c], pct(p.shown_at_threshold), pct(p.merge),
+               pct(p.merge_at_threshold), pct(p.inconclusive), pct(p.do_not_merge),
+               pct(p.before_merge_at_threshold));
+  }
+}
+
 void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoint>& curve,
                    const std::vector<ColdRow>& cold, int aa_prs, int prs) {
   fmt::print(
@@ -965,6 +1111,8 @@ int main(int argc, char** argv) {
   for (const Variant& v : kVariants) targets.push_back(run_targets(v, aa_prs, pr_prs));
   const std::vector<CurvePoint> curve = run_curve(pr_prs);
   const std::vector<ColdRow> cold = run_cold(pr_prs);
+  const std::vector<HeadlinePoint> headline = run_headline(pr_prs);
+  const std::vector<UnevenRow> uneven = run_uneven(aa_prs, pr_prs);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -978,6 +1126,8 @@ int main(int argc, char** argv) {
       kRounds, kWarmup, 100 * kThreshold, 100 * kAlpha, fmt::join(adaptive.looks, "/"), alphas);
   if (!targets_only) print_tables(tallies, aa_prs, pr_prs, single_prs);
   print_targets(targets, curve, cold, aa_prs, pr_prs);
+  print_headline(headline, pr_prs);
+  print_uneven(uneven, aa_prs, pr_prs);
   if (!svg_path.empty()) {
     std::FILE* f = std::fopen(svg_path.c_str(), "w");
     if (!f) {
@@ -991,7 +1141,19 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "method_study: %.1f s\n", seconds);
   if (check) {
     int failed = 0;
-    for (const Check& c : target_checks(targets)) {
+    std::vector<Check> checks = target_checks(targets);
+    for (std::size_t c = 0; c < headline.size(); ++c)
+      checks.push_back(
+          {fmt::format("plain merge while +{:g}% shown ≥ 2%", 100 * headline[c].change),
+           headline[c].merge_at_threshold.value(), 0, 0, 0, 0});
+    for (std::size_t c = 0; c < uneven.size(); ++c) {
+      const std::string at = fmt::format(" ({})", kUneven[c].name);
+      checks.push_back({"A/A any significant" + at, uneven[c].any_sig.value(), 0, 0.05, 0, 0.09});
+      if (kUneven[c].noisy > 0)
+        checks.push_back({"95% CI coverage, noisy" + at, uneven[c].noisy_coverage.value(), 0.93,
+                          0.97, 0.90, 0.99});
+    }
+    for (const Check& c : checks) {
       const double lo = quick ? c.quick_lo : c.lo, hi = quick ? c.quick_hi : c.hi;
       if (c.value >= lo && c.value <= hi) continue;
       ++failed;

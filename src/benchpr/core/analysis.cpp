@@ -177,12 +177,24 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   const double eq_hi = to_change(w.fit.mu + half_eq, a.better);
   a.eq_low = std::min(eq_lo, eq_hi);
   a.eq_high = std::max(eq_lo, eq_hi);
+  a.eq_level = 1 - 2 * opt.equivalence_alpha;
   a.p = w.fit.p_mu();
   if (w.fit.has_gamma) {
     a.position_effect = w.fit.gamma;
     a.position_p = w.fit.p_gamma();
   }
   a.mde = std::exp(w.fit.mde(family_alpha, opt.power)) - 1;
+  // The label that blocks a merge needs the estimate at the threshold and the change shown
+  // beyond half of it (one-sided, at alpha / m when only this benchmark is rejected): the
+  // estimate must clear the larger of the two bars, and with the set power it does once the
+  // true change is that bar plus t(power) standard errors.
+  {
+    const double margin = std::log1p(a.threshold);
+    const double df = w.fit.total_df();
+    const double bar =
+        std::max(margin / 2 + stats::t_quantile(1 - family_alpha, df) * w.fit.se_mu, margin);
+    a.mde_label = std::exp(bar + stats::t_quantile(opt.power, df) * w.fit.se_mu) - 1;
+  }
 
   int counted = 0;
   const double share = sign_follows_order_share(w.rounds, &counted);
@@ -222,9 +234,18 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     a.verdict = large ? (worse ? Verdict::Regression : Verdict::Improvement)
                       : (worse ? Verdict::Slower : Verdict::Faster);
     a.reason = rounds_phrase(w);
-    if (!large && std::fabs(w.fit.mu) >= margin) {
+    // The estimate reads at or above the threshold, but the size was not shown: say so, and
+    // how many rounds would show it (one-sided beyond half the threshold at alpha / m, if the
+    // change is what was estimated). The recommendation never calls such a change "below the
+    // threshold" nor a plain merge.
+    if (!large && (std::fabs(w.fit.mu) >= margin || reads_at_least(a.change, threshold))) {
       a.reason +=
           fmt::format("; not shown to exceed half the {} threshold", format_percent(threshold));
+      const double excess = std::fabs(w.fit.mu) - margin / 2;
+      const int need = stats::rounds_needed(w.fit.residual_sd, excess,
+                                            2 * opt.alpha / std::max(1, family.compared), opt.power,
+                                            1000, w.fit.prior_df);
+      if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
   } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
     a.verdict = Verdict::Unchanged;
@@ -392,7 +413,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   }
 
   int compared = 0, ordered = 0, cold = 0, cold_kept = 0;
-  std::vector<double> mdes;
+  std::vector<double> mdes, label_mdes;
   std::vector<std::string> suites;
   for (const Work& w : works) {
     if (w.out.dropped_round) ++cold;
@@ -401,10 +422,12 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     ++compared;
     if (has_flag(w.out, "order")) ++ordered;
     if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
+    if (std::isfinite(w.out.mde_label)) label_mdes.push_back(w.out.mde_label);
     if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
       suites.push_back(w.out.suite);
   }
   out.run_mde = stats::median(mdes);
+  out.run_mde_label = stats::median(label_mdes);
   // "Many": at least two benchmarks and a quarter of those compared; one is that benchmark's story.
   out.order_warning = ordered >= 2 && ordered >= kOrderWarningShare * compared;
   for (const std::string& suite : suites) {
