@@ -80,8 +80,20 @@ struct RowContext {
   std::size_t family = 0;  // benchmarks with a p value (the Benjamini-Hochberg family)
   double alpha = 0.05;
   double equivalence_level = 0.90;
+  // The unchanged benchmarks' intervals were computed at different levels (adaptive looks):
+  // each interval cell names its own.
+  bool levels_differ = false;
   std::string instruction_threshold;  // "0.5%"
 };
+
+// "90%", "96.7%": the level an interval was computed at.
+std::string level_text(double level) { return fmt::format("{:.3g}%", 100 * level); }
+
+// The level a benchmark's equivalence interval was computed at: its own when recorded (an
+// adaptive look's), else the run's.
+double eq_level_of(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  return std::isfinite(b.eq_level) ? b.eq_level : ctx.equivalence_level;
+}
 
 std::string p_text(double p) {
   if (p < 0.001) return "< 0.001";
@@ -143,8 +155,9 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   }
   if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
     // The row's CI column is the 95% one; the rule tested this narrower interval.
-    return fmt::format("{} unchanged: {:.0f}% CI {} inside ±{}", s.emoji,
-                       100 * ctx.equivalence_level, equivalence_ci(b), threshold_text(b.threshold));
+    return fmt::format("{} unchanged: {} CI {} inside ±{}", s.emoji,
+                       level_text(eq_level_of(b, ctx)), equivalence_ci(b),
+                       threshold_text(b.threshold));
   }
   if (b.verdict == Verdict::Failed) {
     return fmt::format(
@@ -176,6 +189,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   if (is_instruction_analysis(b) && std::isfinite(b.change)) row.ci = row.eq_ci = "exact";
   // The unchanged list has no verdict column: its interval cell names a margin of its own.
   if (own_threshold(b, ctx)) row.eq_ci += " (inside ±" + threshold_text(b.threshold) + ")";
+  if (ctx.levels_differ && b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+    row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
@@ -728,7 +743,18 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   ctx.equivalence_level = analysis.equivalence_level;
   ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
-  v.equivalence_level = fmt::format("{:.0f}%", 100 * analysis.equivalence_level);
+  // The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
+  // adaptive looks each benchmark's look's, and then each cell names its own.
+  {
+    std::set<std::string> levels;
+    for (const BenchmarkAnalysis& b : analysis.benchmarks)
+      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+        levels.insert(level_text(eq_level_of(b, ctx)));
+    ctx.levels_differ = levels.size() > 1;
+    v.equivalence_level = levels.size() == 1 ? *levels.begin()
+                          : levels.empty()   ? level_text(analysis.equivalence_level)
+                                             : std::string("per-look");
+  }
   lay_out_changed(analysis, order, v.multi_suite, ctx, v);
 
   // Per-round table: one column per analysed round, labelled with its order.
