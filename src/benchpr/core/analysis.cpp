@@ -85,7 +85,8 @@ std::string rounds_phrase(const Work& w) {
 }
 
 void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds, const Config& config) {
+                    const std::vector<AnalysedRound>& rounds, const Config& config,
+                    bool cold_check) {
   BenchmarkAnalysis& a = w.out;
   a.suite = series.suite;
   a.name = series.name;
@@ -128,7 +129,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     a.verdict = Verdict::Removed;
   }
 
-  w.rounds = pair_rounds(series, rounds);
+  w.rounds = pair_rounds(series, rounds, cold_check);
   const PairedRounds& r = w.rounds;
   a.rounds_used = static_cast<int>(r.d.size());
   a.dropped_round = r.dropped;
@@ -190,10 +191,10 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   // true change is that bar plus t(power) standard errors.
   {
     const double margin = std::log1p(a.threshold);
-    const double df = w.fit.total_df();
-    const double bar =
-        std::max(margin / 2 + stats::t_quantile(1 - family_alpha, df) * w.fit.se_mu, margin);
-    a.mde_label = std::exp(bar + stats::t_quantile(opt.power, df) * w.fit.se_mu) - 1;
+    const double df = w.fit.df + w.fit.main_prior_df();
+    const double se = w.fit.main_sd() * w.fit.se_mu_unit;
+    const double bar = std::max(margin / 2 + stats::t_quantile(1 - family_alpha, df) * se, margin);
+    a.mde_label = std::exp(bar + stats::t_quantile(opt.power, df) * se) - 1;
   }
 
   int counted = 0;
@@ -207,6 +208,8 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
 // How the run reads its benchmarks as a family: the variance prior and the number compared.
 struct Family {
   stats::VariancePrior prior;
+  stats::VariancePrior noisier;  // the noisier group's prior, for benchmarks that may belong to it
+  std::vector<double> weights;   // per compared benchmark, in order: stats::fit_prior_mixture
   int compared = 0;
 };
 
@@ -242,9 +245,9 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
       a.reason +=
           fmt::format("; not shown to exceed half the {} threshold", format_percent(threshold));
       const double excess = std::fabs(w.fit.mu) - margin / 2;
-      const int need = stats::rounds_needed(w.fit.residual_sd, excess,
+      const int need = stats::rounds_needed(w.fit.main_sd(), excess,
                                             2 * opt.alpha / std::max(1, family.compared), opt.power,
-                                            1000, w.fit.prior_df);
+                                            1000, w.fit.main_prior_df());
       if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
   } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
@@ -274,8 +277,8 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
   if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
     // At the level the family tests one benchmark at (alpha / m), as the MDE.
     const int need =
-        stats::rounds_needed(w.fit.residual_sd, margin, opt.alpha / std::max(1, family.compared),
-                             opt.power, 1000, w.fit.prior_df);
+        stats::rounds_needed(w.fit.main_sd(), margin, opt.alpha / std::max(1, family.compared),
+                             opt.power, 1000, w.fit.main_prior_df());
     if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
   }
 }
@@ -367,7 +370,21 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
       continue;
     }
-    analyse_series(works[i], results.series[i], rounds, results.config);
+    analyse_series(works[i], results.series[i], rounds, results.config, true);
+  }
+  // A cold first round is the machine's and moves the whole family: unless the family shows it,
+  // a benchmark whose round 1 alone looked cold (heavy-tailed noise) keeps that round, unflagged.
+  {
+    std::vector<double> cold_ps;
+    for (std::size_t i = 0; i < works.size(); ++i)
+      if (!is_instruction_series(results.series[i])) cold_ps.push_back(works[i].rounds.cold_p);
+    if (!cold_start_shared(cold_ps)) {
+      for (std::size_t i = 0; i < works.size(); ++i) {
+        if (is_instruction_series(results.series[i]) || !works[i].rounds.cold_first) continue;
+        works[i] = Work{};
+        analyse_series(works[i], results.series[i], rounds, results.config, false);
+      }
+    }
   }
 
   // The run's variance prior from every compared benchmark, then each fit moderated by it.
@@ -381,15 +398,26 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
       variances.push_back(w.fit.own_sd * w.fit.own_sd);
       dfs.push_back(w.fit.df);
     }
-    family.prior = stats::fit_variance_prior(variances, dfs);
+    stats::PriorMixture mixture =
+        options.noisier_group
+            ? stats::fit_prior_mixture(variances, dfs,
+                                       stats::fit_variance_prior(variances, dfs, 8, false))
+            : stats::PriorMixture{stats::fit_variance_prior(variances, dfs),
+                                  {},
+                                  std::vector<double>(variances.size(), 1.0)};
+    family.prior = mixture.prior;
+    family.noisier = mixture.noisier;
+    family.weights = std::move(mixture.weights);
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
   std::vector<double> p, p_size;
   p.reserve(works.size());
   p_size.reserve(works.size());
+  std::size_t compared_index = 0;
   for (Work& w : works) {
     if (w.comparable) {
-      w.fit = stats::moderate(w.fit, family.prior);
+      w.fit =
+          stats::moderate(w.fit, family.prior, family.weights.at(compared_index++), family.noisier);
       read_fit(w, options, family_alpha);
       // Within the plausible ranges this cannot happen; should a ratio still overflow, no
       // verdict is read from infinities.
