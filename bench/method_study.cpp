@@ -23,6 +23,7 @@
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/wording.hpp"
 
 namespace {
 
@@ -53,8 +54,9 @@ struct NoiseModel {
   // Noise SD per benchmark, log-uniform in [sd_lo, sd_hi]; 0, 0: kNoiseSd for every benchmark.
   double sd_lo;
   double sd_hi;
-  int noisy;    // benchmarks 5, 15, 25, ... (never a changed one) have 10x the noise SD
+  int noisy;    // benchmarks 5, 15, 25, ... (never a changed one) have noisy_factor x the SD
   double cold;  // the first analysed round is this much slower on both sides
+  double noisy_factor = 10;
 };
 
 constexpr std::array<NoiseModel, 9> kModels{{
@@ -105,7 +107,7 @@ double noise_sd_of(const NoiseModel& m, int benchmark, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> u(std::log(m.sd_lo), std::log(m.sd_hi));
     sd = std::exp(u(rng));
   }
-  if (benchmark % 10 == 5 && benchmark / 10 < m.noisy) sd *= 10;
+  if (benchmark % 10 == 5 && benchmark / 10 < m.noisy) sd *= m.noisy_factor;
   return sd;
 }
 
@@ -746,34 +748,183 @@ std::vector<CurvePoint> run_curve(int prs) {
   return out;
 }
 
+// The headline against the true change of one benchmark of 50 (plain 1% noise, 10 rounds): how
+// often the comment recommends a plain merge, and how often it does so while that benchmark's
+// shown change reads at or above the threshold (the target: never).
+constexpr std::array<double, 9> kHeadlineCurve{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2};
+
+struct HeadlinePoint {
+  double change = 0;
+  Rate merge, merge_at_threshold, do_not_merge, inconclusive, shown_at_threshold;
+  // Before the headline rule: a significant slowdown whose size was not settled went to a
+  // plain merge ("a small consistent change below the threshold") whatever its estimate.
+  Rate before_merge_at_threshold;
+};
+
+std::vector<HeadlinePoint> run_headline(int prs) {
+  std::vector<HeadlinePoint> out;
+  for (std::size_t c = 0; c < kHeadlineCurve.size(); ++c) {
+    HeadlinePoint p;
+    p.change = kHeadlineCurve[c] * kThreshold;
+    std::vector<double> changes(kBenchmarks, 0.0);
+    changes[0] = p.change;
+    for (int i = 0; i < prs; ++i) {
+      const benchpr::Analysis a =
+          read_fixed(kModels[0], changes, 0x4ead11e000000ULL + c * 1'000'003ULL + i);
+      const auto kind = a.recommendation.kind;
+      const bool shown =
+          benchpr::reads_at_least(a.benchmarks[0].change, kThreshold) && a.benchmarks[0].change > 0;
+      p.merge.add(kind == benchpr::RecommendationKind::Merge);
+      p.merge_at_threshold.add(kind == benchpr::RecommendationKind::Merge && shown);
+      const bool unsettled_headline =
+          kind == benchpr::RecommendationKind::Inconclusive &&
+          a.recommendation.reason.find("is not settled") != std::string::npos;
+      p.before_merge_at_threshold.add(
+          (kind == benchpr::RecommendationKind::Merge || unsettled_headline) && shown);
+      p.do_not_merge.add(kind == benchpr::RecommendationKind::DoNotMerge);
+      p.inconclusive.add(kind == benchpr::RecommendationKind::Inconclusive);
+      p.shown_at_threshold.add(shown);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// Uneven noise: a subgroup of benchmarks noisier than the rest (the variance prior assumes one
+// distribution of variances). A/A false calls, the noisy subgroup's CI coverage, and power at +2%
+// for 5 changed benchmarks of ordinary noise.
+struct UnevenCase {
+  const char* name;
+  int benchmarks;
+  int noisy;  // benchmarks 5, 15, 25, ...
+  double factor;
+};
+constexpr std::array<UnevenCase, 6> kUneven{{
+    {"50, equal 1% noise", 50, 0, 1},
+    {"45 at 1% + 5 at 2%", 50, 5, 2},
+    {"45 at 1% + 5 at 3%", 50, 5, 3},
+    {"190 at 1% + 10 at 2%", 200, 10, 2},
+    {"47 at 1% + 3 at 10%", 50, 3, 10},
+    {"200, equal 1% noise", 200, 0, 1},
+}};
+
+struct UnevenRow {
+  Rate any_sig, any_alarm, noisy_coverage, quiet_coverage, power2, noisy_unchanged;
+};
+
+std::vector<UnevenRow> run_uneven(int aa_prs, int prs, bool noisier_group) {
+  benchpr::AnalysisOptions options;
+  options.noisier_group = noisier_group;
+  std::vector<UnevenRow> rows;
+  for (std::size_t c = 0; c < kUneven.size(); ++c) {
+    const UnevenCase& u = kUneven[c];
+    NoiseModel m = kModels[0];
+    m.noisy = u.noisy;
+    m.noisy_factor = u.factor;
+    UnevenRow row;
+    const auto is_noisy = [&](int b) { return b % 10 == 5 && b / 10 < u.noisy; };
+    // Fewer pull requests of 200 benchmarks: each holds four times the benchmarks.
+    const int aa = u.benchmarks > 50 ? aa_prs / 2 : aa_prs;
+    for (int i = 0; i < aa; ++i) {
+      const benchpr::Analysis a = benchpr::analyse(
+          to_results(simulate(m, u.benchmarks, std::vector<double>(u.benchmarks, 0.0),
+                              0x0e7e4000000ULL + c * 1'000'003ULL + i),
+                     kRounds),
+          options);
+      bool any_sig = false, any_alarm = false;
+      for (int b = 0; b < u.benchmarks; ++b) {
+        const auto& x = a.benchmarks[static_cast<std::size_t>(b)];
+        any_sig |= is_significant(x.verdict);
+        any_alarm |= is_alarm(x.verdict);
+        const bool covered = x.ci_low <= 0 && 0 <= x.ci_high;
+        (is_noisy(b) ? row.noisy_coverage : row.quiet_coverage).add(covered);
+        if (is_noisy(b)) row.noisy_unchanged.add(x.verdict == Verdict::Unchanged);
+      }
+      row.any_sig.add(any_sig);
+      row.any_alarm.add(any_alarm);
+    }
+    std::vector<double> changes(u.benchmarks, 0.0);
+    for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = kThreshold;
+    const int pr = u.benchmarks > 50 ? prs / 2 : prs;
+    for (int i = 0; i < pr; ++i) {
+      const benchpr::Analysis a = benchpr::analyse(
+          to_results(simulate(m, u.benchmarks, changes, 0x0e7e5000000ULL + c * 1'000'003ULL + i),
+                     kRounds),
+          options);
+      for (std::size_t b = 0; b < changes.size(); ++b)
+        if (changes[b] != 0)
+          row.power2.add(a.benchmarks[b].verdict == Verdict::Regression ||
+                         a.benchmarks[b].verdict == Verdict::Slower);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void print_uneven(const std::vector<UnevenRow>& rows, const std::vector<UnevenRow>& before,
+                  int aa_prs, int prs) {
+  fmt::print(
+      "\n### 10. Uneven noise: a noisier subgroup ({} A/A pull requests of 50 benchmarks per "
+      "row, half as many of 200; {} / {} with 5 benchmarks of ordinary noise changed by +2%; "
+      "10 rounds)\n\n",
+      aa_prs, prs, prs / 2);
+  fmt::print(
+      "\"one prior\": every benchmark's variance moderated by one prior (before); \"two "
+      "groups\": the prior as one group beside a noisier one (`fit_prior_mixture`, as "
+      "shipped).\n\n");
+  print_header({"case", "prior", "A/A any significant", "A/A any `regression`/`improvement`",
+                "95% CI coverage, noisy", "95% CI coverage, others", "noisy A/A `unchanged`",
+                "power +2%"});
+  for (std::size_t c = 0; c < rows.size(); ++c) {
+    for (int v = 0; v < 2; ++v) {
+      const UnevenRow& r = v == 0 ? before[c] : rows[c];
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", v == 0 ? kUneven[c].name : "",
+                 v == 0 ? "one prior" : "two groups", pct(r.any_sig), pct(r.any_alarm),
+                 pct(r.noisy_coverage), pct(r.quiet_coverage), pct(r.noisy_unchanged),
+                 pct(r.power2));
+    }
+  }
+}
+
 // Share of A/A benchmarks flagged cold (no warm-up effect), and of benchmarks whose first
 // analysed round really was 5% or 20% slower on both sides.
 struct ColdRow {
   const char* name;
   Rate flagged;
+  Rate noted;  // pull requests with any benchmark flagged: the comment's cold-round note
 };
 
 std::vector<ColdRow> run_cold(int prs) {
   std::vector<ColdRow> rows;
-  const auto model = [](double drift, double cold) {
+  const auto model = [](double drift, double cold, Tail tail = Tail::Normal) {
     NoiseModel m = kModels[0];
     m.drift = drift;
     m.cold = cold;
+    m.tail = tail;
     return m;
   };
-  const std::array<std::pair<const char*, NoiseModel>, 5> cases{{
+  const std::array<std::pair<const char*, NoiseModel>, 9> cases{{
       {"no cold round, plain 1% noise", model(0, 0)},
       {"no cold round, 0.2%/round drift", model(kSlowDrift, 0)},
       {"no cold round, 5% drift", model(0.05, 0)},
+      {"no cold round, heavy tails t(3)", model(0, 0, Tail::StudentT3)},
+      {"no cold round, 5% outliers ×10", model(0, 0, Tail::Outliers)},
       {"round 1 is 5% slower", model(0, 0.05)},
       {"round 1 is 20% slower", model(0, 0.20)},
+      {"round 1 is 5% slower, heavy tails t(3)", model(0, 0.05, Tail::StudentT3)},
+      {"round 1 is 5% slower, 5% outliers ×10", model(0, 0.05, Tail::Outliers)},
   }};
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    ColdRow row{cases[c].first, {}};
+    ColdRow row{cases[c].first, {}, {}};
     for (int i = 0; i < prs; ++i) {
       const benchpr::Analysis a =
           read_fixed(cases[c].second, five_changed(0), 0xc01d000000ULL + c * 1'000'003ULL + i);
-      for (const auto& b : a.benchmarks) row.flagged.add(has_cold_flag(b));
+      bool any = false;
+      for (const auto& b : a.benchmarks) {
+        row.flagged.add(has_cold_flag(b));
+        any |= has_cold_flag(b);
+      }
+      row.noted.add(any);
     }
     rows.push_back(row);
   }
@@ -875,6 +1026,25 @@ std::vector<Check> target_checks(const std::vector<TargetTally>& t) {
   return out;
 }
 
+void print_headline(const std::vector<HeadlinePoint>& headline, int prs) {
+  fmt::print(
+      "\n### 9. The headline against the true change ({} pull requests per row, 1 of 50 "
+      "benchmarks changed, plain 1% noise, 10 rounds, threshold 2%)\n\n",
+      prs);
+  fmt::print(
+      "Share of pull requests by recommendation; \"merge, shown ≥ 2%\": a plain merge while the "
+      "changed benchmark's shown change reads +2.0% or more (target: 0).\n\n");
+  print_header({"true change", "× threshold", "shown ≥ 2%", "merge", "merge, shown ≥ 2%",
+                "no clear answer", "don't merge", "before: merge, shown ≥ 2%"});
+  for (std::size_t c = 0; c < headline.size(); ++c) {
+    const HeadlinePoint& p = headline[c];
+    fmt::print("| +{:g}% | {:g} | {} | {} | {} | {} | {} | {} |\n", 100 * p.change,
+               kHeadlineCurve[c], pct(p.shown_at_threshold), pct(p.merge),
+               pct(p.merge_at_threshold), pct(p.inconclusive), pct(p.do_not_merge),
+               pct(p.before_merge_at_threshold));
+  }
+}
+
 void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoint>& curve,
                    const std::vector<ColdRow>& cold, int aa_prs, int prs) {
   fmt::print(
@@ -924,8 +1094,9 @@ void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoi
   }
 
   fmt::print("\n### 8. The cold-round flag ({} pull requests of 50 benchmarks per row)\n\n", prs);
-  print_header({"case", "benchmarks flagged `cold-round`"});
-  for (const ColdRow& r : cold) fmt::print("| {} | {} |\n", r.name, pct(r.flagged));
+  print_header({"case", "benchmarks flagged `cold-round`", "pull requests with the note"});
+  for (const ColdRow& r : cold)
+    fmt::print("| {} | {} | {} |\n", r.name, pct(r.flagged), pct(r.noted));
 }
 
 }  // namespace
@@ -965,6 +1136,9 @@ int main(int argc, char** argv) {
   for (const Variant& v : kVariants) targets.push_back(run_targets(v, aa_prs, pr_prs));
   const std::vector<CurvePoint> curve = run_curve(pr_prs);
   const std::vector<ColdRow> cold = run_cold(pr_prs);
+  const std::vector<HeadlinePoint> headline = run_headline(pr_prs);
+  const std::vector<UnevenRow> uneven = run_uneven(aa_prs, pr_prs, true);
+  const std::vector<UnevenRow> uneven_before = run_uneven(aa_prs, pr_prs, false);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -978,6 +1152,8 @@ int main(int argc, char** argv) {
       kRounds, kWarmup, 100 * kThreshold, 100 * kAlpha, fmt::join(adaptive.looks, "/"), alphas);
   if (!targets_only) print_tables(tallies, aa_prs, pr_prs, single_prs);
   print_targets(targets, curve, cold, aa_prs, pr_prs);
+  print_headline(headline, pr_prs);
+  print_uneven(uneven, uneven_before, aa_prs, pr_prs);
   if (!svg_path.empty()) {
     std::FILE* f = std::fopen(svg_path.c_str(), "w");
     if (!f) {
@@ -991,7 +1167,23 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "method_study: %.1f s\n", seconds);
   if (check) {
     int failed = 0;
-    for (const Check& c : target_checks(targets)) {
+    std::vector<Check> checks = target_checks(targets);
+    for (std::size_t c = 0; c < headline.size(); ++c)
+      checks.push_back(
+          {fmt::format("plain merge while +{:g}% shown ≥ 2%", 100 * headline[c].change),
+           headline[c].merge_at_threshold.value(), 0, 0, 0, 0});
+    for (const ColdRow& r : cold)
+      if (std::string_view(r.name).starts_with("no cold round"))
+        checks.push_back(
+            {std::string("cold-round note: ") + r.name, r.noted.value(), 0, 0.05, 0, 0.09});
+    for (std::size_t c = 0; c < uneven.size(); ++c) {
+      const std::string at = fmt::format(" ({})", kUneven[c].name);
+      checks.push_back({"A/A any significant" + at, uneven[c].any_sig.value(), 0, 0.05, 0, 0.09});
+      if (kUneven[c].noisy > 0)
+        checks.push_back({"95% CI coverage, noisy" + at, uneven[c].noisy_coverage.value(), 0.93,
+                          0.97, 0.90, 0.99});
+    }
+    for (const Check& c : checks) {
       const double lo = quick ? c.quick_lo : c.lo, hi = quick ? c.quick_hi : c.hi;
       if (c.value >= lo && c.value <= hi) continue;
       ++failed;

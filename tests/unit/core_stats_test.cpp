@@ -188,3 +188,76 @@ TEST(RoundsNeeded, PriorDegreesOfFreedomLowerTheRounds) {
 
 }  // namespace
 }  // namespace benchpr::stats
+
+namespace benchpr::stats {
+namespace {
+
+// chi^2(8) / 8 at evenly spaced probabilities: the variances of benchmarks of one noise on 8 df,
+// without random draws.
+std::vector<double> chi2_8_quantiles(int n, double scale) {
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) {
+    // Wilson-Hilferty: chi^2(k) / k ~ (1 - 2/(9k) + z sqrt(2/(9k)))^3.
+    const double p = (i + 0.5) / n;
+    // The normal quantile by bisection on erfc.
+    double lo = -8, hi = 8;
+    for (int it = 0; it < 80; ++it) {
+      const double mid = (lo + hi) / 2;
+      (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? lo : hi) = mid;
+    }
+    const double z = (lo + hi) / 2, c = 2.0 / 72;
+    out.push_back(scale * std::pow(1 - c + z * std::sqrt(c), 3));
+  }
+  return out;
+}
+
+TEST(PriorMixture, ANoisierSubgroupIsNotShrunkIntoTheQuietOnes) {
+  // 45 benchmarks at one noise, 5 at twice its SD (4x the variance), all on 8 df.
+  std::vector<double> v = chi2_8_quantiles(45, 1e-4);
+  const std::vector<double> noisy = chi2_8_quantiles(5, 4e-4);
+  v.insert(v.end(), noisy.begin(), noisy.end());
+  const std::vector<int> dfs(v.size(), 8);
+  // One prior for all: the noisy five widen it (small d0) until they seem to belong, and none
+  // is far enough out to keep its own variance.
+  const VariancePrior one = fit_variance_prior(v, dfs);
+  EXPECT_LT(one.df, 50);
+  const PriorMixture two = fit_prior_mixture(v, dfs, fit_variance_prior(v, dfs, 8, false));
+  EXPECT_GT(two.prior.df, one.df);
+  EXPECT_NEAR(two.prior.variance, 1e-4, 0.15e-4);
+  EXPECT_NEAR(two.noisier.variance, 4e-4, 1.5e-4);
+  int noisy_apart = 0;
+  for (std::size_t i = 45; i < v.size(); ++i) noisy_apart += two.weights[i] < 0.5 ? 1 : 0;
+  EXPECT_GE(noisy_apart, 4);
+  for (std::size_t i = 0; i < 40; ++i) EXPECT_GT(two.weights[i], 0.9) << i;
+
+  // A benchmark of the noisy group whose rounds happened to agree (its own s^2 at the prior's
+  // median): a change of 3.5 of its prior SEs is significant under one prior, and not once the
+  // noisier group can explain its variance too.
+  CrossoverFit fit;
+  fit.n = 10;
+  fit.df = 8;
+  fit.mu = 0.0125;
+  fit.own_sd = fit.residual_sd = 0.01;
+  fit.se_mu_unit = 1 / std::sqrt(10.0);
+  fit.se_mu = fit.own_sd * fit.se_mu_unit;
+  const double p_one = moderate(fit, one).p_mu();
+  std::vector<double> with = v;
+  with.push_back(1e-4);
+  const std::vector<int> dfs_with(with.size(), 8);
+  const PriorMixture again =
+      fit_prior_mixture(with, dfs_with, fit_variance_prior(with, dfs_with, 8, false));
+  const CrossoverFit two_read = moderate(fit, again.prior, again.weights.back(), again.noisier);
+  EXPECT_TRUE(two_read.mixed() || two_read.prior_weight == 1);
+  EXPECT_GE(two_read.p_mu(), p_one);
+}
+
+TEST(PriorMixture, EqualNoiseKeepsThePriorWhole) {
+  const std::vector<double> v = chi2_8_quantiles(50, 1e-4);
+  const std::vector<int> dfs(v.size(), 8);
+  const PriorMixture two = fit_prior_mixture(v, dfs, fit_variance_prior(v, dfs, 8, false));
+  EXPECT_GT(two.prior.df, 100);
+  for (double w : two.weights) EXPECT_GT(w, 0.8);
+}
+
+}  // namespace
+}  // namespace benchpr::stats

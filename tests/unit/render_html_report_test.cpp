@@ -49,8 +49,13 @@ TEST(HtmlReport, HeadlineRecommendationAndOrderOfBenchmarks) {
   const Analysis a = analyse_session(r);
   const std::string html = render_html_report(r, a);
   EXPECT_NE(html.find("<h1>benchpr: 2 regressions, 1 improvement"), std::string::npos) << html;
-  EXPECT_NE(html.find("<p class=\"rec rec-do-not-merge\"><strong>Don't merge as is."),
+  // Regressions beside an improvement: a mixed headline naming both.
+  EXPECT_NE(html.find("<p class=\"rec rec-do-not-merge\"><strong>Mixed: weigh the regression "
+                      "against the improvement."),
             std::string::npos);
+  EXPECT_NE(html.find("; against that, <code>BM_Copy/65536</code> is 3.2× faster"),
+            std::string::npos)
+      << html;
   // Regressions first, the larger one first: the throughput drop (10%) before the 7.5%.
   const std::size_t tls = html.find("<code>Tls.roundTrip:payload=256</code>");
   const std::size_t bm_tls = html.find("<code>BM_Tls/4096</code>");

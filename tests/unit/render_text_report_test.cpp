@@ -53,6 +53,32 @@ Results mixed_session() {
   return r;
 }
 
+// A significant change that is not a regression says why on its line, as the markdown does:
+// otherwise a 1.2% `slower` beside a 7.5% `regression` reads as the same finding.
+TEST(TextReport, SlowerAndFasterLinesSayWhyTheyAreNotRegressions) {
+  Results r = session();
+  r.series.push_back(series("BM_Tls/4096", 45100, 0.075, 0.004, 1));
+  r.series.push_back(series("BM_Small", 812, 0.012, 0.003, 2));
+  r.series.push_back(series("BM_Quick", 812, -0.012, 0.003, 3));
+  for (int i = 0; i < 6; ++i)
+    r.series.push_back(
+        series("BM_Same/" + std::to_string(i), 100, 0, 0.004, 10 + static_cast<std::uint64_t>(i)));
+  const Analysis a = analyse_session(r);
+  ASSERT_EQ(a.benchmarks[1].verdict, Verdict::Slower);
+  ASSERT_EQ(a.benchmarks[2].verdict, Verdict::Faster);
+  const std::string text = render_text_report(r, a, {});
+  std::istringstream lines(text);
+  std::string line;
+  int explained = 0;
+  while (std::getline(lines, line)) {
+    if (line.find("BM_Small") == std::string::npos && line.find("BM_Quick") == std::string::npos)
+      continue;
+    EXPECT_NE(line.find("below the 2.0% threshold"), std::string::npos) << line;
+    ++explained;
+  }
+  EXPECT_EQ(explained, 2) << text;
+}
+
 TEST(TextReport, GoldenWithoutColour) {
   const Results r = mixed_session();
   const std::string text = render_text_report(r, analyse_session(r), {false});

@@ -199,6 +199,17 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   return setup;
 }
 
+// The results as `benchpr publish` reads them back from the file this run writes. Should the
+// file's reader refuse what this run produced (a limit meant for untrusted files), the run still
+// reports, from memory.
+Results as_stored(const Results& results) {
+  try {
+    return results_from_string(results_to_string(results));
+  } catch (const Error&) {
+    return results;
+  }
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -295,7 +306,11 @@ int run_command(const RunOptions& options) {
   progress.end_group();
   actions_files.warn_if_changed();
 
-  const Report report = present_report(results, targets, progress);
+  // The comment is rendered from the numbers as the results file holds them (10 significant
+  // digits), not from the full doubles in memory: `benchpr publish` of that file must give the
+  // same comment byte for byte, and a value at a rounding boundary would otherwise read one way
+  // here and the other way there.
+  const Report report = present_report(as_stored(results), targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",
                             to_string(report.analysis.recommendation.kind),
                             report.analysis.recommendation.reason));

@@ -225,11 +225,13 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   if (r.look < 0) return out;
   out.benchmarks = std::move(r.benchmarks);
 
-  std::vector<double> mdes;
+  std::vector<double> mdes, label_mdes;
   for (const BenchmarkAnalysis& b : out.benchmarks) {
     if (std::isfinite(b.mde)) mdes.push_back(b.mde);
+    if (std::isfinite(b.mde_label)) label_mdes.push_back(b.mde_label);
   }
   out.run_mde = stats::median(mdes);
+  out.run_mde_label = stats::median(label_mdes);
 
   std::vector<std::string> counts;
   int decided = 0;

@@ -85,7 +85,8 @@ std::string rounds_phrase(const Work& w) {
 }
 
 void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds, const Config& config) {
+                    const std::vector<AnalysedRound>& rounds, const Config& config,
+                    bool cold_check) {
   BenchmarkAnalysis& a = w.out;
   a.suite = series.suite;
   a.name = series.name;
@@ -128,7 +129,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     a.verdict = Verdict::Removed;
   }
 
-  w.rounds = pair_rounds(series, rounds);
+  w.rounds = pair_rounds(series, rounds, cold_check);
   const PairedRounds& r = w.rounds;
   a.rounds_used = static_cast<int>(r.d.size());
   a.dropped_round = r.dropped;
@@ -177,12 +178,24 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   const double eq_hi = to_change(w.fit.mu + half_eq, a.better);
   a.eq_low = std::min(eq_lo, eq_hi);
   a.eq_high = std::max(eq_lo, eq_hi);
+  a.eq_level = 1 - 2 * opt.equivalence_alpha;
   a.p = w.fit.p_mu();
   if (w.fit.has_gamma) {
     a.position_effect = w.fit.gamma;
     a.position_p = w.fit.p_gamma();
   }
   a.mde = std::exp(w.fit.mde(family_alpha, opt.power)) - 1;
+  // The label that blocks a merge needs the estimate at the threshold and the change shown
+  // beyond half of it (one-sided, at alpha / m when only this benchmark is rejected): the
+  // estimate must clear the larger of the two bars, and with the set power it does once the
+  // true change is that bar plus t(power) standard errors.
+  {
+    const double margin = std::log1p(a.threshold);
+    const double df = w.fit.df + w.fit.main_prior_df();
+    const double se = w.fit.main_sd() * w.fit.se_mu_unit;
+    const double bar = std::max(margin / 2 + stats::t_quantile(1 - family_alpha, df) * se, margin);
+    a.mde_label = std::exp(bar + stats::t_quantile(opt.power, df) * se) - 1;
+  }
 
   int counted = 0;
   const double share = sign_follows_order_share(w.rounds, &counted);
@@ -195,6 +208,8 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
 // How the run reads its benchmarks as a family: the variance prior and the number compared.
 struct Family {
   stats::VariancePrior prior;
+  stats::VariancePrior noisier;  // the noisier group's prior, for benchmarks that may belong to it
+  std::vector<double> weights;   // per compared benchmark, in order: stats::fit_prior_mixture
   int compared = 0;
 };
 
@@ -222,9 +237,18 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     a.verdict = large ? (worse ? Verdict::Regression : Verdict::Improvement)
                       : (worse ? Verdict::Slower : Verdict::Faster);
     a.reason = rounds_phrase(w);
-    if (!large && std::fabs(w.fit.mu) >= margin) {
+    // The estimate reads at or above the threshold, but the size was not shown: say so, and
+    // how many rounds would show it (one-sided beyond half the threshold at alpha / m, if the
+    // change is what was estimated). The recommendation never calls such a change "below the
+    // threshold" nor a plain merge.
+    if (!large && (std::fabs(w.fit.mu) >= margin || reads_at_least(a.change, threshold))) {
       a.reason +=
           fmt::format("; not shown to exceed half the {} threshold", format_percent(threshold));
+      const double excess = std::fabs(w.fit.mu) - margin / 2;
+      const int need = stats::rounds_needed(w.fit.main_sd(), excess,
+                                            2 * opt.alpha / std::max(1, family.compared), opt.power,
+                                            1000, w.fit.main_prior_df());
+      if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
   } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
     a.verdict = Verdict::Unchanged;
@@ -253,8 +277,8 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
   if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
     // At the level the family tests one benchmark at (alpha / m), as the MDE.
     const int need =
-        stats::rounds_needed(w.fit.residual_sd, margin, opt.alpha / std::max(1, family.compared),
-                             opt.power, 1000, w.fit.prior_df);
+        stats::rounds_needed(w.fit.main_sd(), margin, opt.alpha / std::max(1, family.compared),
+                             opt.power, 1000, w.fit.main_prior_df());
     if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
   }
 }
@@ -363,7 +387,21 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
       continue;
     }
-    analyse_series(works[i], results.series[i], rounds, results.config);
+    analyse_series(works[i], results.series[i], rounds, results.config, true);
+  }
+  // A cold first round is the machine's and moves the whole family: unless the family shows it,
+  // a benchmark whose round 1 alone looked cold (heavy-tailed noise) keeps that round, unflagged.
+  {
+    std::vector<double> cold_ps;
+    for (std::size_t i = 0; i < works.size(); ++i)
+      if (!is_instruction_series(results.series[i])) cold_ps.push_back(works[i].rounds.cold_p);
+    if (!cold_start_shared(cold_ps)) {
+      for (std::size_t i = 0; i < works.size(); ++i) {
+        if (is_instruction_series(results.series[i]) || !works[i].rounds.cold_first) continue;
+        works[i] = Work{};
+        analyse_series(works[i], results.series[i], rounds, results.config, false);
+      }
+    }
   }
 
   // The run's variance prior from every compared benchmark, then each fit moderated by it.
@@ -377,15 +415,26 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
       variances.push_back(w.fit.own_sd * w.fit.own_sd);
       dfs.push_back(w.fit.df);
     }
-    family.prior = stats::fit_variance_prior(variances, dfs);
+    stats::PriorMixture mixture =
+        options.noisier_group
+            ? stats::fit_prior_mixture(variances, dfs,
+                                       stats::fit_variance_prior(variances, dfs, 8, false))
+            : stats::PriorMixture{stats::fit_variance_prior(variances, dfs),
+                                  {},
+                                  std::vector<double>(variances.size(), 1.0)};
+    family.prior = mixture.prior;
+    family.noisier = mixture.noisier;
+    family.weights = std::move(mixture.weights);
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
   std::vector<double> p, p_size;
   p.reserve(works.size());
   p_size.reserve(works.size());
+  std::size_t compared_index = 0;
   for (Work& w : works) {
     if (w.comparable) {
-      w.fit = stats::moderate(w.fit, family.prior);
+      w.fit =
+          stats::moderate(w.fit, family.prior, family.weights.at(compared_index++), family.noisier);
       read_fit(w, options, family_alpha);
       // Within the plausible ranges this cannot happen; should a ratio still overflow, no
       // verdict is read from infinities.
@@ -409,7 +458,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   }
 
   int compared = 0, ordered = 0, cold = 0, cold_kept = 0;
-  std::vector<double> mdes;
+  std::vector<double> mdes, label_mdes;
   std::vector<std::string> suites;
   for (const Work& w : works) {
     if (w.out.dropped_round) ++cold;
@@ -418,10 +467,12 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     ++compared;
     if (has_flag(w.out, "order")) ++ordered;
     if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
+    if (std::isfinite(w.out.mde_label)) label_mdes.push_back(w.out.mde_label);
     if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
       suites.push_back(w.out.suite);
   }
   out.run_mde = stats::median(mdes);
+  out.run_mde_label = stats::median(label_mdes);
   // "Many": at least two benchmarks and a quarter of those compared; one is that benchmark's story.
   out.order_warning = ordered >= 2 && ordered >= kOrderWarningShare * compared;
   for (const std::string& suite : suites) {

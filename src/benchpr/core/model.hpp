@@ -370,6 +370,9 @@ struct Recommendation {
   RecommendationKind kind = RecommendationKind::Inconclusive;
   std::string reason;  // the sentence as plain text (names in backticks), for JSON and logs
   std::vector<TextPart> reason_parts;  // the same sentence, for rendering
+  // A regression beside an improvement: the headline names both, and the title says it is
+  // mixed rather than a plain "don't merge".
+  bool mixed = false;
 };
 
 struct BenchmarkAnalysis {
@@ -399,12 +402,18 @@ struct BenchmarkAnalysis {
   // The interval the "unchanged" rule tests (Analysis::equivalence_level, 90% by default).
   double eq_low = kMissing;
   double eq_high = kMissing;
+  double eq_level = kMissing;         // its confidence, as computed (adaptive looks differ)
   double p = kMissing;                // two-sided p of "no effect"
   double p_adjusted = kMissing;       // Benjamini-Hochberg
   double position_effect = kMissing;  // gamma: log-ratio shift when the PR runs second
   double position_p = kMissing;
   double mde = kMissing;  // smallest |change| found with the set power at alpha/m, fraction
-  std::optional<int> rounds_needed;  // rounds that would settle +-threshold (inconclusive only)
+  // Smallest |change| labelled `regression`/`improvement` with the set power: the label that
+  // blocks a merge also needs the change shown beyond half the threshold, so this is larger.
+  double mde_label = kMissing;
+  // Rounds that would settle it: +-threshold for an inconclusive benchmark; for a `slower` or
+  // `faster` one whose estimate reads at or above the threshold, whether it exceeds it.
+  std::optional<int> rounds_needed;
   std::vector<std::string> flags;    // "cold-round", "order"
   std::optional<int> dropped_round;  // analysed-round number (1-based) left out as cold
   int worse_rounds = 0;              // rounds where the PR was worse
@@ -428,6 +437,7 @@ struct Analysis {
   double alpha = 0.05;              // significance level and false discovery rate used
   double equivalence_level = 0.90;  // confidence of the interval "unchanged" tests
   double run_mde = kMissing;        // median MDE over compared benchmarks
+  double run_mde_label = kMissing;  // median mde_label over compared benchmarks
   bool order_warning = false;       // many benchmarks share the order flag
   std::vector<Note> notes;          // run-level sentences (cold rounds, partial run, config edit)
 };

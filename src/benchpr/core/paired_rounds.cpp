@@ -8,6 +8,8 @@ namespace benchpr {
 
 namespace {
 constexpr double kColdP = 0.002;
+constexpr int kMinFamilyForColdGate = 8;
+constexpr double kColdFamilyAlpha = 0.05;
 constexpr int kMinOthersForColdCheck = 3;
 constexpr int kMinOthersForTrend = 6;
 constexpr int kMinRoundsAfterDrop = 4;
@@ -61,7 +63,26 @@ double cold_p(double first, double x0, const std::vector<double>& xs,
   return t > 0 ? tail : 1 - tail;
 }
 
-PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds) {
+bool cold_start_shared(const std::vector<double>& cold_ps) {
+  int tested = 0, above = 0;
+  for (double p : cold_ps) {
+    if (std::isnan(p)) continue;
+    ++tested;
+    if (p < 0.5) ++above;
+  }
+  if (tested < kMinFamilyForColdGate) return true;
+  // P(X >= above) for X ~ Binomial(tested, 1/2), in logs (no overflow at 100,000 benchmarks).
+  double tail = 0;
+  for (int k = above; k <= tested; ++k) {
+    tail += std::exp(std::lgamma(tested + 1.0) - std::lgamma(k + 1.0) -
+                     std::lgamma(tested - k + 1.0) - tested * std::log(2.0));
+    if (tail > kColdFamilyAlpha) return false;
+  }
+  return tail <= kColdFamilyAlpha;
+}
+
+PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds,
+                         bool cold_check) {
   PairedRounds out;
   std::vector<double> level;
   const double sign = series.better == Better::Lower ? 1.0 : -1.0;
@@ -89,7 +110,8 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
       ys.push_back(sign * level[i]);
     }
     const double p = cold_p(sign * level.front(), out.numbers.front(), xs, ys);
-    out.cold_first = p < kColdP;
+    out.cold_p = p;
+    out.cold_first = cold_check && p < kColdP;
     if (out.cold_first && out.d.size() >= static_cast<std::size_t>(kMinRoundsAfterDrop + 1)) {
       out.dropped = out.numbers.front();
       out.d.erase(out.d.begin());

@@ -26,6 +26,7 @@ struct PairedRounds {
   std::vector<double> head;
   bool cold_first = false;     // the first analysed round looked cold
   std::optional<int> dropped;  // analysed-round number left out as cold
+  double cold_p = kMissing;    // the cold test's one-sided p (NaN when not tested)
 };
 
 // Pairs the rounds where both sides have a positive value. The first analysed round is "cold"
@@ -35,7 +36,18 @@ struct PairedRounds {
 // looking like a cold start, and a t test (not a robust z from a handful of rounds) keeps the
 // false flags at the test's level: 0.2% of benchmarks under normal noise and any linear drift.
 // A cold round is left out when at least 4 rounds remain.
-PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds);
+// `cold_check` false: the test's p is still recorded, but no round is flagged or left out (the
+// family did not show a cold start: cold_start_shared()).
+PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds,
+                         bool cold_check = true);
+
+// Whether the family of benchmarks shares a cold first round, from each one's cold-test p
+// (NaN for those not tested): a one-sided sign test at 5% that round 1 lay above the line for
+// more than half of them. A cold start is the machine's (caches, frequency, page cache) and
+// moves every benchmark; one benchmark's heavy-tailed noise moves only that one, and with 50 of
+// them a per-benchmark test alone put a false note on a quarter to half of the pull requests.
+// With fewer than 8 tested benchmarks the family says nothing and each benchmark is judged alone.
+bool cold_start_shared(const std::vector<double>& cold_ps);
 
 // One-sided p that `first` (at position x0) is above what the values `ys` at positions `xs`
 // predict: a least-squares line with at least 6 points, their mean with 3-5; NaN with fewer

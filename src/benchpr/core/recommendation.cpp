@@ -22,7 +22,7 @@ constexpr std::size_t kNamedAtMost = 3;
 Recommendation done(Sentence&& s, RecommendationKind kind) {
   std::vector<TextPart> parts = std::move(s).take();
   std::string plain = plain_text(parts);
-  return {kind, std::move(plain), std::move(parts)};
+  return {kind, std::move(plain), std::move(parts), false};
 }
 
 std::vector<const BenchmarkAnalysis*> with_verdict(const Analysis& a,
@@ -182,14 +182,23 @@ void describe_largest(Sentence& s, const std::vector<const BenchmarkAnalysis*>& 
   list_more(s, benchmarks.size());
 }
 
+// A regression beside an improvement: both are named, the largest of each, so the reader can
+// weigh a large win against a small loss instead of reading only "don't merge".
 Recommendation regressions_found(const ByVerdict& v, bool suites) {
   Sentence s;
   describe_largest(s, v.regressions, suites);
+  const bool mixed = !v.improvements.empty();
+  if (mixed) {
+    s.text("; against that, ");
+    describe_largest(s, v.improvements, suites);
+  }
   s.text(".");
   if (!v.failed.empty())
     s.text(fmt::format(" {} benchmark{} also failed.", v.failed.size(),
                        v.failed.size() == 1 ? "" : "s"));
-  return done(std::move(s), RecommendationKind::DoNotMerge);
+  Recommendation r = done(std::move(s), RecommendationKind::DoNotMerge);
+  r.mixed = mixed;
+  return r;
 }
 
 Recommendation benchmarks_failed(const ByVerdict& v, bool suites) {
@@ -238,12 +247,75 @@ Recommendation mostly_inconclusive(const Analysis& analysis, const ByVerdict& v,
   return done(std::move(s), RecommendationKind::Inconclusive);
 }
 
+// A `slower`/`faster` benchmark whose estimate reads at or above its threshold: significant,
+// but its size was not shown (regression needs it beyond half the threshold), so whether it
+// crosses the threshold is open.
+bool unsettled(const BenchmarkAnalysis& b) {
+  return (b.verdict == Verdict::Slower || b.verdict == Verdict::Faster) &&
+         reads_at_least(b.change, b.threshold);
+}
+
+std::vector<const BenchmarkAnalysis*> unsettled_of(const std::vector<const BenchmarkAnalysis*>& v) {
+  std::vector<const BenchmarkAnalysis*> out;
+  for (const BenchmarkAnalysis* b : v)
+    if (unsettled(*b)) out.push_back(b);
+  return out;
+}
+
+// "`BM_X` is 2.4% slower (95% CI +1.1 … +3.7%), slower in 10 of 10 rounds; whether it exceeds
+// the 2.0% threshold is not settled: about 8 more rounds would settle it"
+void describe_unsettled(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
+  const bool worse = b.verdict == Verdict::Slower;
+  s.code(display_name(b, suites))
+      .text(fmt::format(" is {} (95% CI {}), {} in {} of {} rounds; whether it exceeds the {} "
+                        "threshold is not settled",
+                        describe_change(b.change, b.better), format_interval(b.ci_low, b.ci_high),
+                        worse ? worse_word(b.better) : better_word(b.better),
+                        worse ? b.worse_rounds : b.better_rounds, b.rounds_used,
+                        format_percent(b.threshold)));
+  const int more = b.rounds_needed ? *b.rounds_needed - b.rounds_used : 0;
+  if (more > 0) {
+    s.text(fmt::format(": about {} more round{} would settle it", more, more == 1 ? "" : "s"));
+  } else {
+    s.text(": more rounds would settle it");
+  }
+}
+
+// A significant slowdown whose estimate reads at or above the threshold: not a plain merge.
+// Say what is known: the estimate, that its size is open, what would settle it.
+Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& open,
+                                const ByVerdict& v, bool suites) {
+  Sentence s;
+  for (std::size_t i = 0; i < std::min(open.size(), kNamedAtMost); ++i) {
+    if (i) s.text("; ");
+    describe_unsettled(s, *open[i], suites);
+  }
+  list_more(s, open.size());
+  s.text(".");
+  if (!v.improvements.empty()) {
+    s.text(" Against that, ");
+    describe_largest(s, v.improvements, suites);
+    s.text(".");
+  }
+  return done(std::move(s), RecommendationKind::Inconclusive);
+}
+
 Recommendation merge(const Results& results, const Analysis& analysis, const ByVerdict& v,
                      bool suites) {
   Sentence s;
+  const std::vector<const BenchmarkAnalysis*> open_faster = unsettled_of(v.faster);
   if (!v.improvements.empty()) {
     describe_largest(s, v.improvements, suites);
     s.text("; no regressions.");
+  } else if (!open_faster.empty()) {
+    // "No benchmark changed by 2.0%" would be false beside a 2.4% faster estimate.
+    s.text("No regressions. ");
+    for (std::size_t i = 0; i < std::min(open_faster.size(), kNamedAtMost); ++i) {
+      if (i) s.text("; ");
+      describe_unsettled(s, *open_faster[i], suites);
+    }
+    list_more(s, open_faster.size());
+    s.text(".");
   } else {
     const bool own_thresholds = std::any_of(
         analysis.benchmarks.begin(), analysis.benchmarks.end(),
@@ -255,11 +327,23 @@ Recommendation merge(const Results& results, const Analysis& analysis, const ByV
     s.text(".");
   }
   if (!v.slower.empty()) {
+    // Every `slower` here reads below its threshold (size_not_settled took the others); when
+    // its interval reaches the threshold, the sentence says the estimate is below it, not the
+    // change.
     const BenchmarkAnalysis& first = *v.slower.front();
+    const double far = first.change >= 0 ? first.ci_high : first.ci_low;
     s.text(" ").code(display_name(first, suites));
-    s.text(fmt::format(" is {}, a small consistent change below the {} threshold",
-                       describe_change(first.change, first.better),
-                       format_percent(first.threshold)));
+    if (reads_at_least(far, first.threshold)) {
+      s.text(fmt::format(
+          " is {}, a small consistent change estimated below the {} threshold (its 95% CI "
+          "reaches {})",
+          describe_change(first.change, first.better), format_percent(first.threshold),
+          format_signed_percent(far)));
+    } else {
+      s.text(fmt::format(" is {}, a small consistent change below the {} threshold",
+                         describe_change(first.change, first.better),
+                         format_percent(first.threshold)));
+    }
     list_more(s, v.slower.size());
     s.text(".");
   }
@@ -284,6 +368,8 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     return done(std::move(s), RecommendationKind::Inconclusive);
   }
   if (too_inconclusive(analysis, v)) return mostly_inconclusive(analysis, v, suites);
+  if (const auto open = unsettled_of(v.slower); !open.empty())
+    return size_not_settled(open, v, suites);
   return merge(results, analysis, v, suites);
 }
 

@@ -21,6 +21,14 @@ struct CrossoverFit {
   int df = 0;  // residual degrees of freedom; 0 means "cannot be judged"
   // Degrees of freedom added by a variance prior (moderate()); tests use df + prior_df.
   double prior_df = 0;
+  // How far the prior applies to this benchmark (prior_weights()): 1 = the moderated reading
+  // alone; below 1 every p value and interval is the mixture of the moderated reading (this
+  // weight) and the benchmark's own variance on its own df (the rest), so a benchmark that may
+  // belong to a noisier group is not shrunk into false significance.
+  double prior_weight = 1;
+  // The other reading: the variance moderated by the noisier group's prior, on its df.
+  double noisier_sd = 0;
+  double noisier_df = 0;
   double mu = 0;
   double gamma = 0;
   bool has_gamma = false;
@@ -34,6 +42,14 @@ struct CrossoverFit {
 
   bool usable() const { return df >= 1; }
   double total_df() const { return df + prior_df; }
+  bool mixed() const { return prior_df > 0 && prior_weight < 1; }
+  double noisier_se_mu() const { return noisier_sd * se_mu_unit; }
+  // The reading that weighs most, for the sizes stated from one SE and df: the MDE and the
+  // rounds needed.
+  double main_sd() const { return mixed() && prior_weight < 0.5 ? noisier_sd : residual_sd; }
+  double main_prior_df() const {
+    return mixed() && prior_weight < 0.5 ? noisier_df - df : prior_df;
+  }
   double t_mu() const;
   double p_mu() const;     // two-sided
   double p_gamma() const;  // two-sided; 1 when !has_gamma
@@ -66,13 +82,34 @@ struct VariancePrior {
 // benchmarks move the quartiles little, so they neither inflate s0^2 nor shrink d0 much (and
 // moderate() leaves them on their own). d0 is capped at d * (m - 1), the degrees of freedom the
 // m benchmarks hold, and at 1000; with fewer than `min_benchmarks` variances there is no prior.
+// `moment_step` false: the robust first step alone (the start of fit_prior_mixture).
 VariancePrior fit_variance_prior(const std::vector<double>& variances, const std::vector<int>& dfs,
-                                 int min_benchmarks = 8);
+                                 int min_benchmarks = 8, bool moment_step = true);
 
 // The fit with its variance replaced by the posterior one (residual_sd, se_mu, se_gamma and
 // prior_df updated); unchanged when there is no prior, the fit is unusable, or its own variance
 // is an outlier of the prior.
-CrossoverFit moderate(const CrossoverFit& fit, const VariancePrior& prior);
+// With `weight` below 1 the fit keeps the reading moderated by `noisier` beside the moderated
+// one (prior_weight); at a weight near 0 only that reading.
+CrossoverFit moderate(const CrossoverFit& fit, const VariancePrior& prior, double weight = 1,
+                      const VariancePrior& noisier = {});
+
+// The prior refitted as one group of a two-group model, and per benchmark the probability that
+// its variance comes from that group rather than from a noisier one (EM: the prior's
+// F(d, d0) * s0^2, or a variance 1 to 100 times s0^2, log-uniform; the prior's s0^2 and d0 are
+// refitted by limma's moment estimate weighted by those probabilities). One distribution of
+// variances for all benchmarks lets a subgroup twice as noisy as the rest widen the prior
+// (small d0) until it seems to belong, and shrinks it to the run's variance, which makes its p
+// values too small; prior_outlier() alone catches only the far ones (Phipson et al. 2016 answer
+// the same problem with per-gene prior weights). Without a prior (`start.df` 0) the weights are
+// all 1 and the prior stays as it was.
+struct PriorMixture {
+  VariancePrior prior;
+  VariancePrior noisier;        // the noisier group's prior (df 0: none)
+  std::vector<double> weights;  // one per input variance; 1 where it has none
+};
+PriorMixture fit_prior_mixture(const std::vector<double>& variances, const std::vector<int>& dfs,
+                               const VariancePrior& start);
 bool prior_outlier(const CrossoverFit& fit, const VariancePrior& prior);
 
 // Benjamini-Hochberg adjusted p-values (same order as the input). NaN entries stay NaN and do

@@ -1,6 +1,7 @@
 #include "benchpr/core/wording.hpp"
 
 #include <cmath>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,13 @@ std::string number(double abs_percent) {
 std::string format_percent(double fraction) {
   if (std::isnan(fraction)) return "?";
   return number(std::fabs(fraction) * 100) + "%";
+}
+
+bool reads_at_least(double change, double threshold) {
+  if (std::isnan(change) || std::isnan(threshold)) return false;
+  if (std::fabs(change) >= std::fabs(threshold)) return true;
+  return std::stod(number(std::fabs(change) * 100)) >=
+         std::stod(number(std::fabs(threshold) * 100));
 }
 
 std::string format_signed_percent(double fraction) {
@@ -46,6 +54,19 @@ std::string format_interval(double low, double high) {
   std::string lo = format_signed_percent(low);
   if (!lo.empty() && lo.back() == '%') lo.pop_back();
   return lo + " \u2026 " + format_signed_percent(high);
+}
+
+std::string size_note(const BenchmarkAnalysis& b, std::size_t family) {
+  if (b.verdict != Verdict::Slower && b.verdict != Verdict::Faster) return "";
+  if (!reads_at_least(b.change, b.threshold))
+    return fmt::format("below the {} threshold", format_percent(b.threshold));
+  std::string text = fmt::format(
+      "not shown beyond \u00b1{} (half the {} threshold){}", format_percent(b.threshold / 2),
+      format_percent(b.threshold),
+      family > 1 ? fmt::format(" after correcting for {} benchmarks", family) : std::string());
+  if (b.rounds_needed && *b.rounds_needed > 0)
+    text += fmt::format("; \u2248 {} rounds would settle it", *b.rounds_needed);
+  return text;
 }
 
 std::string worse_word(Better better) { return better == Better::Lower ? "slower" : "lower"; }

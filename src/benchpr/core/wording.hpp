@@ -20,6 +20,15 @@ std::string describe_change(double change, Better better);
 // ratios in the same direction as describe_change: "11× … 15×" (both >= 2x up) or
 // "17× … 25×" (both <= 0.5x, i.e. that many times down).
 std::string format_interval(double low, double high);
+// Whether |change| reads at or above `threshold` as both are written by format_percent (a
+// 1.97% estimate reads "2.0%", level with a 2.0% threshold): a sentence must never call a change
+// that reads as the threshold "below" it.
+bool reads_at_least(double change, double threshold);
+// Why a `slower`/`faster` benchmark is not a regression/improvement, for the tables: "below the
+// 2.0% threshold" (its estimate), or "not shown beyond ±1.0% (half the 2.0% threshold) after
+// correcting for 50 benchmarks; ≈ 14 rounds would settle it". "" for every other verdict.
+// `family`: the benchmarks the correction ran over.
+std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
 // "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
 std::string worse_word(Better better);
 std::string better_word(Better better);

@@ -76,8 +76,10 @@ std::string recommendation_html(const Recommendation& rec) {
       {RecommendationKind::Failed, "Could not compare."}};
   const std::string reason =
       rec.reason_parts.empty() ? escape_html(rec.reason, 2000) : html_parts(rec.reason_parts, 2000);
+  const std::string_view title =
+      rec.mixed ? "Mixed: weigh the regression against the improvement." : kTitles.at(rec.kind);
   return fmt::format("<p class=\"rec rec-{}\"><strong>{}</strong> {}</p>\n", to_string(rec.kind),
-                     kTitles.at(rec.kind), reason);
+                     title, reason);
 }
 
 std::string meta_line(const Results& results, const Analysis& analysis) {
@@ -91,7 +93,12 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
                               warmups > 0 ? fmt::format(" + {} warm-up", warmups) : ""));
   parts.push_back(fmt::format("threshold \u00b1{:g}%", results.config.threshold * 100));
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
-    parts.push_back("could detect changes \u2265 " + format_percent(analysis.run_mde));
+    parts.push_back((std::isfinite(analysis.run_mde_label) && analysis.run_mde_label > 0
+                         ? "finds \u00b1" + format_percent(analysis.run_mde_label) +
+                               " as a regression/improvement, "
+                         : std::string("finds ")) +
+                    "\u00b1" + format_percent(analysis.run_mde) +
+                    " as significant (80% power, median)");
   if (!results.machine.cpu.empty()) {
     parts.push_back(
         escape_html(results.machine.cpu, 100) +

@@ -86,8 +86,11 @@ std::string painted(std::string_view color, const std::string& text, bool on) {
   return std::string(color) + text + std::string(kReset);
 }
 
-std::string reason_of(const BenchmarkAnalysis& b, double run_threshold) {
+std::string reason_of(const BenchmarkAnalysis& b, double run_threshold, std::size_t family) {
   const double threshold = b.threshold;
+  // Why a significant change is not a regression/improvement (the markdown's verdict cell says
+  // the same); it names the threshold it was judged by.
+  if (std::string why = size_note(b, family); !why.empty()) return why;
   const bool own = b.verdict != Verdict::Failed && b.verdict != Verdict::Added &&
                    b.verdict != Verdict::Removed && std::fabs(threshold - run_threshold) > 1e-12;
   const std::string own_text = own ? "threshold ±" + format_percent(threshold) : "";
@@ -131,6 +134,8 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   });
 
   const bool multi_suite = analysis.suites.size() > 1;
+  std::size_t family = 0;  // benchmarks with a p value: the correction's family
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) family += std::isfinite(b.p) ? 1 : 0;
   std::vector<Line> lines;
   lines.push_back(
       {Verdict::Inconclusive, {"verdict", "benchmark", "base", "PR", "change", "95% CI"}, ""});
@@ -145,7 +150,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
          {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
           format_value(b.head_value, b.unit), format_change(b.change, b.better),
           count && std::isfinite(b.change) ? std::string("exact") : format_ci(b.ci_low, b.ci_high)},
-         reason_of(b, results.config.threshold)});
+         reason_of(b, results.config.threshold, family)});
   }
   std::array<std::size_t, 6> w{};
   for (const Line& l : lines)
@@ -180,7 +185,9 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   const Recommendation& rec = analysis.recommendation;
   out += "\n" +
          painted(recommendation_color(rec.kind),
-                 fmt::format("{}: {}", to_string(rec.kind), one_line(rec.reason, 1000)), color) +
+                 fmt::format("{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
+                             one_line(rec.reason, 1000)),
+                 color) +
          "\n";
   return out;
 }

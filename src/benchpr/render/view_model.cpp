@@ -80,8 +80,20 @@ struct RowContext {
   std::size_t family = 0;  // benchmarks with a p value (the Benjamini-Hochberg family)
   double alpha = 0.05;
   double equivalence_level = 0.90;
+  // The unchanged benchmarks' intervals were computed at different levels (adaptive looks):
+  // each interval cell names its own.
+  bool levels_differ = false;
   std::string instruction_threshold;  // "0.5%"
 };
+
+// "90%", "96.7%": the level an interval was computed at.
+std::string level_text(double level) { return fmt::format("{:.3g}%", 100 * level); }
+
+// The level a benchmark's equivalence interval was computed at: its own when recorded (an
+// adaptive look's), else the run's.
+double eq_level_of(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  return std::isfinite(b.eq_level) ? b.eq_level : ctx.equivalence_level;
+}
 
 std::string p_text(double p) {
   if (p < 0.001) return "< 0.001";
@@ -143,14 +155,19 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   }
   if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
     // The row's CI column is the 95% one; the rule tested this narrower interval.
-    return fmt::format("{} unchanged: {:.0f}% CI {} inside ±{}", s.emoji,
-                       100 * ctx.equivalence_level, equivalence_ci(b), threshold_text(b.threshold));
+    return fmt::format("{} unchanged: {} CI {} inside ±{}", s.emoji,
+                       level_text(eq_level_of(b, ctx)), equivalence_ci(b),
+                       threshold_text(b.threshold));
   }
   if (b.verdict == Verdict::Failed) {
     return fmt::format(
         "{} failed: {}", s.emoji,
         b.reason.empty() ? std::string("no values") : escape_inline(b.reason, kCellReasonMaxChars));
   }
+  // Why a significant change is not a regression/improvement, so a −4.3% `faster` beside a
+  // +4.3% `regression` reads as consistent. The note names the threshold it was judged by.
+  if (const std::string why = size_note(b, ctx.family); !why.empty())
+    return fmt::format("{} {}: {}", s.emoji, s.singular, escape_inline(why, kCellReasonMaxChars));
   if (own_threshold(b, ctx))
     return fmt::format("{} {} · threshold ±{}", s.emoji, s.singular, threshold_text(b.threshold));
   return fmt::format("{} {}", s.emoji, s.singular);
@@ -172,6 +189,8 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   if (is_instruction_analysis(b) && std::isfinite(b.change)) row.ci = row.eq_ci = "exact";
   // The unchanged list has no verdict column: its interval cell names a margin of its own.
   if (own_threshold(b, ctx)) row.eq_ci += " (inside ±" + threshold_text(b.threshold) + ")";
+  if (ctx.levels_differ && b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+    row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
@@ -385,6 +404,22 @@ std::string shard_machines(const ShardInfo& info) {
   return out;
 }
 
+// What the run could detect, for the label that blocks a merge and for being called at all: the
+// sizes found with 80% power (medians over the benchmarks). Smaller changes are still called
+// when the noise allows, so the footer says that too instead of standing beside a 1.5% `slower`
+// as if the run could not have seen it.
+std::string detectable_text(const Analysis& analysis) {
+  std::size_t with_mde = 0;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) with_mde += std::isfinite(b.mde) ? 1 : 0;
+  std::string text = "changes this run finds with 80% power (median over " +
+                     plural(with_mde, "benchmark", "benchmarks") + "): ";
+  if (std::isfinite(analysis.run_mde_label) && analysis.run_mde_label > 0)
+    text += "±" + format_percent(analysis.run_mde_label) + " as a regression or improvement, ";
+  text += "±" + format_percent(analysis.run_mde) +
+          " as significant; smaller ones are called when the rounds agree closely";
+  return text;
+}
+
 std::string footer(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   int warmups = 0;
@@ -413,13 +448,8 @@ std::string footer(const Results& results, const Analysis& analysis) {
       parts.push_back(fmt::format("shard {} of {}", results.shard->index, results.shard->count));
     if (!machine.empty()) parts.push_back(machine);
   }
-  if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0) {
-    std::size_t with_mde = 0;
-    for (const BenchmarkAnalysis& b : analysis.benchmarks) with_mde += std::isfinite(b.mde) ? 1 : 0;
-    parts.push_back(fmt::format("median over {} of the smallest change this run could detect: {}",
-                                plural(with_mde, "benchmark", "benchmarks"),
-                                format_percent(analysis.run_mde)));
-  }
+  if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
+    parts.push_back(detectable_text(analysis));
   if (results.measuring_seconds > 0) {
     std::string spent = "measured for " + format_duration(results.measuring_seconds);
     if (results.time_plan && results.time_plan->budget_seconds > 0)
@@ -465,8 +495,9 @@ std::string recommendation_reason(const Recommendation& rec) {
   return inline_parts(rec.reason_parts, kReasonMaxChars);
 }
 
-std::string recommendation_title(RecommendationKind kind) {
-  switch (kind) {
+std::string recommendation_title(const Recommendation& rec) {
+  if (rec.mixed) return "Mixed: weigh the regression against the improvement.";
+  switch (rec.kind) {
     case RecommendationKind::Merge:
       return "Looks good to merge.";
     case RecommendationKind::DoNotMerge:
@@ -637,6 +668,24 @@ std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts,
   return out;
 }
 
+// "regression/improvement: ..." under the changed table, when a row has one of the four
+// significant labels: the 95% CI column is uncorrected, while the labels are decided after the
+// correction over the family, so the rule is stated where the reader compares the two.
+std::string label_rule(const Analysis& analysis, std::size_t family) {
+  const bool any = std::any_of(
+      analysis.benchmarks.begin(), analysis.benchmarks.end(), [](const BenchmarkAnalysis& b) {
+        return !is_instruction_analysis(b) &&
+               (b.verdict == Verdict::Regression || b.verdict == Verdict::Improvement ||
+                b.verdict == Verdict::Slower || b.verdict == Verdict::Faster);
+      });
+  if (!any) return "";
+  return fmt::format(
+      "Labels{}: regression/improvement when the change is significant, its estimate at least "
+      "the threshold and the change shown beyond half of it; slower/faster when it is "
+      "significant but not both.",
+      family > 1 ? fmt::format(" after correcting for {} benchmarks", family) : std::string());
+}
+
 CommentView make_view(const Results& results, const Analysis& analysis,
                       const RenderOptions& options) {
   CommentView v;
@@ -644,7 +693,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.counts = count_verdicts(analysis);
   v.headline = analysis.benchmarks.empty() ? "nothing was compared" : count_phrase(v.counts, true);
   v.recommendation_kind = std::string(to_string(analysis.recommendation.kind));
-  v.recommendation_title = recommendation_title(analysis.recommendation.kind);
+  v.recommendation_title = recommendation_title(analysis.recommendation);
   v.recommendation_reason = recommendation_reason(analysis.recommendation);
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
@@ -694,7 +743,18 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   ctx.equivalence_level = analysis.equivalence_level;
   ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
-  v.equivalence_level = fmt::format("{:.0f}%", 100 * analysis.equivalence_level);
+  // The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
+  // adaptive looks each benchmark's look's, and then each cell names its own.
+  {
+    std::set<std::string> levels;
+    for (const BenchmarkAnalysis& b : analysis.benchmarks)
+      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+        levels.insert(level_text(eq_level_of(b, ctx)));
+    ctx.levels_differ = levels.size() > 1;
+    v.equivalence_level = levels.size() == 1 ? *levels.begin()
+                          : levels.empty()   ? level_text(analysis.equivalence_level)
+                                             : std::string("per-look");
+  }
   lay_out_changed(analysis, order, v.multi_suite, ctx, v);
 
   // Per-round table: one column per analysed round, labelled with its order.
@@ -749,6 +809,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     v.has_instructions |= is_instruction_analysis(b);
     v.instructions_only &= is_instruction_analysis(b);
   }
+  v.label_rule = label_rule(analysis, ctx.family);
   v.footer = footer(results, analysis);
   return v;
 }
@@ -856,6 +917,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["instructions_note"] = v.instructions_note.empty() ? Data(false) : Data(v.instructions_note);
   d["has_instructions"] = Data(v.has_instructions);
   d["instructions_only"] = Data(v.instructions_only);
+  d["label_rule"] = v.label_rule.empty() ? Data(false) : Data(v.label_rule);
   d["instruction_threshold"] = Data(v.instruction_threshold);
   return d;
 }

@@ -90,6 +90,9 @@ struct CommentView {
   bool has_instructions = false;   // some rows are instruction counts (exact, one run per side)
   bool instructions_only = false;  // every row is: no rounds, no intervals
   std::string instruction_threshold;
+  // How the labels were decided, under the changed table when any row is significant: which
+  // test each label passed, over how many benchmarks ("" otherwise).
+  std::string label_rule;
   std::string footer;
 };
 
