@@ -231,6 +231,11 @@ int run_command(const RunOptions& options) {
                  : shard      ? shared_shard_seed(results.base.sha, results.head.sha,
                                                   config_to_json(results.config).dump(), shard->count)
                               : fresh_seed();
+  // The default plan spends the default budget: rounds go on (for the benchmarks still open)
+  // until every benchmark is decided or the budget is spent. --rounds asks for a fixed plan, and
+  // a shard's budget is the merged comparison's, so both keep the fixed rounds.
+  if (!results.config.budget_seconds && !options.rounds && !shard)
+    results.config.budget_seconds = kDefaultBudgetSeconds;
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   if (results.config.rounds < kMinDecidingRounds) {

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
@@ -87,6 +88,13 @@ std::string round_label(const Results& r, int index) {
 
 int analysed_index_to_plan(const Results& r, int analysed) {
   return r.config.warmup_rounds + analysed;
+}
+
+// Seconds the builds took (both sides run in parallel or in turn; their sum is what they cost).
+double build_seconds(const Results& results) {
+  double total = 0;
+  for (const BuildResult& b : results.builds) total += b.seconds;
+  return total;
 }
 
 }  // namespace
@@ -626,7 +634,10 @@ bool Session::run_planned(Results& results) {
 
 void Session::make_time_plan(Results& results, int warmup_rounds) {
   TimePlanInput in;
-  in.budget_seconds = setup_.budget_seconds;
+  // The fixed plan's budget, or the adaptive one's (whose first look these rounds become).
+  in.budget_seconds = setup_.budget_seconds > 0
+                          ? setup_.budget_seconds
+                          : results.config.budget_seconds.value_or(kDefaultBudgetSeconds);
   in.spent_seconds = now_seconds() - started_;
   in.rounds = results.config.rounds;
   in.rounds_fixed = setup_.rounds_fixed;
@@ -713,13 +724,25 @@ bool Session::run_rounds(Results& results, int from, int to) {
 }
 
 void Session::run_adaptive(Results& results) {
-  const AdaptivePlan plan = adaptive_plan_for(results.config);
   const int warmup = results.config.warmup_rounds;
+  int done = 0;
+  if (warmup > 0) {
+    // The warm-up prices a round; the time plan then sizes the first look (its rounds and min
+    // time) to the budget left after the builds, before any look is fixed.
+    results.plan = make_schedule(results.config.rounds, warmup, results.seed);
+    if (!run_rounds(results, 0, warmup)) return;
+    make_time_plan(results, warmup);
+    done = warmup;
+  }
+  const AdaptivePlan plan = adaptive_plan_for(results.config);
   // Pre-registered: the schedule covers the last look from the start (same seed, so its first
   // blocks are the fixed design's), and the looks never move.
   results.plan = make_schedule(plan.looks.back(), warmup, results.seed);
   const double budget = *results.config.budget_seconds;
-  int done = 0;
+  progress_(
+      fmt::format("adaptive: looks after {} rounds; after each, only the benchmarks still "
+                  "open go on, until all are decided or the {} budget is spent",
+                  fmt::join(plan.looks, ", "), format_duration(budget)));
   for (std::size_t k = 0; k < plan.looks.size(); ++k) {
     const int to = analysed_index_to_plan(results, plan.looks[k]);
     const double t0 = now_seconds();
@@ -728,7 +751,14 @@ void Session::run_adaptive(Results& results) {
     done = to;
     const double remaining = budget - (now_seconds() - started_);
     const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
-    progress_(fmt::format("look {} after {} rounds: {}", k + 1, plan.looks[k], d.reason));
+    const int open = static_cast<int>(d.open_benchmarks.size());
+    progress_(fmt::format(
+        "look {} of {} after {} rounds ({} of the {} budget spent, {} measuring): {}", k + 1,
+        plan.looks.size(), plan.looks[k], format_duration(now_seconds() - started_),
+        format_duration(budget), format_duration(now_seconds() - started_ - build_seconds(results)),
+        d.stop ? d.reason
+               : fmt::format("{} still open, measuring only those up to round {}", open,
+                             d.next_rounds)));
     if (d.stop) {
       results.complete = true;
       results.stop_reason = d.reason;
