@@ -497,6 +497,10 @@ void Session::mark_interrupted(Results& results, int round) {
 }
 
 void Session::run(Results& results) {
+  if (setup_.resume) {
+    resume(results);
+    return;
+  }
   started_ = now_seconds();
   child_seconds_ = 0;
   clean_unbuilt_worktrees(results);
@@ -599,6 +603,31 @@ void Session::run_measuring(Results& results) {
   persist(results);
 }
 
+void Session::resume(Results& results) {
+  // The budget counts the time spent before the interruption; the builds, the suites found
+  // after them and the instruction counts are the file's.
+  started_ = now_seconds() - results.measuring_seconds;
+  child_seconds_ = 0;
+  resume_from_ = results.rounds_done;
+  if (results.rounds_done == 0 && !count_instructions_phase(results)) {
+    mark_interrupted(results, 0);
+    persist(results);
+    return;
+  }
+  if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
+  if (results.time_plan && results.time_plan->min_time_seconds > 0)
+    min_time_ = results.time_plan->min_time_seconds;
+  if (results.config.budget_seconds) {
+    run_adaptive(results);
+  } else if (run_planned(results)) {
+    results.complete = true;
+    results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
+  }
+  finish_failures(results);
+  results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
+  persist(results);
+}
+
 bool Session::count_instructions_phase(Results& results) {
   const auto& suites = results.config.suites;
   if (std::none_of(suites.begin(), suites.end(),
@@ -625,11 +654,14 @@ bool Session::count_instructions_phase(Results& results) {
 bool Session::run_planned(Results& results) {
   int warmups = 0;
   for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int from = resume_from_;
   if (setup_.budget_seconds <= 0 || warmups == 0)
-    return run_rounds(results, 0, static_cast<int>(results.plan.size()));
-  if (!run_rounds(results, 0, warmups)) return false;
-  make_time_plan(results, warmups);
-  return run_rounds(results, warmups, static_cast<int>(results.plan.size()));
+    return run_rounds(results, from, static_cast<int>(results.plan.size()));
+  if (from < warmups) {
+    if (!run_rounds(results, from, warmups)) return false;
+    make_time_plan(results, warmups);
+  }
+  return run_rounds(results, std::max(from, warmups), static_cast<int>(results.plan.size()));
 }
 
 void Session::make_time_plan(Results& results, int warmup_rounds) {
@@ -725,12 +757,13 @@ bool Session::run_rounds(Results& results, int from, int to) {
 
 void Session::run_adaptive(Results& results) {
   const int warmup = results.config.warmup_rounds;
-  int done = 0;
-  if (warmup > 0) {
+  int done = resume_from_;
+  if (warmup > 0 && done < warmup) {
+    // (A resumed session past its warm-up keeps the file's plan: same seed, same rounds.)
     // The warm-up prices a round; the time plan then sizes the first look (its rounds and min
     // time) to the budget left after the builds, before any look is fixed.
     results.plan = make_schedule(results.config.rounds, warmup, results.seed);
-    if (!run_rounds(results, 0, warmup)) return;
+    if (!run_rounds(results, done, warmup)) return;
     make_time_plan(results, warmup);
     done = warmup;
   }
@@ -746,9 +779,10 @@ void Session::run_adaptive(Results& results) {
   for (std::size_t k = 0; k < plan.looks.size(); ++k) {
     const int to = analysed_index_to_plan(results, plan.looks[k]);
     const double t0 = now_seconds();
-    if (!run_rounds(results, done, to)) return;
-    const double per_round = (now_seconds() - t0) / std::max(1, to - done);
-    done = to;
+    // Looks a resumed session already passed are read again (they name the open benchmarks).
+    if (to > done && !run_rounds(results, done, to)) return;
+    const double per_round = to > done ? (now_seconds() - t0) / (to - done) : 0;
+    done = std::max(done, to);
     const double remaining = budget - (now_seconds() - started_);
     const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
     const int open = static_cast<int>(d.open_benchmarks.size());
