@@ -103,6 +103,49 @@ TEST(Resume, InterruptedAfterRoundThreeContinuesInTheSameFile) {
   EXPECT_NE(again.ending().err.find("is complete"), std::string::npos) << again.ending().err;
 }
 
+// The default (adaptive) plan: interrupted between looks, the resumed session reads the look it
+// passed again (which names the benchmarks still open) and goes on to the next.
+TEST(Resume, AnAdaptiveComparisonGoesOnFromTheLookItPassed) {
+  TempRepo repo;
+  GbenchConfig cfg = small_config();  // 2 rounds, no warm-up: looks after 2, 4 and 6 rounds
+  const std::vector<GbenchCase> cases = {
+      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""},
+      {"BM_Spin", spin(2000), ""}};
+  commit_base_and_pr(repo, cases, cases, cfg);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json interrupted;
+  {
+    BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                        "--dry-run", "--seed", "7", "--output", results});
+    ASSERT_TRUE(wait_for_rounds(child, results, 3)) << child.err_so_far();
+    child.signal(SIGINT);
+    ASSERT_TRUE(child.wait_for(120)) << "benchpr did not stop after SIGINT";
+    interrupted = json::parse(slurp(results));
+  }
+  const int before = interrupted["rounds_done"];
+  ASSERT_FALSE(interrupted["complete"].get<bool>()) << "finished before the interrupt";
+  ASSERT_EQ(interrupted["config"]["budget_seconds"], 900);
+
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(300));
+  const Ending& e = resumed.ending();
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("look 1 of 3 after 2 rounds"), std::string::npos) << e.err;
+  const json doc = json::parse(slurp(results));
+  EXPECT_TRUE(doc["complete"].get<bool>()) << doc["stop_reason"];
+  EXPECT_GT(doc["rounds_done"].get<int>(), before);
+  EXPECT_EQ(doc["plan"], interrupted["plan"]);
+  for (const char* name : {"BM_Sleep", "BM_Spin"}) {
+    const json& was = series_named(interrupted, name);
+    const json& now = series_named(doc, name);
+    for (int i = 0; i < before; ++i) {
+      EXPECT_EQ(now["base"][i], was["base"][i]) << name << " round " << i;
+      EXPECT_EQ(now["head"][i], was["head"][i]) << name << " round " << i;
+    }
+  }
+}
+
 TEST(Resume, RefusesAFileOfOtherRevisionsOrConfiguration) {
   TempRepo repo;
   commit_sleepy_project(repo);
