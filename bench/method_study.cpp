@@ -957,12 +957,8 @@ void print_spending(int aa_prs, int pr_prs, int single_prs, const MannWhitneyExa
       {"Bonferroni split (benchpr)", benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha)},
       {"O'Brien–Fleming-type spending", obrien_fleming_plan(kRounds, kMaxRounds, kAlpha)},
   }};
-  fmt::print(
-      "### α over the looks ({}; {} A/A and {} PRs of 50, {} single)
-
-      ", kModels[0].name,
-      aa_prs,
-      pr_prs, single_prs);
+  fmt::print("### α over the looks ({}; {} A/A and {} PRs of 50, {} single)\n\n", kModels[0].name,
+             aa_prs, pr_prs, single_prs);
   print_header({"split", "α per look", "A/A any significant", "A/A rounds", "power +1% (PR)",
                 "power +2% (PR)", "power +5% (PR)", "power +2% (single)", "rounds +2% (PR)"});
   for (const auto& [name, plan] : plans) {
