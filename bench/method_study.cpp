@@ -1101,8 +1101,53 @@ void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoi
 
 }  // namespace
 
+// ------------------------------------------------------------------------------------------
+// α over the looks: the weighted Bonferroni split benchpr uses against a Lan–DeMets
+// O'Brien–Fleming-type spending function, α(t) = 2 − 2Φ(z_{1−α/2} / √t) at information
+// fraction t = look / last look, each look tested at its increment (the increments sum to α,
+// so the family-wise bound over the looks holds the same way as for the Bonferroni split).
+// `--spending` prints both on the first noise model; the more powerful at the same A/A rate is
+// the one to ship.
+
+benchpr::AdaptivePlan obrien_fleming_plan(int first, int last, double alpha) {
+  benchpr::AdaptivePlan plan = benchpr::make_adaptive_plan(first, last, alpha);
+  const double z = 1.959963984540054;  // z_{1−α/2} for α = 5%
+  auto spent = [&](double t) { return std::erfc(z / std::sqrt(t) / std::sqrt(2.0)); };
+  double before = 0;
+  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
+    const double now = spent(static_cast<double>(plan.looks[k]) / plan.looks.back()) *
+                       (alpha / 0.05);  // other α: scaled (only 5% is used here)
+    plan.alpha_per_look[k] = now - before;
+    before = now;
+  }
+  return plan;
+}
+
+void print_spending(int aa_prs, int pr_prs, int single_prs, const MannWhitneyExact& mw) {
+  const std::array<std::pair<const char*, benchpr::AdaptivePlan>, 2> plans{{
+      {"Bonferroni split (benchpr)", benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha)},
+      {"O'Brien–Fleming-type spending", obrien_fleming_plan(kRounds, kMaxRounds, kAlpha)},
+  }};
+  fmt::print("### α over the looks ({}; {} A/A and {} PRs of 50, {} single)\n\n", kModels[0].name,
+             aa_prs, pr_prs, single_prs);
+  print_header({"split", "α per look", "A/A any significant", "A/A rounds", "power +1% (PR)",
+                "power +2% (PR)", "power +5% (PR)", "power +2% (single)", "rounds +2% (PR)"});
+  for (const auto& [name, plan] : plans) {
+    const ModelTally t = run_model(0, aa_prs, pr_prs, single_prs, mw, plan);
+    std::string alphas;
+    for (double a : plan.alpha_per_look)
+      alphas += fmt::format("{}{:.3g}%", alphas.empty() ? "" : "/", 100 * a);
+    fmt::print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {:.1f} |\n", name, alphas,
+               pct(t.aa_any_significant[kBenchprAdaptive]), t.aa_rounds,
+               pct(t.pr_power[0][kBenchprAdaptive]), pct(t.pr_power[1][kBenchprAdaptive]),
+               pct(t.pr_power[2][kBenchprAdaptive]), pct(t.single_power[1][kBenchprAdaptive]),
+               t.pr_rounds[1]);
+  }
+  fmt::print("\n");
+}
+
 int main(int argc, char** argv) {
-  bool quick = false, check = false, targets_only = false;
+  bool quick = false, check = false, targets_only = false, spending = false;
   std::string svg_path;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -1110,13 +1155,16 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (arg == "--check") {
       check = true;
+    } else if (arg == "--spending") {
+      spending = true;
     } else if (arg == "--targets-only") {
       targets_only = true;
     } else if (arg == "--svg" && i + 1 < argc) {
       svg_path = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: method_study [--quick] [--targets-only] [--check] [--svg FILE]\n");
+      std::fprintf(
+          stderr,
+          "usage: method_study [--quick] [--targets-only] [--spending] [--check] [--svg FILE]\n");
       return 2;
     }
   }
@@ -1125,6 +1173,10 @@ int main(int argc, char** argv) {
   const MannWhitneyExact mw(kRounds);
   const benchpr::AdaptivePlan adaptive = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
 
+  if (spending) {
+    print_spending(aa_prs, pr_prs, single_prs, mw);
+    return 0;
+  }
   const auto start = std::chrono::steady_clock::now();
   std::vector<ModelTally> tallies;
   if (!targets_only) {

@@ -35,8 +35,8 @@ TEST(EndToEnd, KnownLargeEffectIsFoundAndUnchangedBenchmarksRaiseNoAlarm) {
   TempDir out;
   const BenchprRun r =
       run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--seed", "42", "--output", out / "results.json",
-                                   "--markdown", out / "comment.md"});
+                                   "--dry-run", "--seed", "42", "--rounds", "6", "--output",
+                                   out / "results.json", "--markdown", out / "comment.md"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // Progress on stderr: which round, which side first, elapsed time and the time left.

@@ -237,6 +237,13 @@ inline std::vector<std::string> run_args(const TempRepo& repo, const TempDir& ou
                                 "--seed",     "7",
                                 "--output",   out / "results.json",
                                 "--markdown", out / "comment.md"};
+  // The fault tests check what a run of the configured rounds leaves behind: a fixed plan of
+  // them (`--rounds`), not the default's adaptive rounds.
+  const std::string config = slurp(repo.path() + "/.benchpr.yml");
+  if (const auto at = config.find("\nrounds: "); at != std::string::npos) {
+    a.push_back("--rounds");
+    a.push_back(config.substr(at + 9, config.find('\n', at + 1) - at - 9));
+  }
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

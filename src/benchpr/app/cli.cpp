@@ -82,6 +82,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "Seed of the round order (default: random, recorded; with --shard, derived "
                  "from the commits, the configuration and the shard count, so every shard of "
                  "a comparison draws the same)");
+  run.add_option("--resume", o.resume,
+                 "Continue the interrupted comparison in this results file (same builds, seed "
+                 "and schedule; rounds are added to it)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
   add_report_options(

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string bench_args;     // appended to every suite's command
   bool instructions = false;  // --instructions: count instructions beside time (Callgrind)
   std::string output;         // results JSON
+  std::string resume;         // an interrupted comparison's results JSON to continue
   std::string markdown;       // markdown file
   std::string html;           // HTML report file
   std::string workdir;

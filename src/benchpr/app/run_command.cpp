@@ -21,6 +21,7 @@
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
+#include "benchpr/app/resume.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -168,6 +169,7 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   setup.persist_paths = {ws.results_path};
   if (!options.output.empty()) setup.persist_paths.push_back(options.output);
   setup.skip_build = options.skip_build;
+  setup.resume = !options.resume.empty();
   // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
   // to fit a CI job: the warm-up round tells what a round costs.
   if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
@@ -212,7 +214,15 @@ Results as_stored(const Results& results) {
 
 }  // namespace
 
-int run_command(const RunOptions& options) {
+int run_command(const RunOptions& given) {
+  RunOptions options = given;
+  std::optional<Results> resumed;
+  if (!options.resume.empty()) {
+    resumed = read_resumable(options.resume);
+    take_revisions_from(options, *resumed);
+    // The same file goes on growing.
+    if (options.output.empty()) options.output = options.resume;
+  }
   exec::install_interrupt_handlers();
   protect_own_environment();  // before any code under test can start
   check_comment_key(options.key);
@@ -220,6 +230,8 @@ int run_command(const RunOptions& options) {
   ReportTargets targets = report_targets(options);
   targets.results_file = options.output;
   const std::optional<ShardSpec> shard = requested_shard(options);
+  if (resumed && shard)
+    throw UserError("--resume: a shard cannot be resumed; rerun the shard without --resume");
   const std::optional<Results> balance = balance_results(options);
   const Progress progress(in_github_actions());
   exec::PosixProcessRunner processes;
@@ -262,7 +274,8 @@ int run_command(const RunOptions& options) {
         "noise; pass the revisions to compare with --base and --head",
         results.base.spec, results.head.spec, short_sha(results.base.sha)));
   }
-  repo.materialise(results.base.sha, ws.base_dir);
+  // A resumed comparison reuses the worktrees and their builds as the interruption left them.
+  if (!resumed) repo.materialise(results.base.sha, ws.base_dir);
   const bool zero_config = !config;
   if (zero_config) {
     config = zero_config_for(options, ws.base_dir);
@@ -275,6 +288,18 @@ int run_command(const RunOptions& options) {
                  : shard      ? shared_shard_seed(results.base.sha, results.head.sha,
                                                   config_to_json(results.config).dump(), shard->count)
                               : fresh_seed();
+  // The default plan spends the default budget: rounds go on (for the benchmarks still open)
+  // until every benchmark is decided or the budget is spent. --rounds asks for a fixed plan, and
+  // a shard's budget is the merged comparison's, so both keep the fixed rounds.
+  if (!results.config.budget_seconds && !options.rounds && !shard)
+    results.config.budget_seconds = kDefaultBudgetSeconds;
+  if (resumed) {
+    check_resumable(options.resume, *resumed, results, zero_config);
+    results = std::move(*resumed);
+    progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
+                              options.resume, results.rounds_done, results.plan.size(),
+                              results.seed));
+  }
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   if (results.config.rounds < kMinDecidingRounds) {
@@ -283,12 +308,13 @@ int run_command(const RunOptions& options) {
         "or --rounds)",
         results.config.rounds, kMinDecidingRounds));
   }
-  results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
+  if (!resumed)
+    results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   progress.line(fmt::format(
       "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
       results.base.spec, short_sha(results.base.sha), results.head.spec,
       short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
-  repo.materialise(results.head.sha, ws.head_dir);
+  if (!resumed) repo.materialise(results.head.sha, ws.head_dir);
 
   const runner::SessionSetup setup =
       session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
@@ -87,6 +88,13 @@ std::string round_label(const Results& r, int index) {
 
 int analysed_index_to_plan(const Results& r, int analysed) {
   return r.config.warmup_rounds + analysed;
+}
+
+// Seconds the builds took (both sides run in parallel or in turn; their sum is what they cost).
+double build_seconds(const Results& results) {
+  double total = 0;
+  for (const BuildResult& b : results.builds) total += b.seconds;
+  return total;
 }
 
 }  // namespace
@@ -519,6 +527,10 @@ void Session::mark_interrupted(Results& results, int round) {
 }
 
 void Session::run(Results& results) {
+  if (setup_.resume) {
+    resume(results);
+    return;
+  }
   started_ = now_seconds();
   child_seconds_ = 0;
   clean_unbuilt_worktrees(results);
@@ -621,6 +633,31 @@ void Session::run_measuring(Results& results) {
   persist(results);
 }
 
+void Session::resume(Results& results) {
+  // The budget counts the time spent before the interruption; the builds, the suites found
+  // after them and the instruction counts are the file's.
+  started_ = now_seconds() - results.measuring_seconds;
+  child_seconds_ = 0;
+  resume_from_ = results.rounds_done;
+  if (results.rounds_done == 0 && !count_instructions_phase(results)) {
+    mark_interrupted(results, 0);
+    persist(results);
+    return;
+  }
+  if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
+  if (results.time_plan && results.time_plan->min_time_seconds > 0)
+    min_time_ = results.time_plan->min_time_seconds;
+  if (results.config.budget_seconds) {
+    run_adaptive(results);
+  } else if (run_planned(results)) {
+    results.complete = true;
+    results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
+  }
+  finish_failures(results);
+  results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
+  persist(results);
+}
+
 bool Session::count_instructions_phase(Results& results) {
   const auto& suites = results.config.suites;
   if (std::none_of(suites.begin(), suites.end(),
@@ -647,16 +684,22 @@ bool Session::count_instructions_phase(Results& results) {
 bool Session::run_planned(Results& results) {
   int warmups = 0;
   for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int from = resume_from_;
   if (setup_.budget_seconds <= 0 || warmups == 0)
-    return run_rounds(results, 0, static_cast<int>(results.plan.size()));
-  if (!run_rounds(results, 0, warmups)) return false;
-  make_time_plan(results, warmups);
-  return run_rounds(results, warmups, static_cast<int>(results.plan.size()));
+    return run_rounds(results, from, static_cast<int>(results.plan.size()));
+  if (from < warmups) {
+    if (!run_rounds(results, from, warmups)) return false;
+    make_time_plan(results, warmups);
+  }
+  return run_rounds(results, std::max(from, warmups), static_cast<int>(results.plan.size()));
 }
 
 void Session::make_time_plan(Results& results, int warmup_rounds) {
   TimePlanInput in;
-  in.budget_seconds = setup_.budget_seconds;
+  // The fixed plan's budget, or the adaptive one's (whose first look these rounds become).
+  in.budget_seconds = setup_.budget_seconds > 0
+                          ? setup_.budget_seconds
+                          : results.config.budget_seconds.value_or(kDefaultBudgetSeconds);
   in.spent_seconds = now_seconds() - started_;
   in.rounds = results.config.rounds;
   in.rounds_fixed = setup_.rounds_fixed;
@@ -755,35 +798,43 @@ bool Session::run_rounds(Results& results, int from, int to) {
 }
 
 void Session::run_adaptive(Results& results) {
-  const AdaptivePlan plan = adaptive_plan_for(results.config);
   const int warmup = results.config.warmup_rounds;
+  int done = resume_from_;
+  if (warmup > 0 && done < warmup) {
+    // (A resumed session past its warm-up keeps the file's plan: same seed, same rounds.)
+    // The warm-up prices a round; the time plan then sizes the first look (its rounds and min
+    // time) to the budget left after the builds, before any look is fixed.
+    results.plan = make_schedule(results.config.rounds, warmup, results.seed);
+    if (!run_rounds(results, done, warmup)) return;
+    make_time_plan(results, warmup);
+    done = warmup;
+  }
+  const AdaptivePlan plan = adaptive_plan_for(results.config);
   // Pre-registered: the schedule covers the last look from the start (same seed, so its first
   // blocks are the fixed design's), and the looks never move.
   results.plan = make_schedule(plan.looks.back(), warmup, results.seed);
   const double budget = *results.config.budget_seconds;
-  std::string looks;
-  for (int l : plan.looks) looks += (looks.empty() ? "" : ", ") + std::to_string(l);
-  progress_(
-      fmt::format("plan: {} warm-up round(s), then looks after {} rounds, stopping as soon "
-                  "as every benchmark is decided or the budget of {} would run out",
-                  warmup, looks, format_duration(budget)));
-  int done = 0;
+  progress_(fmt::format(
+      "plan: {} warm-up round(s), then looks after {} rounds; after each, only the benchmarks "
+      "still open go on, until all are decided or the {} budget is spent",
+      warmup, fmt::join(plan.looks, ", "), format_duration(budget)));
   for (std::size_t k = 0; k < plan.looks.size(); ++k) {
     const int to = analysed_index_to_plan(results, plan.looks[k]);
     const double t0 = now_seconds();
-    if (!run_rounds(results, done, to)) return;
-    const double per_round = (now_seconds() - t0) / std::max(1, to - done);
-    done = to;
+    // Looks a resumed session already passed are read again (they name the open benchmarks).
+    if (to > done && !run_rounds(results, done, to)) return;
+    const double per_round = to > done ? (now_seconds() - t0) / (to - done) : 0;
+    done = std::max(done, to);
     const double remaining = budget - (now_seconds() - started_);
     const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
-    if (d.stop || k + 1 == plan.looks.size()) {
-      progress_(fmt::format("look {} after {} rounds: {}", k + 1, plan.looks[k], d.reason));
-    } else {
-      progress_(
-          fmt::format("look {} after {} rounds: {} benchmark(s) still open; going on to {} "
-                      "rounds",
-                      k + 1, plan.looks[k], d.open_benchmarks.size(), plan.looks[k + 1]));
-    }
+    const int open = static_cast<int>(d.open_benchmarks.size());
+    progress_(fmt::format(
+        "look {} of {} after {} rounds ({} of the {} budget spent, {} measuring): {}", k + 1,
+        plan.looks.size(), plan.looks[k], format_duration(now_seconds() - started_),
+        format_duration(budget), format_duration(now_seconds() - started_ - build_seconds(results)),
+        d.stop ? d.reason
+               : fmt::format("{} still open, measuring only those up to round {}", open,
+                             d.next_rounds)));
     if (d.stop) {
       results.complete = true;
       results.stop_reason = d.reason;

@@ -47,6 +47,9 @@ struct SessionSetup {
   // measures what a round costs and the rest is sized to fit.
   double budget_seconds = 0;
   bool rounds_fixed = false;  // --rounds: the plan sizes only the min time
+  // --resume: `results` holds an interrupted comparison; the builds in the work directory are
+  // reused and the rounds continue after its last finished one.
+  bool resume = false;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.
@@ -77,6 +80,7 @@ class Session {
   bool run_rounds(Results& results, int from, int to);
   void run_adaptive(Results& results);
   // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
+  void resume(Results& results);
   bool count_instructions_phase(Results& results);
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);
@@ -107,6 +111,7 @@ class Session {
   double child_seconds_ = 0;
   double rounds_seconds_ = 0;  // rounds run so far and their time, for the time left
   int rounds_run_ = 0;
+  int resume_from_ = 0;  // the first round to run (rounds already in a resumed file)
   double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Benchmarks that crashed a side's suite are left out of that side's later runs.
   std::map<SuiteSide, std::set<std::string>> crashed_;

@@ -1,0 +1,183 @@
+// `benchpr run --resume results.json`: an interrupted comparison (Ctrl-C, a CI job's timeout)
+// continues with the same builds, seed and schedule, adding rounds to the same results file; a
+// file of other revisions or another configuration is refused.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+void commit_sleepy_project(TempRepo& repo) {
+  GbenchConfig cfg = small_config();
+  cfg.rounds = 8;
+  const std::vector<GbenchCase> cases = {
+      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""},
+      {"BM_Spin", spin(2000), ""}};
+  commit_base_and_pr(repo, cases, cases, cfg);
+}
+
+// Waits until the results file shows at least `rounds` finished rounds.
+bool wait_for_rounds(BenchprChild& child, const std::string& results, int rounds) {
+  const double deadline = now_seconds() + 300;  // a hang guard only
+  while (now_seconds() < deadline && !child.wait_for(0)) {
+    try {
+      if (json::parse(slurp(results)).value("rounds_done", 0) >= rounds) return true;
+    } catch (const json::exception&) {
+      // Not written yet.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+const json& series_named(const json& doc, const std::string& name) {
+  for (const json& s : doc["series"])
+    if (s["name"] == name) return s;
+  throw std::runtime_error("no series " + name);
+}
+
+std::vector<std::string> plain_run(const TempRepo& repo, const std::string& results,
+                                   const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> a = {"run",      "-C",      repo.path(), "--base", "main",
+                                "--head",   "feature", "--dry-run", "--seed", "7",
+                                "--rounds", "8",       "--output",  results};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+TEST(Resume, InterruptedAfterRoundThreeContinuesInTheSameFile) {
+  TempRepo repo;
+  commit_sleepy_project(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json interrupted;
+  {
+    BenchprChild child(plain_run(repo, results));
+    ASSERT_TRUE(wait_for_rounds(child, results, 3)) << child.err_so_far();
+    child.signal(SIGINT);
+    ASSERT_TRUE(child.wait_for(120)) << "benchpr did not stop after SIGINT";
+    EXPECT_EQ(child.ending().exit_code, 1) << child.ending().err;
+    interrupted = json::parse(slurp(results));
+  }
+  const int before = interrupted["rounds_done"];
+  ASSERT_GE(before, 3);
+  ASSERT_LT(before, 8) << "the comparison finished before the interrupt could land";
+  ASSERT_FALSE(interrupted["complete"].get<bool>());
+
+  // Only the file: the revisions, seed and plan are its own.
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(300));
+  const Ending& e = resumed.ending();
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("resuming"), std::string::npos) << e.err;
+  EXPECT_EQ(e.err.find("building the"), std::string::npos) << "rebuilt on resume:\n" << e.err;
+
+  const json doc = json::parse(slurp(results));
+  EXPECT_TRUE(doc["complete"].get<bool>()) << doc["stop_reason"];
+  EXPECT_EQ(doc["rounds_done"], 8);
+  EXPECT_EQ(doc["seed"], interrupted["seed"]);
+  EXPECT_EQ(doc["plan"], interrupted["plan"]);
+  EXPECT_EQ(doc["builds"], interrupted["builds"]);
+  // The rounds measured before the interrupt are kept as they were; the rest were added.
+  for (const char* name : {"BM_Sleep", "BM_Spin"}) {
+    const json& was = series_named(interrupted, name);
+    const json& now = series_named(doc, name);
+    ASSERT_EQ(now["base"].size(), 8u) << name;
+    for (int i = 0; i < before; ++i) {
+      EXPECT_EQ(now["base"][i], was["base"][i]) << name << " round " << i;
+      EXPECT_EQ(now["head"][i], was["head"][i]) << name << " round " << i;
+    }
+  }
+  std::set<int> rounds;
+  for (const json& run : doc["runs"]) rounds.insert(run["round"].get<int>());
+  EXPECT_EQ(rounds, (std::set<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+
+  // Complete now: a second resume has nothing to do and says so.
+  BenchprChild again({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(again.wait_for(120));
+  EXPECT_EQ(again.ending().exit_code, 2) << again.ending().err;
+  EXPECT_NE(again.ending().err.find("is complete"), std::string::npos) << again.ending().err;
+}
+
+// The default (adaptive) plan: interrupted between looks, the resumed session reads the look it
+// passed again (which names the benchmarks still open) and goes on to the next.
+TEST(Resume, AnAdaptiveComparisonGoesOnFromTheLookItPassed) {
+  TempRepo repo;
+  GbenchConfig cfg = small_config();  // 2 rounds, no warm-up: looks after 2, 4 and 6 rounds
+  const std::vector<GbenchCase> cases = {
+      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""},
+      {"BM_Spin", spin(2000), ""}};
+  commit_base_and_pr(repo, cases, cases, cfg);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json interrupted;
+  {
+    BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                        "--dry-run", "--seed", "7", "--output", results});
+    ASSERT_TRUE(wait_for_rounds(child, results, 3)) << child.err_so_far();
+    child.signal(SIGINT);
+    ASSERT_TRUE(child.wait_for(120)) << "benchpr did not stop after SIGINT";
+    interrupted = json::parse(slurp(results));
+  }
+  const int before = interrupted["rounds_done"];
+  ASSERT_FALSE(interrupted["complete"].get<bool>()) << "finished before the interrupt";
+  ASSERT_EQ(interrupted["config"]["budget_seconds"], 900);
+
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(300));
+  const Ending& e = resumed.ending();
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("look 1 of 3 after 2 rounds"), std::string::npos) << e.err;
+  const json doc = json::parse(slurp(results));
+  EXPECT_TRUE(doc["complete"].get<bool>()) << doc["stop_reason"];
+  EXPECT_GT(doc["rounds_done"].get<int>(), before);
+  EXPECT_EQ(doc["plan"], interrupted["plan"]);
+  for (const char* name : {"BM_Sleep", "BM_Spin"}) {
+    const json& was = series_named(interrupted, name);
+    const json& now = series_named(doc, name);
+    for (int i = 0; i < before; ++i) {
+      EXPECT_EQ(now["base"][i], was["base"][i]) << name << " round " << i;
+      EXPECT_EQ(now["head"][i], was["head"][i]) << name << " round " << i;
+    }
+  }
+}
+
+TEST(Resume, RefusesAFileOfOtherRevisionsOrConfiguration) {
+  TempRepo repo;
+  commit_sleepy_project(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  {
+    BenchprChild child(plain_run(repo, results));
+    ASSERT_TRUE(wait_for_rounds(child, results, 1)) << child.err_so_far();
+    child.signal(SIGINT);
+    ASSERT_TRUE(child.wait_for(120));
+  }
+  const std::string kept = slurp(results);
+  ASSERT_FALSE(json::parse(kept)["complete"].get<bool>());
+
+  BenchprChild other_head(
+      {"run", "-C", repo.path(), "--dry-run", "--head", "main", "--resume", results});
+  ASSERT_TRUE(other_head.wait_for(120));
+  EXPECT_EQ(other_head.ending().exit_code, 2) << other_head.ending().err;
+  EXPECT_NE(other_head.ending().err.find("--resume " + results + ": it compares"),
+            std::string::npos)
+      << other_head.ending().err;
+
+  BenchprChild other_threshold(
+      {"run", "-C", repo.path(), "--dry-run", "--threshold", "5%", "--resume", results});
+  ASSERT_TRUE(other_threshold.wait_for(120));
+  EXPECT_EQ(other_threshold.ending().exit_code, 2) << other_threshold.ending().err;
+  EXPECT_NE(other_threshold.ending().err.find("configuration differs from this run's (threshold)"),
+            std::string::npos)
+      << other_threshold.ending().err;
+  // Refused before anything ran: the file is untouched.
+  EXPECT_EQ(slurp(results), kept);
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults
