@@ -235,7 +235,7 @@ exec::ProcessSpec git_process_spec(const std::string& args, const std::string& d
 
 exec::ProcessResult GitRemote::git(const std::string& args, const std::string& directory,
                                    const std::vector<std::pair<std::string, std::string>>& env) {
-  return processes_.run(git_process_spec(args, directory, env, 2000));
+  return processes_.run(git_process_spec(args, directory, env, exec::kMessageTailBytes));
 }
 
 std::optional<std::string> GitRemote::failure(const exec::ProcessResult& result) const {

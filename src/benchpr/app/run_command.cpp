@@ -79,7 +79,7 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
                  " status --porcelain --untracked-files=no";
   spec.cwd = options.directory;
   spec.timeout_seconds = 60;
-  spec.tail_bytes = 4096;
+  spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult status = processes.run(spec);
   if (!status.ok() || status.output_tail.find_first_not_of(" \n") == std::string::npos) return;
   progress.line(

@@ -7,6 +7,7 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -16,10 +17,6 @@ namespace benchpr::app {
 namespace {
 
 constexpr const char* kGoogleBenchmark = "google-benchmark";
-
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
 
 }  // namespace
 

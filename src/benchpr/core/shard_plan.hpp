@@ -13,6 +13,9 @@
 
 namespace benchpr {
 
+// The most shards a run may be split into (--shard I/N, and what a merged results file may say).
+inline constexpr int kMaxShards = 1000;
+
 struct ShardSpec {
   int index = 0;  // 1-based
   int count = 0;

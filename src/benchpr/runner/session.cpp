@@ -145,7 +145,7 @@ bool Session::build(Results& results, Side side) {
   spec.log_path = fmt::format("{}/build-{}.log", setup_.log_dir, to_string(side));
   std::error_code ec;
   std::filesystem::remove(spec.log_path, ec);
-  spec.tail_bytes = 16 * 1024;
+  spec.tail_bytes = exec::kBuildTailBytes;
   const exec::ProcessResult p = processes_.run(spec);
   child_seconds_ += p.wall_seconds;
   b.seconds = p.wall_seconds;
@@ -238,7 +238,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   spec.set_env.insert(spec.set_env.end(), cmd.env.begin(), cmd.env.end());
   spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   std::filesystem::remove(spec.log_path, ec);
-  spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
+  spec.tail_bytes = cmd.reads_file ? exec::kRunTailBytes : formats::kMaxInputBytes;
   if (format->measures_process()) {
     RunRecord& measured = run_measured_command(results, rec, spec, suite, side);
     if (files_) files_->after_run(side);
