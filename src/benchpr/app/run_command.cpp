@@ -325,10 +325,10 @@ int run_command(const RunOptions& options) {
   // A write that failed during the rounds (the work directory's copy included) or at the end:
   // the comment is printed and posted all the same, the job fails naming the file.
   end.write_errors = report.write_errors;
-  if (const std::string& during = session.write_error();
-      !during.empty() &&
-      std::find(end.write_errors.begin(), end.write_errors.end(), during) == end.write_errors.end())
-    end.write_errors.push_back(during);
+  if (const std::optional<std::string>& during = session.write_error();
+      during && std::find(end.write_errors.begin(), end.write_errors.end(), *during) ==
+                    end.write_errors.end())
+    end.write_errors.push_back(*during);
   end.write_after = " (the comment was printed)";
   const int exit_code = finish_report(report, posted, end, progress);
   if (!results.complete) return kExitFailure;

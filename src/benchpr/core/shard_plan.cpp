@@ -26,12 +26,9 @@ std::optional<int> parse_int(std::string_view s) {
 
 }  // namespace
 
-std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* error) {
+ShardSpecReading parse_shard_spec(std::string_view text) {
   const auto slash = text.find('/');
-  const auto fail = [&](const std::string& why) -> std::optional<ShardSpec> {
-    *error = fmt::format("--shard {}: {}", text, why);
-    return std::nullopt;
-  };
+  const auto fail = [](std::string why) { return ShardSpecReading{std::nullopt, std::move(why)}; };
   if (slash == std::string_view::npos)
     return fail("expected INDEX/COUNT, such as 2/3 (the second of three shards)");
   const auto index = parse_int(text.substr(0, slash));
@@ -41,7 +38,7 @@ std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* er
     return fail(fmt::format("the shard count must be 1 to {}", kMaxShards));
   if (*index < 1 || *index > *count)
     return fail(fmt::format("the index counts from 1 to the shard count ({})", *count));
-  return ShardSpec{*index, *count};
+  return ShardSpecReading{ShardSpec{*index, *count}, ""};
 }
 
 std::vector<ShardUnit> partition_work(const std::vector<WorkItem>& items, int count) {

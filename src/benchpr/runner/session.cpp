@@ -116,7 +116,7 @@ void Session::persist(const Results& results, bool with_analysis) {
   }
   // A file that cannot be written (a full disk) must not end the session: what is measured
   // stays in memory for the comment, and the caller reports the failed write at the end.
-  write_error_.clear();  // only the latest state of the files matters
+  write_error_.reset();  // only the latest state of the files matters
   for (const auto& path : setup_.persist_paths) {
     try {
       write_file_atomically(path, persist_buffer_);
