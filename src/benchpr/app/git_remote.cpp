@@ -33,11 +33,6 @@ std::string http_origin(const std::string& url) {
   return "";
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 std::string scheme_of(const std::string& url) {
   const auto end = url.find("://");
   return end == std::string::npos ? "" : lower(url.substr(0, end));
