@@ -66,7 +66,7 @@ std::optional<std::string> value_range_problem(const BenchmarkSeries& series) {
 }
 
 std::optional<double> too_small_to_measure(const BenchmarkSeries& series) {
-  if (nanoseconds_per(series.unit) <= 0 || !series.base_failure.empty() ||
+  if (nanoseconds_per_op(series.unit) <= 0 || !series.base_failure.empty() ||
       !series.head_failure.empty())
     return std::nullopt;
   const double low = plausible_range(series.unit).low;
