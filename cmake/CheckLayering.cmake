@@ -1,42 +1,128 @@
-# Build-time check of the layering src/CMakeLists.txt declares (cmake -P): every
-# #include "benchpr/<layer>/..." in src/benchpr/<layer>/ must name a layer that layer may use, and
-# the pure layers include no header that does IO or reaches the system (processes, files, git,
-# HTTP). Fails with one line per offence: file, line, include, and the rule it breaks.
-#   -DSOURCE_DIR=src -DRULES="core=core|formats=core,formats|..." -DPURE="core,formats,..."
+# Build-time check of the layering src/CMakeLists.txt declares (cmake -P). Every file under
+# src/benchpr/ (any name, any depth) belongs to the layer of its first folder and may include,
+# in any form (<...> or "...", by its path from src/ or relative to the file, with .. or not),
+# only the layers and headers its rule allows. A pure layer (no IO) includes, besides those, only
+# the standard headers of kPureStandard and the libraries its PURE entry names: an allow-list, so
+# a header nobody thought of (<stdio.h>, <dirent.h>, <thread>, ...) fails until someone decides
+# it does no IO. A computed include (#include MACRO) fails everywhere: it cannot be checked.
+# Fails with one line per offence: file, line, include, and the rule it breaks.
+#   -DSOURCE_DIR=src
+#   -DRULES="core=core|config=core,formats/format.hpp|..."   layer=allowed layers or headers
+#   -DPURE="core=fmt/,nlohmann/|config=yaml-cpp/|..."        pure layer=allowed library prefixes
 #   -DSTAMP=file   (touched on success)
-set(_forbidden_in_pure "git2" "curl/" "unistd.h" "sys/" "fcntl.h" "signal.h" "csignal"
-                       "poll.h" "spawn.h" "fstream" "filesystem" "iostream" "cstdio")
-set(_offences "")
+
+cmake_minimum_required(VERSION 3.20)  # list() keeps empty elements (CMP0007) in script mode
+
+# Standard headers that neither do IO nor reach the system (no files, streams, threads, clocks,
+# processes). <cstdlib> is here for strtod; <random> for the schedule's seeded generator.
+set(kPureStandard
+    algorithm array bit bitset cassert cctype cfloat charconv climits cmath compare concepts
+    cstddef cstdint cstdlib cstring deque exception functional initializer_list iterator limits
+    list map memory new numbers numeric optional queue random ranges set span stack stdexcept
+    string string_view system_error tuple type_traits typeinfo unordered_map unordered_set utility
+    variant vector)
+
+set(_root "${SOURCE_DIR}/benchpr")
+get_filename_component(_root "${_root}" ABSOLUTE)
+
+# Rules: _allowed_<layer> (layers and layer/header paths), _libraries_<layer> for pure layers.
+set(_layers "")
 string(REPLACE "|" ";" _rules "${RULES}")
-string(REPLACE "," ";" _pure_layers "${PURE}")
 foreach(_rule IN LISTS _rules)
   string(REPLACE "=" ";" _parts "${_rule}")
   list(GET _parts 0 _layer)
-  list(GET _parts 1 _parts_allowed)
-  string(REPLACE "," ";" _allowed "${_parts_allowed}")
+  list(GET _parts 1 _allowed)
+  list(APPEND _layers "${_layer}")
+  string(REPLACE "," ";" _allowed_${_layer} "${_allowed}")
+endforeach()
+set(_pure_layers "")
+string(REPLACE "|" ";" _pure_rules "${PURE}")
+foreach(_rule IN LISTS _pure_rules)
+  string(REPLACE "=" ";" _parts "${_rule}")
+  list(GET _parts 0 _layer)
+  list(APPEND _pure_layers "${_layer}")
+  set(_libraries_${_layer} "")
+  list(LENGTH _parts _n)
+  if(_n GREATER 1)
+    list(GET _parts 1 _libraries)
+    string(REPLACE "," ";" _libraries_${_layer} "${_libraries}")
+  endif()
+endforeach()
+
+# The path of `header` below src/benchpr/ ("runner/session.hpp") if the include names a file
+# there, by its path from src/ or, for "...", relative to the including file; "" otherwise.
+function(_layered_path header quoted file_dir out)
+  set(_found "")
+  set(_candidates "${SOURCE_DIR}/${header}")
+  if(quoted)
+    list(PREPEND _candidates "${file_dir}/${header}")
+  endif()
+  foreach(_candidate IN LISTS _candidates)
+    get_filename_component(_abs "${_candidate}" ABSOLUTE)
+    string(FIND "${_abs}/" "${_root}/" _at)
+    if(_at EQUAL 0 AND (EXISTS "${_abs}" OR _candidate STREQUAL "${SOURCE_DIR}/${header}"))
+      file(RELATIVE_PATH _found "${_root}" "${_abs}")
+      break()
+    endif()
+  endforeach()
+  set(${out} "${_found}" PARENT_SCOPE)
+endfunction()
+
+set(_offences "")
+file(GLOB_RECURSE _files LIST_DIRECTORIES false "${_root}/*")
+list(SORT _files)
+foreach(_file IN LISTS _files)
+  file(RELATIVE_PATH _rel "${SOURCE_DIR}" "${_file}")
+  file(RELATIVE_PATH _in_root "${_root}" "${_file}")
+  string(REGEX MATCH "^[^/]+/" _layer "${_in_root}")
+  string(REGEX REPLACE "/$" "" _layer "${_layer}")
+  list(FIND _layers "${_layer}" _known)
+  if(_known LESS 0)
+    string(APPEND _offences "  ${_rel}: not in a layer src/CMakeLists.txt declares\n")
+    continue()
+  endif()
   list(FIND _pure_layers "${_layer}" _pure)
-  file(GLOB _files "${SOURCE_DIR}/benchpr/${_layer}/*.cpp" "${SOURCE_DIR}/benchpr/${_layer}/*.hpp")
-  foreach(_file IN LISTS _files)
-    file(STRINGS "${_file}" _includes REGEX "^[ \t]*#[ \t]*include")
-    file(RELATIVE_PATH _rel "${SOURCE_DIR}" "${_file}")
-    foreach(_line IN LISTS _includes)
-      if(_line MATCHES "\"benchpr/([a-z_]+)/")
-        list(FIND _allowed "${CMAKE_MATCH_1}" _ok)
-        if(_ok LESS 0)
-          string(APPEND _offences
-                 "  ${_rel}: ${_line} (${_layer} may include only: ${_parts_allowed})\n")
-        endif()
-      elseif(_pure GREATER_EQUAL 0 AND _line MATCHES "<([^>]+)>")
-        set(_header "${CMAKE_MATCH_1}")
-        foreach(_bad IN LISTS _forbidden_in_pure)
-          string(FIND "${_header}" "${_bad}" _at)
+  get_filename_component(_file_dir "${_file}" DIRECTORY)
+  # #include, #include_next, #import, and C++20 header units (import <...>; export import "...").
+  set(_directive "^[ \t]*(#[ \t]*(include_next|include|import)|(export[ \t]+)?import[ \t]*[<\"])")
+  set(_directive_word "^[ \t]*(#[ \t]*(include_next|include|import)|(export[ \t]+)?import)[ \t]*")
+  file(STRINGS "${_file}" _lines REGEX "${_directive}")
+  foreach(_line IN LISTS _lines)
+    if(_line MATCHES "${_directive_word}<([^>]*)>")
+      set(_header "${CMAKE_MATCH_4}")
+      set(_quoted FALSE)
+    elseif(_line MATCHES "${_directive_word}\"([^\"]*)\"")
+      set(_header "${CMAKE_MATCH_4}")
+      set(_quoted TRUE)
+    else()
+      string(APPEND _offences "  ${_rel}: ${_line} (a computed include cannot be checked)\n")
+      continue()
+    endif()
+    _layered_path("${_header}" ${_quoted} "${_file_dir}" _target)
+    if(_target)
+      string(REGEX MATCH "^[^/]+" _target_layer "${_target}")
+      list(FIND _allowed_${_layer} "${_target_layer}" _ok_layer)
+      list(FIND _allowed_${_layer} "${_target}" _ok_header)
+      if(_ok_layer LESS 0 AND _ok_header LESS 0 AND NOT _target_layer STREQUAL _layer)
+        list(JOIN _allowed_${_layer} ", " _may)
+        string(APPEND _offences
+               "  ${_rel}: ${_line} (names benchpr/${_target}; ${_layer} may include only: ${_may})\n")
+      endif()
+    elseif(_pure GREATER_EQUAL 0)
+      list(FIND kPureStandard "${_header}" _ok)
+      if(_ok LESS 0)
+        foreach(_prefix IN LISTS _libraries_${_layer})
+          string(FIND "${_header}" "${_prefix}" _at)
           if(_at EQUAL 0)
-            string(APPEND _offences
-                   "  ${_rel}: ${_line} (${_layer} is pure: no IO or system headers)\n")
+            set(_ok 0)
           endif()
         endforeach()
       endif()
-    endforeach()
+      if(_ok LESS 0)
+        string(APPEND _offences "  ${_rel}: ${_line} (${_layer} is pure: not on its list of "
+                                "headers that do no IO, cmake/CheckLayering.cmake)\n")
+      endif()
+    endif()
   endforeach()
 endforeach()
 if(_offences)

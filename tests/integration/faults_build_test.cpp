@@ -148,10 +148,12 @@ INSTANTIATE_TEST_SUITE_P(FaultsBuild, UnwritablePath,
 TEST(FaultsBuild, AFailedFinalWriteStillPrintsTheCommentAndNamesTheFile) {
   GbenchConfig cfg = small_config();
   cfg.rounds = 6;
-  const std::vector<GbenchCase> slow = {
-      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(40));", ""}};
+  // Round 1's two runs pass the gate; round 2 waits at it until the directory is gone, so the
+  // swap below lands mid-run however fast or loaded the machine is.
+  const Gate gate;
+  const std::vector<GbenchCase> slow = {{"BM_Sleep", gate.body(2), ""}};
   TempRepo repo;
-  commit_base_and_pr(repo, slow, slow, cfg);
+  commit_base_and_pr(repo, slow, slow, cfg, Gate::kPrelude, Gate::kPrelude);
   TempDir out;
   const std::string results = out / "sub/results.json";
   BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
@@ -168,6 +170,7 @@ TEST(FaultsBuild, AFailedFinalWriteStillPrintsTheCommentAndNamesTheFile) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  gate.open();
   ASSERT_TRUE(swapped) << "no round finished while benchpr ran:\n" << child.err_so_far();
   ASSERT_TRUE(child.wait_for(120));
   const Ending& e = child.ending();
@@ -185,10 +188,11 @@ TEST(FaultsBuild, SecondRunOnTheSameRepositoryFailsFastWhileTheFirstHoldsTheLock
   TempRepo repo;
   GbenchConfig cfg = small_config();
   cfg.rounds = 4;
-  // Slow enough that the first run is still measuring when the second starts.
-  const std::vector<GbenchCase> slow = {
-      {"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""}};
-  commit_base_and_pr(repo, slow, slow, cfg);
+  // The first run's benchmark waits at the gate until the second run was refused: so the first
+  // is still measuring then, however fast or loaded the machine is.
+  const Gate gate;
+  const std::vector<GbenchCase> gated = {{"BM_Gated", gate.body(0), ""}};
+  commit_base_and_pr(repo, gated, gated, cfg, Gate::kPrelude, Gate::kPrelude);
   TempDir out1, out2;
 
   BenchprChild first(run_args(repo, out1));
@@ -212,6 +216,7 @@ TEST(FaultsBuild, SecondRunOnTheSameRepositoryFailsFastWhileTheFirstHoldsTheLock
   EXPECT_EQ(second.out, "");
   // Fails fast instead of waiting for the first to finish.
   ASSERT_FALSE(first.wait_for(0)) << "the first run ended before the second was refused";
+  gate.open();
 
   // The first run is not disturbed: it finishes with a complete, valid result.
   ASSERT_TRUE(first.wait_for(120));

@@ -177,9 +177,10 @@ inline std::vector<std::string> processes_under(const std::string& dir) {
   return found;
 }
 
-// The processes still under `dir` after a short grace period: a group killed with SIGKILL
-// needs a moment to disappear from /proc; a survivor stays.
-inline std::vector<std::string> survivors_under(const std::string& dir, double grace = 1.0) {
+// The processes still under `dir` after a grace period: a group killed with SIGKILL needs a
+// moment to disappear from /proc, longer on a loaded machine; a survivor stays. A hang guard:
+// the wait ends as soon as none is left.
+inline std::vector<std::string> survivors_under(const std::string& dir, double grace = 10.0) {
   const double deadline = now_seconds() + grace;
   for (;;) {
     auto found = processes_under(dir);
@@ -206,6 +207,31 @@ inline void commit_script_project(TempRepo& repo, const std::string& suites, int
   repo.write("gen.sh", head_gen);
   repo.commit("the change");
 }
+
+// A gate that holds benchpr in a round the test chooses, instead of racing it with sleeps: the
+// benchmark body from `body(free_runs)` lets the first `free_runs` measuring processes through
+// (each takes a ticket, a directory, when it first runs the body) and makes every later one wait
+// until the test calls open(). The wait is bounded (45 s, a hang guard below the suite timeout
+// of small_config) so a failing test cannot hold benchpr for ever. Put kPrelude in the source.
+class Gate {
+ public:
+  static constexpr const char* kPrelude =
+      "#include <sys/stat.h>\n#include <cerrno>\n#include <filesystem>\n";
+
+  std::string body(int free_runs) const {
+    return fmt::format(
+        "static const int ticket = [] {{ int n = 1; while (mkdir((\"{0}/\" + std::to_string(n))"
+        ".c_str(), 0755) != 0 && errno == EEXIST) ++n; return n; }}(); "
+        "if (ticket > {1}) for (int i = 0; i < 9000 && !std::filesystem::exists(\"{0}/open\"); "
+        "++i) std::this_thread::sleep_for(std::chrono::milliseconds(5)); "
+        "benchmark::DoNotOptimize(ticket);",
+        dir_.path(), free_runs);
+  }
+  void open() const { write_file(dir_ / "open", ""); }
+
+ private:
+  TempDir dir_;
+};
 
 // The small, fast configuration every fault test uses unless it needs something else.
 inline GbenchConfig small_config() {

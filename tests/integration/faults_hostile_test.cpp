@@ -229,10 +229,13 @@ TEST(FaultsHostile, HostileUnitsParamsAndCounterNamesCannotInjectMarkupIntoTheCo
 
 // Values no benchmark can report: base 1e-200 ns against PR 1e200 ns once read as "faster" with
 // "Looks good to merge". Values outside the plausible range for their unit, and a spread between
-// the sides no measurement has, fail the benchmark with the reason; the others are compared.
+// the sides no measurement has, fail the benchmark with the reason; the others are compared: the
+// honest benchmark is 1100 to 1106 ns on the base and 1000 to 1006 ns in the PR, an improvement
+// of 9.1% (8.6 to 9.6%) the analysis must find whatever the noise.
 std::string nonsense_generator(bool pr) {
   const std::string tiny_or_huge = pr ? "1e200" : "1e-200";
   const std::string widgets = pr ? "1e20" : "1e-20";
+  const std::string honest_floor = pr ? "1000" : "1100";
   return "r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')\n"
          "printf '[{\"name\":\"tiny_vs_huge\",\"unit\":\"ns\",\"value\":" +
          tiny_or_huge +
@@ -240,7 +243,8 @@ std::string nonsense_generator(bool pr) {
          "{\"name\":\"spread\",\"unit\":\"widgets\",\"value\":" +
          widgets +
          "},"
-         "{\"name\":\"honest\",\"unit\":\"ns\",\"value\":%s}]\\n' \"$((1000 + r % 7))\"\n";
+         "{\"name\":\"honest\",\"unit\":\"ns\",\"value\":%s}]\\n' \"$((" +
+         honest_floor + " + r % 7))\"\n";
 }
 
 TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict) {
@@ -268,15 +272,11 @@ TEST(FaultsHostile, ImplausibleValuesFailTheBenchmarkInsteadOfAConfidentVerdict)
   EXPECT_NE((*spread)["reason"].get<std::string>().find("values span a factor of"),
             std::string::npos)
       << spread->dump();
-  // The honest values are 1000 to 1006 ns on both sides: within ±2%, though 4 rounds of
-  // uniform noise can show a significant change below the threshold.
   expect_compared_in_every_round(doc, "honest", 4);
   const json* honest = find_benchmark(doc, "honest");
   ASSERT_NE(honest, nullptr);
-  const std::string honest_verdict = (*honest)["verdict"];
-  EXPECT_TRUE(honest_verdict == "unchanged" || honest_verdict == "slower" ||
-              honest_verdict == "faster")
-      << honest->dump();
+  EXPECT_EQ((*honest)["verdict"], "improvement") << honest->dump();
+  EXPECT_NEAR((*honest)["change"].get<double>(), 1000.0 / 1100 - 1, 0.006) << honest->dump();
 
   const std::string& md = e.out;
   EXPECT_EQ(md.find("Looks good to merge"), std::string::npos) << md;

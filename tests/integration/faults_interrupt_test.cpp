@@ -46,8 +46,11 @@ void interrupt_mid_run(int sig, const std::string& reason) {
   // how promptly it stopped is judged against its own rounds further down.
   ASSERT_TRUE(wait_for_rounds(child, out / "results.json", 120)) << "no round finished:\n"
                                                                  << child.err_so_far();
-  // Let the next round's run start, so the signal arrives while a benchmark is running.
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  // Wait for the next round's run to start, so the signal arrives while a benchmark is running
+  // (polled, not a fixed delay: on a loaded machine the next run may start late).
+  const double deadline = now_seconds() + 120;
+  while (processes_under(repo.path()).empty() && now_seconds() < deadline && !child.wait_for(0))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_FALSE(processes_under(repo.path()).empty()) << "no benchmark running at the signal";
   const double sent = now_seconds();
   child.signal(sig);

@@ -135,6 +135,11 @@ FakeGitHub::FakeGitHub(std::string token)
 }
 
 FakeGitHub::~FakeGitHub() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stopping_changed_.notify_all();  // a held answer ends now, so stop() need not wait for it
   server_->stop();
   if (thread_.joinable()) thread_.join();
 }
@@ -293,7 +298,7 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
   res.set_header("x-github-request-id", "FAKE:" + std::to_string(requests().size()));
   if (fault && fault->carry_out) {
     handle(req, res);
-    if (fault->delay.count() > 0) std::this_thread::sleep_for(fault->delay);
+    if (fault->delay.count() > 0) hold(fault->delay);
     if (fault->status != 0) {
       res.status = fault->status;
       res.set_content(fault->body, "application/json; charset=utf-8");
@@ -301,7 +306,7 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   if (fault) {
-    if (fault->delay.count() > 0) std::this_thread::sleep_for(fault->delay);
+    if (fault->delay.count() > 0) hold(fault->delay);
     if (fault->status != 0) {
       for (const auto& [name, value] : fault->headers) res.set_header(name, value);
       res.status = fault->status;
@@ -310,6 +315,11 @@ void FakeGitHub::route(const httplib::Request& req, httplib::Response& res) {
     }
   }
   handle(req, res);
+}
+
+void FakeGitHub::hold(std::chrono::milliseconds delay) {
+  std::unique_lock lock(mutex_);
+  stopping_changed_.wait_for(lock, delay, [this] { return stopping_; });
 }
 
 void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {

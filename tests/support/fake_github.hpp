@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -123,7 +124,9 @@ class FakeGitHub {
   // 429 with neither retry-after nor x-ratelimit-remaining: 0 (GitHub asks to wait at least a
   // minute then).
   void too_many_requests_next(int count = 1);
-  // The next `count` requests are answered normally, but only after `delay`.
+  // The next `count` requests are answered normally, but only after `delay` (or when the fake
+  // is destroyed, whichever comes first: a test can hold an answer for longer than any client
+  // waits without waiting that long itself).
   void delay_next(int count, std::chrono::milliseconds delay);
   // The next request is carried out (a POST stores its comment) and then answered with `status`
   // (e.g. 502) instead of its real answer; with status 0, answered only after `delay` (so a
@@ -159,6 +162,7 @@ class FakeGitHub {
   void create_reaction(const std::string& repo, std::int64_t id, const httplib::Request& req,
                        httplib::Response& res);
   void handle(const httplib::Request& req, httplib::Response& res);
+  void hold(std::chrono::milliseconds delay);
   std::string comment_url(const std::string& repo, int number, std::int64_t id) const;
 
   std::string token_;
@@ -167,6 +171,8 @@ class FakeGitHub {
   std::thread thread_;
 
   mutable std::mutex mutex_;
+  std::condition_variable stopping_changed_;
+  bool stopping_ = false;
   std::map<std::pair<std::string, int>, Issue> issues_;
   std::deque<Fault> faults_;
   std::vector<RecordedRequest> requests_;

@@ -26,25 +26,28 @@ std::map<std::string, int> shard_of(const std::vector<ShardUnit>& units) {
 }
 
 TEST(ShardSpec, ParsesIndexOverCount) {
-  std::string error;
-  const auto s = parse_shard_spec("2/3", &error);
-  ASSERT_TRUE(s.has_value()) << error;
-  EXPECT_EQ(s->index, 2);
-  EXPECT_EQ(s->count, 3);
+  const ShardSpecReading r = parse_shard_spec("2/3");
+  ASSERT_TRUE(r.spec.has_value()) << r.problem;
+  EXPECT_EQ(r.spec->index, 2);
+  EXPECT_EQ(r.spec->count, 3);
+  EXPECT_EQ(r.problem, "");
 }
 
+// The problem alone: the caller says where the text came from (--shard or BENCHPR_SHARD).
 TEST(ShardSpec, RejectsWhatIsNotAShard) {
-  std::string error;
-  EXPECT_FALSE(parse_shard_spec("3", &error));
-  EXPECT_EQ(error, "--shard 3: expected INDEX/COUNT, such as 2/3 (the second of three shards)");
-  EXPECT_FALSE(parse_shard_spec("0/3", &error));
-  EXPECT_EQ(error, "--shard 0/3: the index counts from 1 to the shard count (3)");
-  EXPECT_FALSE(parse_shard_spec("4/3", &error));
-  EXPECT_FALSE(parse_shard_spec("1/0", &error));
-  EXPECT_EQ(error, "--shard 1/0: the shard count must be 1 to 1000");
-  EXPECT_FALSE(parse_shard_spec("a/b", &error));
-  EXPECT_FALSE(parse_shard_spec("1/2x", &error));
-  EXPECT_FALSE(parse_shard_spec("-1/2", &error));
+  const auto problem = [](std::string_view text) {
+    const ShardSpecReading r = parse_shard_spec(text);
+    EXPECT_FALSE(r.spec.has_value()) << text;
+    return r.problem;
+  };
+  EXPECT_EQ(problem("3"), "expected INDEX/COUNT, such as 2/3 (the second of three shards)");
+  EXPECT_EQ(problem("0/3"), "the index counts from 1 to the shard count (3)");
+  EXPECT_EQ(problem("4/3"), "the index counts from 1 to the shard count (3)");
+  EXPECT_EQ(problem("1/0"), "the shard count must be 1 to 1000");
+  EXPECT_EQ(problem("1/1001"), "the shard count must be 1 to 1000");
+  EXPECT_EQ(problem("a/b"), "expected INDEX/COUNT with whole numbers, such as 2/3");
+  EXPECT_EQ(problem("1/2x"), "expected INDEX/COUNT with whole numbers, such as 2/3");
+  EXPECT_EQ(problem("-1/2"), "the index counts from 1 to the shard count (2)");
 }
 
 // Hand-checked: costs 5,4,3,3,2,1 over 2 shards, longest first to the least loaded:

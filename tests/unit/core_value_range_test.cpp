@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/duration.hpp"
 #include "benchpr/core/value_range.hpp"
 
 namespace benchpr {
@@ -18,6 +19,21 @@ TEST(PlausibleRange, TimesAreScaledFromOnePicosecondToAboutElevenDays) {
   EXPECT_DOUBLE_EQ(plausible_range("s/op").high, 1e6);
   EXPECT_DOUBLE_EQ(plausible_range("ops/s").low, 1e-30);
   EXPECT_DOUBLE_EQ(plausible_range("ops/s").high, 1e30);
+}
+
+// One list of time units for reading, checking and showing values: every spelling of a unit
+// scales alike, and what is not a time is not scaled.
+TEST(NanosecondsPer, EverySpellingOfAUnitScalesAlike) {
+  EXPECT_EQ(nanoseconds_per("ns"), 1.0);
+  for (const char* micro : {"us", "\xC2\xB5s", "\xCE\xBCs"}) EXPECT_EQ(nanoseconds_per(micro), 1e3);
+  EXPECT_EQ(nanoseconds_per("ms"), 1e6);
+  EXPECT_EQ(nanoseconds_per("s"), 1e9);
+  EXPECT_EQ(nanoseconds_per("sec"), 1e9);
+  EXPECT_EQ(nanoseconds_per("ns/op"), std::nullopt);
+  EXPECT_EQ(nanoseconds_per("B/s"), std::nullopt);
+  EXPECT_EQ(nanoseconds_per(""), std::nullopt);
+  EXPECT_DOUBLE_EQ(plausible_range("\xCE\xBCs/op").low, 1e-6);
+  EXPECT_DOUBLE_EQ(plausible_range("sec").high, 1e6);
 }
 
 BenchmarkSeries series(std::string unit, std::vector<double> base, std::vector<double> head) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "benchpr/core/duration.hpp"
 #include "benchpr/exec/interrupt_testing.hpp"
 #include "benchpr/exec/process.hpp"
 #include "support/temp_dir.hpp"
@@ -28,10 +30,21 @@ using ::testing::StartsWith;
 using Clock = std::chrono::steady_clock;
 
 // The "< 20 s" bounds below tell a child killed or left behind apart from one waited for: each
-// such child sleeps 30 s or more, and a correct run() returns within a second of its timeout
-// (0.3-0.5 s), so the bound holds on any loaded machine and fails only for a wait.
+// such child sleeps 60 s or more after the moment the bound counts from, and a correct run()
+// returns within a second of its timeout or interrupt, so the bound holds on any loaded machine
+// and fails only for a wait.
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Waits (a hang guard: it ends as soon as the file is there) until `path` exists.
+bool appears_within_seconds(const std::string& path, double seconds) {
+  auto start = Clock::now();
+  while (seconds_since(start) < seconds) {
+    if (std::filesystem::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 // A zombie nobody reaps (PID 1 of a container may not) still answers kill -0: look at its state.
@@ -79,6 +92,19 @@ class ExecProcessTest : public ::testing::Test {
     s.cwd = dir_.path();
     s.timeout_seconds = 60;
     return s;
+  }
+
+  // Runs `s` with its timeout, doubled up to 8 s until `ready(result)`: the child got as far as
+  // the test needs (set its trap, started its grandchild) before the timeout hit it. A loaded
+  // machine may not run a fresh shell's first lines within 0.3 s; each try still ends in a kill.
+  template <typename Ready>
+  ProcessResult run_until_ready(ProcessSpec& s, Ready ready) {
+    ProcessResult r = runner_.run(s);
+    while (!ready(r) && s.timeout_seconds < 8) {
+      s.timeout_seconds *= 2;
+      r = runner_.run(s);
+    }
+    return r;
   }
 
   testing::TempDir dir_;
@@ -183,17 +209,21 @@ TEST_F(ExecProcessTest, CrashBySignalIsDescribed) {
 }
 
 TEST_F(ExecProcessTest, TimeoutKillsTheWholeGroup) {
-  ProcessSpec s = spec("sleep 1000 >/dev/null 2>&1 & echo $! > grandchild.pid; sleep 30");
+  ProcessSpec s = spec(
+      "rm -f grandchild.pid; sleep 1000 >/dev/null 2>&1 & echo $! > grandchild.tmp; "
+      "mv grandchild.tmp grandchild.pid; sleep 60");
   s.timeout_seconds = 0.5;
   auto start = Clock::now();
-  ProcessResult r = runner_.run(s);
+  ProcessResult r = run_until_ready(
+      s, [&](const ProcessResult&) { return std::filesystem::exists(dir_ / "grandchild.pid"); });
   EXPECT_LT(seconds_since(start), 20);
   EXPECT_TRUE(r.started);
   EXPECT_TRUE(r.timed_out);
   EXPECT_FALSE(r.interrupted);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.signal, 0);
-  EXPECT_EQ(r.describe_failure(s.timeout_seconds), "timed out after 500ms");
+  EXPECT_EQ(r.describe_failure(s.timeout_seconds),
+            "timed out after " + format_duration(s.timeout_seconds));
   EXPECT_EQ(r.failure_kind(), FailureKind::Timeout);
   pid_t grandchild = read_pid(dir_ / "grandchild.pid");
   EXPECT_TRUE(dies_within_seconds(grandchild, 10)) << "grandchild " << grandchild << " survived";
@@ -203,7 +233,7 @@ TEST_F(ExecProcessTest, ChildIgnoringSigtermIsKilled) {
   ProcessSpec s = spec("trap '' TERM; echo ready; while :; do sleep 0.05; done");
   s.timeout_seconds = 0.3;
   auto start = Clock::now();
-  ProcessResult r = runner_.run(s);
+  ProcessResult r = run_until_ready(s, [](const ProcessResult& r) { return r.output_tail != ""; });
   EXPECT_LT(seconds_since(start), 20);
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.signal, SIGKILL);
@@ -219,7 +249,7 @@ TEST_F(ExecProcessTest, LeftoversAreKilledWhenTheChildExits) {
 
 TEST_F(ExecProcessTest, GrandchildHoldingTheOutputOpenDoesNotHang) {
   auto start = Clock::now();
-  ProcessResult r = runner_.run(spec("(sleep 30 &); echo done"));
+  ProcessResult r = runner_.run(spec("(sleep 60 &); echo done"));
   EXPECT_LT(seconds_since(start), 20);
   EXPECT_TRUE(r.ok()) << r.describe_failure(60).value_or("");
   EXPECT_EQ(r.output_tail, "done\n");
@@ -228,7 +258,7 @@ TEST_F(ExecProcessTest, GrandchildHoldingTheOutputOpenDoesNotHang) {
 TEST_F(ExecProcessTest, WriterEscapedFromTheGroupDoesNotHang) {
   auto start = Clock::now();
   ProcessResult r = runner_.run(
-      spec("setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 30' & "
+      spec("setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 60' & "
            "until [ -e escaped.pid ]; do sleep 0.01; done; echo done"));
   double elapsed = seconds_since(start);
   pid_t escaped = read_pid(dir_ / "escaped.pid");
@@ -291,15 +321,20 @@ TEST_F(ExecProcessTest, MissingWorkingDirectoryMeansNotStarted) {
 }
 
 TEST_F(ExecProcessTest, InterruptKillsTheRunningChild) {
-  std::thread interrupter([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // The interrupt comes once the child runs (it says so with a file), not after a fixed delay:
+  // on a loaded machine the delay can end before the child starts, and an interrupt before the
+  // start means no start at all (NothingStartsOnceInterrupted).
+  const std::string started = dir_ / "started";
+  Clock::time_point sent;
+  std::thread interrupter([&] {
+    appears_within_seconds(started, 60);
+    sent = Clock::now();
     request_interrupt_for_tests(SIGINT);
   });
-  auto start = Clock::now();
-  ProcessResult r = runner_.run(spec("sleep 30"));
-  double elapsed = seconds_since(start);
+  ProcessResult r = runner_.run(spec("touch started; sleep 60"));
+  const Clock::time_point returned = Clock::now();
   interrupter.join();
-  EXPECT_LT(elapsed, 20);
+  EXPECT_LT(std::chrono::duration<double>(returned - sent).count(), 20);
   EXPECT_TRUE(r.started);
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(r.timed_out);
@@ -392,6 +427,7 @@ TEST(ExecDescribeFailureTest, DescribesEachKindOfFailure) {
   r.timed_out = true;
   EXPECT_EQ(r.describe_failure(300), "timed out after 5m");
   EXPECT_EQ(r.describe_failure(90), "timed out after 1m30s");
+  EXPECT_EQ(r.describe_failure(0.5), "timed out after 500ms");
   EXPECT_EQ(r.failure_kind(), FailureKind::Timeout);  // benchpr sent that signal itself
 
   r.timed_out = false;

@@ -118,6 +118,24 @@ TEST(GitRepository, NonCommitRevisionIsRejectedClearly) {
               HasSubstr("is a tree, not a commit"));
 }
 
+// Only a revision that is not there is "not found" (a fetch may bring it); a tree, a bad
+// syntax or a repository that cannot answer is another GitError, which a fetch would not mend.
+TEST(GitRepository, OnlyAMissingRevisionIsNotFound) {
+  TwoCommits t;
+  auto repo = open_repository(t.repo.path());
+  EXPECT_THROW(repo->resolve(std::string(40, 'a')), RevisionNotFound);
+  EXPECT_THROW(repo->resolve("HEAD~5"), RevisionNotFound);
+  for (const char* other : {"HEAD^{tree}", "HEAD@{"}) {
+    try {
+      repo->resolve(other);
+      ADD_FAILURE() << other << " resolved";
+    } catch (const RevisionNotFound& e) {
+      ADD_FAILURE() << other << " reads as missing: " << e.what();
+    } catch (const GitError&) {
+    }
+  }
+}
+
 TEST(GitRepository, NotARepositoryNamesThePathAndTheFix) {
   TempDir plain;
   EXPECT_EQ(

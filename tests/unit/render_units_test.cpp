@@ -28,6 +28,10 @@ TEST(FormatValue, TimesScaleToReadableUnits) {
   EXPECT_EQ(format_value(5000, "s"), "5000 s");
   EXPECT_EQ(format_value(0.25, "ns"), "0.250 ns");
   EXPECT_EQ(format_value(45100, "ns/op"), "45.1 µs/op");
+  // Every spelling the formats and the value check know is a time here too.
+  EXPECT_EQ(format_value(45.1, "μs"), "45.1 µs");  // U+03BC, not the micro sign
+  EXPECT_EQ(format_value(1.5, "sec"), "1.50 s");
+  EXPECT_EQ(format_value(0.5, "sec/op"), "500 ms/op");
 }
 
 TEST(FormatValue, RatesUseDecimalPrefixes) {

@@ -311,6 +311,27 @@ TEST(Session, RunsBothSidesInThePlannedOrderAndPersistsEveryRound) {
   EXPECT_TRUE(back.complete);
 }
 
+// A results file that cannot be written does not stop the session: the failed write is kept for
+// the caller to report, and a session whose writes all landed has none.
+TEST(Session, AFailedWriteIsKeptForTheCallerAndWrittenFilesLeaveNone) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  Session written(f.fake, f.setup, [](const std::string&) {});
+  written.run(f.results);
+  EXPECT_EQ(written.write_error(), std::nullopt);
+
+  Fixture g;
+  g.fake.times = {{"BM_A", {100, 100}}};
+  testing::write_file(g.dir / "in-the-way", "a file, not a directory\n");
+  g.setup.persist_paths.push_back(g.dir / "in-the-way/results.json");
+  Session failed(g.fake, g.setup, [](const std::string&) {});
+  failed.run(g.results);
+  EXPECT_TRUE(g.results.complete);
+  ASSERT_TRUE(failed.write_error().has_value());
+  EXPECT_NE(failed.write_error()->find(g.dir / "in-the-way/results.json"), std::string::npos)
+      << *failed.write_error();
+}
+
 // The time plan appends its own --benchmark_min_time to Google Benchmark runs, unless the user
 // chose one: in the suite's command, or in --bench-args (which comes earlier in the command, so
 // a later flag of the plan's would silently win).

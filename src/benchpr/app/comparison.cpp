@@ -103,7 +103,7 @@ bool RepoContext::has_commit(const std::string& sha) {
   try {
     repo->resolve(sha);
     return true;
-  } catch (const git::GitError&) {
+  } catch (const git::RevisionNotFound&) {  // any other GitError is no reason to fetch: it rises
     return false;
   }
 }

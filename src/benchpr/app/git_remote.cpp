@@ -33,11 +33,6 @@ std::string http_origin(const std::string& url) {
   return "";
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 std::string scheme_of(const std::string& url) {
   const auto end = url.find("://");
   return end == std::string::npos ? "" : lower(url.substr(0, end));
@@ -235,7 +230,7 @@ exec::ProcessSpec git_process_spec(const std::string& args, const std::string& d
 
 exec::ProcessResult GitRemote::git(const std::string& args, const std::string& directory,
                                    const std::vector<std::pair<std::string, std::string>>& env) {
-  return processes_.run(git_process_spec(args, directory, env, 2000));
+  return processes_.run(git_process_spec(args, directory, env, exec::kMessageTailBytes));
 }
 
 std::optional<std::string> GitRemote::failure(const exec::ProcessResult& result) const {

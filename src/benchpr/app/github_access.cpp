@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/github/comment_body.hpp"
 #include "benchpr/github/curl_transport.hpp"
@@ -39,8 +41,10 @@ std::unique_ptr<github::GitHubClient> make_github_client(
 }
 
 void check_comment_key(const std::string& key) {
-  if (!github::valid_comment_key(key))
-    throw UserError("--key " + key + ": use letters, digits, '.', '_' and '-' only");
+  if (!valid_comment_key(key))
+    throw UserError(
+        fmt::format("--key {}: use letters, digits, '.', '_' and '-' only, at most {} characters",
+                    key, kMaxCommentKeyChars));
 }
 
 }  // namespace benchpr::app

@@ -33,7 +33,7 @@ int merge_command(const MergeOptions& options) {
   for (const std::string& path : options.files) {
     try {
       files.push_back({path, results_from_string(runner::read_text_file(path))});
-    } catch (const std::exception& e) {
+    } catch (const Error& e) {  // benchpr's own only: a bug stays internal (exit 1)
       throw UserError(path + ": " + e.what());
     }
   }

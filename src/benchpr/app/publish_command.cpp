@@ -26,7 +26,7 @@ namespace {
 Results read_results(const std::string& path) {
   try {
     return results_from_string(runner::read_text_file(path));
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {  // benchpr's own only: a bug stays internal (exit 1)
     throw UserError(e.what());
   }
 }

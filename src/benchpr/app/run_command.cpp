@@ -80,7 +80,7 @@ void warn_if_dirty(exec::ProcessRunner& processes, const RunOptions& options,
                  " status --porcelain --untracked-files=no";
   spec.cwd = options.directory;
   spec.timeout_seconds = 60;
-  spec.tail_bytes = 4096;
+  spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult status = processes.run(spec);
   if (!status.ok() || status.output_tail.find_first_not_of(" \n") == std::string::npos) return;
   progress.line(
@@ -366,10 +366,10 @@ int run_command(const RunOptions& given) {
   // A write that failed during the rounds (the work directory's copy included) or at the end:
   // the comment is printed and posted all the same, the job fails naming the file.
   end.write_errors = report.write_errors;
-  if (const std::string& during = session.write_error();
-      !during.empty() &&
-      std::find(end.write_errors.begin(), end.write_errors.end(), during) == end.write_errors.end())
-    end.write_errors.push_back(during);
+  if (const std::optional<std::string>& during = session.write_error();
+      during && std::find(end.write_errors.begin(), end.write_errors.end(), *during) ==
+                    end.write_errors.end())
+    end.write_errors.push_back(*during);
   end.write_after = " (the comment was printed)";
   const int exit_code = finish_report(report, posted, end, progress);
   if (!results.complete) return kExitFailure;

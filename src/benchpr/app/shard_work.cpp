@@ -7,6 +7,7 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -17,20 +18,16 @@ namespace {
 
 constexpr const char* kGoogleBenchmark = "google-benchmark";
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 }  // namespace
 
 std::optional<ShardSpec> requested_shard(const RunOptions& options) {
   std::string text = options.shard;
-  std::string source = "--shard";
+  std::string named = "--shard " + text;
   if (text.empty()) {
     const char* env = std::getenv("BENCHPR_SHARD");
     if (env != nullptr && *env != '\0') {
       text = env;
-      source = "BENCHPR_SHARD";
+      named = "BENCHPR_SHARD=" + text;
     }
   }
   if (text.empty()) {
@@ -38,20 +35,16 @@ std::optional<ShardSpec> requested_shard(const RunOptions& options) {
       throw UserError("--balance-from balances shards: give --shard I/N too");
     return std::nullopt;
   }
-  std::string error;
-  const auto spec = parse_shard_spec(text, &error);
-  if (!spec) {
-    if (source != "--shard") error.replace(0, 8, source + "=");
-    throw UserError(error);
-  }
-  return spec;
+  const ShardSpecReading reading = parse_shard_spec(text);
+  if (!reading.spec) throw UserError(named + ": " + reading.problem);
+  return reading.spec;
 }
 
 std::optional<Results> balance_results(const RunOptions& options) {
   if (options.balance_from.empty()) return std::nullopt;
   try {
     return results_from_string(runner::read_text_file(options.balance_from));
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {  // benchpr's own only: a bug stays internal (exit 1)
     throw UserError(fmt::format("--balance-from {}: {}", options.balance_from, e.what()));
   }
 }

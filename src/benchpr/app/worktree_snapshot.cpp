@@ -25,7 +25,8 @@ class Git {
 
   // The trimmed output of `git <args>`; throws UserError with git's own words on failure.
   std::string run(const std::string& args, const std::string& what) const {
-    const exec::ProcessSpec spec = git_process_spec(options_ + " " + args, directory_, env_, 4096);
+    const exec::ProcessSpec spec =
+        git_process_spec(options_ + " " + args, directory_, env_, exec::kMessageTailBytes);
     const exec::ProcessResult r = processes_.run(spec);
     if (!r.ok()) {
       std::string detail(trim(r.output_tail));

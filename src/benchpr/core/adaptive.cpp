@@ -17,10 +17,6 @@ namespace benchpr {
 
 namespace {
 
-std::string plural(int n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
 // The results as they stood at a look: the first `rounds` analysed rounds, and only the series
 // still open there. The run records are left out; the analysis does not read them.
 Results at_look(const Results& results, int rounds, const std::vector<bool>& open) {
@@ -182,7 +178,7 @@ LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, in
   }
   if (r.look >= last || r.cut_short) {
     out.reason = fmt::format("the last planned look ({} rounds) left {} inconclusive", r.rounds,
-                             plural(open, "benchmark"));
+                             plural(static_cast<std::size_t>(open), "benchmark", "benchmarks"));
     return out;
   }
   const int next = plan.looks[static_cast<std::size_t>(r.look + 1)];
@@ -241,7 +237,9 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
     const int rounds = std::min(plan.looks[k], r.rounds);
     counts.push_back(counts.empty()
                          ? fmt::format("{} decided after {} rounds",
-                                       plural(r.decided_per_look[k], "benchmark"), rounds)
+                                       plural(static_cast<std::size_t>(r.decided_per_look[k]),
+                                              "benchmark", "benchmarks"),
+                                       rounds)
                          : fmt::format("{} after {}", r.decided_per_look[k], rounds));
   }
   const int open = static_cast<int>(out.benchmarks.size()) - decided;

@@ -1,6 +1,8 @@
 #include "benchpr/core/duration.hpp"
 
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -19,6 +21,22 @@ std::string format_duration(double seconds) {
   if (m) out += fmt::format("{}m", m);
   if (s || out.empty()) out += fmt::format("{}s", s);
   return out;
+}
+
+std::optional<double> nanoseconds_per(std::string_view unit) {
+  static constexpr std::array<std::pair<std::string_view, double>, 7> kTimes = {{
+      {"ns", 1.0},
+      {"us", 1e3},
+      {"\xC2\xB5s", 1e3},  // µs, U+00B5 MICRO SIGN
+      {"\xCE\xBCs", 1e3},  // μs, U+03BC GREEK SMALL LETTER MU
+      {"ms", 1e6},
+      {"s", 1e9},
+      {"sec", 1e9},
+  }};
+  for (const auto& [name, factor] : kTimes) {
+    if (unit == name) return factor;
+  }
+  return std::nullopt;
 }
 
 }  // namespace benchpr

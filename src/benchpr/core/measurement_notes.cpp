@@ -33,10 +33,6 @@ double at(const std::vector<double>& v, int i) {
 }
 bool usable(double v) { return std::isfinite(v) && v > 0; }
 
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 // The configured suites by name: every look-up below is one hash, so the notes stay linear in
 // the size of the results (a file can name 100,000 suites, runs and benchmarks).
 class SuiteIndex {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/sentence.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
@@ -65,11 +66,6 @@ void describe(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
 
 void list_more(Sentence& s, std::size_t total) {
   if (total > kNamedAtMost) s.text(fmt::format(" (and {} more)", total - kNamedAtMost));
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
 }
 
 }  // namespace

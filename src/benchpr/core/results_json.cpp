@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/json_scan.hpp"
+#include "benchpr/core/shard_plan.hpp"
 #include "benchpr/core/valid_utf8.hpp"
 
 namespace benchpr {
@@ -186,8 +187,6 @@ MachineInfo read_machine(const json& j, const std::string& w) {
   m.compiler = get_string(j, "compiler", w, false);
   return m;
 }
-
-constexpr int kMaxShards = 1000;
 
 ShardInfo read_shard(const json& doc, const json& j) {
   const std::string w = "shard";

@@ -10,11 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/stats.hpp"
+
 namespace benchpr {
 
 namespace {
-
-constexpr int kMaxShards = 1000;
 
 std::optional<int> parse_int(std::string_view s) {
   int v = 0;
@@ -23,30 +24,11 @@ std::optional<int> parse_int(std::string_view s) {
   return v;
 }
 
-// Nanoseconds per unit for time units (what a Google Benchmark series holds); 0 otherwise.
-double seconds_per_unit(const std::string& unit) {
-  if (unit == "ns") return 1e-9;
-  if (unit == "us" || unit == "µs") return 1e-6;
-  if (unit == "ms") return 1e-3;
-  if (unit == "s") return 1;
-  return 0;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return kMissing;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 }  // namespace
 
-std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* error) {
+ShardSpecReading parse_shard_spec(std::string_view text) {
   const auto slash = text.find('/');
-  const auto fail = [&](const std::string& why) -> std::optional<ShardSpec> {
-    *error = fmt::format("--shard {}: {}", text, why);
-    return std::nullopt;
-  };
+  const auto fail = [](std::string why) { return ShardSpecReading{std::nullopt, std::move(why)}; };
   if (slash == std::string_view::npos)
     return fail("expected INDEX/COUNT, such as 2/3 (the second of three shards)");
   const auto index = parse_int(text.substr(0, slash));
@@ -56,7 +38,7 @@ std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* er
     return fail(fmt::format("the shard count must be 1 to {}", kMaxShards));
   if (*index < 1 || *index > *count)
     return fail(fmt::format("the index counts from 1 to the shard count ({})", *count));
-  return ShardSpec{*index, *count};
+  return ShardSpecReading{ShardSpec{*index, *count}, ""};
 }
 
 std::vector<ShardUnit> partition_work(const std::vector<WorkItem>& items, int count) {
@@ -104,14 +86,15 @@ std::size_t apply_costs(const Results& previous, std::vector<WorkItem>& items) {
   for (const BenchmarkSeries& s : previous.series) ++suite_size[s.suite];
   std::map<std::pair<std::string, std::string>, double> per_iteration;  // seconds
   for (const BenchmarkSeries& s : previous.series) {
-    const double scale = seconds_per_unit(s.unit);
+    // Seconds per unit for time units (what a Google Benchmark series holds); 0 otherwise.
+    const double scale = nanoseconds_per(s.unit).value_or(0) * 1e-9;
     if (scale == 0) continue;
     std::vector<double> v;
     for (double x : s.base)
       if (!is_missing(x)) v.push_back(x * scale);
     for (double x : s.head)
       if (!is_missing(x)) v.push_back(x * scale);
-    if (!v.empty()) per_iteration[{s.suite, s.name}] = median(std::move(v));
+    if (!v.empty()) per_iteration[{s.suite, s.name}] = stats::median(std::move(v));
   }
   std::size_t known = 0;
   std::map<std::string, std::vector<double>> known_costs;
@@ -136,7 +119,7 @@ std::size_t apply_costs(const Results& previous, std::vector<WorkItem>& items) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (found[i]) continue;
     const auto k = known_costs.find(items[i].suite);
-    items[i].cost = k == known_costs.end() ? 1.0 : median(k->second);
+    items[i].cost = k == known_costs.end() ? 1.0 : stats::median(k->second);
   }
   return known;
 }

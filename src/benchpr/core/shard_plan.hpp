@@ -13,13 +13,23 @@
 
 namespace benchpr {
 
+// The most shards a run may be split into (--shard I/N, and what a merged results file may say).
+inline constexpr int kMaxShards = 1000;
+
 struct ShardSpec {
   int index = 0;  // 1-based
   int count = 0;
 };
 
-// "2/3" -> {2, 3}. Returns nullopt and sets *error to a sentence naming the problem.
-std::optional<ShardSpec> parse_shard_spec(std::string_view text, std::string* error);
+// A shard given as text: the spec, or what is wrong with the text ("the shard count must be 1
+// to 1000"), for the caller to name where the text came from (--shard, BENCHPR_SHARD).
+struct ShardSpecReading {
+  std::optional<ShardSpec> spec;
+  std::string problem;  // "" when spec is set
+};
+
+// "2/3" -> {2, 3}.
+ShardSpecReading parse_shard_spec(std::string_view text);
 
 // One unit of work: a Google Benchmark benchmark (split by benchmark), or a whole suite of
 // another format (name ""). Cost is the expected duration in seconds, used only to balance.

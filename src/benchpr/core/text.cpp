@@ -21,9 +21,13 @@ std::string short_sha(std::string_view sha) {
         return std::isxdigit(static_cast<unsigned char>(c)) != 0;
       }))
     return "";
-  std::string s(sha.substr(0, kLength));
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+  return lower(sha.substr(0, kLength));
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 std::string shell_quote(std::string_view text) {

@@ -9,6 +9,9 @@ namespace benchpr {
 // `s` without leading and trailing ASCII whitespace (space, \t, \n, \v, \f, \r).
 std::string_view trim(std::string_view s);
 
+// `s` with ASCII letters in lower case (other bytes, UTF-8 included, as they are).
+std::string lower(std::string_view s);
+
 // The 7-character abbreviation people know a commit by, lower case: "abc1234". "" when `sha` is
 // not at least 7 hexadecimal digits (a results file is untrusted: no markup gets through).
 std::string short_sha(std::string_view sha);

@@ -1,31 +1,20 @@
 #include "benchpr/core/value_range.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <utility>
 
 #include <fmt/format.h>
+
+#include "benchpr/core/duration.hpp"
 
 namespace benchpr {
 
 namespace {
 
-// Nanoseconds per unit of time, or 0 when `unit` is not a time.
-double nanoseconds_per(std::string_view unit) {
+// Nanoseconds per unit of time ("ms/op" too), or 0 when `unit` is not a time.
+double nanoseconds_per_op(std::string_view unit) {
   if (unit.ends_with("/op")) unit.remove_suffix(3);
-  static constexpr std::array<std::pair<std::string_view, double>, 6> kTimes = {{
-      {"ns", 1.0},
-      {"us", 1e3},
-      {"\xC2\xB5s", 1e3},  // µs
-      {"ms", 1e6},
-      {"s", 1e9},
-      {"sec", 1e9},
-  }};
-  for (const auto& [name, factor] : kTimes) {
-    if (unit == name) return factor;
-  }
-  return 0;
+  return nanoseconds_per(unit).value_or(0);
 }
 
 constexpr double kMinNanoseconds = 1e-3;  // 1 ps
@@ -50,7 +39,7 @@ std::optional<std::string> first_problem(const std::vector<double>& values, cons
 }  // namespace
 
 ValueRange plausible_range(std::string_view unit) {
-  if (const double ns = nanoseconds_per(unit); ns > 0)
+  if (const double ns = nanoseconds_per_op(unit); ns > 0)
     return {kMinNanoseconds / ns, kMaxNanoseconds / ns};
   return {kMinOther, kMaxOther};
 }
@@ -77,7 +66,7 @@ std::optional<std::string> value_range_problem(const BenchmarkSeries& series) {
 }
 
 std::optional<double> too_small_to_measure(const BenchmarkSeries& series) {
-  if (nanoseconds_per(series.unit) <= 0 || !series.base_failure.empty() ||
+  if (nanoseconds_per_op(series.unit) <= 0 || !series.base_failure.empty() ||
       !series.head_failure.empty())
     return std::nullopt;
   const double low = plausible_range(series.unit).low;

@@ -89,4 +89,8 @@ std::string describe_change(double change, Better better) {
   return format_percent(change) + " " + word;
 }
 
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 }  // namespace benchpr

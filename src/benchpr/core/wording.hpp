@@ -2,7 +2,9 @@
 // recommendation and the tables never disagree on how a change is written.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "benchpr/core/model.hpp"
 
@@ -32,5 +34,7 @@ std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
 // "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
 std::string worse_word(Better better);
 std::string better_word(Better better);
+// A count and its noun: (1, "round", "rounds") -> "1 round", (3, ...) -> "3 rounds".
+std::string plural(std::size_t n, std::string_view one, std::string_view many);
 
 }  // namespace benchpr

@@ -26,14 +26,25 @@ const std::vector<std::string>& actions_file_env();
 // says: secret_env() and actions_file_env().
 const std::vector<std::string>& default_scrubbed_env();
 
+// How much of a child's output ProcessSpec::tail_bytes keeps, by what it is kept for. An output
+// parsed whole is kept up to its parser's limit (formats::kMaxInputBytes).
+// The last lines for a message: a failed git command, a failed probe (4 KiB).
+inline constexpr std::size_t kMessageTailBytes = 4096;
+// The end of a build's log, kept in the results file for a failed build (16 KiB).
+inline constexpr std::size_t kBuildTailBytes = 16 * 1024;
+// The end of a run's log, kept in the results file for a failed run (8 KiB).
+inline constexpr std::size_t kRunTailBytes = 8 * 1024;
+// A Google Benchmark listing (--benchmark_list_tests), read whole: one name a line (16 MiB).
+inline constexpr std::size_t kListingBytes = 16u << 20;
+
 struct ProcessSpec {
   std::string command;                 // run as /bin/sh -c COMMAND
   std::string cwd;                     // working directory
   double timeout_seconds = 600;        // 0 = no timeout
   std::vector<std::string> scrub_env;  // removed in addition to default_scrubbed_env()
   std::vector<std::pair<std::string, std::string>> set_env;  // added/overridden
-  std::string log_path;           // stdout+stderr appended here ("" = discard)
-  std::size_t tail_bytes = 4096;  // how much of the output's end to keep in memory
+  std::string log_path;                        // stdout+stderr appended here ("" = discard)
+  std::size_t tail_bytes = kMessageTailBytes;  // how much of the output's end to keep in memory
   // The log keeps at most this much: the first and the last half, with a line saying how much
   // was cut between them (a run printing 60 MB once wrote 60 MB of log, every round).
   std::size_t log_max_bytes = 16u << 20;

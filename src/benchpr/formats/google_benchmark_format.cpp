@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/duration.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/formats/google_benchmark_entries.hpp"
 
@@ -17,14 +18,6 @@ namespace benchpr::formats {
 namespace {
 
 constexpr std::string_view kTitle = "Google Benchmark";
-
-std::optional<double> nanoseconds_per(std::string_view time_unit) {
-  if (time_unit == "ns") return 1.0;
-  if (time_unit == "us") return 1e3;
-  if (time_unit == "ms") return 1e6;
-  if (time_unit == "s") return 1e9;
-  return std::nullopt;
-}
 
 struct MetricSpec {
   std::string field;  // JSON key in each benchmark entry

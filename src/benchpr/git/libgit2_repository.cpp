@@ -261,7 +261,7 @@ class Libgit2Repository final : public Repository {
     git_object* raw = nullptr;
     int rc = git_revparse_single(&raw, repo_.get(), spec.c_str());
     ObjectHandle object(raw);
-    if (rc == GIT_ENOTFOUND) throw GitError(not_found_message(spec));
+    if (rc == GIT_ENOTFOUND) throw RevisionNotFound(not_found_message(spec));
     if (rc == GIT_EAMBIGUOUS) {
       throw GitError("revision '" + spec + "' is ambiguous in " + location() +
                      " (several objects or refs match; use more characters of the SHA or a "

@@ -20,11 +20,19 @@ class GitError : public Error {
   explicit GitError(const std::string& message) : Error(ErrorCategory::Git, message) {}
 };
 
+// The revision is not in the repository (it may still be fetched), as opposed to a repository
+// that cannot answer, an ambiguous name or a revision that is not a commit.
+class RevisionNotFound : public GitError {
+ public:
+  using GitError::GitError;
+};
+
 class Repository {
  public:
   virtual ~Repository() = default;
   // Resolves anything git accepts (branch, tag, SHA, HEAD~2, refs/pull/7/head) to a commit.
-  // Throws GitError("revision 'x' not found in /repo: ...") when it does not exist.
+  // Throws RevisionNotFound("revision 'x' not found in /repo: ...") when it does not exist, and
+  // GitError for every other reason it cannot resolve it.
   virtual RevisionInfo resolve(const std::string& spec) = 0;
   // Content of `path` at commit `sha`, or nullopt if the file does not exist there.
   virtual std::optional<std::string> read_file(const std::string& sha, const std::string& path) = 0;

@@ -5,8 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchpr/core/text.hpp"
 #include "benchpr/git/repository.hpp"
 
 namespace benchpr::git {
@@ -42,13 +41,7 @@ std::vector<std::string> split_path(const std::string& path) {
   return parts;
 }
 
-bool is_dot_git(const std::string& name) {
-  if (name.size() != 4) return false;
-  std::string lower = name;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower == ".git";
-}
+bool is_dot_git(const std::string& name) { return name.size() == 4 && lower(name) == ".git"; }
 
 // Nothing when `path` is safe to create below the snapshot root, else the reason it is not.
 std::optional<std::string> unsafe_reason(const std::string& path) {

@@ -1,7 +1,5 @@
 #include "benchpr/github/comment_body.hpp"
 
-#include <stdexcept>
-
 namespace benchpr::github {
 
 std::size_t comment_characters(std::string_view body) {
@@ -10,24 +8,6 @@ std::size_t comment_characters(std::string_view body) {
     if ((c & 0xC0) != 0x80) ++count;  // continuation bytes belong to the previous character
   }
   return count;
-}
-
-bool valid_comment_key(std::string_view key) {
-  if (key.empty() || key.size() > 100) return false;
-  for (char c : key) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string sticky_marker(std::string_view key) {
-  if (!valid_comment_key(key)) {
-    throw std::invalid_argument("invalid comment key '" + std::string(key) +
-                                "': use letters, digits, '.', '_' and '-' only");
-  }
-  return "<!-- benchpr:comment key=" + std::string(key) + " -->";
 }
 
 bool has_sticky_marker(std::string_view body, std::string_view key) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "benchpr/core/comment_key.hpp"
+
 namespace benchpr::github {
 
 // GitHub refuses comment bodies longer than this many characters (422).
@@ -14,12 +16,8 @@ inline constexpr std::size_t kMaxCommentCharacters = 65536;
 // Characters as GitHub counts them (Unicode code points of UTF-8 text; stray bytes count one).
 std::size_t comment_characters(std::string_view body);
 
-// A key names one sticky comment among several on the same pull request (one per workflow or
-// matrix job). Letters, digits, '.', '_' and '-' only, so it cannot close the HTML comment.
-bool valid_comment_key(std::string_view key);
-
-// "<!-- benchpr:comment key=KEY -->". Throws std::invalid_argument for an invalid key.
-std::string sticky_marker(std::string_view key);
+// The marker itself, and which keys are valid, are core's (core/comment_key.hpp): the renderer
+// writes the same marker these look for.
 
 // True when the body's first line holds the marker for exactly this key (key=default does not
 // match a comment marked key=default2).

@@ -2,8 +2,6 @@
 
 #include <curl/curl.h>
 
-#include <algorithm>
-#include <cctype>
 #include <memory>
 #include <mutex>
 
@@ -16,12 +14,6 @@ namespace {
 void global_init_once() {
   static std::once_flag flag;
   std::call_once(flag, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {

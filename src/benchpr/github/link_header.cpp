@@ -1,18 +1,10 @@
 #include "benchpr/github/link_header.hpp"
 #include "benchpr/core/text.hpp"
 
-#include <cctype>
-
 namespace benchpr::github {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 class Scanner {
  public:

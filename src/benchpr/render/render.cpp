@@ -112,20 +112,6 @@ std::string hard_cut(const std::string& text, std::size_t budget) {
 
 }  // namespace
 
-std::string sanitize_key(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (ok && out.size() < 64) out.push_back(c);
-  }
-  return out.empty() ? "default" : out;
-}
-
-std::string sticky_marker(std::string_view key) {
-  return "<!-- benchpr:comment key=" + sanitize_key(key) + " -->";
-}
-
 namespace {
 
 std::string fit_comment(const Results& results, const Analysis& analysis,

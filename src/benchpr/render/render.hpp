@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "benchpr/core/comment_key.hpp"
 #include "benchpr/core/error.hpp"
 #include "benchpr/core/model.hpp"
 
@@ -33,11 +34,7 @@ class TemplateError : public Error {
 std::string render_comment(const Results& results, const Analysis& analysis,
                            const RenderOptions& options = {});
 
-// The key reduced to [A-Za-z0-9_.-] (at most 64 characters; "default" when nothing is left).
-std::string sanitize_key(std::string_view key);
-
-// "<!-- benchpr:comment key=<sanitised key> -->": the first line of every comment, which the
-// GitHub layer searches for to update the comment instead of posting a new one.
-std::string sticky_marker(std::string_view key);
+// The first line of every comment is sticky_marker(options.key) (core/comment_key.hpp), which
+// the GitHub layer searches for to update the comment instead of posting a new one.
 
 }  // namespace benchpr::render

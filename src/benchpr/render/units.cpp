@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/duration.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
 
@@ -48,15 +49,6 @@ constexpr std::array<Scale, 4> kTimeScales{{{1, "ns"}, {1e3, "µs"}, {1e6, "ms"}
 constexpr std::array<Scale, 5> kDecimalScales{
     {{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}}};
 
-// Nanoseconds per one of the unit, or 0 when the unit is not a time.
-double nanoseconds_per(std::string_view unit) {
-  if (unit == "ns") return 1;
-  if (unit == "us" || unit == "µs" || unit == "μs") return 1e3;
-  if (unit == "ms") return 1e6;
-  if (unit == "s") return 1e9;
-  return 0;
-}
-
 }  // namespace
 
 std::string three_significant(double value) {
@@ -76,7 +68,7 @@ std::string format_value(double value, std::string_view unit, UnitText text) {
   const std::size_t slash = unit.find('/');
   const std::string_view head = unit.substr(0, slash);
   const std::string_view suffix = slash == std::string_view::npos ? "" : unit.substr(slash);
-  if (const double ns = nanoseconds_per(head); ns > 0) {
+  if (const double ns = nanoseconds_per(head).value_or(0); ns > 0) {
     const auto [scaled, name] = pick_scale(value * ns, kTimeScales);
     return fmt::format("{} {}{}", three_significant(scaled), name, shown(suffix));
   }

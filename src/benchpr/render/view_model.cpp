@@ -68,10 +68,6 @@ std::string revision_text(const RevisionInfo& rev) {
   return "?";
 }
 
-std::string plural(std::size_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 // What a row's verdict needs besides its benchmark: the family the correction ran over, the
 // levels used, the threshold.
 struct RowContext {

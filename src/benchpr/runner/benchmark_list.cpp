@@ -8,7 +8,7 @@ std::optional<std::vector<std::string>> list_gbench_benchmarks(exec::ProcessRunn
                                                                exec::ProcessSpec spec,
                                                                const std::string& command) {
   spec.log_path.clear();
-  spec.tail_bytes = 16u << 20;
+  spec.tail_bytes = exec::kListingBytes;
   spec.command = command + " --benchmark_list_tests=true";
   const exec::ProcessResult list = processes.run(spec);
   if (!list.ok()) return std::nullopt;

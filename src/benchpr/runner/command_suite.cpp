@@ -57,7 +57,7 @@ ParsedRun measure_command(exec::ProcessRunner& processes, const exec::ProcessSpe
 
   // The output is not parsed, so only a tail for failure messages is kept in memory.
   exec::ProcessSpec run_spec = spec;
-  run_spec.tail_bytes = std::min<std::size_t>(spec.tail_bytes, 8 * 1024);
+  run_spec.tail_bytes = std::min(spec.tail_bytes, exec::kRunTailBytes);
 
   const int runs = std::max(1, repetitions);
   std::vector<double> values;

@@ -12,7 +12,7 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
                                      const std::vector<std::string>* only) {
   CrashProbe probe;
   spec.log_path.clear();
-  spec.tail_bytes = 4u << 20;
+  spec.tail_bytes = exec::kListingBytes;
   spec.command = suite_run + " --benchmark_list_tests=true";
   const exec::ProcessResult list = processes.run(spec);
   if (!list.ok()) return probe;
@@ -27,7 +27,7 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
   }
   probe.listed = !probe.names.empty();
   if (!probe.listed || probe.names.size() > max_probes) return probe;
-  spec.tail_bytes = 4096;
+  spec.tail_bytes = exec::kMessageTailBytes;
   // The whole probe, listing included, costs at most one suite timeout: a suite of slow
   // benchmarks must not turn one crash into hours of probing.
   const double budget = spec.timeout_seconds;

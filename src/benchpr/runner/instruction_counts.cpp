@@ -98,7 +98,7 @@ Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
   spec.command += " --benchmark_list_tests=true";
   spec.timeout_seconds = results.config.timeout_for(suite);
   spec.scrub_env = results.config.scrub_env;
-  spec.tail_bytes = 4u << 20;
+  spec.tail_bytes = exec::kListingBytes;
   const exec::ProcessResult p = processes.run(spec);
   if (!p.ok())
     return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds)};
@@ -416,7 +416,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   spec.scrub_env = c.scrub_env;
   spec.log_path = setup.log_dir + "/instructions.log";
   fs::remove(spec.log_path, ec);
-  spec.tail_bytes = 4096;
+  spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult batch = processes.run(spec);
   if (batch.interrupted) return false;
   // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever

@@ -124,7 +124,7 @@ void Session::persist(const Results& results, bool with_analysis) {
   }
   // A file that cannot be written (a full disk) must not end the session: what is measured
   // stays in memory for the comment, and the caller reports the failed write at the end.
-  write_error_.clear();  // only the latest state of the files matters
+  write_error_.reset();  // only the latest state of the files matters
   for (const auto& path : setup_.persist_paths) {
     try {
       write_file_atomically(path, persist_buffer_);
@@ -153,7 +153,7 @@ bool Session::build(Results& results, Side side) {
   spec.log_path = fmt::format("{}/build-{}.log", setup_.log_dir, to_string(side));
   std::error_code ec;
   std::filesystem::remove(spec.log_path, ec);
-  spec.tail_bytes = 16 * 1024;
+  spec.tail_bytes = exec::kBuildTailBytes;
   const exec::ProcessResult p = processes_.run(spec);
   child_seconds_ += p.wall_seconds;
   b.seconds = p.wall_seconds;
@@ -246,7 +246,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   spec.set_env.insert(spec.set_env.end(), cmd.env.begin(), cmd.env.end());
   spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   std::filesystem::remove(spec.log_path, ec);
-  spec.tail_bytes = cmd.reads_file ? 8 * 1024 : 64u << 20;
+  spec.tail_bytes = cmd.reads_file ? exec::kRunTailBytes : formats::kMaxInputBytes;
   if (format->measures_process()) {
     RunRecord& measured = run_measured_command(results, rec, spec, suite, side);
     if (files_) files_->after_run(side);

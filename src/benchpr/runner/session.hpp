@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -69,8 +70,8 @@ class Session {
   void run(Results& results);
 
   // The failed write of a results file at the latest persist ("cannot write /x: No space left on
-  // device"), or "".
-  const std::string& write_error() const { return write_error_; }
+  // device"), or nothing when every file was written.
+  const std::optional<std::string>& write_error() const { return write_error_; }
 
  private:
   using SuiteSide = std::pair<std::string, Side>;
@@ -124,7 +125,7 @@ class Session {
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's
-  std::string write_error_;
+  std::optional<std::string> write_error_;
   std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;
   std::unique_ptr<SuiteFiles> files_;  // set once both sides are built

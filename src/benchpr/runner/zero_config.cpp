@@ -41,11 +41,6 @@ std::string read_text(const fs::path& path) {
   return ss.str();
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Directories that hold other people's code or build output, never the project's own setup.
 bool skipped_source_dir(const std::string& name) {
   return name.empty() || name[0] == '.' || name == "CMakeFiles" || name == "_deps" ||

@@ -1,0 +1,24 @@
+// The hidden marker that makes benchpr's comment "sticky" (found again and updated instead of
+// posted twice). One definition for the renderer, which writes it on the comment's first line,
+// and the GitHub layer, which looks for it: the two cannot disagree on a key.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace benchpr {
+
+// A key names one sticky comment among several on one pull request (one per workflow or matrix
+// job): letters, digits, '.', '_' and '-' only, so it cannot close the HTML comment.
+inline constexpr std::size_t kMaxCommentKeyChars = 100;
+bool valid_comment_key(std::string_view key);
+
+// The key reduced to what a valid key may hold: its letters, digits, '.', '_' and '-', at most
+// kMaxCommentKeyChars of them; "default" when nothing is left. A valid key stays as it is.
+std::string sanitize_comment_key(std::string_view key);
+
+// "<!-- benchpr:comment key=KEY -->", KEY sanitised.
+std::string sticky_marker(std::string_view key);
+
+}  // namespace benchpr
