@@ -224,7 +224,8 @@ TEST(TokenInMemoryOnly, ABenchmarkRunningAsRootCannotReadTheTokenFromBenchprsEnv
   repo.commit("base");
   const std::string token = "ghs_SecretTokenForTheProcTest_0123456789";
   const BenchprRun r = run_benchpr(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--dry-run"},
+      BENCHPR_BINARY,
+      {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--dry-run", "--rounds", "2"},
       {{"GITHUB_TOKEN", token},
        {"GH_TOKEN", "gho_SecondToken_111"},
        {"ACTIONS_RUNTIME_TOKEN", "runtime_Secret_222"},
