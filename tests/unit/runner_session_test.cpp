@@ -272,6 +272,25 @@ TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
   }
 }
 
+// A command with {out} is the user's own argument list: the narrowed rounds of an adaptive look
+// (and --filter) must not add an argument a main() that checks its arguments refuses (spdlog's
+// formatter-bench failed every round after the first look), unless the command gives a filter
+// itself, which benchpr's must then follow to win.
+TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
+  SuiteConfig gb{"gb", "BENCHMARK_OUT={out} ./b all", "google-benchmark", {}, "", {}, 0};
+  auto gb_format = formats::make_format(gb);
+  RunFlags flags = repetitions(1);
+  flags.only = {"BM_A"};
+  const RunCommand c = make_run_command(gb, *gb_format, "/o/x.json", flags);
+  EXPECT_EQ(c.command, "BENCHMARK_OUT='/o/x.json' ./b all");
+  EXPECT_EQ(c.env, (EnvList{{"BENCHMARK_FILTER", "^(BM_A)$"}}));
+
+  SuiteConfig own{"gb", "BENCHMARK_FILTER=BM_ ./b --out={out}", "google-benchmark", {}, "", {}, 0};
+  const RunCommand o = make_run_command(own, *gb_format, "/o/x.json", flags);
+  EXPECT_EQ(o.command, "BENCHMARK_FILTER=BM_ ./b --out='/o/x.json' --benchmark_filter='^(BM_A)$'");
+  EXPECT_TRUE(o.env.empty());
+}
+
 // Both sides' environments have the same length: only the out path differs, by "base"/"head".
 TEST(RunCommand, BothSidesGetEnvironmentsOfTheSameLength) {
   SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};

@@ -20,12 +20,15 @@ class GbenchFlags {
   GbenchFlags(RunCommand& rc, std::string user_args) : rc_(rc), user_(std::move(user_args)) {}
 
   void set(const std::string& name, const std::string& value) {
-    if (user_.find("--benchmark_" + name) != std::string::npos) {
+    std::string var = "BENCHMARK_";
+    for (char c : name) var += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // The user's command gives the flag (as an argument, or as a variable set in the command
+    // itself, which would shadow benchpr's): benchpr's value goes after it on the command line.
+    if (user_.find("--benchmark_" + name) != std::string::npos ||
+        user_.find(var + "=") != std::string::npos) {
       rc_.command += fmt::format(" --benchmark_{}={}", name, shell_quote(value));
       return;
     }
-    std::string var = "BENCHMARK_";
-    for (char c : name) var += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     rc_.env.emplace_back(std::move(var), value);
   }
 
@@ -58,9 +61,14 @@ RunCommand make_run_command(const SuiteConfig& suite, const formats::Format& for
       rc.command.replace(pos, placeholder.size(), quoted);
     }
     if (!flags.bench_args.empty()) rc.command += " " + flags.bench_args;
-    // The user's own argument list: a filter comes last, so it wins over one of theirs.
-    if (gbench && !flags.filter.empty())
-      rc.command += " --benchmark_filter=" + shell_quote(flags.filter);
+    if (gbench) {
+      // The user's own argument list stays as it is (a main() may check it, as spdlog's
+      // formatter-bench does): the filter of --filter or of an adaptive look goes through
+      // BENCHMARK_FILTER, or after the user's own filter on the command line, where it wins.
+      GbenchFlags set(rc, suite.run + " " + flags.bench_args);
+      if (const std::string regex = filter_regex(flags); !regex.empty()) set.set("filter", regex);
+      return rc;
+    }
     if (!flags.only.empty()) rc.command += gbench_filter_argument(flags.only);
     return rc;
   }
