@@ -64,9 +64,9 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
   repo.commit("more work in two benchmarks, a sleep in one");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--seed", "7", "--output", out / "results.json"});
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                       "--seed", "7", "--rounds", "10", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
   EXPECT_NE(r.err.find("counting instructions under Callgrind: 10 runs (5 benchmarks"),
@@ -101,7 +101,7 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
   EXPECT_GT((*slept)["change"].get<double>(), 0.5 * slept_expected) << slept->dump();
   EXPECT_TRUE(verdict("micro", "BM_Sleep") == "regression" ||
               verdict("micro", "BM_Sleep") == "slower")
-      << slept->dump();
+      << slept->dump() << "\n" << r.err;
 
   // Valgrind cannot run one benchmark: it fails with the reason, and only in instructions.
   const json* unsupported = find_benchmark(doc, ins, "BM_NoValgrind");
