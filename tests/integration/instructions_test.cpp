@@ -101,7 +101,8 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
   EXPECT_GT((*slept)["change"].get<double>(), 0.5 * slept_expected) << slept->dump();
   EXPECT_TRUE(verdict("micro", "BM_Sleep") == "regression" ||
               verdict("micro", "BM_Sleep") == "slower")
-      << slept->dump() << "\n" << r.err;
+      << slept->dump() << "\n"
+      << r.err;
 
   // Valgrind cannot run one benchmark: it fails with the reason, and only in instructions.
   const json* unsupported = find_benchmark(doc, ins, "BM_NoValgrind");
