@@ -97,6 +97,16 @@ PublishCheck check_workflow_run(const Results& results, const std::string& event
   return post(std::move(*live.pr), event.head_sha, event.html_url);
 }
 
+// A file whose measured head is not the pull request's live head describes another commit.
+std::optional<PublishCheck> refuse_other_head(const Results& results, const PullRequestInfo& pr,
+                                              const github::PullRequest& live,
+                                              const std::string& why) {
+  const std::string file_head = measured_head(results);
+  if (!live.head_sha.empty() && file_head == live.head_sha) return std::nullopt;
+  return refuse("the results file says it measured " + short_sha(file_head) + ", but " + where(pr) +
+                " is at " + short_sha(live.head_sha) + why);
+}
+
 // The /benchmark workflow: the file comes from its measuring job (which ran the pull request's
 // code), so it must name the pull request the command was written on, and the commit it is at.
 PublishCheck check_issue_comment(const Results& results, const std::string& event_path,
@@ -116,13 +126,10 @@ PublishCheck check_issue_comment(const Results& results, const std::string& even
   }
   Live live = ask_api(pr, api_url, progress);
   if (!live.pr) return refuse(live.error);
-  const std::string file_head = measured_head(results);
-  if (live.pr->head_sha.empty() || file_head != live.pr->head_sha) {
-    return refuse("the results file says it measured " + short_sha(file_head) + ", but " +
-                  where(pr) + " is at " + short_sha(live.pr->head_sha) +
-                  " (a push after the /benchmark command, or a results file naming another "
-                  "commit): comment /benchmark again");
-  }
+  if (auto refused = refuse_other_head(results, pr, *live.pr,
+                                       " (a push after the /benchmark command, or a results file "
+                                       "naming another commit): comment /benchmark again"))
+    return *refused;
   // The three jobs of the /benchmark workflow are one workflow run: this job's page is the
   // measuring job's too.
   const std::string head = live.pr->head_sha;
@@ -152,12 +159,10 @@ PublishCheck check_publish_target(const Results& results, const std::string& api
   const PullRequestInfo& pr = *results.pull_request;
   Live live = ask_api(pr, api_url, progress);
   if (!live.pr) return refuse(live.error);
-  const std::string file_head = measured_head(results);
-  if (live.pr->head_sha.empty() || file_head != live.pr->head_sha) {
-    return refuse("the results file says it measured " + short_sha(file_head) + ", but " +
-                  where(pr) + " is at " + short_sha(live.pr->head_sha) +
-                  ": the comment and the status would describe another commit (measure it again)");
-  }
+  if (auto refused = refuse_other_head(
+          results, pr, *live.pr,
+          ": the comment and the status would describe another commit (measure it again)"))
+    return *refused;
   // Inside Actions the run is this one (the shards of a sharded workflow ran in it); outside,
   // whoever runs publish chose the file, and its link is kept when it points at GitHub.
   std::string run_url = this_workflow_run_url();

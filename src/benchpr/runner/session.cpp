@@ -622,15 +622,10 @@ void Session::run_measuring(Results& results) {
     results.plan.clear();
     results.complete = true;
     results.stop_reason = "instruction counts done";
-  } else if (results.config.budget_seconds) {
-    run_adaptive(results);
-  } else if (run_planned(results)) {
-    results.complete = true;
-    results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
+    finish(results);
+    return;
   }
-  finish_failures(results);
-  results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
-  persist(results);
+  run_rounds_and_finish(results);
 }
 
 void Session::resume(Results& results) {
@@ -647,12 +642,21 @@ void Session::resume(Results& results) {
   if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
   if (results.time_plan && results.time_plan->min_time_seconds > 0)
     min_time_ = results.time_plan->min_time_seconds;
+  run_rounds_and_finish(results);
+}
+
+// The rounds (adaptive within a budget, else the fixed plan), then what every session ends with.
+void Session::run_rounds_and_finish(Results& results) {
   if (results.config.budget_seconds) {
     run_adaptive(results);
   } else if (run_planned(results)) {
     results.complete = true;
     results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
   }
+  finish(results);
+}
+
+void Session::finish(Results& results) {
   finish_failures(results);
   results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);

@@ -100,6 +100,8 @@ class Session {
   void persist(const Results& results, bool with_analysis = true);
   bool sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const;
   void finish_failures(Results& results);
+  void run_rounds_and_finish(Results& results);
+  void finish(Results& results);  // failures, overhead, the last write
   void mark_interrupted(Results& results, int round);
   void run_measuring(Results& results);
   // Removes the build outputs of earlier revisions when benchpr does not build.
