@@ -60,13 +60,16 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-C,--directory", o.directory, "Repository to work in (default: .)");
   run.add_option("--config", o.config_file,
                  "Configuration file (default: .benchpr.yml of the base revision)");
-  run.add_option("--rounds", o.rounds, "Analysed rounds (overrides the config)");
+  run.add_option("--rounds", o.rounds,
+                 "Analysed rounds as a fixed plan (overrides the config; without it, rounds "
+                 "are added for the benchmarks still open while the budget lasts)");
   run.add_option("--warmup", o.warmup_rounds, "Warm-up rounds (overrides the config)");
   run.add_option("--threshold", o.threshold, "Practical threshold, e.g. 2% (overrides the config)");
-  run.add_option("--budget", o.budget, "Time budget for adaptive rounds, e.g. 20m");
+  run.add_option("--budget", o.budget,
+                 "Time budget of the comparison, builds included, e.g. 20m (default 15m)");
   run.add_option("--filter", o.filter,
-                 "Only benchmarks whose name matches this regular expression (passed to Google "
-                 "Benchmark as --benchmark_filter; other formats' results are filtered)");
+                 "Only benchmarks whose name matches this regular expression (Google Benchmark "
+                 "gets it as BENCHMARK_FILTER; other formats' results are filtered)");
   run.add_flag("--instructions", o.instructions,
                "Also count instructions per iteration of every Google Benchmark suite under "
                "Callgrind (needs valgrind), beside time");
