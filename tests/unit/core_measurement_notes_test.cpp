@@ -269,6 +269,30 @@ TEST(MeasurementNotes, ContentionThatStretchesTheWholeRunIsNotWaiting) {
   for (const BenchmarkAnalysis& b : a.benchmarks) EXPECT_TRUE(b.flags.empty()) << b.name;
 }
 
+TEST(MeasurementNotes, RoundsThatLookQuietOnAMostlyBusyMachineAreNotTrustedAsQuiet) {
+  // CPU hogs all along, but four short rounds came out above the busy bar, and in those the
+  // PR's side of BM_A happened to run between bursts: 15% less wall time, CPU time the same.
+  // Judged as quiet, those four rounds alone noted waiting; the load came and went all along.
+  std::vector<double> contention;
+  for (int k = 0; k < 12; ++k) contention.push_back(kContention[static_cast<std::size_t>(k % 6)]);
+  std::vector<double> a = contention;
+  for (int k = 8; k < 12; ++k) a[static_cast<std::size_t>(k)] = 0.85;
+  std::vector<double> flat = contention;
+  for (int k = 8; k < 12; ++k) flat[static_cast<std::size_t>(k)] = 1.0;
+  Results r = make_results(12);
+  r.series.push_back(series("BM_A", a));
+  r.series.push_back(series("BM_B", times(flat, 1.01)));
+  r.series.push_back(series("BM_C", times(flat, 0.99)));
+  r.series.push_back(series("BM_D", flat));
+  for (int round = 1; round <= 12; ++round) {
+    const bool busy = round <= 8;
+    add_run(r, round, Side::Base, 1.0, busy ? 0.5 : 0.95, busy ? 1.5 : 1.5);
+    add_run(r, round, Side::Head, 1.0, busy ? 0.5 : 0.95, busy ? 1.5 : 1.5);
+  }
+  const Analysis an = analyse_session(r);
+  for (const BenchmarkAnalysis& b : an.benchmarks) EXPECT_TRUE(b.flags.empty()) << b.name;
+}
+
 TEST(MeasurementNotes, BusyRoundsWithoutOtherBenchmarksToCompareWithAreNotJudged) {
   // The PR's wall time is up 30% in every round, but every round was busy and the suite has
   // no other benchmarks to tell the neighbours' share from waiting: no note.
