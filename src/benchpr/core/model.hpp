@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "benchpr/core/bisect_types.hpp"
+
 namespace benchpr {
 
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
@@ -110,6 +112,8 @@ struct Config {
   // Instruction counts are exact: a change is reported when it reaches this fraction.
   double instruction_threshold = 0.005;
   bool instructions = false;  // top-level `instructions: true`: every Google Benchmark suite
+  // `bisect: auto`: after a change is found, search the PR's commits for the ones behind it.
+  std::string bisect = "off";  // auto | off
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
@@ -310,6 +314,8 @@ struct Results {
   std::optional<TimePlan> time_plan;
   std::string workflow_run_url;
   std::optional<ShardInfo> shard;  // a shard's result, or several merged
+  // The search for the commits behind the changes (`bisect: auto`), when one ran.
+  std::optional<Bisection> bisect;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 #include "benchpr/core/results_json.hpp"
 
+#include "benchpr/core/bisect_json.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <iterator>
@@ -64,6 +66,7 @@ json config_json(const Config& c) {
   for (const auto& s : c.suites)
     if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
+  if (c.bisect != "off") j["bisect"] = c.bisect;
   return j;
 }
 
@@ -253,6 +256,10 @@ Config read_config(const json& j) {
   }
   if (auto it = j.find("budget_seconds"); it != j.end() && !it->is_null())
     c.budget_seconds = get_number(j, "budget_seconds", w, 0);
+  if (j.contains("bisect")) {
+    c.bisect = get_string(j, "bisect", w, false);
+    if (c.bisect != "auto" && c.bisect != "off") fail(w + ".bisect", "expected auto or off");
+  }
   if (j.contains("comment")) {
     c.comment = get_string(j, "comment", w, false);
     if (c.comment != "always" && c.comment != "on-change" && c.comment != "never")
@@ -628,6 +635,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   w.number(r.overhead_seconds);
   w.top("workflow_run_url");
   w.string(r.workflow_run_url);
+  if (r.bisect) {
+    w.top("bisect");
+    w.dom(bisection_to_json(*r.bisect));
+  }
   if (analysis) {
     w.top("benchmarks");
     w.lines(analysis->benchmarks, [&w](const BenchmarkAnalysis& b) { write_benchmark(w, b); });
@@ -830,6 +841,8 @@ void read_trailer(const json& j, Results& r) {
   if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
   if (auto it = j.find("time_plan"); it != j.end() && it->is_object())
     r.time_plan = read_time_plan(*it);
+  if (auto it = j.find("bisect"); it != j.end() && !it->is_null())
+    r.bisect = bisection_from_json(*it);
 }
 
 // --- the series without a DOM --------------------------------------------------------------
@@ -1048,7 +1061,8 @@ bool read_at_top_level(std::string_view key) {
                                                "stop_reason",
                                                "measuring_seconds",
                                                "overhead_seconds",
-                                               "workflow_run_url"};
+                                               "workflow_run_url",
+                                               "bisect"};
   for (std::string_view k : kKeys)
     if (k == key) return true;
   return false;
