@@ -73,6 +73,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--instructions", o.instructions,
                "Also count instructions per iteration of every Google Benchmark suite under "
                "Callgrind (needs valgrind), beside time");
+  run.add_flag("--bisect", o.bisect,
+               "After a regression or improvement, measure the changed benchmarks on the pull "
+               "request's commits to find the ones behind it, within the budget left (the "
+               "config's `bisect: auto`)");
   run.add_option("--bench-args", o.bench_args,
                  "Words appended to every suite's command, e.g. \"--benchmark_min_time=0.05\"");
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");

@@ -20,6 +20,7 @@ struct RunOptions {
   std::string filter;         // regex on benchmark names
   std::string bench_args;     // appended to every suite's command
   bool instructions = false;  // --instructions: count instructions beside time (Callgrind)
+  bool bisect = false;        // --bisect: search the PR's commits for the ones behind a change
   std::string output;         // results JSON
   std::string resume;         // an interrupted comparison's results JSON to continue
   std::string markdown;       // markdown file

@@ -10,6 +10,7 @@
 
 #include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/actions_report.hpp"
+#include "benchpr/app/bisect_run.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/comparison.hpp"
@@ -329,6 +330,9 @@ int run_command(const RunOptions& given) {
                           [&progress](const std::string& l) { progress.line(l); });
   const ActionsFilesWatch actions_files;  // before any code of the pull request runs
   session.run(results);
+  if ((options.bisect || results.config.bisect == "auto") && !shard)
+    bisect_after_comparison(repo, processes, results, ws, options.skip_build,
+                            [&progress](const std::string& l) { progress.line(l); });
   progress.end_group();
   actions_files.warn_if_changed();
 

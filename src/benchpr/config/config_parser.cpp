@@ -23,7 +23,8 @@ constexpr const char* kMinimalConfig =
     "a minimal config: 'suites: [{name: core, run: build/bench/core_bench}]'";
 const std::vector<std::string> kTopLevelKeys = {
     "build",   "build_timeout", "suites",    "rounds",  "warmup_rounds", "threshold",
-    "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold"};
+    "timeout", "budget",        "scrub_env", "comment", "instructions",  "instruction_threshold",
+    "bisect"};
 const std::vector<std::string> kSuiteKeys = {"name",       "run",    "format",       "timeout",
                                              "metric",     "better", "instructions", "threshold",
                                              "benchmarks", "exclude"};
@@ -407,6 +408,15 @@ std::vector<std::string> read_scrub_env(const Reader& r, const YAML::Node& key,
   return names;
 }
 
+// `bisect: auto | off` (docs/bisect.md).
+std::string read_bisect(const Reader& r, const YAML::Node& k, const YAML::Node& v) {
+  std::string value = r.scalar(k, v, "bisect", "auto or off", "write 'bisect: auto'");
+  if (value != "auto" && value != "off")
+    r.fail(Reader::line_of(v, k), "bisect", "expected auto or off, got '" + value + "'",
+           "write 'bisect: auto'");
+  return value;
+}
+
 }  // namespace
 
 // A second ': ' inside a plain value ("run: bench --filter=a: b") ends YAML's patience with
@@ -482,6 +492,8 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                    config.instructions = r.boolean(k, v, key);
                  } else if (key == "instruction_threshold") {
                    config.instruction_threshold = r.percentage(k, v, key);
+                 } else if (key == "bisect") {
+                   config.bisect = read_bisect(r, k, v);
                  } else if (key == "comment") {
                    config.comment = r.scalar(k, v, key, "always, on-change or never",
                                              "write 'comment: on-change'");

@@ -1,0 +1,310 @@
+#include "benchpr/app/bisect_run.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "benchpr/app/bisect_chain.hpp"
+#include "benchpr/core/bisect.hpp"
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/error.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/text.hpp"
+#include "benchpr/core/time_plan.hpp"
+#include "benchpr/exec/process.hpp"
+#include "benchpr/runner/results_store.hpp"
+#include "benchpr/runner/session.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+double now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+bool changed_verdict(const BenchmarkAnalysis& b) {
+  return b.verdict == Verdict::Regression || b.verdict == Verdict::Improvement;
+}
+
+// The configured suite an analysed benchmark belongs to (instruction series carry
+// "suite (instructions)").
+const SuiteConfig* suite_of(const Config& config, const std::string& suite, bool exact) {
+  for (const SuiteConfig& s : config.suites)
+    if ((exact ? instruction_suite_name(s.name) : s.name) == suite) return &s;
+  return nullptr;
+}
+
+// What each comparison of the search runs: the suites of the targets only, counting
+// instructions (exact targets) or timing rounds (the others), never both.
+Config step_config(const Config& main, const Bisection& b, double budget) {
+  Config c = main;
+  const bool exact = b.method == "instructions";
+  c.instructions = false;
+  c.suites.clear();
+  c.bisect = "off";
+  for (SuiteConfig s : main.suites) {
+    const bool wanted = std::any_of(b.targets.begin(), b.targets.end(), [&](const BisectTarget& t) {
+      return (exact ? instruction_suite_name(s.name) : s.name) == t.suite;
+    });
+    if (!wanted) continue;
+    s.instructions = false;
+    if (exact) s.metric = std::string(kInstructionsMetric);
+    c.suites.push_back(std::move(s));
+  }
+  c.budget_seconds = budget;
+  return c;
+}
+
+// Only the targets of each Google Benchmark suite run (other formats run whole).
+runner::WorkSelection target_selection(const Config& config, const Bisection& b) {
+  runner::WorkSelection w;
+  const bool exact = b.method == "instructions";
+  for (const BisectTarget& t : b.targets) {
+    const SuiteConfig* s = suite_of(config, t.suite, exact);
+    if (s != nullptr && s->format == "google-benchmark") w.benchmarks[s->name].push_back(t.name);
+  }
+  return w;
+}
+
+RevisionInfo revision_of(const BisectCommit& c) {
+  RevisionInfo r;
+  r.spec = short_sha(c.sha);
+  r.sha = c.sha;
+  r.subject = c.subject;
+  return r;
+}
+
+BisectValue value_from(const BenchmarkAnalysis& a) {
+  BisectValue v;
+  v.suite = a.suite;
+  v.name = a.name;
+  v.from_value = a.base_value;
+  v.to_value = a.head_value;
+  v.change = a.change;
+  if (!is_instruction_analysis(a)) {
+    v.ci_low = a.ci_low;
+    v.ci_high = a.ci_high;
+    v.rounds = a.rounds_used;
+  }
+  return v;
+}
+
+// The targets' values in a comparison's analysis.
+std::vector<BisectValue> target_values(const Analysis& analysis, const Bisection& b) {
+  std::vector<BisectValue> values;
+  for (const BisectTarget& t : b.targets)
+    for (const BenchmarkAnalysis& a : analysis.benchmarks)
+      if (a.suite == t.suite && a.name == t.name && !is_missing(a.change))
+        values.push_back(value_from(a));
+  return values;
+}
+
+// The two worktrees and which commit of the chain each holds; a comparison reuses the one that
+// holds a commit it needs, so only the other is rewritten (and rebuilt incrementally).
+class Worktrees {
+ public:
+  Worktrees(git::Repository& repo, const runner::Workspace& ws, int base, int head)
+      : repo_(repo), dirs_{ws.base_dir, ws.head_dir}, holds_{base, head} {}
+
+  // The directories for `from` and `to`, materialised.
+  std::pair<std::string, std::string> place(const Bisection& b, int from, int to) {
+    int f = holds_[0] == from ? 0 : holds_[1] == from ? 1 : holds_[0] == to ? 1 : 0;
+    const int t = 1 - f;
+    put(b, f, from);
+    put(b, t, to);
+    return {dirs_[static_cast<std::size_t>(f)], dirs_[static_cast<std::size_t>(t)]};
+  }
+
+ private:
+  void put(const Bisection& b, int dir, int commit) {
+    if (holds_[static_cast<std::size_t>(dir)] == commit) return;
+    repo_.materialise(b.commits[static_cast<std::size_t>(commit)].sha,
+                      dirs_[static_cast<std::size_t>(dir)]);
+    holds_[static_cast<std::size_t>(dir)] = commit;
+  }
+
+  git::Repository& repo_;
+  std::array<std::string, 2> dirs_;
+  std::array<int, 2> holds_;
+};
+
+}  // namespace
+
+std::string bisect_not_needed(const Results& results, const Analysis& analysis,
+                              std::size_t chain_commits) {
+  if (std::none_of(analysis.benchmarks.begin(), analysis.benchmarks.end(), changed_verdict))
+    return "no benchmark is a regression or an improvement";
+  if (!results.complete) return "the comparison did not finish";
+  if (chain_commits < 3)
+    return "the pull request has one commit on its first-parent chain from the base";
+  return "";
+}
+
+void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Results& results,
+                   const Analysis& analysis, std::vector<BisectCommit> chain,
+                   const BisectRunSetup& setup,
+                   const std::function<void(const std::string&)>& progress) {
+  const double started = now_seconds();
+  Bisection b;
+  b.commits = std::move(chain);
+  b.budget_seconds = std::max(0.0, setup.budget_seconds);
+  // Exact counts when the comparison found a change in them: one run per commit decides.
+  const bool exact = std::any_of(
+      analysis.benchmarks.begin(), analysis.benchmarks.end(),
+      [](const BenchmarkAnalysis& a) { return changed_verdict(a) && is_instruction_analysis(a); });
+  b.method = exact ? "instructions" : "time";
+  for (const BenchmarkAnalysis& a : analysis.benchmarks) {
+    if (!changed_verdict(a) || is_instruction_analysis(a) != exact) continue;
+    if (suite_of(results.config, a.suite, exact) == nullptr) continue;
+    b.targets.push_back({a.suite, a.name, a.change, a.threshold, exact});
+  }
+  const int head = static_cast<int>(b.commits.size()) - 1;
+  BisectPair main;
+  main.from = 0;
+  main.to = head;
+  main.values = target_values(analysis, b);
+  b.pairs.push_back(std::move(main));
+  progress(fmt::format(
+      "bisect: searching {} commits for the step behind {} {} by {}, within the {} left", head,
+      b.targets.size(), b.targets.size() == 1 ? "change" : "changes",
+      exact ? "instruction counts" : "interleaved rounds", format_duration(b.budget_seconds)));
+
+  Worktrees trees(repo, setup.workspace, 0, head);
+  const std::string out_dir = setup.workspace.out_dir + "/bisect";
+  const std::string log_dir = setup.workspace.log_dir + "/bisect";
+  std::error_code ec;
+  std::filesystem::create_directories(log_dir, ec);
+  // What one comparison costs: the comparison's builds at first, then the last one's time.
+  double cost = 0;
+  for (const BuildResult& build : results.builds) cost += build.seconds;
+  b.stop_reason = "every step needed was measured";
+  b.complete = true;
+  for (int step = 1;; ++step) {
+    const std::optional<BisectProbe> probe = next_probe(b);
+    if (!probe) break;
+    const double left = b.budget_seconds - (now_seconds() - started);
+    if (left <= 0 || left < cost) {
+      b.complete = false;
+      b.stop_reason = fmt::format("the budget was spent ({} left, a comparison takes about {})",
+                                  format_duration(std::max(left, 0.0)), format_duration(cost));
+      break;
+    }
+    if (exec::interrupt_requested()) {
+      b.complete = false;
+      b.stop_reason = "interrupted";
+      break;
+    }
+    const BisectCommit& from = b.commits[static_cast<std::size_t>(probe->from)];
+    const BisectCommit& to = b.commits[static_cast<std::size_t>(probe->to)];
+    const double share = left / probes_left_estimate(b);
+    progress(fmt::format("bisect: comparing {} with {} ({} of the {} left)", commit_label(from),
+                         commit_label(to), format_duration(share), format_duration(left)));
+    const double t0 = now_seconds();
+    const auto [from_dir, to_dir] = trees.place(b, probe->from, probe->to);
+
+    Results r;
+    r.tool_version = results.tool_version;
+    r.base = revision_of(from);
+    r.head = revision_of(to);
+    r.config = step_config(results.config, b, share);
+    r.machine = results.machine;
+    r.seed = results.seed + static_cast<std::uint64_t>(step);
+    r.plan = make_schedule(r.config.rounds, r.config.warmup_rounds, r.seed);
+    runner::SessionSetup s;
+    s.base_dir = from_dir;
+    s.head_dir = to_dir;
+    s.out_dir = out_dir;
+    s.log_dir = log_dir;
+    s.persist_paths = {fmt::format("{}/step-{}.json", out_dir, step)};
+    s.skip_build = setup.skip_build;
+    s.budget_seconds = share;
+    const runner::WorkSelection selection = target_selection(r.config, b);
+    s.select_work = [selection](Results&) { return selection; };
+    std::filesystem::create_directories(out_dir, ec);
+    runner::Session session(processes, s,
+                            [&progress](const std::string& l) { progress("  " + l); });
+    try {
+      session.run(r);
+    } catch (const Error& e) {
+      // A worktree changed under a build (TamperError): this comparison is void, the search
+      // ends with what it measured before.
+      b.complete = false;
+      b.stop_reason = e.what();
+      break;
+    }
+
+    BisectPair pair;
+    pair.from = probe->from;
+    pair.to = probe->to;
+    pair.seconds = now_seconds() - t0;
+    cost = pair.seconds;
+    for (const BuildResult& build : r.builds) {
+      if (build.ok) continue;
+      const int which = build.side == Side::Base ? probe->from : probe->to;
+      BisectCommit& c = b.commits[static_cast<std::size_t>(which)];
+      c.skipped = true;
+      c.skip_reason = build.failure;
+      pair.failure = fmt::format("{} did not build: {}", short_sha(c.sha), build.failure);
+      progress(fmt::format("bisect: {} does not build ({}): stepped over", commit_label(c),
+                           build.failure));
+    }
+    if (pair.failure.empty() && !r.complete) {
+      pair.failure = r.stop_reason.empty() ? "did not finish" : r.stop_reason;
+    }
+    if (pair.failure.empty()) pair.values = target_values(analyse_session(r), b);
+    b.pairs.push_back(std::move(pair));
+    if (!r.complete && b.pairs.back().failure.rfind("interrupted", 0) == 0) {
+      b.complete = false;
+      b.stop_reason = "interrupted";
+      break;
+    }
+  }
+  b.seconds = now_seconds() - started;
+  progress(fmt::format("bisect: {} comparisons in {}: {}", b.pairs.size() - 1,
+                       format_duration(b.seconds), b.stop_reason));
+  results.bisect = std::move(b);
+}
+
+void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& processes,
+                             Results& results, const runner::Workspace& ws, bool skip_build,
+                             const std::function<void(const std::string&)>& progress) {
+  // Judged as the comment will be: from the results as the file keeps them.
+  const Analysis analysis = analyse_session(results_from_string(results_to_string(results)));
+  if (skip_build) {
+    progress(
+        "bisect: no search: --skip-build reuses the comparison's two builds, and the other "
+        "commits of the pull request need builds of their own");
+    return;
+  }
+  const std::vector<BisectCommit> chain = first_parent_chain(repo, results.base, results.head);
+  if (const std::string why = bisect_not_needed(results, analysis, chain.size()); !why.empty()) {
+    progress("bisect: no search: " + why);
+    return;
+  }
+  // What the comparison spent, builds included (instruction counts only: their runs).
+  double spent = results.measuring_seconds;
+  double parts = 0;
+  for (const BuildResult& b : results.builds) parts += b.seconds;
+  for (const RunRecord& r : results.runs) parts += r.seconds;
+  spent = std::max(spent, parts);
+  BisectRunSetup setup;
+  setup.workspace = ws;
+  setup.budget_seconds = results.config.budget_seconds.value_or(kDefaultBudgetSeconds) - spent;
+  run_bisection(repo, processes, results, analysis, chain, setup, progress);
+  try {
+    runner::write_file_atomically(ws.results_path, results_to_string(results, &analysis));
+  } catch (const Error& e) {
+    progress(std::string("warning: ") + e.what());
+  }
+}
+
+}  // namespace benchpr::app
