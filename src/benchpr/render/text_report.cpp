@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/bisect.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
@@ -169,6 +170,15 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
     out += painted(header ? kBold : "", row, color) + "\n";
   }
   if (analysis.benchmarks.empty()) out += "  (no benchmarks)\n";
+  if (results.bisect && results.bisect->commits.size() >= 2) {
+    // Which commit each followed change came with (docs/bisect.md).
+    const BisectReport report = attribute(*results.bisect);
+    out += "\n" + painted(kBold, "Which commit", color) + "\n";
+    for (const BisectFinding& f : report.findings)
+      out +=
+          "  " + one_line(f.name, kNameMaxChars) + ": " + one_line(plain_text(f.line), 600) + "\n";
+    out += "  " + painted(kDim, one_line(plain_text(report.summary), 600), color) + "\n";
+  }
 
   std::vector<std::string> notes;
   if (analysis.analysed_rounds > 0 && analysis.analysed_rounds < kMinDecidingRounds) {

@@ -4,7 +4,9 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -80,6 +82,8 @@ struct RowContext {
   // each interval cell names its own.
   bool levels_differ = false;
   std::string instruction_threshold;  // "0.5%"
+  // The lines under changed rows from a search for the commits behind them (core/bisect).
+  const std::map<std::pair<std::string, std::string>, std::string>* bisect_lines = nullptr;
 };
 
 // "90%", "96.7%": the level an interval was computed at.
@@ -191,6 +195,9 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
   if (has_flag(b, "waiting")) row.verdict_text += " · ⏳ wall time moved, CPU time did not";
+  if (ctx.bisect_lines != nullptr && b.verdict != Verdict::Unchanged)
+    if (const auto it = ctx.bisect_lines->find({b.suite, b.name}); it != ctx.bisect_lines->end())
+      row.bisect = it->second;
   return row;
 }
 
@@ -548,6 +555,13 @@ Data tables_data(const CommentView& v, std::size_t shown) {
     for (; i < shown && v.changed[i].table == t; ++i) {
       Data row = row_data(v.changed[i]);
       row["params"] = strings(v.changed[i].params);
+      // The line under the row fills its first cell; the others stay empty.
+      const std::size_t cells =
+          (table.grouped ? v.changed[i].params.size() : (v.multi_suite ? 2 : 1)) + 5;
+      row["bisect"] = v.changed[i].bisect.empty() ? Data(false) : Data(v.changed[i].bisect);
+      std::string pad;
+      for (std::size_t k = 1; k < cells; ++k) pad += " |";
+      row["bisect_pad"] = Data(pad);
       rows.push_back(row);
     }
     item["rows"] = std::move(rows);
@@ -751,6 +765,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
                           : levels.empty()   ? level_text(analysis.equivalence_level)
                                              : std::string("per-look");
   }
+  v.bisect = make_bisect_view(results);
+  if (v.bisect.present) ctx.bisect_lines = &v.bisect.lines;
   lay_out_changed(analysis, order, v.multi_suite, ctx, v);
 
   // Per-round table: one column per analysed round, labelled with its order.
@@ -915,6 +931,17 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["instructions_only"] = Data(v.instructions_only);
   d["label_rule"] = v.label_rule.empty() ? Data(false) : Data(v.label_rule);
   d["instruction_threshold"] = Data(v.instruction_threshold);
+  d["has_bisect"] = Data(v.bisect.present);
+  d["bisect_summary"] = Data(v.bisect.summary);
+  d["bisect_headers"] = strings(v.bisect.headers);
+  Data bisect_rows(Data::type::list);
+  for (const BisectRowView& r : v.bisect.rows) {
+    Data item;
+    item["commit"] = Data(r.commit);
+    item["cells"] = strings(r.cells);
+    bisect_rows.push_back(item);
+  }
+  d["bisect_rows"] = std::move(bisect_rows);
   return d;
 }
 

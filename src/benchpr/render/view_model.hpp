@@ -11,6 +11,7 @@
 #include <kainjow/mustache.hpp>
 
 #include "benchpr/core/model.hpp"
+#include "benchpr/render/bisect_view.hpp"
 #include "benchpr/render/render.hpp"
 
 namespace benchpr::render {
@@ -27,6 +28,7 @@ struct TableRow {
   std::string ci;     // 95% CI of the change
   std::string eq_ci;  // the interval the "unchanged" rule tested (CommentView::equivalence_level)
   std::string verdict_text;
+  std::string bisect;  // the line under the row: which commit the change came with ("" = none)
 };
 
 // One table of the changed section: the plain one (suite, benchmark, ...) or a parameter table
@@ -94,6 +96,7 @@ struct CommentView {
   // test each label passed, over how many benchmarks ("" otherwise).
   std::string label_rule;
   std::string footer;
+  BisectView bisect;  // the search for the commits behind the changes (present = false: none)
 };
 
 // How much of each part to show; the size budget lowers these.
