@@ -1,0 +1,120 @@
+// Which commit: a pull request of five commits, +10% work in commit 3 and −20% in commit 5,
+// commit 2 does not build. The real benchpr binary with --bisect must name commit 3 (with the
+// unbuilt commit 2 beside it: nothing can tell them apart) for the +10% and commit 5 for the
+// −20%, name commit 2 as skipped, and stay inside the budget.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+// The work of the benchmark followed, and one that stays put in every commit.
+std::vector<GbenchCase> work(int steps) {
+  return {{"BM_Work", chain(steps), ""}, {"BM_Same", chain(20000), ""}};
+}
+
+// The PR's five commits on `pr`; returns their SHAs, [0] the base.
+std::vector<std::string> five_commits(TempRepo& repo, const GbenchConfig& cfg) {
+  std::vector<std::string> shas;
+  write_gbench_project(repo, work(20000), cfg);
+  shas.push_back(repo.commit_base_and_branch("pr"));
+  repo.write("README", "notes\n");
+  shas.push_back(repo.commit("Describe the benchmarks"));
+  repo.write("broken.hpp", "#error half-done refactoring\n");
+  repo.write("bench.cpp", "#include \"broken.hpp\"\n" + gbench_source(work(20000)));
+  shas.push_back(repo.commit("Start the refactoring"));
+  repo.remove("broken.hpp");
+  repo.write("bench.cpp", gbench_source(work(22000)));
+  shas.push_back(repo.commit("Finish the refactoring: more work per item"));
+  repo.write("README", "notes, more of them\n");
+  shas.push_back(repo.commit("Say more in the notes"));
+  repo.write("bench.cpp", gbench_source(work(17600)));
+  shas.push_back(repo.commit("Skip the work of every fifth step"));
+  return shas;
+}
+
+TEST(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 6;
+  cfg.warmup = 1;
+  cfg.min_time = "0.01";
+  cfg.extra = "budget: 8m\n";
+  const std::vector<std::string> shas = five_commits(repo, cfg);
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY,
+                  {"run", "-C", repo.path(), "--base", "main", "--head", "pr", "--bisect", "--seed",
+                   "5", "--output", out / "results.json", "--markdown", out / "comment.md"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "improvement") << r.err;
+  ASSERT_TRUE(doc.contains("bisect")) << r.err;
+  const json& b = doc["bisect"];
+  EXPECT_EQ(b["method"], "time");
+  ASSERT_EQ(b["commits"].size(), 6u) << r.err;
+  for (std::size_t i = 0; i < shas.size(); ++i) EXPECT_EQ(b["commits"][i]["sha"], shas[i]);
+  EXPECT_EQ(b["commits"][2].value("skipped", false), true) << r.err;
+  for (int c : {1, 3, 4, 5}) EXPECT_FALSE(b["commits"][c].contains("skipped")) << c;
+  EXPECT_TRUE(b["complete"].get<bool>()) << b["stop_reason"] << "\n" << r.err;
+  EXPECT_LE(b["seconds"].get<double>(), b["budget_seconds"].get<double>()) << r.err;
+
+  // The steps: 1 → 3 (over the unbuilt 2) about +10%, 4 → 5 about −20%, each with an interval
+  // that excludes 0; the steps of the notes-only commits are small whatever the machine does.
+  const auto step = [&](int from, int to) -> const json* {
+    for (const json& p : b["pairs"])
+      if (p["from"] == from && p["to"] == to && !p.contains("failure")) return &p;
+    return nullptr;
+  };
+  const json* plus10 = step(1, 3);
+  ASSERT_NE(plus10, nullptr) << b.dump(1);
+  const json& v3 = (*plus10)["values"].at(0);
+  EXPECT_EQ(v3["name"], "BM_Work");
+  EXPECT_NEAR(v3["change"].get<double>(), 0.10, 0.04) << b.dump(1);
+  EXPECT_GT(v3["ci"][0].get<double>(), 0) << b.dump(1);
+  const json* minus20 = step(4, 5);
+  ASSERT_NE(minus20, nullptr) << b.dump(1);
+  const json& v5 = (*minus20)["values"].at(0);
+  EXPECT_NEAR(v5["change"].get<double>(), -0.20, 0.05) << b.dump(1);
+  EXPECT_LT(v5["ci"][1].get<double>(), 0) << b.dump(1);
+  for (const auto& [from, to] : {std::pair{0, 1}, std::pair{3, 4}}) {
+    const json* same = step(from, to);
+    ASSERT_NE(same, nullptr) << from << "-" << to << "\n" << b.dump(1);
+    EXPECT_LT(std::fabs((*same)["values"].at(0)["change"].get<double>()), 0.05) << b.dump(1);
+  }
+  // Only BM_Work changed: BM_Same was never followed.
+  ASSERT_EQ(b["targets"].size(), 1u);
+
+  // The comment: the line under the row names both commits and the skipped one, the collapsed
+  // table lists every commit.
+  const std::string md = read_file(out / "comment.md");
+  const std::string c2 = shas[2].substr(0, 7);
+  const std::string c3 = shas[3].substr(0, 7);
+  const std::string c5 = shas[5].substr(0, 7);
+  const std::string line = "| ↳ came with `" + c2 + " Start the refactoring` or `" + c3 +
+                           " Finish the refactoring: more work per item` (+";
+  EXPECT_NE(md.find(line), std::string::npos) << md;
+  EXPECT_NE(md.find("`" + c2 + "` did not build)"), std::string::npos) << md;
+  EXPECT_NE(md.find("`" + c5 + " Skip the work of every fifth step` (−"), std::string::npos) << md;
+  EXPECT_NE(md.find("<details><summary>Which commit</summary>"), std::string::npos) << md;
+  EXPECT_NE(md.find("Did not build, stepped over: `" + c2 + " Start the refactoring`."),
+            std::string::npos)
+      << md;
+  std::cerr << "bisect: " << b["pairs"].size() - 1 << " comparisons in " << b["seconds"]
+            << " s of the " << b["budget_seconds"] << " s left\n";
+}
+
+}  // namespace
+}  // namespace benchpr::testing
