@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -114,6 +116,52 @@ TEST(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) {
       << md;
   std::cerr << "bisect: " << b["pairs"].size() - 1 << " comparisons in " << b["seconds"]
             << " s of the " << b["budget_seconds"] << " s left\n";
+}
+
+// The same pull request counted under Callgrind (`metric: instructions`): exact counts, one run
+// per commit, so the notes-only commits show exactly no change and both steps carry all of it.
+TEST(Bisect, FiveCommitsByExactInstructionCounts) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.min_time = "0.01";
+  cfg.metric = "instructions";
+  cfg.extra = "budget: 8m\n";
+  const std::vector<std::string> shas = five_commits(repo, cfg);
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                   "--bisect", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("bisect")) << r.err;
+  const json& b = doc["bisect"];
+  EXPECT_EQ(b["method"], "instructions");
+  ASSERT_EQ(b["targets"].size(), 1u) << b.dump(1);
+  EXPECT_EQ(b["targets"][0]["suite"], "micro (instructions)");
+  EXPECT_EQ(b["commits"][2].value("skipped", false), true) << b.dump(1);
+  EXPECT_TRUE(b["complete"].get<bool>()) << b.dump(1);
+  // Every commit that built has its count; the steps are the two changes, exactly.
+  std::map<int, double> counts;
+  for (const json& p : b["pairs"]) {
+    if (p.contains("failure")) continue;
+    for (const json& v : p["values"]) {
+      counts[p["from"].get<int>()] = v["from_value"].get<double>();
+      counts[p["to"].get<int>()] = v["to_value"].get<double>();
+    }
+  }
+  ASSERT_EQ(counts.size(), 5u) << b.dump(1);  // all but the unbuilt commit 2
+  EXPECT_NEAR(counts[1] / counts[0], 1, 0.001);
+  EXPECT_NEAR(counts[3] / counts[1] - 1, 0.10, 0.01);
+  EXPECT_NEAR(counts[4] / counts[3], 1, 0.001);
+  EXPECT_NEAR(counts[5] / counts[4] - 1, -0.20, 0.01);
+  const std::string c5 = shas[5].substr(0, 7);
+  EXPECT_NE(r.out.find("Finish the refactoring: more work per item` (+10"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("`" + c5 + " Skip the work of every fifth step` (−20"), std::string::npos)
+      << r.out;
+  std::cerr << "bisect by counts: " << b["pairs"].size() - 1 << " comparisons in " << b["seconds"]
+            << " s\n";
 }
 
 }  // namespace
