@@ -48,8 +48,10 @@ timeout: 1h30m
 budget: 2h
 scrub_env: [AWS_SECRET_ACCESS_KEY, NPM_TOKEN]
 comment: on-change
+bisect: auto
 )");
   EXPECT_EQ(c.comment, "on-change");
+  EXPECT_EQ(c.bisect, "auto");
   EXPECT_EQ(c.build, "cmake -S . -B build && cmake --build build -j2");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 45 * 60);
   ASSERT_EQ(c.suites.size(), 4u);
@@ -248,12 +250,15 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{SUITE "rownds: 10\n",
                   ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
                   "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
-                  "instructions, instruction_threshold)"},
+                  "instructions, instruction_threshold, bisect)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
         ErrorCase{SUITE "comment: sometimes\n",
                   ".benchpr.yml:4: comment: expected always, on-change or never, got "
                   "'sometimes' (write 'comment: on-change')"},
+        ErrorCase{SUITE "bisect: sometimes\n",
+                  ".benchpr.yml:4: bisect: expected auto or off, got 'sometimes' (write 'bisect: "
+                  "auto')"},
         ErrorCase{SUITE "comment: [always]\n",
                   ".benchpr.yml:4: comment: expected always, on-change or never, got a list "
                   "(write 'comment: on-change')"},
