@@ -9,6 +9,7 @@
 
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/render/bisect_view.hpp"
 #include "benchpr/render/render.hpp"
 #include "support/golden.hpp"
 
@@ -88,6 +89,26 @@ TEST(RenderBisectGolden, LinesUnderTheRowsAndThePerCommitTable) {
   const Results stored = results_from_string(results_to_string(r, &a));
   ASSERT_TRUE(stored.bisect.has_value());
   EXPECT_EQ(render_comment(stored, analyse_session(stored)), md);
+}
+
+TEST(RenderBisectGolden, ThePerCommitTableKeepsSixColumnsTheLinesCoverEveryBenchmark) {
+  Results r = known_effects_session();
+  Bisection b = search(r);
+  BisectPair& main = b.pairs[0];
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "BM_More/" + std::to_string(i);
+    b.targets.push_back({"core", name, 0.05, 0.02, false});
+    main.values.push_back(value("core", name, 0.05, 0.03, 0.07));
+  }
+  r.bisect = b;
+  const BisectView v = make_bisect_view(r);
+  EXPECT_EQ(v.headers.size(), 6u);
+  ASSERT_EQ(v.rows.size(), 5u);
+  EXPECT_EQ(v.rows[0].cells.size(), 6u);
+  EXPECT_EQ(v.lines.size(), 8u);
+  EXPECT_NE(v.summary.find("The table shows the first 6 of the 8 benchmarks followed"),
+            std::string::npos)
+      << v.summary;
 }
 
 TEST(RenderBisectGolden, NoSearchNoSection) {

@@ -1,6 +1,8 @@
 #include "benchpr/render/bisect_view.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "benchpr/core/bisect.hpp"
 #include "benchpr/core/text.hpp"
@@ -13,6 +15,9 @@ namespace benchpr::render {
 namespace {
 
 constexpr std::size_t kLineMaxChars = 400;
+// Columns of the per-commit table: more would not fit a comment's width; the lines under the rows
+// still cover every benchmark followed.
+constexpr std::size_t kMaxColumns = 6;
 
 // A sentence for a table cell: names as code spans with `|` escaped, text escaped.
 std::string cell_parts(const std::vector<TextPart>& parts) {
@@ -72,15 +77,21 @@ BisectView make_bisect_view(const Results& results) {
   const BisectReport report = attribute(b);
   v.present = true;
   v.summary = cell_parts(report.summary);
-  for (const BisectFinding& f : report.findings) {
-    v.headers.push_back(code_span(f.name));
+  const std::size_t columns = std::min(report.findings.size(), kMaxColumns);
+  for (std::size_t i = 0; i < report.findings.size(); ++i) {
+    const BisectFinding& f = report.findings[i];
+    if (i < columns) v.headers.push_back(code_span(f.name));
     v.lines[{f.suite, f.name}] = cell_parts(f.line);
   }
+  if (columns < report.findings.size())
+    v.summary += " The table shows the first " + std::to_string(columns) + " of the " +
+                 std::to_string(report.findings.size()) +
+                 " benchmarks followed; the results file has them all.";
   for (std::size_t c = 1; c < b.commits.size(); ++c) {
     BisectRowView row;
     row.commit = code_span(commit_label(b.commits[c]));
-    for (const BisectFinding& f : report.findings)
-      row.cells.push_back(cell_text(f.cells[c], b, static_cast<int>(c)));
+    for (std::size_t i = 0; i < columns; ++i)
+      row.cells.push_back(cell_text(report.findings[i].cells[c], b, static_cast<int>(c)));
     v.rows.push_back(std::move(row));
   }
   return v;
