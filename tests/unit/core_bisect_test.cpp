@@ -160,6 +160,19 @@ TEST(Bisect, AChangeSpreadOverTheCommitsIsNotSettled) {
   EXPECT_EQ(plain_text(f.line), "not settled: no single commit shows the change");
 }
 
+// 1.12 / 1.09 = 1.0275: a +2.8% the named step does not carry, beyond the 2% threshold.
+TEST(Bisect, WhatTheStepsDoNotCarryIsSaid) {
+  Bisection b = chain(2, "time");
+  b.targets.push_back(target(0.12));
+  b.pairs.push_back(timed(0, 2, 0.12, 0.10, 0.14));
+  b.pairs.push_back(timed(0, 1, 0.02, -0.01, 0.05));
+  b.pairs.push_back(timed(1, 2, 0.09, 0.07, 0.11));
+  const BisectFinding f = attribute(b).findings.at(0);
+  EXPECT_NEAR(f.rest, 1.12 / 1.09 - 1, 1e-12);
+  EXPECT_EQ(plain_text(f.line),
+            "came with `a200000 commit 2` (+9.0%); no single commit shows the rest (+2.8%)");
+}
+
 TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
   Bisection b = chain(3, "time");
   b.targets.push_back(target(0.10));

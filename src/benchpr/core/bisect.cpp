@@ -392,7 +392,7 @@ BisectFinding find(const Bisection& b, const BisectTarget& t) {
   } else if (!lasting.empty() && !is_missing(f.rest) && std::fabs(f.rest) >= t.threshold &&
              f.gaps.empty()) {
     next_clause();
-    s.text("the rest (" + format_signed_percent(f.rest) + ") is in no single commit");
+    s.text("no single commit shows the rest (" + format_signed_percent(f.rest) + ")");
   }
   f.line = std::move(s).take();
   return f;
