@@ -190,6 +190,20 @@ TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
   EXPECT_EQ(f.cells[2].state, BisectCell::State::NotMeasured);
 }
 
+TEST(Bisect, NoBudgetLeftNothingMeasuredAndSaidSo) {
+  Bisection b = chain(4, "time");
+  b.targets.push_back(target(0.10));
+  b.pairs.push_back(timed(0, 4, 0.10, 0.08, 0.12));
+  b.stop_reason = "the budget was spent (0s left, a comparison takes about 20s)";
+  const BisectReport r = attribute(b);
+  EXPECT_EQ(plain_text(r.findings.at(0).line),
+            "not measured between `a000000 commit 0` and `a400000 commit 4` (the budget ran out)");
+  EXPECT_EQ(plain_text(r.summary),
+            "Searched the pull request's 4 commits for the step behind its change by interleaved "
+            "rounds: 0 comparisons in 0ms. Stopped early: the budget was spent (0s left, a "
+            "comparison takes about 20s).");
+}
+
 // Runs the planner against exact counts given per commit, as the runner would.
 int search(Bisection& b, const std::function<double(int)>& count) {
   const int n = static_cast<int>(b.commits.size()) - 1;

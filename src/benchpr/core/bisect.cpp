@@ -325,7 +325,9 @@ BisectFinding find(const Bisection& b, const BisectTarget& t) {
       cell.named = true;
       f.steps.push_back({e.from, e.to, e.change, e.ci_low, e.ci_high});
     } else {
-      f.gaps.push_back({e.from, e.to, true});
+      // A range that changed as a whole: split and measured without a step showing, it is not
+      // settled; left unsplit because the search stopped, it is not measured.
+      f.gaps.push_back({e.from, e.to, b.complete});
     }
   }
 
@@ -384,7 +386,9 @@ BisectFinding find(const Bisection& b, const BisectTarget& t) {
     s.code(commit_label(commit(b, g.from)));
     s.text(" and ");
     s.code(commit_label(commit(b, g.to)));
-    if (!g.measured) s.text(" (the budget ran out)");
+    if (!g.measured)
+      s.text(b.stop_reason.rfind("the budget", 0) == 0 ? " (the budget ran out)"
+                                                       : " (the search stopped early)");
   }
   if (f.steps.empty() && f.gaps.empty()) {
     next_clause();
