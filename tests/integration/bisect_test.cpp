@@ -164,5 +164,40 @@ TEST(Bisect, FiveCommitsByExactInstructionCounts) {
             << " s\n";
 }
 
+// Ten commits, the +10% in the seventh: longer than the commit-by-commit limit, so the search
+// halves the chain by exact counts and needs three comparisons, not ten.
+TEST(Bisect, TenCommitsAreHalvedByExactCounts) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.min_time = "0.01";
+  cfg.metric = "instructions";
+  write_gbench_project(repo, work(20000), cfg);
+  repo.commit_base_and_branch("pr");
+  std::vector<std::string> shas = {""};
+  for (int c = 1; c <= 10; ++c) {
+    repo.write("README", "notes " + std::to_string(c) + "\n");
+    if (c == 7) repo.write("bench.cpp", gbench_source(work(22000)));
+    shas.push_back(repo.commit(c == 7 ? "More work per item" : "Notes " + std::to_string(c)));
+  }
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                   "--bisect", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("bisect")) << r.err;
+  const json& b = doc["bisect"];
+  EXPECT_TRUE(b["complete"].get<bool>()) << b.dump(1);
+  std::vector<std::pair<int, int>> pairs;
+  for (const json& p : b["pairs"]) pairs.emplace_back(p["from"].get<int>(), p["to"].get<int>());
+  // The main comparison, then 0-5 (flat), 5-7 (the change), 5-6 (flat): 6-7 is the step.
+  EXPECT_EQ(pairs, (std::vector<std::pair<int, int>>{{0, 10}, {0, 5}, {5, 7}, {5, 6}}))
+      << b.dump(1);
+  EXPECT_NE(r.out.find("| ↳ came with `" + shas[7].substr(0, 7) + " More work per item` (+10"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
 }  // namespace benchpr::testing
