@@ -175,16 +175,17 @@ struct Edge {
   double ci_high = kMissing;
 };
 
-// The measured comparisons of one target: exact counts give one between every two commits whose
-// counts are known, time one per measured pair with a value.
+// The measured comparisons of one target: exact counts give one between each two neighbouring
+// commits whose counts are known, time one per measured pair with a value.
 std::vector<Edge> measured_edges(const Bisection& b, const BisectTarget& t) {
   std::vector<Edge> edges;
   if (exact(b)) {
     const std::map<int, double> counts = counts_of(b, t);
-    for (auto it = counts.begin(); it != counts.end(); ++it)
-      for (auto jt = std::next(it); jt != counts.end(); ++jt)
-        edges.push_back(
-            {it->first, jt->first, true, jt->second / it->second - 1, kMissing, kMissing});
+    for (auto it = counts.begin(); it != counts.end() && std::next(it) != counts.end(); ++it) {
+      const auto next = std::next(it);
+      edges.push_back(
+          {it->first, next->first, true, next->second / it->second - 1, kMissing, kMissing});
+    }
     return edges;
   }
   for (const BisectPair& p : b.pairs) {
@@ -198,7 +199,8 @@ std::vector<Edge> measured_edges(const Bisection& b, const BisectTarget& t) {
 
 // The finest path from the base to the head: the most measured comparisons, then the most
 // steps (a range nothing measured, a gap, beside a measured one says more than the range both
-// cover measured whole). Skipped commits are never a node of it; neighbouring gaps are one.
+// cover measured whole). Skipped commits are never a node of it; neighbouring gaps are one. Linear
+// in the commits and the comparisons (a results file is untrusted: no quadratic walk).
 std::vector<Edge> finest_path(const Bisection& b, const std::vector<Edge>& edges) {
   const int n = last_commit(b);
   struct Best {
@@ -207,22 +209,31 @@ std::vector<Edge> finest_path(const Bisection& b, const std::vector<Edge>& edges
     int prev = -1;
     int edge = -1;  // index into edges, -1 for a gap
   };
+  std::vector<std::vector<int>> ending(static_cast<std::size_t>(n + 1));
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    if (edges[e].from >= 0 && edges[e].from < edges[e].to && edges[e].to <= n)
+      ending[static_cast<std::size_t>(edges[e].to)].push_back(static_cast<int>(e));
   std::vector<Best> best(static_cast<std::size_t>(n + 1));
   best[0].measured = 0;
+  int previous = 0;  // the last commit that is a node (not skipped)
   for (int to = 1; to <= n; ++to) {
     if (skipped(b, to) && to != n) continue;
     Best& here = best[static_cast<std::size_t>(to)];
-    for (int from = 0; from < to; ++from) {
+    const auto consider = [&](int from, int edge) {
       const Best& there = best[static_cast<std::size_t>(from)];
-      if (there.measured < 0) continue;
-      int edge = -1;
-      for (std::size_t e = 0; e < edges.size(); ++e)
-        if (edges[e].from == from && edges[e].to == to) edge = static_cast<int>(e);
+      if (there.measured < 0) return;
       const int m = there.measured + (edge >= 0 ? 1 : 0);
       const int count = there.edges + 1;
       if (m > here.measured || (m == here.measured && count > here.edges))
         here = {m, count, from, edge};
+    };
+    bool measured_from_previous = false;
+    for (int e : ending[static_cast<std::size_t>(to)]) {
+      consider(edges[static_cast<std::size_t>(e)].from, e);
+      measured_from_previous |= edges[static_cast<std::size_t>(e)].from == previous;
     }
+    if (!measured_from_previous) consider(previous, -1);
+    previous = to;
   }
   std::vector<Edge> path;
   for (int at = n; at > 0;) {
