@@ -229,6 +229,29 @@ TEST(Bisect, ExactCountsOfALongChainAreBinarySearched) {
   EXPECT_EQ(plain_text(f.line), "came with `a700000 commit 7` (+10.0%)");
 }
 
+// By time a halving compares both halves (the counts of a commit are not known from one pair):
+// twelve commits, +10% in the ninth, each pair measured as its true change ±1%.
+TEST(Bisect, TimeHalvesALongChainComparingBothHalves) {
+  Bisection b = chain(12, "time");
+  b.targets.push_back(target(0.10));
+  const auto measure = [](int from, int to) {
+    const double change = from < 9 && to >= 9 ? 0.10 : 0.0;
+    return timed(from, to, change, change - 0.01, change + 0.01);
+  };
+  b.pairs.push_back(measure(0, 12));
+  std::vector<std::string> probes;
+  while (const auto p = next_probe(b)) {
+    probes.push_back(probe_text(p));
+    b.pairs.push_back(measure(p->from, p->to));
+    if (probes.size() > 30) break;
+  }
+  EXPECT_EQ(probes,
+            (std::vector<std::string>{"0-6", "6-12", "6-9", "9-12", "6-7", "7-9", "7-8", "8-9"}));
+  const BisectFinding f = attribute(b).findings.at(0);
+  EXPECT_EQ(plain_text(f.line), "came with `a900000 commit 9` (+10.0%)");
+  EXPECT_TRUE(f.gaps.empty());
+}
+
 TEST(Bisect, ASplitChangeIsFoundAsSeveralSteps) {
   Bisection b = chain(16, "instructions");
   b.targets.push_back(target(1.05 * 1.05 - 1, true));
