@@ -19,8 +19,8 @@ constexpr std::size_t kLineMaxChars = 400;
 // still cover every benchmark followed.
 constexpr std::size_t kMaxColumns = 6;
 
-// A sentence for a table cell: names as code spans with `|` escaped, text escaped.
-std::string cell_parts(const std::vector<TextPart>& parts) {
+// A sentence with names as code spans (`|` escaped in a table cell), the text escaped.
+std::string escaped_parts(const std::vector<TextPart>& parts, bool in_table) {
   std::string out;
   for (const TextPart& part : parts) {
     if (out.size() > kLineMaxChars * 2) {
@@ -28,7 +28,7 @@ std::string cell_parts(const std::vector<TextPart>& parts) {
       break;
     }
     if (part.code) {
-      out += code_span(part.text, true);
+      out += code_span(part.text, in_table);
       continue;
     }
     // escape_inline trims; the spaces around a fragment separate it from its neighbours.
@@ -76,12 +76,12 @@ BisectView make_bisect_view(const Results& results) {
   const Bisection& b = *results.bisect;
   const BisectReport report = attribute(b);
   v.present = true;
-  v.summary = cell_parts(report.summary);
+  v.summary = escaped_parts(report.summary, false);
   const std::size_t columns = std::min(report.findings.size(), kMaxColumns);
   for (std::size_t i = 0; i < report.findings.size(); ++i) {
     const BisectFinding& f = report.findings[i];
     if (i < columns) v.headers.push_back(code_span(f.name));
-    v.lines[{f.suite, f.name}] = cell_parts(f.line);
+    v.lines[{f.suite, f.name}] = escaped_parts(f.line, true);
   }
   if (columns < report.findings.size())
     v.summary += " The table shows the first " + std::to_string(columns) + " of the " +
