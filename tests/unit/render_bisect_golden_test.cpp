@@ -11,6 +11,7 @@
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/bisect_view.hpp"
 #include "benchpr/render/render.hpp"
+#include "benchpr/render/text_report.hpp"
 #include "support/golden.hpp"
 
 namespace benchpr::render {
@@ -109,6 +110,20 @@ TEST(RenderBisectGolden, ThePerCommitTableKeepsSixColumnsTheLinesCoverEveryBench
   EXPECT_NE(v.summary.find("The table shows the first 6 of the 8 benchmarks followed"),
             std::string::npos)
       << v.summary;
+}
+
+TEST(RenderBisectGolden, TheTerminalReportListsTheSameLines) {
+  Results r = known_effects_session();
+  r.bisect = search(r);
+  const std::string text = render_text_report(r, analyse_session(r), TextOptions{});
+  EXPECT_NE(text.find("\nWhich commit\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  BM_Tls/4096: came with `2222222 WIP: split the record layer` or `3333333 "
+                      "Batch TLS input` (+7.4%; `2222222` did not build)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  BM_Copy/65536: came with `def5678 Copy with memcpy` (−68.8%)\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(RenderBisectGolden, NoSearchNoSection) {
