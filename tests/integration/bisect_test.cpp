@@ -199,5 +199,49 @@ TEST(Bisect, TenCommitsAreHalvedByExactCounts) {
       << r.out;
 }
 
+// No search where there is nothing to find: a PR of two commits that changes nothing, and a PR
+// of one commit that changes a benchmark. Each says why in one line and writes no `bisect`.
+TEST(Bisect, NoSearchWithoutAChangeOrWithOneCommit) {
+  GbenchConfig cfg;
+  cfg.min_time = "0.01";
+  cfg.metric = "instructions";
+  const auto run = [](TempRepo& repo, const std::string& output) {
+    return run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
+                                        "--bisect", "--output", output});
+  };
+  TempDir out;
+  {
+    TempRepo repo;
+    write_gbench_project(repo, work(20000), cfg);
+    repo.commit_base_and_branch("pr");
+    for (const char* notes : {"one\n", "two\n"}) {
+      repo.write("README", notes);
+      repo.commit("Notes");
+    }
+    const BenchprRun r = run(repo, out / "flat.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("bisect: no search: no benchmark is a regression or an improvement"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(json::parse(read_file(out / "flat.json")).contains("bisect"));
+  }
+  {
+    TempRepo repo;
+    write_gbench_project(repo, work(20000), cfg);
+    repo.commit_base_and_branch("pr");
+    repo.write("bench.cpp", gbench_source(work(22000)));
+    repo.commit("More work per item");
+    const BenchprRun r = run(repo, out / "one.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("bisect: no search: the pull request has one commit on its first-parent "
+                         "chain from the base"),
+              std::string::npos)
+        << r.err;
+    const json doc = json::parse(read_file(out / "one.json"));
+    EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression");
+    EXPECT_FALSE(doc.contains("bisect"));
+  }
+}
+
 }  // namespace
 }  // namespace benchpr::testing

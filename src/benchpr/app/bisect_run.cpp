@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -285,8 +286,14 @@ void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& process
         "commits of the pull request need builds of their own");
     return;
   }
-  const std::vector<BisectCommit> chain = first_parent_chain(repo, results.base, results.head);
-  if (const std::string why = bisect_not_needed(results, analysis, chain.size()); !why.empty()) {
+  // Whether anything changed first: the chain's walk asks git about every commit of it.
+  std::string why = bisect_not_needed(results, analysis, 3);
+  std::vector<BisectCommit> chain;
+  if (why.empty()) {
+    chain = first_parent_chain(repo, results.base, results.head);
+    why = bisect_not_needed(results, analysis, chain.size());
+  }
+  if (!why.empty()) {
     progress("bisect: no search: " + why);
     return;
   }
@@ -299,7 +306,7 @@ void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& process
   BisectRunSetup setup;
   setup.workspace = ws;
   setup.budget_seconds = results.config.budget_seconds.value_or(kDefaultBudgetSeconds) - spent;
-  run_bisection(repo, processes, results, analysis, chain, setup, progress);
+  run_bisection(repo, processes, results, analysis, std::move(chain), setup, progress);
   try {
     runner::write_file_atomically(ws.results_path, results_to_string(results, &analysis));
   } catch (const Error& e) {
