@@ -197,8 +197,9 @@ TEST(MeasurementNotes, WallTimeComparisonsAreToldWhatContentionDoes) {
   EXPECT_THAT(plain_texts(a.notes),
               ::testing::Contains(
                   AllOf(HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
-                        HasSubstr("In round 2 one side got less than half the CPU the other "
-                                  "got: that round is left out"))));
+                        HasSubstr("In round 2 one side got less than half its usual share "
+                                  "of the CPU, against the other side's: that round is left "
+                                  "out"))));
   ASSERT_EQ(a.benchmarks.size(), 1u);
   EXPECT_EQ(a.benchmarks[0].rounds_used, 3);
 }
@@ -217,6 +218,32 @@ TEST(MeasurementNotes, SideStarvedInMostRoundsIsThePullRequestAndStays) {
   EXPECT_EQ(a.benchmarks[0].rounds_used, 4);
   for (const std::string& n : plain_texts(a.notes))
     EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
+}
+
+TEST(MeasurementNotes, StarvedRoundsAreJudgedAgainstEachSidesOwnShare) {
+  // The PR waits more: its processes get 35% of a CPU in every round against the base's 60%.
+  // In round 3 a neighbour took a little more from the PR (28%), in round 6 most of the base's
+  // (25%). Judged on the raw shares, round 3 looked starved too (28% < half of 60%): the drop
+  // then picked the PR's slowest rounds, which the PR's own waiting made look starved.
+  Results r = make_results(8);
+  BenchmarkSeries s = series("BM_T/threads:2", {1.6, 1.6, 1.9, 1.6, 1.6, 1.6, 1.6, 1.6});
+  s.metric = "real_time";
+  s.base = s.base_real;
+  s.head = s.head_real;
+  r.series.push_back(s);
+  for (int round = 1; round <= 8; ++round) {
+    add_run(r, round, Side::Base, 1.0, round == 6 ? 0.25 : 0.6, 1.5);
+    add_run(r, round, Side::Head, 1.0, round == 3 ? 0.28 : 0.35, 1.5);
+  }
+  const std::vector<RoundLoad> loads = round_loads(r);
+  ASSERT_EQ(loads.size(), 8u);
+  EXPECT_NEAR(loads[2].head_relative, 0.8, 1e-9);
+  EXPECT_FALSE(round_lopsided(loads[2]));
+  EXPECT_TRUE(round_lopsided(loads[5]));
+  const Analysis a = analyse_session(r);
+  ASSERT_EQ(a.benchmarks.size(), 1u);
+  EXPECT_EQ(a.benchmarks[0].rounds_used, 7);
+  EXPECT_THAT(plain_texts(a.notes), ::testing::Contains(HasSubstr("In round 6 one side got")));
 }
 
 void all_rounds_busy(Results& r, int rounds) {
@@ -304,6 +331,136 @@ TEST(MeasurementNotes, BusyRoundsWithoutOtherBenchmarksToCompareWithAreNotJudged
   }
   const Analysis a = analyse_session(r);
   EXPECT_TRUE(a.benchmarks[0].flags.empty());
+}
+
+// The PR moves half of BM_Work's work to a helper thread it waits for: the calling thread's CPU
+// time halves, the wall time stays (times `wall`).
+Results helper_thread_results(double wall) {
+  Results r = make_results(6);
+  std::vector<double> cpu = {0.50, 0.51, 0.49, 0.50, 0.52, 0.50};
+  std::vector<double> real;
+  for (double c : cpu) real.push_back(wall / c);
+  r.series.push_back(series("BM_Work", real, cpu));
+  r.series.push_back(series("BM_Flat", {1, 1.01, 0.99, 1, 1, 1}));
+  return r;
+}
+
+TEST(CpuMissedWork, CpuTimeThatHalvesWhileWallTimeStaysIsNotCalledFaster) {
+  const Results r = helper_thread_results(1.0);
+  const std::vector<MissedWork> missed = cpu_time_missing_work(r);
+  ASSERT_EQ(missed.size(), 1u);
+  EXPECT_EQ(missed[0].name, "BM_Work");
+  EXPECT_NEAR(missed[0].check.cpu_change, -0.497, 0.005);
+  EXPECT_NEAR(missed[0].check.real_change, 0.0, 0.001);
+  const Analysis a = analyse_session(r);
+  const BenchmarkAnalysis& work = a.benchmarks[0];
+  ASSERT_EQ(work.name, "BM_Work");
+  // Compared on wall time: unchanged, not 49.8% faster.
+  EXPECT_EQ(work.metric, "real_time");
+  EXPECT_NE(work.verdict, Verdict::Improvement);
+  EXPECT_NE(work.verdict, Verdict::Faster);
+  EXPECT_NEAR(work.change, 0.0, 0.005);
+  EXPECT_THAT(work.flags, ::testing::Contains("wall-time"));
+  EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains("waiting")));
+  EXPECT_TRUE(a.benchmarks[1].flags.empty());
+  EXPECT_THAT(
+      plain_texts(a.notes),
+      ::testing::Contains(HasSubstr("CPU time missed work: `BM_Work` (CPU time \u221249.")));
+  // The suite's note counts only the benchmark still compared on CPU time.
+  EXPECT_THAT(plain_texts(a.notes),
+              ::testing::Contains("Suite `core` compared CPU time (its benchmarks run on one "
+                                  "thread), which a busy machine lengthens far less than wall "
+                                  "time."));
+}
+
+TEST(CpuMissedWork, WallTimeThatGotWorseIsARegression) {
+  // Half the work on a helper thread and the wall time 5% worse: "49.8% faster" before.
+  const Analysis a = analyse_session(helper_thread_results(1.05));
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Regression);
+  EXPECT_NEAR(a.benchmarks[0].change, 0.05, 0.005);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+}
+
+TEST(CpuMissedWork, WorkThatGotFasterOnBothClocksKeepsCpuTime) {
+  // Both times 30% down: a real speed-up, which the CPU time shows as it is.
+  Results r = make_results(6);
+  r.series.push_back(series("BM_Fast", {1, 1, 1, 1, 1, 1}, {0.7, 0.71, 0.69, 0.7, 0.7, 0.7}));
+  EXPECT_TRUE(cpu_time_missing_work(r).empty());
+  const Analysis a = analyse_session(r);
+  EXPECT_TRUE(a.benchmarks[0].flags.empty());
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Improvement);
+}
+
+TEST(CpuMissedWork, AddedWaitingWithTheSameCpuTimeStaysTheWaitingGuards) {
+  Results r = make_results(6);
+  r.series.push_back(series("BM_Sleep", {1.3, 1.31, 1.29, 1.3, 1.32, 1.28}));
+  EXPECT_TRUE(cpu_time_missing_work(r).empty());
+}
+
+TEST(CpuMissedWork, AMetricTheConfigurationChoseIsKept) {
+  Results r = helper_thread_results(1.0);
+  r.config.suites[0].metric = "cpu_time";
+  EXPECT_TRUE(cpu_time_missing_work(r).empty());
+  EXPECT_TRUE(analyse_session(r).benchmarks[0].flags.empty());
+}
+
+TEST(CpuMissedWork, WallTimeValuesKeepTheComparedUnit) {
+  // The compared value in microseconds, both times in nanoseconds: the wall time comes out in
+  // microseconds too.
+  Results r = helper_thread_results(1.0);
+  BenchmarkSeries& s = r.series[0];
+  s.unit = "us";
+  for (double& v : s.base) v /= 1000;
+  for (double& v : s.head) v /= 1000;
+  const Results compared = compared_on_wall_time(r, cpu_time_missing_work(r));
+  for (std::size_t i = 0; i < s.base.size(); ++i) {
+    EXPECT_NEAR(compared.series[0].base[i], s.base_real[i] / 1000, 1e-9);
+    EXPECT_NEAR(compared.series[0].head[i], s.head_real[i] / 1000, 1e-9);
+  }
+}
+
+// A loaded machine: every round busy, the wall times scattered by the neighbours. BM_Work's PR
+// moves half its work to a helper thread; in two rounds its wall time even came out shorter
+// than its calling thread's CPU time halved. `process_cpu` is the PR's processes' CPU time
+// against the base's (rusage: the helper thread's CPU time counts there).
+Results loaded_helper_thread_results(double process_cpu) {
+  const std::vector<double> contention = {1.2, 0.85, 1.1, 0.9, 1.15, 0.88, 1.05, 0.95};
+  std::vector<double> cpu(8, 0.5);
+  std::vector<double> real;
+  for (std::size_t k = 0; k < 8; ++k) real.push_back((k == 2 || k == 7 ? 0.45 : 1.0) / 0.5);
+  Results r = make_results(8);
+  r.series.push_back(series("BM_Work", times(real, 1.0), cpu));
+  for (std::size_t k = 0; k < 8; ++k) r.series[0].head_real[k + 1] *= contention[k];
+  r.series.push_back(series("BM_A", contention));
+  r.series.push_back(series("BM_B", times(contention, 1.01)));
+  r.series.push_back(series("BM_C", times(contention, 0.99)));
+  for (int round = 1; round <= 8; ++round) {
+    add_run(r, round, Side::Base, 1.0, 0.5, 1.5);
+    add_run(r, round, Side::Head, 1.0, 0.5 * process_cpu * (round % 3 == 0 ? 1.02 : 1.0), 1.5);
+  }
+  return r;
+}
+
+TEST(CpuMissedWork, OnALoadedMachineTheProcessesCpuTimeShowsTheHelperThread) {
+  const Results r = loaded_helper_thread_results(1.3);
+  const ProcessCpuCheck c = process_cpu_check(r, "core");
+  EXPECT_EQ(c.rounds, 8);
+  EXPECT_NEAR(c.change, 0.305, 0.01);
+  EXPECT_TRUE(process_cpu_moved(c, 0.02));
+  const std::vector<MissedWork> missed = cpu_time_missing_work(r);
+  ASSERT_EQ(missed.size(), 1u);
+  EXPECT_EQ(missed[0].name, "BM_Work");
+  const Analysis a = analyse_session(r);
+  EXPECT_THAT(a.benchmarks[0].flags, ::testing::Contains("wall-time"));
+  EXPECT_NE(a.benchmarks[0].verdict, Verdict::Improvement);
+}
+
+TEST(CpuMissedWork, OnALoadedMachineAScatteredGapAloneIsNotEnough) {
+  // The same rounds, but the processes' CPU time did not move: the gap alone, 6 of 8 rounds on
+  // busy rounds, is below the bar a neighbour's load cannot reach.
+  const Results r = loaded_helper_thread_results(1.0);
+  EXPECT_FALSE(process_cpu_moved(process_cpu_check(r, "core"), 0.02));
+  EXPECT_TRUE(cpu_time_missing_work(r).empty());
 }
 
 }  // namespace

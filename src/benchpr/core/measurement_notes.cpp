@@ -84,11 +84,22 @@ bool compares_wall_time(const SuiteIndex& suites, const BenchmarkSeries& s) {
   return c->format == "jmh";
 }
 
-void metric_notes(const Results& results, Analysis& analysis) {
+// The benchmarks of `missed` by series key.
+std::unordered_set<std::string> missed_keys(const std::vector<MissedWork>& missed) {
+  std::unordered_set<std::string> keys;
+  for (const MissedWork& m : missed) keys.insert(series_key(m.suite, m.name));
+  return keys;
+}
+
+// Benchmarks compared on wall time because their CPU time missed work have a note of their own.
+void metric_notes(const Results& results, Analysis& analysis,
+                  const std::vector<MissedWork>& missed) {
+  const std::unordered_set<std::string> switched = missed_keys(missed);
   std::map<std::string, std::pair<int, int>> per_suite;  // suite -> (cpu, real)
   std::vector<std::string> order;
   for (const BenchmarkSeries& s : results.series) {
     if (s.metric != "cpu_time" && s.metric != "real_time") continue;
+    if (switched.count(series_key(s.suite, s.name)) > 0) continue;
     auto [it, inserted] = per_suite.try_emplace(s.suite, 0, 0);
     if (inserted) order.push_back(s.suite);
     (s.metric == "cpu_time" ? it->second.first : it->second.second)++;
@@ -141,7 +152,22 @@ double median_without(const std::vector<double>& sorted, double own) {
   return m % 2 == 1 ? nth(m / 2) : 0.5 * (nth(m / 2 - 1) + nth(m / 2));
 }
 
-void waiting_notes(const Results& results, Analysis& analysis) {
+// One benchmark's wall-vs-CPU check, and its place in the list of series it was made for.
+struct GapCandidate {
+  std::size_t index;
+  WaitingCheck check;
+};
+
+// The wall-vs-CPU checks of `series` (nullptr: not checked) in two families, each corrected on
+// its own: the quiet rounds alone (the plain rule), and, where busy rounds could be judged,
+// every round (the stricter rule).
+struct GapFamilies {
+  std::vector<GapCandidate> quiet;
+  std::vector<GapCandidate> all;
+};
+
+GapFamilies gap_families(const Results& results,
+                         const std::vector<const BenchmarkSeries*>& series) {
   // A neighbour's load stretches the wall time of every benchmark a process runs, so on its own
   // a busy round's gap would pass for waiting. The benchmarks of one process run share that
   // load: on a busy round each benchmark's gap is taken relative to the median gap of the
@@ -163,9 +189,6 @@ void waiting_notes(const Results& results, Analysis& analysis) {
   const auto busy_count = static_cast<double>(std::count(busy.begin(), busy.end(), true));
   if (busy_count > 0 && busy_count >= kMostlyBusyShare * static_cast<double>(busy.size()))
     std::fill(busy.begin(), busy.end(), true);
-  std::vector<const BenchmarkSeries*> series = series_of(results, analysis);
-  for (const BenchmarkSeries*& s : series)
-    if (s && s->metric != "cpu_time") s = nullptr;
   // Per busy round, each suite's gaps, sorted.
   std::vector<std::map<std::string, std::vector<double>>> suite_gaps(rounds.size());
   for (std::size_t k = 0; k < rounds.size(); ++k) {
@@ -177,14 +200,7 @@ void waiting_notes(const Results& results, Analysis& analysis) {
     }
     for (auto& [suite, gaps] : suite_gaps[k]) std::sort(gaps.begin(), gaps.end());
   }
-  // Two families, each corrected on its own: the quiet rounds alone (the plain rule), and, where
-  // busy rounds could be judged, every round (the stricter rule).
-  struct Candidate {
-    std::size_t benchmark;
-    WaitingCheck check;
-  };
-  std::vector<Candidate> quiet_checks;
-  std::vector<Candidate> all_checks;
+  GapFamilies out;
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (!series[i]) continue;
     std::vector<int> idx[2];
@@ -211,24 +227,41 @@ void waiting_notes(const Results& results, Analysis& analysis) {
     const BenchmarkSeries& x = *series[i];
     const WaitingCheck quiet = waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu,
                                              idx[0], signs[0], offsets[0]);
-    if (!std::isnan(quiet.p)) quiet_checks.push_back({i, quiet});
+    if (!std::isnan(quiet.p)) out.quiet.push_back({i, quiet});
     if (busy_used == 0) continue;
     WaitingCheck all = waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu, idx[1],
                                      signs[1], offsets[1]);
     all.busy_rounds = busy_used;
-    if (!std::isnan(all.p)) all_checks.push_back({i, all});
+    if (!std::isnan(all.p)) out.all.push_back({i, all});
   }
-  std::map<std::size_t, WaitingCheck> found;  // benchmark -> the check that noted it
-  for (const std::vector<Candidate>* family : {&quiet_checks, &all_checks}) {
+  return out;
+}
+
+// Per series index, the first check (quiet family first) that `rule(check, p_adjusted, index)`
+// accepts, Benjamini-Hochberg applied within each family.
+template <class Rule>
+std::map<std::size_t, WaitingCheck> accepted(const GapFamilies& families, Rule rule) {
+  std::map<std::size_t, WaitingCheck> found;
+  for (const std::vector<GapCandidate>* family : {&families.quiet, &families.all}) {
     std::vector<double> ps;
-    for (const Candidate& c : *family) ps.push_back(c.check.p);
+    for (const GapCandidate& c : *family) ps.push_back(c.check.p);
     const std::vector<double> adjusted = stats::benjamini_hochberg(ps);
     for (std::size_t k = 0; k < family->size(); ++k) {
-      const Candidate& c = (*family)[k];
-      if (waiting_noted(c.check, adjusted[k], analysis.benchmarks[c.benchmark].threshold))
-        found.try_emplace(c.benchmark, c.check);
+      const GapCandidate& c = (*family)[k];
+      if (rule(c.check, adjusted[k], c.index)) found.try_emplace(c.index, c.check);
     }
   }
+  return found;
+}
+
+void waiting_notes(const Results& results, Analysis& analysis) {
+  std::vector<const BenchmarkSeries*> series = series_of(results, analysis);
+  for (const BenchmarkSeries*& s : series)
+    if (s && s->metric != "cpu_time") s = nullptr;
+  const std::map<std::size_t, WaitingCheck> found = accepted(
+      gap_families(results, series), [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
+        return waiting_noted(c, p_adjusted, analysis.benchmarks[i].threshold);
+      });
   Sentence text;
   text.text("Wall time moved while CPU time did not: ");
   std::size_t noted = 0;
@@ -249,6 +282,34 @@ void waiting_notes(const Results& results, Analysis& analysis) {
       ". The PR changed how long {} wait (sleep, I/O, locks), which the compared CPU time does "
       "not count.",
       noted == 1 ? "this benchmark spends in" : "these benchmarks spend in"));
+  analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
+}
+
+// Names the benchmarks compared on wall time because their CPU time missed work, and flags them.
+void missed_work_notes(const std::vector<MissedWork>& missed, Analysis& analysis) {
+  if (missed.empty()) return;
+  const std::unordered_set<std::string> switched = missed_keys(missed);
+  for (BenchmarkAnalysis& b : analysis.benchmarks)
+    if (switched.count(series_key(b.suite, b.name)) > 0) {
+      b.flags.push_back("wall-time");
+      b.metric = "real_time";  // the results file's series still holds the CPU time
+    }
+  Sentence text;
+  text.text("CPU time missed work: ");
+  for (std::size_t i = 0; i < missed.size() && i < kMaxNamedWaiting; ++i) {
+    if (i > 0) text.text(i + 1 == missed.size() ? " and " : ", ");
+    text.code(missed[i].name)
+        .text(fmt::format(" (CPU time {}, wall time {})",
+                          format_signed_percent(missed[i].check.cpu_change),
+                          format_signed_percent(missed[i].check.real_change)));
+  }
+  if (missed.size() > kMaxNamedWaiting)
+    text.text(fmt::format(" and {} more", missed.size() - kMaxNamedWaiting));
+  text.text(fmt::format(
+      ". Google Benchmark's CPU time counts only the thread that runs the benchmark loop, and "
+      "the wall time did not follow it: the PR moved work to another thread or into waiting. "
+      "{} compared on wall time.",
+      missed.size() == 1 ? "This benchmark was" : "These benchmarks were"));
   analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
 }
 
@@ -288,8 +349,8 @@ void busy_notes(const Results& results, Analysis& analysis) {
         wall == 1 ? std::string("1 benchmark") : fmt::format("{} benchmarks", wall));
     if (!lopsided.empty() && 4 * lopsided.size() <= loads.size()) {
       text += fmt::format(
-          " In {} one side got less than half the CPU the other got: {} left out for the "
-          "benchmarks compared on wall time.",
+          " In {} one side got less than half its usual share of the CPU, against the other "
+          "side's: {} left out for the benchmarks compared on wall time.",
           round_ranges(lopsided), lopsided.size() == 1 ? "that round is" : "those rounds are");
     }
   }
@@ -350,6 +411,131 @@ bool waiting_noted(const WaitingCheck& c, double p_adjusted, double threshold) {
   return c.same_sign_rounds >= kConsistentShare * c.rounds;
 }
 
+bool cpu_missed_work(const WaitingCheck& c, double p_adjusted, double threshold) {
+  if (c.rounds < 3 || std::isnan(p_adjusted) || p_adjusted >= 0.05) return false;
+  if (std::fabs(c.cpu_change) < threshold || std::fabs(c.wait_change) < threshold) return false;
+  // The wall time moved less than the CPU time, or the other way: the CPU time claims a change
+  // the wall time does not show. A gap in the same direction as the CPU change (wall time
+  // moved further still) leaves the CPU time's reading on the cautious side.
+  if ((c.wait_change > 0) == (c.cpu_change > 0)) return false;
+  if (c.busy_rounds > 0) {
+    if (p_adjusted >= kBusyWaitAlpha || std::fabs(c.wait_change) < kBusyWaitFactor * threshold)
+      return false;
+    return c.same_sign_rounds >= kBusyConsistentShare * c.rounds;
+  }
+  return c.same_sign_rounds >= kConsistentShare * c.rounds;
+}
+
+ProcessCpuCheck process_cpu_check(const Results& results, const std::string& suite) {
+  // Per plan round, the suite's CPU seconds on each side (a round may hold several runs of a
+  // suite: shards merged, or a retry).
+  std::unordered_map<int, std::pair<double, double>> per_round;
+  for (const RunRecord& run : results.runs) {
+    if (run.suite != suite || !run.ok || !usable(run.cpu_seconds)) continue;
+    auto& sums = per_round[run.round];
+    (run.side == Side::Base ? sums.first : sums.second) += run.cpu_seconds;
+  }
+  std::vector<double> d;
+  std::vector<int> signs;
+  for (const AnalysedRound& r : analysed_rounds(results)) {
+    const auto found = per_round.find(r.round);
+    if (found == per_round.end() || !usable(found->second.first) || !usable(found->second.second))
+      continue;
+    d.push_back(std::log(found->second.second / found->second.first));
+    signs.push_back(r.head_second ? 1 : -1);
+  }
+  ProcessCpuCheck c;
+  c.rounds = static_cast<int>(d.size());
+  if (c.rounds < 3) return c;
+  const stats::CrossoverFit fit = stats::fit_crossover(d, signs);
+  if (!fit.usable()) return c;
+  c.change = std::expm1(fit.mu);
+  c.p = fit.se_mu > 0 ? fit.p_mu() : (fit.mu != 0 ? 0.0 : 1.0);
+  for (double x : d)
+    if ((x > 0) == (fit.mu > 0) && x != 0) ++c.same_sign_rounds;
+  return c;
+}
+
+bool process_cpu_moved(const ProcessCpuCheck& c, double threshold) {
+  if (c.rounds < 3 || std::isnan(c.p) || c.p >= 0.05) return false;
+  return std::fabs(c.change) >= threshold && c.same_sign_rounds >= kConsistentShare * c.rounds;
+}
+
+std::vector<MissedWork> cpu_time_missing_work(const Results& results) {
+  const SuiteIndex suites(results);
+  std::vector<const BenchmarkSeries*> series;
+  for (const BenchmarkSeries& s : results.series) {
+    const SuiteConfig* c = suites.find(s.suite);
+    const bool automatic = c && (c->metric.empty() || c->metric == "auto");
+    series.push_back(automatic && s.metric == "cpu_time" ? &s : nullptr);
+  }
+  const auto threshold = [&](std::size_t i) {
+    return results.config.threshold_for(series[i]->suite, series[i]->name);
+  };
+  std::map<std::size_t, WaitingCheck> found = accepted(
+      gap_families(results, series), [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
+        return cpu_missed_work(c, p_adjusted, threshold(i));
+      });
+  // Where a suite's processes' CPU time moved by the threshold (rusage), work went to (or came
+  // from) threads the benchmarks' own CPU time does not count. On a loaded machine the wall
+  // time scatters too much to say which benchmark's gap is significant, so each benchmark whose
+  // own CPU time moved the other way by the threshold, with a wall time that did not follow it
+  // by at least the threshold, is compared on its wall time: a loaded machine may then leave it
+  // inconclusive, which is what is known.
+  std::map<std::string, double> moved;  // suite -> its processes' CPU change, 0 if none
+  for (const BenchmarkSeries* s : series) {
+    if (!s || moved.count(s->suite) > 0) continue;
+    const ProcessCpuCheck c = process_cpu_check(results, s->suite);
+    moved[s->suite] =
+        process_cpu_moved(c, results.config.threshold_for(s->suite, "")) ? c.change : 0.0;
+  }
+  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  std::vector<int> idx, signs;
+  for (const AnalysedRound& r : rounds) {
+    idx.push_back(r.round);
+    signs.push_back(r.head_second ? 1 : -1);
+  }
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (!series[i] || found.count(i) > 0) continue;
+    const double process = moved[series[i]->suite];
+    if (process == 0.0) continue;
+    const BenchmarkSeries& x = *series[i];
+    const WaitingCheck c =
+        waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu, idx, signs);
+    const double t = threshold(i);
+    if (c.rounds < 3 || std::isnan(c.wait_change) || std::fabs(c.cpu_change) < t ||
+        std::fabs(c.wait_change) < t)
+      continue;
+    if ((c.cpu_change > 0) != (process > 0) && (c.wait_change > 0) == (process > 0))
+      found.try_emplace(i, c);
+  }
+  std::vector<MissedWork> out;
+  for (const auto& [i, check] : found) out.push_back({series[i]->suite, series[i]->name, check});
+  return out;
+}
+
+Results compared_on_wall_time(const Results& results, const std::vector<MissedWork>& missed) {
+  if (missed.empty()) return results;
+  const std::unordered_set<std::string> switched = missed_keys(missed);
+  Results out = results;
+  // The compared value is the CPU time in the benchmark's unit; the wall time of the same run
+  // in that unit is the value times the run's real/CPU ratio.
+  const auto wall = [](std::vector<double>& value, const std::vector<double>& real,
+                       const std::vector<double>& cpu) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const double r = at(real, static_cast<int>(i)), c = at(cpu, static_cast<int>(i));
+      value[i] = usable(value[i]) && usable(r) && usable(c) ? value[i] * (r / c) : kMissing;
+    }
+  };
+  for (BenchmarkSeries& s : out.series) {
+    if (switched.count(series_key(s.suite, s.name)) == 0) continue;
+    wall(s.base, s.base_real, s.base_cpu);
+    wall(s.head, s.head_real, s.head_cpu);
+    s.metric = "real_time";
+  }
+  return out;
+}
+
 std::vector<RoundLoad> round_loads(const Results& results) {
   // One pass over the runs, summed per plan round, then one per analysed round (a search of
   // every run for every round was a billion steps at 100,000 runs over 10,000 rounds).
@@ -385,6 +571,18 @@ std::vector<RoundLoad> round_loads(const Results& results) {
     if (others_wall > 0) l.others_cpus = others / others_wall;
     out.push_back(l);
   }
+  // Each side against its own median: a level the PR sets for all its rounds (by waiting more
+  // or less) cancels, a neighbour's load in one round does not.
+  std::vector<double> base, head;
+  for (const RoundLoad& l : out) {
+    if (!is_missing(l.base_share)) base.push_back(l.base_share);
+    if (!is_missing(l.head_share)) head.push_back(l.head_share);
+  }
+  const double base_median = stats::median(base), head_median = stats::median(head);
+  for (RoundLoad& l : out) {
+    if (base_median > 0) l.base_relative = l.base_share / base_median;
+    if (head_median > 0) l.head_relative = l.head_share / head_median;
+  }
   return out;
 }
 
@@ -395,9 +593,9 @@ bool round_busy(const RoundLoad& load) {
 
 bool round_lopsided(const RoundLoad& load) {
   if (!round_busy(load)) return false;
-  if (is_missing(load.base_share) || is_missing(load.head_share)) return false;
-  const double lo = std::min(load.base_share, load.head_share);
-  const double hi = std::max(load.base_share, load.head_share);
+  if (is_missing(load.base_relative) || is_missing(load.head_relative)) return false;
+  const double lo = std::min(load.base_relative, load.head_relative);
+  const double hi = std::max(load.base_relative, load.head_relative);
   return hi > 0 && lo < kLopsidedRatio * hi;
 }
 
@@ -423,8 +621,8 @@ Results without_lopsided_rounds(const Results& results) {
   std::unordered_set<int> drop;
   for (const RoundLoad& l : loads)
     if (round_lopsided(l)) drop.insert(l.number);
-  // A side that is starved in most rounds is the PR's own doing (it waits more, or less), not
-  // a neighbour's: those rounds are the measurement, and stay.
+  // A load that starves one side or the other in many rounds is no passing neighbour: leaving
+  // out that many rounds would cost more than it brings, and they stay.
   if (drop.empty() || 4 * drop.size() > loads.size()) return results;
   std::vector<std::size_t> dropped;  // plan rounds
   for (const AnalysedRound& r : analysed_rounds(results))
@@ -480,9 +678,11 @@ void direction_notes(const Results& results, Analysis& analysis) {
   }
 }
 
-void add_measurement_notes(const Results& results, Analysis& analysis) {
+void add_measurement_notes(const Results& results, Analysis& analysis,
+                           const std::vector<MissedWork>& missed) {
   direction_notes(results, analysis);
-  metric_notes(results, analysis);
+  metric_notes(results, analysis, missed);
+  missed_work_notes(missed, analysis);
   waiting_notes(results, analysis);
   busy_notes(results, analysis);
 }

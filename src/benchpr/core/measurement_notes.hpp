@@ -40,13 +40,61 @@ WaitingCheck waiting_check(const std::vector<double>& base_real,
 // consistent, so it does not pass this rule (docs/method.md, "Contention").
 bool waiting_noted(const WaitingCheck& c, double p_adjusted, double threshold);
 
+// Google Benchmark's CPU time counts the thread that runs the benchmark loop only. A benchmark
+// whose CPU time changed by at least the threshold while its wall time did not follow (the
+// wall-vs-CPU gap moved the other way by at least the threshold: the work went to another
+// thread, or into waiting) has a CPU time that misses work. The same test and bars as the
+// waiting guard: significant after Benjamini-Hochberg at 5% over the family, consistent in 3
+// of 4 rounds, and the stricter bar where busy rounds were judged against the suite's other
+// benchmarks. And where the suite's processes' CPU time moved (process_cpu_moved: work went to
+// or came from other threads, evidence a neighbour's load cannot make), a benchmark whose own
+// CPU time moved the other way by the threshold while its wall time, over every round, did not
+// follow it by at least the threshold: a loaded machine scatters the wall time too much to
+// test the gap, and the wall time then says what is known.
+bool cpu_missed_work(const WaitingCheck& c, double p_adjusted, double threshold);
+
+// One suite's processes' CPU time (user + system from wait4, all their threads), head against
+// base, per analysed round: ln(head cpu_seconds / base cpu_seconds), fitted like the compared
+// metric. Google Benchmark sizes each benchmark's iterations to a fixed CPU time of the calling
+// thread (the min time), so a faster or slower loop leaves this about where it was; CPU time
+// spent on other threads (a helper the benchmark starts) moves it. A neighbour's load barely
+// does: it is CPU time, not wall time.
+struct ProcessCpuCheck {
+  int rounds = 0;
+  double change = kMissing;  // exp(mean) - 1
+  double p = kMissing;       // two-sided, of "no change"
+  int same_sign_rounds = 0;
+};
+ProcessCpuCheck process_cpu_check(const Results& results, const std::string& suite);
+// Significant at 5%, at least `threshold`, the same direction in 3 of 4 rounds.
+bool process_cpu_moved(const ProcessCpuCheck& c, double threshold);
+
+struct MissedWork {
+  std::string suite;
+  std::string name;
+  WaitingCheck check;
+};
+// The benchmarks `metric: auto` compared on CPU time whose CPU time missed work (a metric the
+// configuration chose is kept).
+std::vector<MissedWork> cpu_time_missing_work(const Results& results);
+
+// The results with the compared values of `missed` taken from their wall time (metric
+// real_time): what the user waits for, which the work on another thread lengthens too.
+Results compared_on_wall_time(const Results& results, const std::vector<MissedWork>& missed);
+
 // Per analysed round: the CPU share the benchmark processes got (their CPU time over their wall
-// time, both sides together), the share of each side, and the CPUs other processes kept busy.
+// time, both sides together), the share of each side, each side's share against its own
+// median over the rounds, and the CPUs other processes kept busy.
 struct RoundLoad {
   int number = 0;           // 1-based analysed round
   double share = kMissing;  // CPU seconds / wall seconds of the round's runs
   double base_share = kMissing;
   double head_share = kMissing;
+  // The side's share over its median share in the session's rounds: what a neighbour took from
+  // it in this round. The PR's own waiting lowers the head's share in every round alike, so it
+  // does not move this.
+  double base_relative = kMissing;
+  double head_relative = kMissing;
   double others_cpus = kMissing;  // wall-weighted mean over the round's runs
 };
 std::vector<RoundLoad> round_loads(const Results& results);
@@ -55,21 +103,29 @@ std::vector<RoundLoad> round_loads(const Results& results);
 // other processes were running (or their load is unknown). A process that sleeps by design also
 // gets a low share: the load of the others tells the two apart.
 bool round_busy(const RoundLoad& load);
-// A busy round in which one side got less than half the other's share.
+// A busy round in which one side got less than half of what the other got, each side's share
+// taken against its own median share (base_relative, head_relative). The raw shares would
+// select on the outcome: for wall-time metrics a PR that waits more has a lower share in every
+// round, so its starved rounds (its slowest) would be left out more often than the base's,
+// and a true +24.7% read +19.4% (docs/method.md, "Contention").
 bool round_lopsided(const RoundLoad& load);
 
 // The results with the values of lopsided rounds removed from the benchmarks compared on wall
 // time: such a round compares one side's work with the other's work plus a neighbour's, and
 // the study found leaving it out raises the power a lot for little more false alarms
 // (docs/method.md, "Contention"). CPU-time comparisons keep every round, and so does a session
-// where more than a quarter of the rounds are lopsided (then it is the PR, not a neighbour).
+// where more than a quarter of the rounds are lopsided (then the load is no passing neighbour,
+// and leaving out that many rounds would cost more than it brings).
 Results without_lopsided_rounds(const Results& results);
 
 // "rounds 2–6", "rounds 1, 3 and 5–7", "round 4".
 std::string round_ranges(const std::vector<int>& numbers);
 
 // Adds to `analysis`: per-suite "compared CPU time for ... real time for ..." notes, the waiting
-// flag ("waiting") and note, and the busy-machine note. Call after the verdicts are final.
-void add_measurement_notes(const Results& results, Analysis& analysis);
+// flag ("waiting") and note, the busy-machine note, and for `missed` (benchmarks compared on
+// wall time because their CPU time missed work) the flag "wall-time" and a note naming them.
+// Call after the verdicts are final, with the results as compared.
+void add_measurement_notes(const Results& results, Analysis& analysis,
+                           const std::vector<MissedWork>& missed = {});
 
 }  // namespace benchpr

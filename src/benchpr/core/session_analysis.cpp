@@ -5,6 +5,7 @@
 #include "benchpr/core/measurement_notes.hpp"
 
 #include <string>
+#include <vector>
 
 namespace benchpr {
 
@@ -26,9 +27,17 @@ Analysis read_session(const Results& results) {
 
 }  // namespace
 
+Results as_compared(const Results& results) {
+  return without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
+}
+
 Analysis analyse_session(const Results& results) {
-  Analysis a = read_session(without_lopsided_rounds(results));
-  add_measurement_notes(results, a);
+  // A benchmark whose CPU time missed work is compared on its wall time, before starved rounds
+  // are left out of the wall-time comparisons (it is one of them now).
+  const std::vector<MissedWork> missed = cpu_time_missing_work(results);
+  const Results compared = compared_on_wall_time(results, missed);
+  Analysis a = read_session(without_lopsided_rounds(compared));
+  add_measurement_notes(compared, a, missed);
   return a;
 }
 

@@ -9,4 +9,9 @@ namespace benchpr {
 // otherwise. `run` and `publish` both call this, so the same file gives the same comment.
 Analysis analyse_session(const Results& results);
 
+// The results as the session's analysis compares them: benchmarks whose CPU time missed work
+// on their wall time, starved rounds left out of the wall-time comparisons. The adaptive looks
+// read these, so a look decides on the values the comment will show.
+Results as_compared(const Results& results);
+
 }  // namespace benchpr

@@ -195,6 +195,9 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
   if (has_flag(b, "waiting")) row.verdict_text += " · ⏳ wall time moved, CPU time did not";
+  // The calling thread's CPU time missed work (moved to another thread, or into waiting): the
+  // row's numbers are wall time, which the notes explain.
+  if (has_flag(b, "wall-time")) row.verdict_text += " · ⏱ wall time compared: CPU time missed work";
   if (ctx.bisect_lines != nullptr && b.verdict != Verdict::Unchanged)
     if (const auto it = ctx.bisect_lines->find({b.suite, b.name}); it != ctx.bisect_lines->end())
       row.bisect = it->second;

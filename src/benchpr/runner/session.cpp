@@ -830,7 +830,8 @@ void Session::run_adaptive(Results& results) {
     const double per_round = to > done ? (now_seconds() - t0) / (to - done) : 0;
     done = std::max(done, to);
     const double remaining = budget - (now_seconds() - started_);
-    const LookDecision d = decide_at_look(results, plan, static_cast<int>(k), remaining, per_round);
+    const LookDecision d =
+        decide_at_look(as_compared(results), plan, static_cast<int>(k), remaining, per_round);
     const int open = static_cast<int>(d.open_benchmarks.size());
     progress_(fmt::format(
         "look {} of {} after {} rounds ({} of the {} budget spent, {} measuring): {}", k + 1,
