@@ -17,7 +17,9 @@
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/measurement_notes.hpp"
 #include "benchpr/core/model.hpp"
+#include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
 
 namespace {
 
@@ -54,11 +56,15 @@ struct Noise {
 struct Truth {
   double cpu_change = 0;  // the PR's change of CPU time (and wall time with it)
   double wait = 0;        // extra wall time the PR spends waiting, as a fraction of CPU time
+  // Share of the PR's work moved to a helper thread the benchmark waits for: the wall time
+  // still counts it, the calling thread's CPU time (Google Benchmark's cpu_time) does not.
+  double offload = 0;
 };
 
 struct Run {
   std::vector<double> cpu, real;  // per benchmark
-  double share = 1;
+  double share = 1;   // the process's CPU time over its wall time, the PR's waiting included
+  bool busy = false;  // a neighbour ran beside it
 };
 
 struct Sim {
@@ -86,6 +92,7 @@ Sim simulate(const Contention& c, const Noise& n, const std::vector<Truth>& trut
       const double drift = std::log1p(n.drift) * slot / (2.0 * static_cast<double>(total));
       Run run;
       const bool busy = u(rng) < c.busy;
+      run.busy = busy;
       run.share = busy ? c.share_lo + (c.share_hi - c.share_lo) * u(rng) : 1.0;
       double cpu_sum = 0, wall_sum = 0;
       for (std::size_t b = 0; b < truth.size(); ++b) {
@@ -98,10 +105,12 @@ Sim simulate(const Contention& c, const Noise& n, const std::vector<Truth>& trut
             busy ? std::clamp(run.share * std::exp(0.15 * z(rng)), 0.05, 1.0) : 1.0;
         const double wait = head ? t.wait * std::exp(level[b]) : 0.0;
         const double real = cpu / share * std::exp(0.002 * z(rng)) + wait;
-        run.cpu.push_back(cpu);
+        run.cpu.push_back(head ? cpu * (1 - t.offload) : cpu);
         run.real.push_back(real);
         cpu_sum += cpu;
-        wall_sum += cpu / share;
+        // The process's wall time includes the PR's waiting, as the runner measures it: a PR
+        // that waits more gets a lower share in every round.
+        wall_sum += cpu / share + wait;
       }
       run.share = cpu_sum / wall_sum;
       (head ? s.head : s.base).push_back(std::move(run));
@@ -149,7 +158,7 @@ benchpr::Results to_results(const Sim& s, std::size_t benchmarks, Metric metric)
       rec.side = side == 0 ? benchpr::Side::Base : benchpr::Side::Head;
       rec.seconds = 1;
       rec.cpu_seconds = run.share;
-      rec.others_cpus = run.share < 0.999 ? 1.5 : 0.0;
+      rec.others_cpus = run.busy ? 1.5 : 0.0;
       r.runs.push_back(rec);
     }
   }
@@ -270,8 +279,10 @@ void lopsided_table(int prs) {
   std::puts("### Rounds where one side was starved: keep and flag, or leave out\n");
   std::puts(
       "Real time compared (where contention matters), 10 rounds. \"Leave out\" is benchpr's rule "
-      "(`without_lopsided_rounds`): drop the busy rounds in which one side got less than half "
-      "the other's CPU share, unless more than a quarter of the rounds are such.\n");
+      "(`without_lopsided_rounds`): drop the busy rounds in which the neighbours left one side "
+      "less than half the CPU share they left the other (each side's own waiting, read from its "
+      "runs without neighbours, taken out), unless more than a quarter of the rounds are "
+      "such.\n");
   std::puts("| machine | rounds | A/A significant | A/A unchanged | +5% found | rounds left |");
   std::puts("|:--|:--|--:|--:|--:|--:|");
   for (std::size_t ci = 1; ci < kContention.size(); ++ci) {
@@ -304,7 +315,145 @@ void lopsided_table(int prs) {
   std::puts("");
 }
 
-// --- Table 4: many short rounds or few long ones ------------------------------------------------
+// --- Table 3b: CPU time that misses the work -------------------------------------------------
+
+void missed_work_table(int prs) {
+  std::puts("### CPU time that misses the work (helper threads)\n");
+  std::puts(
+      "`metric: auto`, 10 rounds, 24 benchmarks per pull request: 14 unchanged, 2 each with "
+      "+10% work (wall time follows), waiting worth 20% of the CPU time (CPU time unchanged), "
+      "half the work moved to a helper thread the benchmark waits for (calling thread's CPU "
+      "time −50%, wall time unchanged), and half moved with 5% more work (CPU time −50%, wall "
+      "time +5%). Switched = compared on wall time with the note (`cpu_time_missing_work`). "
+      "Faster = called `faster`/`improvement`; the last two columns before → now.\n");
+  std::puts(
+      "| machine | switched: unchanged | switched: +10% work | switched: +20% waiting | switched: "
+      "helper | switched: helper, wall +5% | helper called faster | helper, wall +5%: "
+      "`regression` |");
+  std::puts("|:--|--:|--:|--:|--:|--:|--:|--:|");
+  for (const Contention& c : kContention) {
+    Rate none, work, wait, helper, worse, helper_faster_before, helper_faster, worse_reg_before,
+        worse_reg;
+    for (int pr = 0; pr < prs; ++pr) {
+      std::vector<Truth> truth(24);
+      for (int b = 0; b < 2; ++b) truth[static_cast<std::size_t>(b)].cpu_change = 0.10;
+      for (int b = 2; b < 4; ++b) truth[static_cast<std::size_t>(b)].wait = 0.20;
+      for (int b = 4; b < 6; ++b) truth[static_cast<std::size_t>(b)].offload = 0.5;
+      for (int b = 6; b < 8; ++b) truth[static_cast<std::size_t>(b)] = {0.05, 0, 1 - 0.5 / 1.05};
+      const Sim s = simulate(c, Noise{}, truth, 10, 0.05, 3, 40000 + static_cast<unsigned>(pr));
+      benchpr::Results r = to_results(s, truth.size(), Metric::Cpu);
+      r.config.suites.push_back({"study", "bench", "google-benchmark", {}, "", {}, 0});
+      const benchpr::Analysis before = benchpr::analyse(r);
+      const benchpr::Analysis now = benchpr::analyse_session(r);
+      for (std::size_t b = 0; b < truth.size(); ++b) {
+        const bool switched = has_flag(now.benchmarks[b], "wall-time");
+        const auto faster = [](const benchpr::BenchmarkAnalysis& x) {
+          return x.verdict == Verdict::Faster || x.verdict == Verdict::Improvement;
+        };
+        if (b < 2) {
+          work.add(switched);
+        } else if (b < 4) {
+          wait.add(switched);
+        } else if (b < 6) {
+          helper.add(switched);
+          helper_faster_before.add(faster(before.benchmarks[b]));
+          helper_faster.add(faster(now.benchmarks[b]));
+        } else if (b < 8) {
+          worse.add(switched);
+          worse_reg_before.add(before.benchmarks[b].verdict == Verdict::Regression);
+          worse_reg.add(now.benchmarks[b].verdict == Verdict::Regression);
+        } else {
+          none.add(switched);
+        }
+      }
+    }
+    std::printf("| %s | %s | %s | %s | %s | %s | %s → %s | %s → %s |\n", c.name, pct(none).c_str(),
+                pct(work).c_str(), pct(wait).c_str(), pct(helper).c_str(), pct(worse).c_str(),
+                pct(helper_faster_before).c_str(), pct(helper_faster).c_str(),
+                pct(worse_reg_before).c_str(), pct(worse_reg).c_str());
+  }
+  std::puts("");
+}
+
+// --- Table 4: leaving out starved rounds when the PR changes its own waiting ------------------
+
+// The rule before: busy rounds where one side's raw CPU share was below half the other's. For
+// wall-time metrics the share is CPU time over wall time, which the PR's own waiting lowers in
+// every round, so it selects the PR's slowest rounds.
+benchpr::Results without_rounds_by_raw_share(const benchpr::Results& r) {
+  const std::vector<benchpr::RoundLoad> loads = benchpr::round_loads(r);
+  std::vector<int> drop;
+  for (const benchpr::RoundLoad& l : loads) {
+    if (!benchpr::round_busy(l)) continue;
+    const double lo = std::min(l.base_share, l.head_share);
+    const double hi = std::max(l.base_share, l.head_share);
+    if (hi > 0 && lo < 0.5 * hi) drop.push_back(l.number);
+  }
+  if (drop.empty() || 4 * drop.size() > loads.size()) return r;
+  benchpr::Results out = r;
+  for (const benchpr::AnalysedRound& a : benchpr::analysed_rounds(r)) {
+    if (std::find(drop.begin(), drop.end(), a.number) == drop.end()) continue;
+    for (benchpr::BenchmarkSeries& x : out.series) {
+      x.base[static_cast<std::size_t>(a.round)] = benchpr::kMissing;
+      x.head[static_cast<std::size_t>(a.round)] = benchpr::kMissing;
+    }
+  }
+  return out;
+}
+
+void own_waiting_table(int prs) {
+  constexpr double kWait = 0.247;  // the PR's waiting, as a fraction of the CPU time
+  std::puts("### Leaving out starved rounds when the PR changes its own waiting\n");
+  std::puts(
+      "Real time compared, 10 rounds, 20 benchmarks per pull request. The PR adds waiting worth "
+      "24.7% of the CPU time to every benchmark of the suite (a sleep in shared code): on a "
+      "quiet machine the wall time is +24.7%, and the process's CPU share falls in every round "
+      "(0.80 of what it was). Estimate = geometric mean of the estimated change over benchmarks "
+      "and pull requests; found = share called significant upwards; rounds left = mean analysed "
+      "rounds used. \"keep\" is the unbiased reference (both sides ran under the same random "
+      "load in alternating order); \"raw shares\" is the rule before (one side's CPU share "
+      "below half the other's); \"neighbours' share\" is benchpr's rule (`round_lopsided`: "
+      "what the neighbours left each side, its own waiting taken out as read from its runs "
+      "without neighbours).\n");
+  std::puts("| machine | rounds | estimate | found | rounds left |");
+  std::puts("|:--|:--|--:|--:|--:|");
+  enum class Rule { Keep, Raw, Own };
+  for (std::size_t ci = 1; ci < kContention.size(); ++ci) {
+    const Contention& c = kContention[ci];
+    for (Rule rule : {Rule::Keep, Rule::Raw, Rule::Own}) {
+      Rate found;
+      double log_sum = 0, left = 0;
+      long n = 0;
+      for (int pr = 0; pr < prs; ++pr) {
+        std::vector<Truth> truth(20);
+        for (Truth& t : truth) t.wait = kWait;
+        const Sim s = simulate(c, Noise{}, truth, 10, 0.05, 3, 30000 + static_cast<unsigned>(pr));
+        const benchpr::Results r = to_results(s, truth.size(), Metric::Real);
+        const benchpr::Analysis a =
+            benchpr::analyse(rule == Rule::Keep  ? r
+                             : rule == Rule::Raw ? without_rounds_by_raw_share(r)
+                                                 : benchpr::without_lopsided_rounds(r));
+        for (const benchpr::BenchmarkAnalysis& x : a.benchmarks) {
+          found.add(significant(x.verdict) && x.change > 0);
+          if (std::isfinite(x.change)) {
+            log_sum += std::log1p(x.change);
+            ++n;
+          }
+        }
+        left += a.benchmarks[0].rounds_used;
+      }
+      std::printf("| %s | %s | %+.1f%% | %s | %.1f |\n", c.name,
+                  rule == Rule::Keep  ? "keep"
+                  : rule == Rule::Raw ? "leave out, raw shares (before)"
+                                      : "leave out, neighbours' share (now)",
+                  100 * std::expm1(log_sum / static_cast<double>(n)), pct(found).c_str(),
+                  left / prs);
+    }
+  }
+  std::puts("");
+}
+
+// --- Table 5: many short rounds or few long ones ------------------------------------------------
 
 struct Split {
   double min_time;
@@ -375,7 +524,9 @@ int main(int argc, char** argv) {
   const int prs = quick ? 10 : 200;
   metric_table(prs);
   waiting_table(prs);
+  missed_work_table(prs);
   lopsided_table(prs);
+  own_waiting_table(prs);
   split_table(quick ? 5 : 100);
   return 0;
 }

@@ -197,9 +197,8 @@ TEST(MeasurementNotes, WallTimeComparisonsAreToldWhatContentionDoes) {
   EXPECT_THAT(plain_texts(a.notes),
               ::testing::Contains(
                   AllOf(HasSubstr("in round 2"), HasSubstr("1 benchmark compared wall time"),
-                        HasSubstr("In round 2 one side got less than half its usual share "
-                                  "of the CPU, against the other side's: that round is left "
-                                  "out"))));
+                        HasSubstr("In round 2 the neighbours left one side less than half "
+                                  "the CPU they left the other: that round is left out"))));
   ASSERT_EQ(a.benchmarks.size(), 1u);
   EXPECT_EQ(a.benchmarks[0].rounds_used, 3);
 }
@@ -220,30 +219,35 @@ TEST(MeasurementNotes, SideStarvedInMostRoundsIsThePullRequestAndStays) {
     EXPECT_THAT(n, ::testing::Not(HasSubstr("left out")));
 }
 
-TEST(MeasurementNotes, StarvedRoundsAreJudgedAgainstEachSidesOwnShare) {
-  // The PR waits more: its processes get 35% of a CPU in every round against the base's 60%.
-  // In round 3 a neighbour took a little more from the PR (28%), in round 6 most of the base's
-  // (25%). Judged on the raw shares, round 3 looked starved too (28% < half of 60%): the drop
-  // then picked the PR's slowest rounds, which the PR's own waiting made look starved.
+TEST(MeasurementNotes, StarvedRoundsAreJudgedOnWhatTheNeighboursLeftEachSide) {
+  // The PR waits more: alone (rounds 1 and 8) its processes get 60% of a CPU, the base's all
+  // of it; under the neighbours 35% against the base's 60%. In round 3 a neighbour took a
+  // little more from the PR (26%), in round 6 most of the base's (20%). Judged on the raw
+  // shares, round 3 looked starved too (26% < half of 60%): the drop then picked the PR's
+  // slowest rounds, which the PR's own waiting made look starved.
   Results r = make_results(8);
-  BenchmarkSeries s = series("BM_T/threads:2", {1.6, 1.6, 1.9, 1.6, 1.6, 1.6, 1.6, 1.6});
+  BenchmarkSeries s = series("BM_T/threads:2", {1.6, 2.2, 2.5, 2.2, 2.2, 1.0, 2.2, 1.6});
   s.metric = "real_time";
   s.base = s.base_real;
   s.head = s.head_real;
   r.series.push_back(s);
   for (int round = 1; round <= 8; ++round) {
-    add_run(r, round, Side::Base, 1.0, round == 6 ? 0.25 : 0.6, 1.5);
-    add_run(r, round, Side::Head, 1.0, round == 3 ? 0.28 : 0.35, 1.5);
+    const bool quiet = round == 1 || round == 8;
+    add_run(r, round, Side::Base, 1.0, quiet ? 1.0 : round == 6 ? 0.2 : 0.6, quiet ? 0.1 : 1.5);
+    add_run(r, round, Side::Head, 1.0, quiet ? 0.6 : round == 3 ? 0.26 : 0.35, quiet ? 0.1 : 1.5);
   }
   const std::vector<RoundLoad> loads = round_loads(r);
   ASSERT_EQ(loads.size(), 8u);
-  EXPECT_NEAR(loads[2].head_relative, 0.8, 1e-9);
+  // The PR's waiting per CPU second, from its quiet runs: 1 / 0.6 - 1.
+  EXPECT_NEAR(loads[2].head_left, 1 / (1 / 0.26 - (1 / 0.6 - 1)), 1e-9);
+  EXPECT_NEAR(loads[2].base_left, 0.6, 1e-9);
   EXPECT_FALSE(round_lopsided(loads[2]));
   EXPECT_TRUE(round_lopsided(loads[5]));
   const Analysis a = analyse_session(r);
   ASSERT_EQ(a.benchmarks.size(), 1u);
   EXPECT_EQ(a.benchmarks[0].rounds_used, 7);
-  EXPECT_THAT(plain_texts(a.notes), ::testing::Contains(HasSubstr("In round 6 one side got")));
+  EXPECT_THAT(plain_texts(a.notes),
+              ::testing::Contains(HasSubstr("In round 6 the neighbours left one side")));
 }
 
 void all_rounds_busy(Results& r, int rounds) {

@@ -349,8 +349,8 @@ void busy_notes(const Results& results, Analysis& analysis) {
         wall == 1 ? std::string("1 benchmark") : fmt::format("{} benchmarks", wall));
     if (!lopsided.empty() && 4 * lopsided.size() <= loads.size()) {
       text += fmt::format(
-          " In {} one side got less than half its usual share of the CPU, against the other "
-          "side's: {} left out for the benchmarks compared on wall time.",
+          " In {} the neighbours left one side less than half the CPU they left the other: "
+          "{} left out for the benchmarks compared on wall time.",
           round_ranges(lopsided), lopsided.size() == 1 ? "that round is" : "those rounds are");
     }
   }
@@ -540,7 +540,7 @@ std::vector<RoundLoad> round_loads(const Results& results) {
   // One pass over the runs, summed per plan round, then one per analysed round (a search of
   // every run for every round was a billion steps at 100,000 runs over 10,000 rounds).
   struct Sums {
-    double cpu[2] = {0, 0}, wall[2] = {0, 0}, others = 0, others_wall = 0;
+    double cpu[2] = {0, 0}, wall[2] = {0, 0}, others[2] = {0, 0}, others_wall[2] = {0, 0};
   };
   std::unordered_map<int, Sums> per_round;
   for (const RunRecord& run : results.runs) {
@@ -550,38 +550,52 @@ std::vector<RoundLoad> round_loads(const Results& results) {
     sums.cpu[side] += run.cpu_seconds;
     sums.wall[side] += run.seconds;
     if (!is_missing(run.others_cpus)) {
-      sums.others += run.others_cpus * run.seconds;
-      sums.others_wall += run.seconds;
+      sums.others[side] += run.others_cpus * run.seconds;
+      sums.others_wall[side] += run.seconds;
     }
   }
   std::vector<RoundLoad> out;
+  // Each side's share in the runs no neighbour ran beside: there it is what the side's own
+  // waiting made it.
+  std::vector<double> quiet[2];
   for (const AnalysedRound& r : analysed_rounds(results)) {
     const auto found = per_round.find(r.round);
     if (found == per_round.end()) continue;
     const Sums& sums = found->second;
     const double(&cpu)[2] = sums.cpu;
     const double(&wall)[2] = sums.wall;
-    const double others = sums.others, others_wall = sums.others_wall;
     RoundLoad l;
     l.number = r.number;
     if (wall[0] + wall[1] <= 0) continue;
     l.share = (cpu[0] + cpu[1]) / (wall[0] + wall[1]);
     if (wall[0] > 0) l.base_share = cpu[0] / wall[0];
     if (wall[1] > 0) l.head_share = cpu[1] / wall[1];
-    if (others_wall > 0) l.others_cpus = others / others_wall;
+    const double others_wall = sums.others_wall[0] + sums.others_wall[1];
+    if (others_wall > 0) l.others_cpus = (sums.others[0] + sums.others[1]) / others_wall;
+    for (int side = 0; side < 2; ++side) {
+      if (wall[side] > 0 && sums.others_wall[side] > 0 &&
+          sums.others[side] / sums.others_wall[side] < kOthersBusyCpus)
+        quiet[side].push_back(cpu[side] / wall[side]);
+    }
     out.push_back(l);
   }
-  // Each side against its own median: a level the PR sets for all its rounds (by waiting more
-  // or less) cancels, a neighbour's load in one round does not.
-  std::vector<double> base, head;
-  for (const RoundLoad& l : out) {
-    if (!is_missing(l.base_share)) base.push_back(l.base_share);
-    if (!is_missing(l.head_share)) head.push_back(l.head_share);
-  }
-  const double base_median = stats::median(base), head_median = stats::median(head);
+  // What the neighbours left each side: a run's wall time is its CPU time stretched by the
+  // neighbours plus its own waiting, which they do not stretch. The waiting per CPU second is
+  // read from the side's quiet runs (1 / share - 1 there), and taken off: 1 / left = 1 / share
+  // - waiting. Without a quiet run on each side it cannot be told from the neighbours' load,
+  // and the shares are compared as they are.
+  const bool known = !quiet[0].empty() && !quiet[1].empty();
+  double waiting[2] = {0, 0};
+  for (int side = 0; known && side < 2; ++side)
+    waiting[side] = std::max(0.0, 1 / stats::median(quiet[side]) - 1);
+  const auto left = [](double share, double wait) {
+    if (is_missing(share) || !(share > 0)) return kMissing;
+    const double stretch = 1 / share - wait;
+    return stretch > 0 ? std::min(1.0, 1 / stretch) : 1.0;
+  };
   for (RoundLoad& l : out) {
-    if (base_median > 0) l.base_relative = l.base_share / base_median;
-    if (head_median > 0) l.head_relative = l.head_share / head_median;
+    l.base_left = left(l.base_share, waiting[0]);
+    l.head_left = left(l.head_share, waiting[1]);
   }
   return out;
 }
@@ -593,9 +607,9 @@ bool round_busy(const RoundLoad& load) {
 
 bool round_lopsided(const RoundLoad& load) {
   if (!round_busy(load)) return false;
-  if (is_missing(load.base_relative) || is_missing(load.head_relative)) return false;
-  const double lo = std::min(load.base_relative, load.head_relative);
-  const double hi = std::max(load.base_relative, load.head_relative);
+  if (is_missing(load.base_left) || is_missing(load.head_left)) return false;
+  const double lo = std::min(load.base_left, load.head_left);
+  const double hi = std::max(load.base_left, load.head_left);
   return hi > 0 && lo < kLopsidedRatio * hi;
 }
 

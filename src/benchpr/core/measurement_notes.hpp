@@ -83,18 +83,17 @@ std::vector<MissedWork> cpu_time_missing_work(const Results& results);
 Results compared_on_wall_time(const Results& results, const std::vector<MissedWork>& missed);
 
 // Per analysed round: the CPU share the benchmark processes got (their CPU time over their wall
-// time, both sides together), the share of each side, each side's share against its own
-// median over the rounds, and the CPUs other processes kept busy.
+// time, both sides together), the share of each side, and the CPUs other processes kept busy.
 struct RoundLoad {
   int number = 0;           // 1-based analysed round
   double share = kMissing;  // CPU seconds / wall seconds of the round's runs
   double base_share = kMissing;
   double head_share = kMissing;
-  // The side's share over its median share in the session's rounds: what a neighbour took from
-  // it in this round. The PR's own waiting lowers the head's share in every round alike, so it
-  // does not move this.
-  double base_relative = kMissing;
-  double head_relative = kMissing;
+  // The share of a CPU the neighbours left each side: its share with the side's own waiting
+  // (read from its runs no neighbour ran beside) taken out. A PR that waits more or less
+  // lowers its share in every round; this it does not move.
+  double base_left = kMissing;
+  double head_left = kMissing;
   double others_cpus = kMissing;  // wall-weighted mean over the round's runs
 };
 std::vector<RoundLoad> round_loads(const Results& results);
@@ -103,11 +102,11 @@ std::vector<RoundLoad> round_loads(const Results& results);
 // other processes were running (or their load is unknown). A process that sleeps by design also
 // gets a low share: the load of the others tells the two apart.
 bool round_busy(const RoundLoad& load);
-// A busy round in which one side got less than half of what the other got, each side's share
-// taken against its own median share (base_relative, head_relative). The raw shares would
-// select on the outcome: for wall-time metrics a PR that waits more has a lower share in every
-// round, so its starved rounds (its slowest) would be left out more often than the base's,
-// and a true +24.7% read +19.4% (docs/method.md, "Contention").
+// A busy round in which the neighbours left one side less than half of what they left the other
+// (base_left, head_left). The raw shares would select on the
+// outcome: for wall-time metrics a PR that waits more has a lower share in every round, so its
+// starved rounds (its slowest) would be left out more often than the base's, and a true
+// +24.7% read +19.4% (docs/method.md, "Contention").
 bool round_lopsided(const RoundLoad& load);
 
 // The results with the values of lopsided rounds removed from the benchmarks compared on wall
