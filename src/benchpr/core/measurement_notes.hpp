@@ -46,11 +46,7 @@ bool waiting_noted(const WaitingCheck& c, double p_adjusted, double threshold);
 // thread, or into waiting) has a CPU time that misses work. The same test and bars as the
 // waiting guard: significant after Benjamini-Hochberg at 5% over the family, consistent in 3
 // of 4 rounds, and the stricter bar where busy rounds were judged against the suite's other
-// benchmarks. And where the suite's processes' CPU time moved (process_cpu_moved: work went to
-// or came from other threads, evidence a neighbour's load cannot make), a benchmark whose own
-// CPU time moved the other way by the threshold while its wall time, over every round, did not
-// follow it by at least the threshold: a loaded machine scatters the wall time too much to
-// test the gap, and the wall time then says what is known.
+// benchmarks.
 bool cpu_missed_work(const WaitingCheck& c, double p_adjusted, double threshold);
 
 // One suite's processes' CPU time (user + system from wait4, all their threads), head against
@@ -75,7 +71,12 @@ struct MissedWork {
   WaitingCheck check;
 };
 // The benchmarks `metric: auto` compared on CPU time whose CPU time missed work (a metric the
-// configuration chose is kept).
+// configuration chose is kept): those cpu_missed_work finds, and where the suite's processes'
+// CPU time moved (process_cpu_moved: work went to or came from other threads, evidence a
+// neighbour's load cannot make), each benchmark whose own CPU time moved the other way by the
+// threshold while its wall time, over every round, did not follow it by at least the
+// threshold. A loaded machine scatters the wall time too much to test the gap there; the wall
+// time then says what is known.
 std::vector<MissedWork> cpu_time_missing_work(const Results& results);
 
 // The results with the compared values of `missed` taken from their wall time (metric
@@ -103,10 +104,10 @@ std::vector<RoundLoad> round_loads(const Results& results);
 // gets a low share: the load of the others tells the two apart.
 bool round_busy(const RoundLoad& load);
 // A busy round in which the neighbours left one side less than half of what they left the other
-// (base_left, head_left). The raw shares would select on the
-// outcome: for wall-time metrics a PR that waits more has a lower share in every round, so its
-// starved rounds (its slowest) would be left out more often than the base's, and a true
-// +24.7% read +19.4% (docs/method.md, "Contention").
+// (base_left, head_left). The raw shares would select on the outcome: for wall-time metrics a
+// PR that waits more has a lower share in every round, so its starved rounds (its slowest)
+// were left out more often than the base's, and in the study 24.7% of added waiting read
+// +16.2% where keeping every round read +20.3% (docs/method.md, "Contention").
 bool round_lopsided(const RoundLoad& load);
 
 // The results with the values of lopsided rounds removed from the benchmarks compared on wall
