@@ -26,9 +26,11 @@ constexpr std::size_t kMaxNamedWaiting = 5;
 constexpr double kBusyWaitAlpha = 0.002;
 constexpr double kBusyWaitFactor = 5;         // the waiting change at least 5 thresholds
 constexpr double kBusyConsistentShare = 0.9;  // the gap in the same direction in 9 of 10 rounds
-// When at least this share of the rounds was busy, the load came and went all along and the
-// rounds that looked quiet are not trusted as quiet either (docs/method.md, "The waiting guard").
-constexpr double kMostlyBusyShare = 0.25;
+// When at least half the rounds were busy, the load came and went all along and the rounds that
+// looked quiet are not trusted as quiet either (docs/method.md, "The waiting guard"). At a
+// quarter, sessions with a tenth of their runs starved crossed it often and lost a fifth of
+// their power to see waiting.
+constexpr double kMostlyBusyShare = 0.5;
 
 double at(const std::vector<double>& v, int i) {
   return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)]
