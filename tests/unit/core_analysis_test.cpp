@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <boost/math/distributions/chi_squared.hpp>
 
 namespace benchpr {
 namespace {
@@ -121,6 +122,56 @@ TEST(Analysis, AMuchNoisierBenchmarkKeepsItsOwnVariance) {
   EXPECT_EQ(x.verdict, Verdict::Inconclusive) << x.reason;
   // 95% CI half width t(0.975, 8) * se = 2.306004 * 0.0316228.
   EXPECT_NEAR(x.ci_high, std::exp(0.05 + 2.306004 * 0.0316228) - 1, 1e-5);
+}
+
+// A family of 45 benchmarks at 1% residual SD and 5 at 2% (their own SDs spread as the
+// chi^2(8) / 8 quantiles say), and BM_X of the noisier group whose rounds happened to agree:
+// its own SD is 1.1% (s^2 = 1.21 x the quiet variance, the noisier group's chi^2 lower tail
+// P(chi^2(8) <= 8 x 1.21 / 4) = 0.035: the noisier group explains it). The mixture alone gives it
+// a weight near 1 for the quiet prior, reads a +1.7% change at the quiet variance and calls it
+// significant; read on the noisier group's variance (about twice the SE) it is not.
+Results uneven_family(double x_change) {
+  Results r = run(0.01, 0);
+  r.series.clear();
+  const boost::math::chi_squared_distribution<double> chi2(8);
+  auto add = [&](const std::string& name, double sd, double change) {
+    BenchmarkSeries s;
+    s.suite = "s";
+    s.name = name;
+    s.unit = "ns";
+    for (int i = 0; i < 10; ++i) {
+      s.base.push_back(100);
+      s.head.push_back(100 * std::exp(std::log1p(change) + sd * kE[i]));
+    }
+    r.series.push_back(std::move(s));
+  };
+  for (int b = 0; b < 45; ++b)
+    add("BM_" + std::to_string(b), 0.01 * std::sqrt(quantile(chi2, (b + 0.5) / 45) / 8), 0);
+  for (int b = 0; b < 5; ++b)
+    add("BM_noisy_" + std::to_string(b), 0.02 * std::sqrt(quantile(chi2, (b + 0.5) / 5) / 8), 0);
+  add("BM_X", 0.011, x_change);
+  return r;
+}
+
+TEST(Analysis, ABenchmarkTheNoisierGroupExplainsIsReadOnItsVariance) {
+  const Results r = uneven_family(0.017);
+  AnalysisOptions mixture_alone;
+  mixture_alone.noisier_guard = false;
+  const BenchmarkAnalysis before = analyse(r, mixture_alone).benchmarks.back();
+  const BenchmarkAnalysis after = analyse(r).benchmarks.back();
+  ASSERT_EQ(after.name, "BM_X");
+  EXPECT_EQ(before.verdict, Verdict::Slower) << before.reason << " p " << before.p;
+  EXPECT_EQ(after.verdict, Verdict::Inconclusive) << after.reason << " p " << after.p;
+  // About twice the interval: the noisier group's variance is about 4x the quiet one's.
+  const double before_width = before.ci_high - before.ci_low;
+  const double after_width = after.ci_high - after.ci_low;
+  EXPECT_GT(after_width, 1.6 * before_width) << before_width << " " << after_width;
+  // Quiet benchmarks whose own variance the noisier group rules out (the lower part of the
+  // spread) are read as before; the upper part is read on the noisier group's variance too,
+  // the price of the guard (docs/method.md, table 10).
+  const Analysis all_after = analyse(r), all_before = analyse(r, mixture_alone);
+  for (std::size_t b = 0; b < 20; ++b)
+    EXPECT_DOUBLE_EQ(all_after.benchmarks[b].ci_high, all_before.benchmarks[b].ci_high) << b;
 }
 
 // A benchmark that crashed on the PR side in every round is failed, and its base column still

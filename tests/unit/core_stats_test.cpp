@@ -229,6 +229,7 @@ TEST(PriorMixture, ANoisierSubgroupIsNotShrunkIntoTheQuietOnes) {
   for (std::size_t i = 45; i < v.size(); ++i) noisy_apart += two.weights[i] < 0.5 ? 1 : 0;
   EXPECT_GE(noisy_apart, 4);
   for (std::size_t i = 0; i < 40; ++i) EXPECT_GT(two.weights[i], 0.9) << i;
+  EXPECT_TRUE(two.noisier_shown);
 
   // A benchmark of the noisy group whose rounds happened to agree (its own s^2 at the prior's
   // median): a change of 3.5 of its prior SEs is significant under one prior, and not once the
@@ -257,6 +258,28 @@ TEST(PriorMixture, EqualNoiseKeepsThePriorWhole) {
   const PriorMixture two = fit_prior_mixture(v, dfs, fit_variance_prior(v, dfs, 8, false));
   EXPECT_GT(two.prior.df, 100);
   for (double w : two.weights) EXPECT_GT(w, 0.8);
+  EXPECT_FALSE(two.noisier_shown);
+}
+
+TEST(PriorMixture, TheNoisierGroupExplainsAVarianceUnlessItsLowerTailRulesItOut) {
+  // s^2 on 8 df against the noisier group's variance 4: the lower tail P(chi^2(8) <= 8 s^2 / 4)
+  // is 1 - e^(-x/2) (1 + x/2 + (x/2)^2 / 2 + (x/2)^3 / 6) at x = 2 s^2.
+  // s^2 = 1: x = 2, 1 - e^-1 (1 + 1 + 1/2 + 1/6) = 0.018989 < 2%: ruled out.
+  // s^2 = 1.1: x = 2.2, 1 - e^-1.1 (1 + 1.1 + 0.605 + 0.221833) = 0.025742 >= 2%: explained.
+  CrossoverFit fit;
+  fit.n = 10;
+  fit.df = 8;
+  const VariancePrior noisier{32, 4, 0.01};
+  fit.own_sd = fit.residual_sd = 1;
+  EXPECT_FALSE(noisier_plausible(fit, noisier, 0.02));
+  EXPECT_TRUE(noisier_plausible(fit, noisier, 0.0189));
+  fit.own_sd = fit.residual_sd = std::sqrt(1.1);
+  EXPECT_TRUE(noisier_plausible(fit, noisier, 0.02));
+  EXPECT_FALSE(noisier_plausible(fit, noisier, 0.0258));
+  // No noisier group, or a fit that cannot be judged: nothing to explain.
+  EXPECT_FALSE(noisier_plausible(fit, VariancePrior{}, 0.02));
+  fit.df = 0;
+  EXPECT_FALSE(noisier_plausible(fit, noisier, 0.02));
 }
 
 }  // namespace

@@ -85,8 +85,8 @@ std::string rounds_phrase(const Work& w) {
 }
 
 void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds, const Config& config,
-                    bool cold_check) {
+                    const std::vector<AnalysedRound>& rounds, const Config& config, bool cold_check,
+                    const AnalysisOptions& options) {
   BenchmarkAnalysis& a = w.out;
   a.suite = series.suite;
   a.name = series.name;
@@ -151,7 +151,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     return;
   }
 
-  w.fit = stats::fit_crossover(r.d, r.s);
+  w.fit = stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
   if (!w.fit.usable()) {
     if (a.verdict != Verdict::Failed) {
       a.verdict = Verdict::Inconclusive;
@@ -210,6 +210,7 @@ struct Family {
   stats::VariancePrior prior;
   stats::VariancePrior noisier;  // the noisier group's prior, for benchmarks that may belong to it
   std::vector<double> weights;   // per compared benchmark, in order: stats::fit_prior_mixture
+  bool noisier_shown = false;    // the mixture found a noisier group (PriorMixture)
   int compared = 0;
 };
 
@@ -387,7 +388,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
       continue;
     }
-    analyse_series(works[i], results.series[i], rounds, results.config, true);
+    analyse_series(works[i], results.series[i], rounds, results.config, true, options);
   }
   // A cold first round is the machine's and moves the whole family: unless the family shows it,
   // a benchmark whose round 1 alone looked cold (heavy-tailed noise) keeps that round, unflagged.
@@ -399,7 +400,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
       for (std::size_t i = 0; i < works.size(); ++i) {
         if (is_instruction_series(results.series[i]) || !works[i].rounds.cold_first) continue;
         works[i] = Work{};
-        analyse_series(works[i], results.series[i], rounds, results.config, false);
+        analyse_series(works[i], results.series[i], rounds, results.config, false, options);
       }
     }
   }
@@ -425,6 +426,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     family.prior = mixture.prior;
     family.noisier = mixture.noisier;
     family.weights = std::move(mixture.weights);
+    family.noisier_shown = mixture.noisier_shown;
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
   std::vector<double> p, p_size;
@@ -433,8 +435,14 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   std::size_t compared_index = 0;
   for (Work& w : works) {
     if (w.comparable) {
-      w.fit =
-          stats::moderate(w.fit, family.prior, family.weights.at(compared_index++), family.noisier);
+      double weight = family.weights.at(compared_index++);
+      // A benchmark the family's noisier group explains is read on that group's variance: the
+      // mixture's weight alone read a noisy benchmark whose rounds happened to agree as a quiet
+      // one (docs/method.md, table 10).
+      if (options.noisier_guard && family.noisier_shown &&
+          stats::noisier_plausible(w.fit, family.noisier, stats::kNoisierPlausibleLevel))
+        weight = 0;
+      w.fit = stats::moderate(w.fit, family.prior, weight, family.noisier);
       read_fit(w, options, family_alpha);
       // Within the plausible ranges this cannot happen; should a ratio still overflow, no
       // verdict is read from infinities.

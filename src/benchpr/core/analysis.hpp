@@ -3,6 +3,7 @@
 #pragma once
 
 #include "benchpr/core/model.hpp"
+#include "benchpr/core/robust_fit.hpp"
 
 namespace benchpr {
 
@@ -16,6 +17,15 @@ struct AnalysisOptions {
   // (stats::fit_prior_mixture). false: one prior for every benchmark, as before (the method
   // study compares the two).
   bool noisier_group = true;
+  // With a noisier group shown, a benchmark that group explains is read on its variance
+  // (stats::noisier_plausible), not on the mixture's weight alone. false: the mixture alone.
+  bool noisier_guard = true;
+  // The estimator of each benchmark's effect from its rounds (stats::fit_crossover_robust):
+  // from 20 rounds on (adaptive looks) Huber's M-estimator, so an outlier round does not
+  // keep a benchmark open; below that, and for a benchmark whose rounds are multimodal, least
+  // squares (docs/method.md, table 11: at 10 rounds every robust candidate lost power under
+  // plain noise, and without the fallback Huber followed modes into false alarms).
+  stats::RobustOptions estimator{stats::RobustLoss::Huber, stats::kMaxDownweightedShare, 20};
 };
 
 Analysis analyse(const Results& results, const AnalysisOptions& options = {});

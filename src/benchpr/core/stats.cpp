@@ -432,7 +432,14 @@ PriorMixture fit_prior_mixture(const std::vector<double>& variances, const std::
   out.noisier.variance = noisier;
   out.noisier.df = std::max(1.0, std::min(prior.df, d.front() * std::max(1.0, rest - 1)));
   out.noisier.outlier_p = prior.outlier_p;
+  out.noisier_shown = rest >= std::max(kNoisierGroupShown, 0.02 * static_cast<double>(idx.size()));
   return out;
+}
+
+bool noisier_plausible(const CrossoverFit& fit, const VariancePrior& noisier, double level) {
+  if (!fit.usable() || !(noisier.df > 0) || !(noisier.variance > 0)) return false;
+  const double s2 = fit.own_sd * fit.own_sd;
+  return boost::math::cdf(ChiSquared(fit.df), fit.df * s2 / noisier.variance) >= level;
 }
 
 CrossoverFit moderate(const CrossoverFit& fit, const VariancePrior& prior, double weight,
