@@ -49,8 +49,8 @@ struct RobustFit {
 struct RobustOptions {
   RobustLoss loss = RobustLoss::LeastSquares;
   double max_downweighted_share = kMaxDownweightedShare;
-  // Fewer rounds than this: the plain fit. At 10 rounds the calibrated sandwich still costs
-  // power under plain noise against the plain fit with the family's variance prior.
+  // Fewer rounds than this: the plain fit (the calibrated sandwich's few degrees of freedom
+  // cost the most power at 10 rounds).
   int min_rounds = 0;
 };
 RobustFit fit_crossover_robust(const std::vector<double>& d, const std::vector<int>& s,
