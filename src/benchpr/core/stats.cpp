@@ -432,7 +432,9 @@ PriorMixture fit_prior_mixture(const std::vector<double>& variances, const std::
   out.noisier.variance = noisier;
   out.noisier.df = std::max(1.0, std::min(prior.df, d.front() * std::max(1.0, rest - 1)));
   out.noisier.outlier_p = prior.outlier_p;
-  out.noisier_shown = rest >= std::max(kNoisierGroupShown, 0.02 * static_cast<double>(idx.size()));
+  const double family = static_cast<double>(idx.size());
+  out.noisier_shown =
+      rest >= std::max(kNoisierGroupShown, 0.02 * family) && rest <= kNoisierGroupAtMost * family;
   return out;
 }
 
