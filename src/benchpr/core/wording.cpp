@@ -1,5 +1,6 @@
 #include "benchpr/core/wording.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -30,6 +31,21 @@ bool reads_at_least(double change, double threshold) {
   if (std::fabs(change) >= std::fabs(threshold)) return true;
   return std::stod(number(std::fabs(change) * 100)) >=
          std::stod(number(std::fabs(threshold) * 100));
+}
+
+double undecided_bound(const BenchmarkAnalysis& b) {
+  if (!std::isfinite(b.ci_low) || !std::isfinite(b.ci_high)) return NAN;
+  const double percent = 100 * std::max(std::fabs(b.ci_low), std::fabs(b.ci_high));
+  // Up to the digit number() writes: one decimal from 1% on, two significant digits below.
+  const double step = percent >= 1 ? 0.1 : std::pow(10.0, std::floor(std::log10(percent)) - 1);
+  if (!(percent > 0)) return 0;
+  return std::ceil(percent / step - 1e-9) * step / 100;
+}
+
+std::string no_change_beyond(const BenchmarkAnalysis& b) {
+  const double bound = undecided_bound(b);
+  if (!std::isfinite(bound)) return "";
+  return "no change beyond ±" + format_percent(bound);
 }
 
 std::string format_signed_percent(double fraction) {

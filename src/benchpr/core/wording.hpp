@@ -31,6 +31,12 @@ bool reads_at_least(double change, double threshold);
 // correcting for 50 benchmarks; ≈ 14 rounds would settle it". "" for every other verdict.
 // `family`: the benchmarks the correction ran over.
 std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
+// The largest change an undecided benchmark's 95% CI leaves open, rounded up to the precision
+// format_percent writes (so the statement is never tighter than the data): 0.0461 for a CI of
+// −3.1 … +4.6%. NaN without a finite interval.
+double undecided_bound(const BenchmarkAnalysis& b);
+// "no change beyond ±4.7%" for that bound; "" without one.
+std::string no_change_beyond(const BenchmarkAnalysis& b);
 // "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
 std::string worse_word(Better better);
 std::string better_word(Better better);

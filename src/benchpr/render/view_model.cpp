@@ -129,7 +129,9 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx)
                       plural(ctx.family, "benchmark", "benchmarks"), p_text(b.p),
                       p_text(b.p_adjusted));
   } else if (b.reason.empty() || b.no_signal) {
-    why = "no signal";  // the CI column already shows how wide it is
+    // The tightest statement the data support: how large a change the CI still leaves open.
+    why = no_change_beyond(b);
+    if (why.empty()) why = "no signal";
   } else {
     why = escape_inline(b.reason, kCellReasonMaxChars);
   }
