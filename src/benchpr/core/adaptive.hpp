@@ -43,9 +43,12 @@ std::string_view to_string(SpendingRule rule);
 
 // What benchpr spends, chosen by power at equal A/A error in `method_study --spending`
 // (docs/method.md, "Adaptive rounds").
+// Significance Pocock-type: the most power at +1% and +2% for the same nominal α; "unchanged"
+// O'Brien–Fleming-type: it keeps most of its level for the late looks, where the intervals are
+// narrow enough to show equivalence, and decides the most benchmarks within the budget.
 struct SpendingPolicy {
   SpendingRule significance = SpendingRule::Pocock;
-  SpendingRule equivalence = SpendingRule::Pocock;
+  SpendingRule equivalence = SpendingRule::OBrienFleming;
   double alpha = 0.05;
   double equivalence_alpha = 0.05;
 };

@@ -35,11 +35,19 @@ bool reads_at_least(double change, double threshold) {
 
 double undecided_bound(const BenchmarkAnalysis& b) {
   if (!std::isfinite(b.ci_low) || !std::isfinite(b.ci_high)) return NAN;
-  const double percent = 100 * std::max(std::fabs(b.ci_low), std::fabs(b.ci_high));
-  // Up to the digit number() writes: one decimal from 1% on, two significant digits below.
-  const double step = percent >= 1 ? 0.1 : std::pow(10.0, std::floor(std::log10(percent)) - 1);
-  if (!(percent > 0)) return 0;
-  return std::ceil(percent / step - 1e-9) * step / 100;
+  return std::max(std::fabs(b.ci_low), std::fabs(b.ci_high));
+}
+
+std::string format_level(double level) {
+  if (std::isnan(level)) return "?";
+  const double percent = 100 * level;
+  const double rest = 100 - percent;
+  if (!(rest < 0.5)) return fmt::format("{:.3g}%", percent);
+  if (!(rest > 0)) return "100%";
+  // Enough decimals to show the distance from 100%, cut (not rounded) so it never reads 100%.
+  const int decimals = std::min(9, static_cast<int>(std::ceil(-std::log10(rest))));
+  const double scale = std::pow(10.0, decimals);
+  return fmt::format("{:.{}f}%", std::floor(percent * scale) / scale, decimals);
 }
 
 std::string no_change_beyond(const BenchmarkAnalysis& b) {

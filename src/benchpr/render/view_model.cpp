@@ -87,7 +87,7 @@ struct RowContext {
 };
 
 // "90%", "96.7%": the level an interval was computed at.
-std::string level_text(double level) { return fmt::format("{:.3g}%", 100 * level); }
+std::string level_text(double level) { return format_level(level); }
 
 // The level a benchmark's equivalence interval was computed at: its own when recorded (an
 // adaptive look's), else the run's.

@@ -20,6 +20,7 @@
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/wording.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/command_suite.hpp"
@@ -888,9 +889,9 @@ void Session::run_adaptive(Results& results) {
     open_benchmarks_ = still;
     const double spent = now_seconds() - started_;
     std::string line = fmt::format(
-        "look {} after {} rounds (α {:.2g}%, unchanged at {:.0f}% CI; information {:.0f}%): {} "
+        "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
         "decided, {} still open; spent {} of {} (builds {}, rounds {}, looks {})",
-        k + 1, r.rounds, 100 * look.alpha, 100 * (1 - 2 * look.equivalence_alpha),
+        k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
         100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
         format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
         format_duration(rounds_seconds_), format_duration(looks_seconds_));
@@ -910,7 +911,7 @@ void Session::run_adaptive(Results& results) {
                                 : "the budget was spent";
       break;
     }
-    progress_(line);
+    progress_(line + ": measuring only those");
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();
