@@ -844,10 +844,12 @@ void Session::run_adaptive(Results& results) {
     if (k >= results.looks.size()) {
       const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
       const double remaining = deadline - now_seconds();
+      // Without a warm-up nothing has priced a round yet: the first look then counts on the
+      // horizon (its information is step / horizon), the later ones on measured rounds.
       const int affordable =
           std::isfinite(per_round) && per_round > 0
               ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, horizon))
-              : 0;
+              : (remaining > 0 ? horizon : 0);
       const std::optional<LookRecord> look =
           next_look(results.looks, analysed_done, step,
                     std::min(affordable, horizon - analysed_done), policy);
