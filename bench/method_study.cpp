@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -134,9 +135,9 @@ struct Session {
 };
 
 Session simulate(const NoiseModel& m, int benchmarks, const std::vector<double>& true_change,
-                 std::uint64_t seed) {
+                 std::uint64_t seed, int analysed_rounds = kMaxRounds) {
   Session s;
-  s.plan = benchpr::make_schedule(kMaxRounds, kWarmup, seed);
+  s.plan = benchpr::make_schedule(analysed_rounds, kWarmup, seed);
   s.true_change = true_change;
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
   std::uniform_real_distribution<double> level(std::log(10.0), std::log(1e6));  // 10 ns .. 1 ms
@@ -1251,48 +1252,146 @@ void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoi
 }  // namespace
 
 // ------------------------------------------------------------------------------------------
-// α over the looks: the weighted Bonferroni split benchpr uses against a Lan–DeMets
-// O'Brien–Fleming-type spending function, α(t) = 2 − 2Φ(z_{1−α/2} / √t) at information
-// fraction t = look / last look, each look tested at its increment (the increments sum to α,
-// so the family-wise bound over the looks holds the same way as for the Bonferroni split).
-// `--spending` prints both on the first noise model; the more powerful at the same A/A rate is
-// the one to ship.
+// α over the looks, on a time budget (`--spending`). The budget is 30 rounds of every benchmark
+// (today's 10-round session three times over); a round that runs only m of the n benchmarks costs
+// kFixedShare + (1 − kFixedShare) m / n of a full round (process starts do not shrink). Each design
+// looks as the runner does and stops when nothing is open or the budget is spent:
+// - the weighted Bonferroni split of before: looks at 10, 20, 30 rounds, α 3 : 2 : 1;
+// - α-spending (core/adaptive.hpp, next_look): a look every 10 rounds while the budget lasts (at
+//   most 100), each at the increment of a Lan–DeMets spending function over the information
+//   fraction, for significance and for "unchanged" each.
 
-benchpr::AdaptivePlan obrien_fleming_plan(int first, int last, double alpha) {
-  benchpr::AdaptivePlan plan = benchpr::make_adaptive_plan(first, last, alpha);
-  const double z = 1.959963984540054;  // z_{1−α/2} for α = 5%
-  auto spent = [&](double t) { return std::erfc(z / std::sqrt(t) / std::sqrt(2.0)); };
-  double before = 0;
-  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
-    const double now = spent(static_cast<double>(plan.looks[k]) / plan.looks.back()) *
-                       (alpha / 0.05);  // other α: scaled (only 5% is used here)
-    plan.alpha_per_look[k] = now - before;
-    before = now;
+constexpr int kBudgetRounds = 30;
+constexpr double kFixedShare = 0.2;  // as the runner assumes (runner/session.hpp)
+constexpr int kSpendRounds = benchpr::kHorizonInFirstLooks * kRounds;
+
+struct SpendDesign {
+  const char* name;
+  bool split;  // the 3-look Bonferroni split
+  benchpr::SpendingPolicy policy;
+};
+
+struct BudgetRun {
+  std::vector<benchpr::BenchmarkAnalysis> benchmarks;
+  int rounds = 0;
+  int looks = 0;
+  double used = 0;  // budget used, in full rounds
+};
+
+BudgetRun run_on_budget(const Session& s, const SpendDesign& d) {
+  benchpr::Results results = to_results(s, kSpendRounds);
+  const int n = static_cast<int>(s.base.size());
+  const auto cost = [&](int open) { return kFixedShare + (1 - kFixedShare) * open / double(n); };
+  const auto still_open = [](const benchpr::LookReadings& r) {
+    return static_cast<int>(std::count(r.decided_at.begin(), r.decided_at.end(), -1));
+  };
+  BudgetRun out;
+  int open = n;
+  benchpr::LookReadings r;
+  if (d.split) {
+    const benchpr::AdaptivePlan plan = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
+    for (std::size_t k = 0; k < plan.looks.size(); ++k) {
+      const int more = plan.looks[k] - out.rounds;
+      if (k > 0 && out.used + more * cost(open) > kBudgetRounds + 1e-9) break;
+      out.used += more * cost(open);
+      out.rounds = plan.looks[k];
+      r = benchpr::read_looks(results, plan, static_cast<int>(k));
+      ++out.looks;
+      if ((open = still_open(r)) == 0) break;
+    }
+  } else {
+    for (int k = 0;; ++k) {
+      const int affordable =
+          std::min(static_cast<int>((kBudgetRounds - out.used) / cost(open) + 1e-9),
+                   kSpendRounds - out.rounds);
+      const std::optional<benchpr::LookRecord> look =
+          benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy);
+      if (!look) break;
+      results.looks.push_back(*look);
+      out.used += (look->rounds - out.rounds) * cost(open);
+      out.rounds = look->rounds;
+      r = benchpr::read_looks(results, benchpr::plan_of(results), k);
+      ++out.looks;
+      if ((open = still_open(r)) == 0) break;
+    }
   }
-  return plan;
+  out.benchmarks = std::move(r.benchmarks);
+  return out;
 }
 
-void print_spending(int aa_prs, int pr_prs, int single_prs, const MannWhitneyExact& mw) {
-  const std::array<std::pair<const char*, benchpr::AdaptivePlan>, 2> plans{{
-      {"Bonferroni split (benchpr)", benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha)},
-      {"O'Brien–Fleming-type spending", obrien_fleming_plan(kRounds, kMaxRounds, kAlpha)},
-  }};
-  fmt::print("### α over the looks ({}; {} A/A and {} PRs of 50, {} single)\n\n", kModels[0].name,
-             aa_prs, pr_prs, single_prs);
-  print_header({"split", "α per look", "A/A any significant", "A/A rounds", "power +1% (PR)",
-                "power +2% (PR)", "power +5% (PR)", "power +2% (single)", "rounds +2% (PR)"});
-  for (const auto& [name, plan] : plans) {
-    const ModelTally t = run_model(0, aa_prs, pr_prs, single_prs, mw, plan);
-    std::string alphas;
-    for (double a : plan.alpha_per_look)
-      alphas += fmt::format("{}{:.3g}%", alphas.empty() ? "" : "/", 100 * a);
-    fmt::print("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {:.1f} |\n", name, alphas,
-               pct(t.aa_any_significant[kBenchprAdaptive]), t.aa_rounds,
-               pct(t.pr_power[0][kBenchprAdaptive]), pct(t.pr_power[1][kBenchprAdaptive]),
-               pct(t.pr_power[2][kBenchprAdaptive]), pct(t.single_power[1][kBenchprAdaptive]),
-               t.pr_rounds[1]);
+struct SpendTally {
+  Rate aa_any_sig, aa_any_alarm, aa_decided, aa_unchanged, aa_coverage;
+  std::array<Rate, 2> power, decided;  // +1%, +2% (5 of 50 changed)
+  double aa_rounds = 0, aa_used = 0, pr_rounds = 0;
+};
+
+SpendTally run_spending(std::size_t model, const SpendDesign& d, int aa_prs, int pr_prs) {
+  const NoiseModel& m = kModels[model];
+  SpendTally t;
+  for (int i = 0; i < aa_prs; ++i) {
+    const Session s = simulate(m, kBenchmarks, std::vector<double>(kBenchmarks, 0.0),
+                               seed_of(model, 40, i), kSpendRounds);
+    const BudgetRun run = run_on_budget(s, d);
+    bool any_sig = false, any_alarm = false;
+    for (const auto& a : run.benchmarks) {
+      const Call c = from_benchpr(a);
+      any_sig |= c.significant;
+      any_alarm |= c.alarm;
+      t.aa_decided.add(a.verdict != Verdict::Inconclusive);
+      t.aa_unchanged.add(c.unchanged);
+      t.aa_coverage.add(covers(c, 0));
+    }
+    t.aa_any_sig.add(any_sig);
+    t.aa_any_alarm.add(any_alarm);
+    t.aa_rounds += run.rounds / static_cast<double>(aa_prs);
+    t.aa_used += run.used / kBudgetRounds / aa_prs;
   }
-  fmt::print("\n");
+  for (std::size_t e = 0; e < 2; ++e) {
+    std::vector<double> changes(kBenchmarks, 0.0);
+    for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = kEffects[e];
+    for (int i = 0; i < pr_prs; ++i) {
+      const Session s = simulate(m, kBenchmarks, changes,
+                                 seed_of(model, 41 + static_cast<int>(e), i), kSpendRounds);
+      const BudgetRun run = run_on_budget(s, d);
+      for (std::size_t b = 0; b < changes.size(); ++b) {
+        t.decided[e].add(run.benchmarks[b].verdict != Verdict::Inconclusive);
+        if (changes[b] != 0) t.power[e].add(detected(from_benchpr(run.benchmarks[b]), changes[b]));
+      }
+      if (e == 1) t.pr_rounds += run.rounds / static_cast<double>(pr_prs);
+    }
+  }
+  return t;
+}
+
+void print_spending(int aa_prs, int pr_prs) {
+  using benchpr::SpendingRule;
+  const std::array<SpendDesign, 5> designs{{
+      {"Bonferroni split, looks at 10/20/30 (before)", true, {}},
+      {"O'Brien–Fleming / O'Brien–Fleming",
+       false,
+       {SpendingRule::OBrienFleming, SpendingRule::OBrienFleming}},
+      {"O'Brien–Fleming / Pocock", false, {SpendingRule::OBrienFleming, SpendingRule::Pocock}},
+      {"Pocock / O'Brien–Fleming", false, {SpendingRule::Pocock, SpendingRule::OBrienFleming}},
+      {"Pocock / Pocock", false, {SpendingRule::Pocock, SpendingRule::Pocock}},
+  }};
+  for (std::size_t model : {std::size_t{0}, std::size_t{6}, std::size_t{7}}) {
+    fmt::print(
+        "### α over the looks on a budget of {} full rounds ({}; {} A/A pull requests of 50, {} "
+        "with 5 of 50 changed per effect)\n\n",
+        kBudgetRounds, kModels[model].name, aa_prs, pr_prs);
+    print_header({"design (significance / unchanged)", "A/A any significant", "A/A any label",
+                  "A/A decided", "A/A unchanged", "A/A 95% CI coverage", "A/A rounds",
+                  "A/A budget used", "power +1%", "power +2%", "decided (+2% PRs)",
+                  "rounds (+2% PRs)"});
+    for (const SpendDesign& d : designs) {
+      const SpendTally t = run_spending(model, d, aa_prs, pr_prs);
+      fmt::print("| {} | {} | {} | {} | {} | {} | {:.1f} | {:.0f}% | {} | {} | {} | {:.1f} |\n",
+                 d.name, pct(t.aa_any_sig), pct(t.aa_any_alarm), pct(t.aa_decided),
+                 pct(t.aa_unchanged), pct(t.aa_coverage), t.aa_rounds, 100 * t.aa_used,
+                 pct(t.power[0]), pct(t.power[1]), pct(t.decided[1]), t.pr_rounds);
+    }
+    fmt::print("\n");
+  }
 }
 
 int main(int argc, char** argv) {
@@ -1333,7 +1432,8 @@ int main(int argc, char** argv) {
   const benchpr::AdaptivePlan adaptive = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
 
   if (spending) {
-    print_spending(aa_prs, pr_prs, single_prs, mw);
+    // Each pull request here replays up to 10 looks: a fifth of the other tables' counts.
+    print_spending(quick ? aa_prs : aa_prs / 5, quick ? pr_prs : pr_prs / 5);
     return 0;
   }
   if (uneven_only) {

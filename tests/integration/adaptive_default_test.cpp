@@ -47,10 +47,65 @@ TEST(AdaptiveDefault, DecidesWhatTheFixedPlanLeavesOpen) {
   EXPECT_TRUE(doc["complete"].get<bool>());
   EXPECT_NE(doc["stop_reason"].get<std::string>().find("decided"), std::string::npos)
       << doc["stop_reason"];
-  // Progress says what the looks are and what was spent at each.
+  // Progress says what the looks are and what was spent on what at each.
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("then looks after 2, 4, 6 rounds"), std::string::npos) << all;
-  EXPECT_NE(all.find("of the 15m budget spent"), std::string::npos) << all;
+  EXPECT_NE(all.find("then a look every 2 rounds"), std::string::npos) << all;
+  EXPECT_NE(all.find("of 15m (builds "), std::string::npos) << all;
+  EXPECT_NE(all.find("every benchmark is decided"), std::string::npos) << all;
+  // Each look's levels were fixed before its rounds ran and are in the file; they add up to at
+  // most 5% however many looks there were.
+  ASSERT_TRUE(doc.contains("looks")) << r.out;
+  double alpha = 0;
+  for (const json& look : doc["looks"]) alpha += look["alpha"].get<double>();
+  EXPECT_GT(alpha, 0);
+  EXPECT_LE(alpha, 0.05 + 1e-12);
+}
+
+// A benchmark too noisy to settle ±threshold: the looks go on past the three of the planned
+// design (2, 4, 6 rounds) until the budget or the horizon (10 times the first look) ends them,
+// the row says what the data rule out and the too-noisy note names it once.
+TEST(AdaptiveDefault, KeepsLookingUntilTheBudgetEndsAndBoundsWhatStaysOpen) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.rounds = 2;
+  cfg.warmup = 1;
+  // Each process reports one time, drawn with 20% noise: identical code, never within ±2%.
+  const std::string prelude =
+      "#include <cmath>\n#include <random>\n"
+      "static const double kSeconds = [] { std::random_device rd; "
+      "std::normal_distribution<double> n(0, 0.2); return 1e-6 * std::exp(n(rd)); }();\n";
+  const std::vector<GbenchCase> bench = {
+      {"BM_Noisy", "state.SetIterationTime(kSeconds);", "->UseManualTime()"}};
+  commit_comparison(repo, bench, bench, cfg, "pr", prelude, prelude);
+
+  TempDir out;
+  auto r = run_benchpr(BENCHPR_BINARY,
+                       {"run", "-C", repo.path(), "--base", "main", "--head", "pr", "--seed", "3",
+                        "--budget", "10m", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  const json& b = benchmark_named(doc, "BM_Noisy/manual_time");
+  EXPECT_EQ(b["verdict"], "inconclusive") << r.out;
+  // Past the planned design's last look at 6 rounds, up to the horizon of 20.
+  const int analysed = doc["rounds_done"].get<int>() - 1;
+  EXPECT_GT(analysed, 6) << r.err;
+  EXPECT_LE(analysed, 20) << r.err;
+  EXPECT_GT(doc["looks"].size(), 3u) << r.err;
+  const std::string stop = doc["stop_reason"];
+  EXPECT_TRUE(stop == "20 rounds, the most the plan looks at" || stop == "the budget was spent")
+      << stop;
+  // What the data rule out, in the row, and the benchmark named once in the notes.
+  const std::string all = r.out + r.err;
+  EXPECT_NE(r.out.find("no change beyond ±"), std::string::npos) << r.out;
+  std::string notes;
+  for (const json& n : doc["notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_NE(
+      notes.find("Too noisy to settle ±2.0% within the 10m budget: `BM_Noisy/manual_time` (rounds "
+                 "vary by"),
+      std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("Spent "), std::string::npos) << notes;
+  EXPECT_EQ(r.out.find("rounds would settle ±2.0%"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -268,5 +268,105 @@ TEST_F(AdaptiveTest, TheFinalNoteSaysWhatEachLookDecided) {
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
 }
 
+// --- α-spending over an open-ended number of looks ---------------------------------------
+
+TEST(SpendingTest, SpendingFunctionsSpendAllOfAlphaAtFullInformationAndNothingBefore) {
+  for (SpendingRule rule : {SpendingRule::OBrienFleming, SpendingRule::Pocock}) {
+    EXPECT_EQ(spent_alpha(rule, 0, 0.05), 0);
+    EXPECT_NEAR(spent_alpha(rule, 1, 0.05), 0.05, 1e-12);
+    double before = 0;
+    for (double t = 0.1; t <= 1.0001; t += 0.1) {
+      EXPECT_GT(spent_alpha(rule, t, 0.05), before);
+      before = spent_alpha(rule, t, 0.05);
+    }
+  }
+  // By hand: Pocock 0.05 ln(1 + (e - 1) / 2) = 0.05 ln 1.859141 = 0.0310057; O'Brien-Fleming 2 - 2
+  // Phi(1.96 / sqrt 0.5) = 2 - 2 Phi(2.7718) = 0.005575.
+  EXPECT_NEAR(spent_alpha(SpendingRule::Pocock, 0.5, 0.05), 0.0310057, 1e-6);
+  EXPECT_NEAR(spent_alpha(SpendingRule::OBrienFleming, 0.5, 0.05), 0.005575, 1e-5);
+}
+
+TEST(SpendingTest, LooksGoOnWhileTheBudgetAllowsAndTheLevelsAddUpToAlpha) {
+  // Affordable rounds as a session would see them: 40 at first, then more as looks close
+  // benchmarks and rounds get cheaper.
+  const SpendingPolicy policy;
+  std::vector<LookRecord> looks;
+  int done = 0;
+  for (int affordable : {40, 60, 70, 12}) {
+    const std::optional<LookRecord> l = next_look(looks, done, 10, affordable, policy);
+    ASSERT_TRUE(l.has_value());
+    // A tail shorter than half a step (2 of 12) joins the look.
+    EXPECT_EQ(l->rounds, done + (affordable == 12 ? 12 : 10));
+    looks.push_back(*l);
+    done = l->rounds;
+  }
+  EXPECT_NEAR(looks[0].information, 10.0 / 40, 1e-12);
+  EXPECT_NEAR(looks[1].information, 0.25 + 0.75 * 10 / 60, 1e-12);
+  EXPECT_DOUBLE_EQ(looks.back().information, 1.0);
+  double alpha = 0, eq = 0;
+  for (std::size_t k = 0; k < looks.size(); ++k) {
+    alpha += looks[k].alpha;
+    eq += looks[k].equivalence_alpha;
+    if (k > 0) {
+      EXPECT_GT(looks[k].information, looks[k - 1].information);
+    }
+  }
+  EXPECT_NEAR(alpha, 0.05, 1e-12);
+  EXPECT_NEAR(eq, 0.05, 1e-12);
+  // All of the information is in: no further look, whatever the budget.
+  EXPECT_FALSE(next_look(looks, done, 10, 100, policy).has_value());
+}
+
+TEST(SpendingTest, NoLookWhenFewerThanTwoRoundsAreAffordable) {
+  EXPECT_FALSE(next_look({}, 0, 10, 1, {}).has_value());
+  EXPECT_FALSE(next_look({}, 0, 10, 0, {}).has_value());
+  // Odd counts are whole blocks only: 3 affordable rounds are a look of 2.
+  const std::optional<LookRecord> l = next_look({}, 0, 10, 3, {});
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->rounds, 2);
+  EXPECT_DOUBLE_EQ(l->information, 1.0);
+}
+
+TEST_F(AdaptiveTest, RecordedLooksAreReplayedAtTheirOwnLevels) {
+  add("flat", kFlat);
+  add("late", kNoisy, kRegression);
+  done(20);
+  results_.looks = {{10, 0.4, 0.01, 0.02}, {20, 1.0, 0.04, 0.03}};
+  const AdaptivePlan p = plan_of(results_);
+  EXPECT_EQ(p.looks, (std::vector<int>{10, 20}));
+  EXPECT_DOUBLE_EQ(look_options(p, 1).alpha, 0.04);
+  EXPECT_DOUBLE_EQ(look_options(p, 1).equivalence_alpha, 0.03);
+  const Analysis a = adaptive_analysis(results_, p);
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(a.benchmarks[0].reason, "within ±2.0% (96% CI)");
+  EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Regression);
+  EXPECT_EQ(a.notes.back().plain(),
+            "Adaptive rounds (looks after 10, 20 rounds; α spent over the budget: 1%, 4%): "
+            "1 benchmark decided after 10 rounds, 1 after 20.");
+  // Without recorded looks a budgeted file replays the three planned looks of before.
+  results_.looks.clear();
+  results_.config.budget_seconds = 900;
+  EXPECT_EQ(plan_of(results_).looks, (std::vector<int>{10, 20, 30}));
+}
+
+TEST(SpendingTest, TheSpendingSentenceSaysWhereTheTimeWent) {
+  Results r;
+  r.config.budget_seconds = 900;
+  r.builds = {BuildResult{}, BuildResult{}};
+  r.builds[0].seconds = 60;
+  r.builds[1].seconds = 61;
+  r.plan = {{0, true, Side::Base}, {1, false, Side::Base}, {2, false, Side::Head}};
+  r.rounds_done = 3;
+  RunRecord run;
+  run.seconds = 100;
+  r.runs = {run, run, run, run, run, run};
+  r.measuring_seconds = 750;
+  EXPECT_EQ(spending_sentence(r),
+            " Spent 12m30s of the 15m budget: builds 2m1s, 2 rounds and the warm-up 10m, "
+            "benchpr's own work (copies, looks) 29s.");
+  r.config.budget_seconds.reset();
+  EXPECT_EQ(spending_sentence(r), "");
+}
+
 }  // namespace
 }  // namespace benchpr

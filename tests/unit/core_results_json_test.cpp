@@ -130,6 +130,35 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
 }
 
+// An adaptive session's looks are replayed from the file: they must come back as written, and a
+// file whose looks do not read more rounds each time, or claim levels no look tests at, is refused.
+TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
+  Results a = sample();
+  a.looks = {{10, 0.25, 0.0179, 0.00009}, {20, 1.0, 0.0321, 0.04991}};
+  const Results b = results_from_string(results_to_string(a));
+  ASSERT_EQ(b.looks.size(), 2u);
+  EXPECT_EQ(b.looks[1].rounds, 20);
+  EXPECT_DOUBLE_EQ(b.looks[0].information, 0.25);
+  EXPECT_DOUBLE_EQ(b.looks[0].alpha, 0.0179);
+  EXPECT_DOUBLE_EQ(b.looks[1].equivalence_alpha, 0.04991);
+  EXPECT_TRUE(results_from_string(results_to_string(sample())).looks.empty());
+
+  const json looks = results_to_json(a)["looks"];
+  auto with_looks = [&](const std::function<void(json&)>& edit) {
+    return rejection(edited([&](json& j) {
+      j["looks"] = looks;
+      edit(j["looks"]);
+    }));
+  };
+  EXPECT_EQ(with_looks([](json&) {}), "");
+  EXPECT_NE(with_looks([](json& l) { l[1]["rounds"] = 10; }).find("looks[1].rounds"),
+            std::string::npos);
+  EXPECT_NE(with_looks([](json& l) { l[0]["alpha"] = 0.7; }).find("looks[0].alpha"),
+            std::string::npos);
+  EXPECT_NE(with_looks([](json& l) { l[0]["information"] = 1.5; }).find("looks[0].information"),
+            std::string::npos);
+}
+
 TEST(ResultsJson, FailureKindsAreWrittenBesideFailuresOnly) {
   const json j = results_to_json(sample());
   EXPECT_FALSE(j["runs"][0].contains("failure_kind"));

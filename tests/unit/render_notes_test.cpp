@@ -84,7 +84,8 @@ TEST(RenderNotes, TheTerminalShowsThePlainSentence) {
   EXPECT_NE(text.find("Suite `demo` compared CPU time (one thread)."), std::string::npos) << text;
 }
 
-// The short "no signal" is decided by the analysis's flag, not by the words of its reason.
+// The short form ("no change beyond ±11.0%": what the CI rules out) is decided by the
+// analysis's flag, not by the words of its reason.
 TEST(RenderReasons, NoSignalIsTheAnalysisFlagNotAPrefix) {
   Results r;
   r.complete = true;
@@ -98,9 +99,9 @@ TEST(RenderReasons, NoSignalIsTheAnalysisFlagNotAPrefix) {
   b.reason = "the 95% CI -5.0% … +11% is wider than ±2%";
   a.benchmarks.push_back(b);
   const std::string flagged = render_comment(r, a, {});
-  EXPECT_NE(flagged.find("inconclusive: no signal"), std::string::npos) << flagged;
+  EXPECT_NE(flagged.find("inconclusive: no change beyond ±11.0%"), std::string::npos) << flagged;
   EXPECT_EQ(flagged.find("is wider than"), std::string::npos) << flagged;
-  EXPECT_NE(render_text_report(r, a).find("no signal"), std::string::npos);
+  EXPECT_NE(render_text_report(r, a).find("no change beyond ±11.0%"), std::string::npos);
 
   a.benchmarks[0].no_signal = false;
   a.benchmarks[0].reason = "no signal words, but another reason";

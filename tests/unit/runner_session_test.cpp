@@ -638,7 +638,8 @@ TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
   f.run();
   std::string log;
   for (const std::string& line : f.progress) log += line + "\n";
-  EXPECT_NE(log.find("plan: 1 warm-up round(s), then looks after 4, "), std::string::npos) << log;
+  EXPECT_NE(log.find("plan: 1 warm-up round(s), then a look every 4 rounds"), std::string::npos)
+      << log;
   int looks = 0;
   for (const std::string& line : f.progress) {
     if (line.rfind("look ", 0) != 0) continue;
@@ -648,7 +649,33 @@ TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
     EXPECT_GT(line.size(), colon + 2) << "a look that says nothing: " << line;
   }
   EXPECT_GE(looks, 2) << log;
-  EXPECT_NE(log.find("1 still open, measuring only those up to round "), std::string::npos) << log;
+  EXPECT_NE(log.find("1 still open; spent "), std::string::npos) << log;
+  EXPECT_NE(log.find("(builds 20ms, rounds "), std::string::npos) << log;
+  EXPECT_NE(log.find(": measuring only those"), std::string::npos) << log;
+}
+
+// The budget is spent on what is open: a benchmark that never settles gets looks past the three
+// of the planned design, up to the horizon (10 times the first look's rounds), each look's
+// levels recorded, adding up to alpha.
+TEST(Session, AdaptiveLooksGoOnUntilTheHorizonForABenchmarkThatNeverSettles) {
+  Fixture f;
+  f.fake.times = {{"BM_Decided", {100, 200}}, {"BM_Open", {100, 100}}};
+  f.fake.noisy = {"BM_Open"};
+  f.results.config.budget_seconds = 10000;
+  f.run();
+  EXPECT_EQ(f.results.stop_reason, "40 rounds, the most the plan looks at");
+  ASSERT_EQ(f.results.looks.size(), 10u);
+  double alpha = 0;
+  for (const LookRecord& l : f.results.looks) alpha += l.alpha;
+  EXPECT_NEAR(alpha, 0.05, 1e-12);
+  EXPECT_DOUBLE_EQ(f.results.looks.back().information, 1.0);
+  EXPECT_EQ(f.results.rounds_done, 41);
+  // The decided benchmark was run only until its look.
+  const auto& decided =
+      f.results.series[0].name == "BM_Decided" ? f.results.series[0] : f.results.series[1];
+  int values = 0;
+  for (double v : decided.head) values += is_missing(v) ? 0 : 1;
+  EXPECT_LT(values, 10);
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {

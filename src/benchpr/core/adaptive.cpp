@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <boost/math/distributions/normal.hpp>
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/paired_rounds.hpp"
@@ -73,12 +74,64 @@ AdaptivePlan adaptive_plan_for(const Config& config, double alpha) {
   return make_adaptive_plan(first, kAdaptiveLookCount * first, alpha);
 }
 
+double spent_alpha(SpendingRule rule, double information, double alpha) {
+  const double t = std::clamp(information, 0.0, 1.0);
+  if (t <= 0) return 0;
+  switch (rule) {
+    case SpendingRule::OBrienFleming: {
+      const double z = boost::math::quantile(boost::math::normal(), 1 - alpha / 2);
+      return std::erfc(z / std::sqrt(t) / std::sqrt(2.0));
+    }
+    case SpendingRule::Pocock:
+      return alpha * std::log(1 + (std::exp(1.0) - 1) * t);
+  }
+  return 0;
+}
+
+std::string_view to_string(SpendingRule rule) {
+  return rule == SpendingRule::OBrienFleming ? "O'Brien–Fleming-type" : "Pocock-type";
+}
+
+std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
+                                    int affordable, const SpendingPolicy& policy) {
+  const double before = looks.empty() ? 0.0 : looks.back().information;
+  if (before >= 1) return std::nullopt;
+  affordable -= affordable % 2;  // whole AB/BA blocks
+  if (affordable < 2) return std::nullopt;
+  int more = round_up_even(std::max(step, 2));
+  // A tail shorter than half a step would be a look that adds little: it joins this one.
+  if (affordable - more < std::max(2, more / 2)) more = affordable;
+  LookRecord l;
+  l.rounds = rounds_done + more;
+  l.information =
+      more == affordable ? 1.0 : before + (1 - before) * more / static_cast<double>(affordable);
+  l.alpha = spent_alpha(policy.significance, l.information, policy.alpha) -
+            spent_alpha(policy.significance, before, policy.alpha);
+  l.equivalence_alpha = spent_alpha(policy.equivalence, l.information, policy.equivalence_alpha) -
+                        spent_alpha(policy.equivalence, before, policy.equivalence_alpha);
+  return l;
+}
+
+AdaptivePlan plan_of(const Results& results) {
+  if (results.looks.empty()) return adaptive_plan_for(results.config);
+  AdaptivePlan plan;
+  for (const LookRecord& l : results.looks) {
+    plan.looks.push_back(l.rounds);
+    plan.alpha_per_look.push_back(l.alpha);
+    plan.equivalence_alpha_per_look.push_back(l.equivalence_alpha);
+  }
+  return plan;
+}
+
 AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
   AnalysisOptions options;
-  if (look_index >= 0 && static_cast<std::size_t>(look_index) < plan.alpha_per_look.size()) {
-    options.alpha = plan.alpha_per_look[static_cast<std::size_t>(look_index)];
-    // Equivalence is tested at every look too: it must share the look's level.
-    options.equivalence_alpha = options.alpha;
+  const auto k = static_cast<std::size_t>(look_index);
+  if (look_index >= 0 && k < plan.alpha_per_look.size()) {
+    options.alpha = plan.alpha_per_look[k];
+    // Equivalence is tested at every look too: each look spends its own share of its level.
+    options.equivalence_alpha = k < plan.equivalence_alpha_per_look.size()
+                                    ? plan.equivalence_alpha_per_look[k]
+                                    : options.alpha;
   }
   return options;
 }
@@ -245,14 +298,43 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   const int open = static_cast<int>(out.benchmarks.size()) - decided;
   // "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): 45 benchmarks
   // decided after 10 rounds, 3 after 20; 2 still inconclusive."
-  std::string note = fmt::format(
-      "Adaptive rounds (looks planned at {} rounds; α {}): {}", fmt::join(plan.looks, ", "),
-      percent_list(plan.alpha_per_look),
-      counts.empty() ? "no benchmark decided" : fmt::format("{}", fmt::join(counts, ", ")));
+  // Recorded looks were scheduled one by one as the budget allowed; older files' were planned.
+  std::vector<int> looks_read(
+      plan.looks.begin(),
+      plan.looks.begin() +
+          std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(plan.looks.size()), r.look + 1));
+  std::vector<double> alphas_read(
+      plan.alpha_per_look.begin(),
+      plan.alpha_per_look.begin() + static_cast<std::ptrdiff_t>(looks_read.size()));
+  std::string note =
+      results.looks.empty()
+          ? fmt::format("Adaptive rounds (looks planned at {} rounds; α {}): ",
+                        fmt::join(plan.looks, ", "), percent_list(plan.alpha_per_look))
+          : fmt::format("Adaptive rounds (looks after {} rounds; α spent over the budget: {}): ",
+                        fmt::join(looks_read, ", "), percent_list(alphas_read));
+  note += counts.empty() ? "no benchmark decided" : fmt::format("{}", fmt::join(counts, ", "));
   if (open > 0) note += fmt::format("; {} still inconclusive", open);
   out.notes.push_back(note + ".");
   out.recommendation = recommend(results, out);
   return out;
+}
+
+std::string spending_sentence(const Results& results) {
+  const double budget = results.config.budget_seconds.value_or(0);
+  if (!(budget > 0) || !(results.measuring_seconds > 0)) return "";
+  double builds = 0, rounds = 0;
+  for (const BuildResult& b : results.builds) builds += b.seconds;
+  for (const RunRecord& run : results.runs) rounds += run.seconds;
+  int analysed = 0;
+  for (const RoundPlan& p : results.plan)
+    if (p.index < results.rounds_done && !p.warmup) ++analysed;
+  const double own = std::max(0.0, results.measuring_seconds - builds - rounds);
+  return fmt::format(
+      " Spent {} of the {} budget: builds {}, {} {}, benchpr's own work (copies, looks) {}.",
+      format_duration(results.measuring_seconds), format_duration(budget), format_duration(builds),
+      plural(static_cast<std::size_t>(analysed), "round", "rounds") +
+          (analysed != results.rounds_done ? " and the warm-up" : ""),
+      format_duration(rounds), format_duration(own));
 }
 
 }  // namespace benchpr

@@ -1,11 +1,15 @@
-// Adaptive rounds within a time budget: a few looks fixed before the first round runs, the
-// significance level split over them (weighted Bonferroni), more rounds only for benchmarks that
-// are still open, and a stop when everything is decided, the budget is spent or the last look is
-// reached. Pure: the runner asks at each look and runs what it is told; the final reading is
-// replayed from the results alone, so a results file always reproduces its comment.
+// Adaptive rounds within a time budget: looks every few rounds for as long as the budget lasts,
+// each tested at the increment of an α-spending function over the information fraction (rounds
+// done over the rounds the budget allows), more rounds only for benchmarks that are still open,
+// and a stop when everything is decided or the budget is spent. Each look's levels are fixed
+// (and recorded in the results) before its rounds run. Pure: the runner asks at each look and
+// runs what it is told; the final reading is replayed from the results alone, so a results file
+// always reproduces its comment.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchpr/core/analysis.hpp"
@@ -20,7 +24,54 @@ namespace benchpr {
 struct AdaptivePlan {
   std::vector<int> looks;              // analysed rounds at each look: even, increasing
   std::vector<double> alpha_per_look;  // same length as looks
+  // The level of "unchanged" at each look; empty: the same as alpha_per_look.
+  std::vector<double> equivalence_alpha_per_look;
 };
+
+// --- α-spending over an open-ended number of looks ----------------------------------------
+//
+// The share of α spent once a fraction t of the information is in (Lan & DeMets 1983); each
+// look is tested at the increment since the previous one, so the levels of all looks add up to
+// at most α whatever their number and timing (and a benchmark with no true change is called
+// changed at some look with probability at most α).
+enum class SpendingRule {
+  OBrienFleming,  // 2 − 2Φ(z_{1−α/2} / √t): almost nothing early, most at the end
+  Pocock,         // α ln(1 + (e − 1) t): nearly even over the looks
+};
+double spent_alpha(SpendingRule rule, double information, double alpha);
+std::string_view to_string(SpendingRule rule);
+
+// What benchpr spends, chosen by power at equal A/A error in `method_study --spending`
+// (docs/method.md, "Adaptive rounds").
+// Significance Pocock-type: the most power at +1% and +2% for the same nominal α; "unchanged"
+// O'Brien–Fleming-type: it keeps most of its level for the late looks, where the intervals are
+// narrow enough to show equivalence, and decides the most benchmarks within the budget.
+struct SpendingPolicy {
+  SpendingRule significance = SpendingRule::Pocock;
+  SpendingRule equivalence = SpendingRule::OBrienFleming;
+  double alpha = 0.05;
+  double equivalence_alpha = 0.05;
+};
+
+// The next look, given the looks so far, the analysed rounds done, the rounds between looks
+// (`step`) and the rounds the budget still allows after `rounds_done` at the current cost of a
+// round (`affordable`). The next look reads min(step, affordable) more rounds, all of the
+// affordable ones when fewer than half a step would be left after it; its information fraction
+// moves from the previous look's toward 1 by the share of the affordable rounds it uses, so it
+// never decreases however the estimate of what the budget allows changes, and reaches 1 (the rest
+// of α) on the last look the budget allows. Nothing when fewer than 2 rounds are affordable or the
+// previous look already had all the information.
+std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
+                                    int affordable, const SpendingPolicy& policy = {});
+
+// The most analysed rounds an adaptive session looks at, in first looks' rounds: beyond 10 times
+// the first look's rounds a benchmark's interval has shrunk by √10 and what is still open is
+// too close to its threshold to settle; a fast suite with a long budget stops there instead of
+// spreading α over hundreds of looks.
+inline constexpr int kHorizonInFirstLooks = 10;
+
+// The recorded looks as a plan (for replay), or, in a file without them, adaptive_plan_for.
+AdaptivePlan plan_of(const Results& results);
 
 // Looks every `first_look_rounds` analysed rounds (rounded up to even, so AB/BA blocks stay
 // whole) up to `max_rounds`; the last look lands on max_rounds. The weights decrease linearly
@@ -28,7 +79,8 @@ struct AdaptivePlan {
 // carry most of the level because most benchmarks settle there.
 AdaptivePlan make_adaptive_plan(int first_look_rounds, int max_rounds, double alpha);
 
-// The plan benchpr uses when a budget is configured: looks at rounds, 2x and 3x rounds.
+// The plan of results files written before looks were recorded: looks at rounds, 2x and 3x
+// rounds, α split 3 : 2 : 1 (weighted Bonferroni).
 inline constexpr int kAdaptiveLookCount = 3;
 AdaptivePlan adaptive_plan_for(const Config& config, double alpha = 0.05);
 
@@ -82,5 +134,9 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
 // next look's level, when the session was cut short). Suites, notes and the recommendation are
 // computed over these verdicts; a note says how many benchmarks each look decided.
 Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan);
+
+// What the session's time went to, from the results: " Spent 14m52s of the 15m budget: builds
+// 2m3s, 46 rounds 12m31s, benchpr's own work (copies, looks) 18s." ("" without a budget or a time).
+std::string spending_sentence(const Results& results);
 
 }  // namespace benchpr

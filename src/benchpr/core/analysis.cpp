@@ -253,8 +253,8 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     }
   } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
     a.verdict = Verdict::Unchanged;
-    a.reason = fmt::format("within ±{} ({:.0f}% CI)", format_percent(threshold),
-                           100 * (1 - 2 * opt.equivalence_alpha));
+    a.reason = fmt::format("within ±{} ({} CI)", format_percent(threshold),
+                           format_level(1 - 2 * opt.equivalence_alpha));
   } else {
     a.verdict = Verdict::Inconclusive;
     if (order) {

@@ -262,6 +262,16 @@ struct TimePlan {
   std::string summary;       // the progress line that stated the plan
 };
 
+// One look of an adaptive session (core/adaptive.hpp), fixed before its rounds ran: the analysed
+// rounds it reads, the information fraction it was given (rounds done over the rounds the budget
+// allowed, as estimated then) and the levels it tests at (the α-spending functions' increments).
+struct LookRecord {
+  int rounds = 0;
+  double information = 0;
+  double alpha = 0;              // significance: Benjamini-Hochberg q of this look
+  double equivalence_alpha = 0;  // "unchanged": the (1 - 2 * this) CI inside the threshold
+};
+
 // Sharding (`benchpr run --shard I/N`, `benchpr merge`): a comparison split over several
 // machines. Every shard computes the same partition from the same inputs and records all of it,
 // so a merge can tell which benchmarks a missing shard would have measured.
@@ -312,6 +322,9 @@ struct Results {
   double measuring_seconds = 0;
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
   std::optional<TimePlan> time_plan;
+  // Adaptive looks as the session scheduled them; empty in fixed plans and in files written
+  // before looks were recorded (those replay the three looks of adaptive_plan_for).
+  std::vector<LookRecord> looks;
   std::string workflow_run_url;
   std::optional<ShardInfo> shard;  // a shard's result, or several merged
   // The search for the commits behind the changes (`bisect: auto`), when one ran.

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/duration.hpp"
 #include "benchpr/core/sentence.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
@@ -228,7 +229,47 @@ bool too_inconclusive(const Analysis& analysis, const ByVerdict& v) {
          static_cast<double>(v.inconclusive.size()) >= kInconclusiveShare * v.compared;
 }
 
-Recommendation mostly_inconclusive(const Analysis& analysis, const ByVerdict& v, bool suites) {
+// What the comparison ruled out when it found nothing changed but left many benchmarks open:
+// "No benchmark changed by more than 4.7% (95% CIs); 4 of 36 could not be resolved to ±2.0%
+// within 15m, the widest `BM_X` (no change beyond ±4.7%)." Nothing when some interval is
+// missing or a change was found (the sentence would then be false or beside the point).
+std::optional<Recommendation> ruled_out(const Results& results, const Analysis& analysis,
+                                        const ByVerdict& v, bool suites) {
+  if (analysis.order_warning || v.inconclusive.empty() || !v.improvements.empty() ||
+      !v.faster.empty() || !v.slower.empty())
+    return std::nullopt;
+  double bound = 0;
+  const BenchmarkAnalysis* widest = nullptr;
+  for (const auto* list : {&v.inconclusive, &v.unchanged}) {
+    for (const BenchmarkAnalysis* b : *list) {
+      const double x = undecided_bound(*b);
+      if (!std::isfinite(x)) return std::nullopt;
+      if (x > bound) bound = x;
+      if (b->verdict == Verdict::Inconclusive && (!widest || x > undecided_bound(*widest)))
+        widest = b;
+    }
+  }
+  const bool own_thresholds = std::any_of(
+      v.inconclusive.begin(), v.inconclusive.end(),
+      [&](const BenchmarkAnalysis* b) { return b->threshold != results.config.threshold; });
+  Sentence s;
+  s.text(fmt::format("No benchmark changed by more than {} (95% CIs); {} of {} could not be "
+                     "resolved to {} {}, the widest ",
+                     format_percent(bound), v.inconclusive.size(), v.compared,
+                     own_thresholds ? std::string("their thresholds")
+                                    : "±" + format_percent(results.config.threshold),
+                     results.config.budget_seconds
+                         ? "within " + format_duration(*results.config.budget_seconds)
+                         : fmt::format("in {} rounds", analysis.analysed_rounds)))
+      .code(display_name(*widest, suites))
+      .text(" (" + no_change_beyond(*widest) + ").");
+  return done(std::move(s), RecommendationKind::Inconclusive);
+}
+
+Recommendation mostly_inconclusive(const Results& results, const Analysis& analysis,
+                                   const ByVerdict& v, bool suites) {
+  if (std::optional<Recommendation> r = ruled_out(results, analysis, v, suites))
+    return std::move(*r);
   Sentence s;
   s.text(fmt::format("{} of {} benchmarks are inconclusive", v.inconclusive.size(), v.compared));
   const BenchmarkAnalysis* first = v.inconclusive.empty() ? nullptr : v.inconclusive.front();
@@ -363,7 +404,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     s.text("No benchmark could be compared between the two revisions.");
     return done(std::move(s), RecommendationKind::Inconclusive);
   }
-  if (too_inconclusive(analysis, v)) return mostly_inconclusive(analysis, v, suites);
+  if (too_inconclusive(analysis, v)) return mostly_inconclusive(results, analysis, v, suites);
   if (const auto open = unsettled_of(v.slower); !open.empty())
     return size_not_settled(open, v, suites);
   return merge(results, analysis, v, suites);

@@ -623,6 +623,15 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
            {"fits", t.fits},
            {"summary", t.summary}});
   }
+  if (!r.looks.empty()) {
+    w.top("looks");
+    w.lines(r.looks, [&w](const LookRecord& l) {
+      w.dom({{"rounds", l.rounds},
+             {"information", l.information},
+             {"alpha", l.alpha},
+             {"equivalence_alpha", l.equivalence_alpha}});
+    });
+  }
   w.top("rounds_done");
   fmt::format_to(std::back_inserter(w.out), "{}", r.rounds_done);
   w.top("complete");
@@ -781,6 +790,29 @@ TimePlan read_time_plan(const json& j) {
   return t;
 }
 
+std::vector<LookRecord> read_look_records(const json& j) {
+  std::vector<LookRecord> out;
+  if (!j.is_array()) fail("looks", "expected an array");
+  if (j.size() > kMaxRounds) fail("looks", "too many looks");
+  int previous = 0;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = fmt::format("looks[{}]", i);
+    LookRecord l;
+    l.rounds = static_cast<int>(get_int(j[i], "rounds", w, 1, kMaxRounds, 0));
+    if (l.rounds <= previous) fail(w + ".rounds", "looks must read more rounds each time");
+    previous = l.rounds;
+    l.information = get_number(j[i], "information", w, 0);
+    l.alpha = get_number(j[i], "alpha", w, 0);
+    l.equivalence_alpha = get_number(j[i], "equivalence_alpha", w, 0);
+    if (!(l.information >= 0 && l.information <= 1)) fail(w + ".information", "not in [0, 1]");
+    if (!(l.alpha >= 0 && l.alpha < 0.5)) fail(w + ".alpha", "not in [0, 0.5)");
+    if (!(l.equivalence_alpha >= 0 && l.equivalence_alpha < 0.5))
+      fail(w + ".equivalence_alpha", "not in [0, 0.5)");
+    out.push_back(l);
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -843,6 +875,7 @@ void read_trailer(const json& j, Results& r) {
     r.time_plan = read_time_plan(*it);
   if (auto it = j.find("bisect"); it != j.end() && !it->is_null())
     r.bisect = bisection_from_json(*it);
+  if (auto it = j.find("looks"); it != j.end() && !it->is_null()) r.looks = read_look_records(*it);
 }
 
 // --- the series without a DOM --------------------------------------------------------------
@@ -1056,6 +1089,7 @@ bool read_at_top_level(std::string_view key) {
                                                "builds",
                                                "runs",
                                                "time_plan",
+                                               "looks",
                                                "rounds_done",
                                                "complete",
                                                "stop_reason",

@@ -3,6 +3,7 @@
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/measurement_notes.hpp"
+#include "benchpr/core/undecided.hpp"
 
 #include <string>
 #include <vector>
@@ -13,12 +14,14 @@ namespace {
 
 Analysis read_session(const Results& results) {
   if (results.config.budget_seconds) {
-    Analysis a = adaptive_analysis(results, adaptive_plan_for(results.config));
-    // Say how many rounds ran and why the session stopped: the reader must be able to tell a
-    // pre-registered stop from a cut-off.
+    Analysis a = adaptive_analysis(results, plan_of(results));
+    name_too_noisy(results, a);
+    // Say how many rounds ran, why the session stopped and what the time went to: the reader
+    // must be able to tell a decided comparison from one the budget cut off.
     if (results.complete && !results.stop_reason.empty()) {
       a.notes.push_back("Stopped after " + std::to_string(a.analysed_rounds) +
-                        " analysed rounds: " + results.stop_reason + ".");
+                        " analysed rounds: " + results.stop_reason + "." +
+                        spending_sentence(results));
     }
     return a;
   }

@@ -1,5 +1,6 @@
 #include "benchpr/core/wording.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -30,6 +31,29 @@ bool reads_at_least(double change, double threshold) {
   if (std::fabs(change) >= std::fabs(threshold)) return true;
   return std::stod(number(std::fabs(change) * 100)) >=
          std::stod(number(std::fabs(threshold) * 100));
+}
+
+double undecided_bound(const BenchmarkAnalysis& b) {
+  if (!std::isfinite(b.ci_low) || !std::isfinite(b.ci_high)) return NAN;
+  return std::max(std::fabs(b.ci_low), std::fabs(b.ci_high));
+}
+
+std::string format_level(double level) {
+  if (std::isnan(level)) return "?";
+  const double percent = 100 * level;
+  const double rest = 100 - percent;
+  if (!(rest < 0.5)) return fmt::format("{:.3g}%", percent);
+  if (!(rest > 0)) return "100%";
+  // Enough decimals to show the distance from 100%, cut (not rounded) so it never reads 100%.
+  const int decimals = std::min(9, static_cast<int>(std::ceil(-std::log10(rest))));
+  const double scale = std::pow(10.0, decimals);
+  return fmt::format("{:.{}f}%", std::floor(percent * scale) / scale, decimals);
+}
+
+std::string no_change_beyond(const BenchmarkAnalysis& b) {
+  const double bound = undecided_bound(b);
+  if (!std::isfinite(bound)) return "";
+  return "no change beyond ±" + format_percent(bound);
 }
 
 std::string format_signed_percent(double fraction) {

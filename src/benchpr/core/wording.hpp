@@ -31,6 +31,15 @@ bool reads_at_least(double change, double threshold);
 // correcting for 50 benchmarks; ≈ 14 rounds would settle it". "" for every other verdict.
 // `family`: the benchmarks the correction ran over.
 std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
+// The largest change an undecided benchmark's 95% CI leaves open: its farther end from zero,
+// 0.046 for a CI of −3.1 … +4.6%. NaN without a finite interval.
+double undecided_bound(const BenchmarkAnalysis& b);
+// "no change beyond ±4.6%" for that bound, written as the CI column writes its end; "" without
+// one.
+std::string no_change_beyond(const BenchmarkAnalysis& b);
+// A confidence level in percent that never reads as 100%: 0.9 -> "90%", 0.983 -> "98.3%",
+// 0.99998 -> "99.998%" (an early adaptive look tests "unchanged" at such levels).
+std::string format_level(double level);
 // "slower"/"faster" for time-like metrics, "lower"/"higher" for throughput-like ones.
 std::string worse_word(Better better);
 std::string better_word(Better better);

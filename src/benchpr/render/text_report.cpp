@@ -97,7 +97,9 @@ std::string reason_of(const BenchmarkAnalysis& b, double run_threshold, std::siz
   const std::string own_text = own ? "threshold ±" + format_percent(threshold) : "";
   if (b.verdict != Verdict::Inconclusive && b.verdict != Verdict::Failed) return own_text;
   // "no signal: the 95% CI ... is wider than ..." repeats the columns beside it.
-  std::string why = b.no_signal ? std::string("no signal") : one_line(b.reason, kReasonMaxChars);
+  // Rather, the tightest statement the data support: how large a change the CI leaves open.
+  std::string why = b.no_signal ? no_change_beyond(b) : one_line(b.reason, kReasonMaxChars);
+  if (why.empty()) why = "no signal";
   if (b.rounds_needed && *b.rounds_needed > 0)
     why +=
         fmt::format("; ≈ {} rounds would settle ±{}", *b.rounds_needed, format_percent(threshold));

@@ -87,7 +87,7 @@ struct RowContext {
 };
 
 // "90%", "96.7%": the level an interval was computed at.
-std::string level_text(double level) { return fmt::format("{:.3g}%", 100 * level); }
+std::string level_text(double level) { return format_level(level); }
 
 // The level a benchmark's equivalence interval was computed at: its own when recorded (an
 // adaptive look's), else the run's.
@@ -129,7 +129,9 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx)
                       plural(ctx.family, "benchmark", "benchmarks"), p_text(b.p),
                       p_text(b.p_adjusted));
   } else if (b.reason.empty() || b.no_signal) {
-    why = "no signal";  // the CI column already shows how wide it is
+    // The tightest statement the data support: how large a change the CI still leaves open.
+    why = no_change_beyond(b);
+    if (why.empty()) why = "no signal";
   } else {
     why = escape_inline(b.reason, kCellReasonMaxChars);
   }

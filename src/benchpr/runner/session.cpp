@@ -20,6 +20,7 @@
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/wording.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/command_suite.hpp"
@@ -752,7 +753,7 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   results.time_plan = std::move(plan);
 }
 
-bool Session::run_rounds(Results& results, int from, int to) {
+bool Session::run_rounds(Results& results, int from, int to, double deadline, bool* cut) {
   const int total = std::min(to, static_cast<int>(results.plan.size()));
   // One numbering with the comment's: warm-up rounds apart, analysed rounds from 1 to the plan's
   // count; the time left is estimated from every round run so far, the warm-up included.
@@ -762,16 +763,25 @@ bool Session::run_rounds(Results& results, int from, int to) {
   for (int i = from; i < total; ++i) {
     const RoundPlan& round = results.plan[static_cast<std::size_t>(i)];
     const double round_started = now_seconds();
+    // A deadline ends the rounds before an AB/BA block that would not fit (at the mean time of
+    // the rounds so far), so the budget is kept and the orders stay balanced.
+    if (deadline > 0 && !round.warmup && (i - warmups) % 2 == 0 && rounds_run_ > 0 &&
+        round_started + 2 * rounds_seconds_ / rounds_run_ > deadline) {
+      if (cut) *cut = true;
+      return true;
+    }
     const int left = static_cast<int>(results.plan.size()) - i;
+    const bool adaptive = results.config.budget_seconds.has_value();
+    // Adaptive: the plan ends at the next look, and the budget (not the plan) says when it ends.
     const std::string eta = rounds_run_ > 0
                                 ? fmt::format(", about {} left{}",
                                               format_duration(rounds_seconds_ / rounds_run_ * left),
-                                              results.config.budget_seconds ? " at most" : "")
+                                              adaptive ? " to the next look" : "")
                                 : "";
-    const std::string label = round.warmup
-                                  ? fmt::format("warm-up round {} of {}", i + 1, warmups)
-                                  : fmt::format("round {} of {}{}", i - warmups + 1, analysed,
-                                                results.config.budget_seconds ? " at most" : "");
+    const std::string label =
+        round.warmup ? fmt::format("warm-up round {} of {}", i + 1, warmups)
+        : adaptive   ? fmt::format("round {} (next look after {})", i - warmups + 1, analysed)
+                     : fmt::format("round {} of {}", i - warmups + 1, analysed);
     progress_(fmt::format("{} ({} first), elapsed {}{}", label, side_name(round.first),
                           format_duration(now_seconds() - started_), eta));
     const Side order[2] = {round.first, other(round.first)};
@@ -805,54 +815,114 @@ void Session::run_adaptive(Results& results) {
   const int warmup = results.config.warmup_rounds;
   int done = resume_from_;
   if (warmup > 0 && done < warmup) {
-    // (A resumed session past its warm-up keeps the file's plan: same seed, same rounds.)
-    // The warm-up prices a round; the time plan then sizes the first look (its rounds and min
-    // time) to the budget left after the builds, before any look is fixed.
+    // (A resumed session past its warm-up keeps the file's plan and looks: same seed, same
+    // rounds, same levels.) The warm-up prices a round; the time plan then sizes the first look
+    // (its rounds and min time) to the budget left after the builds.
     results.plan = make_schedule(results.config.rounds, warmup, results.seed);
     if (!run_rounds(results, done, warmup)) return;
     make_time_plan(results, warmup);
     done = warmup;
   }
-  const AdaptivePlan plan = adaptive_plan_for(results.config);
-  // Pre-registered: the schedule covers the last look from the start (same seed, so its first
-  // blocks are the fixed design's), and the looks never move.
-  results.plan = make_schedule(plan.looks.back(), warmup, results.seed);
   const double budget = *results.config.budget_seconds;
+  const double deadline = started_ + budget;
+  // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
+  // budget lasts, up to the horizon.
+  const int step = round_up_even(std::max(results.config.rounds, 2));
+  const int horizon = kHorizonInFirstLooks * step;
+  const SpendingPolicy policy;
+  // What a round of the still-open benchmarks costs: the time plan's estimate of a whole round
+  // at first, then the last block's measured rounds, scaled down for the benchmarks a look closed.
+  double per_round = results.time_plan && results.time_plan->round_seconds > 0
+                         ? results.time_plan->round_seconds
+                         : (rounds_run_ > 0 ? rounds_seconds_ / rounds_run_ : NAN);
   progress_(fmt::format(
-      "plan: {} warm-up round(s), then looks after {} rounds; after each, only the benchmarks "
-      "still open go on, until all are decided or the {} budget is spent",
-      warmup, fmt::join(plan.looks, ", "), format_duration(budget)));
-  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
-    const int to = analysed_index_to_plan(results, plan.looks[k]);
-    const double t0 = now_seconds();
-    // Looks a resumed session already passed are read again (they name the open benchmarks).
-    if (to > done && !run_rounds(results, done, to)) return;
-    const double per_round = to > done ? (now_seconds() - t0) / (to - done) : 0;
-    done = std::max(done, to);
-    const double remaining = budget - (now_seconds() - started_);
-    const LookDecision d =
-        decide_at_look(as_compared(results), plan, static_cast<int>(k), remaining, per_round);
-    const int open = static_cast<int>(d.open_benchmarks.size());
-    progress_(fmt::format(
-        "look {} of {} after {} rounds ({} of the {} budget spent, {} measuring): {}", k + 1,
-        plan.looks.size(), plan.looks[k], format_duration(now_seconds() - started_),
-        format_duration(budget), format_duration(now_seconds() - started_ - build_seconds(results)),
-        d.stop ? d.reason
-               : fmt::format("{} still open, measuring only those up to round {}", open,
-                             d.next_rounds)));
-    if (d.stop) {
-      results.complete = true;
-      results.stop_reason = d.reason;
-      return;
+      "plan: {} warm-up round(s), then a look every {} rounds (α spent {} over the rounds the "
+      "budget allows); after each, only the benchmarks still open go on, until all are decided, "
+      "the {} budget is spent or {} rounds are reached",
+      warmup, step, to_string(policy.significance), format_duration(budget), horizon));
+  for (std::size_t k = 0;; ++k) {
+    if (k >= results.looks.size()) {
+      const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
+      const double remaining = deadline - now_seconds();
+      // Without a warm-up nothing has priced a round yet: the first look then counts on the
+      // horizon (its information is step / horizon), the later ones on measured rounds.
+      const int affordable =
+          std::isfinite(per_round) && per_round > 0
+              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, horizon))
+              : (remaining > 0 ? horizon : 0);
+      const std::optional<LookRecord> look =
+          next_look(results.looks, analysed_done, step,
+                    std::min(affordable, horizon - analysed_done), policy);
+      if (!look) {
+        results.complete = true;
+        results.stop_reason = analysed_done >= horizon
+                                  ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                  : "the budget was spent";
+        break;
+      }
+      results.looks.push_back(*look);
+      // Same seed: the rounds already run keep their order, the new ones extend it.
+      results.plan = make_schedule(look->rounds, warmup, results.seed);
     }
+    const LookRecord& look = results.looks[k];
+    const int to = analysed_index_to_plan(results, look.rounds);
+    const double t0 = now_seconds();
+    const int from = done;
+    bool cut = false;
+    // Looks a resumed session already passed are read again (they name the open benchmarks).
+    if (to > done && !run_rounds(results, done, to, deadline, &cut)) return;
+    done = std::max(done, results.rounds_done);
+    const double look_started = now_seconds();
+    const AdaptivePlan plan = plan_of(results);
+    // On the values the comment will show (core/session_analysis.hpp, as_compared).
+    const LookReadings r = read_looks(as_compared(results), plan, static_cast<int>(k));
+    looks_seconds_ += now_seconds() - look_started;
+    const int before =
+        static_cast<int>(open_benchmarks_ > 0 ? open_benchmarks_ : results.series.size());
+    std::vector<BenchmarkKey> open;
+    for (std::size_t i = 0; i < results.series.size(); ++i)
+      if (r.decided_at[i] < 0) open.push_back({results.series[i].suite, results.series[i].name});
+    const int still = static_cast<int>(open.size());
+    if (done > from) {
+      const double measured = (look_started - t0) / (done - from);
+      per_round =
+          measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
+    }
+    open_benchmarks_ = still;
+    const double spent = now_seconds() - started_;
+    std::string line = fmt::format(
+        "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
+        "decided, {} still open; spent {} of {} (builds {}, rounds {}, looks {})",
+        k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
+        100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
+        format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
+        format_duration(rounds_seconds_), format_duration(looks_seconds_));
+    if (still == 0) {
+      progress_(line + ": every benchmark is decided");
+      results.complete = true;
+      results.stop_reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
+      break;
+    }
+    if (cut || r.cut_short || look.information >= 1) {
+      const bool at_horizon = !cut && !r.cut_short && look.rounds >= horizon;
+      progress_(line +
+                (at_horizon ? ": the most rounds the plan looks at" : ": the budget is spent"));
+      results.complete = true;
+      results.stop_reason = at_horizon
+                                ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                : "the budget was spent";
+      break;
+    }
+    progress_(line + ": measuring only those");
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();
     for (const SuiteConfig& s : results.config.suites) open_[s.name];
-    for (const BenchmarkKey& key : d.open_benchmarks) open_[key.suite].push_back(key.name);
+    for (const BenchmarkKey& key : open) open_[key.suite].push_back(key.name);
   }
-  results.complete = true;
-  results.stop_reason = "the last planned look was reached";
+  // The schedule ends where the rounds did: no "of N planned" for rounds the budget never had.
+  if (static_cast<int>(results.plan.size()) > results.rounds_done)
+    results.plan.resize(static_cast<std::size_t>(results.rounds_done));
 }
 
 }  // namespace benchpr::runner

@@ -77,8 +77,9 @@ class Session {
   using SuiteSide = std::pair<std::string, Side>;
 
   bool build(Results& results, Side side);
-  // Runs rounds [from, to) of the plan; false when interrupted.
-  bool run_rounds(Results& results, int from, int to);
+  // Runs rounds [from, to) of the plan; false when interrupted. With a deadline (a steady-clock
+  // time), stops before an AB/BA block that would end after it and sets *cut.
+  bool run_rounds(Results& results, int from, int to, double deadline = 0, bool* cut = nullptr);
   void run_adaptive(Results& results);
   // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
   void resume(Results& results);
@@ -114,6 +115,11 @@ class Session {
   double child_seconds_ = 0;
   double rounds_seconds_ = 0;  // rounds run so far and their time, for the time left
   int rounds_run_ = 0;
+  double looks_seconds_ = 0;  // adaptive looks: reading the rounds so far
+  int open_benchmarks_ = 0;   // still open after the latest look (0: none read yet)
+  // The part of a round's time that does not shrink with the benchmarks it runs (process
+  // starts, the library's own set-up), for the cost of a round after a look closed some.
+  static constexpr double kFixedRoundShare = 0.2;
   int resume_from_ = 0;  // the first round to run (rounds already in a resumed file)
   double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Benchmarks that crashed a side's suite are left out of that side's later runs.

@@ -1,0 +1,106 @@
+// What benchpr says about benchmarks it left undecided: the change each one's interval rules out,
+// the headline's bound over all of them, and the benchmarks too noisy for the budget, named once.
+#include "benchpr/core/undecided.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+namespace {
+
+BenchmarkAnalysis open_benchmark(const std::string& name, double lo, double hi, int rounds,
+                                 std::optional<int> needed) {
+  BenchmarkAnalysis b;
+  b.suite = "micro";
+  b.name = name;
+  b.verdict = Verdict::Inconclusive;
+  b.no_signal = true;
+  b.change = (lo + hi) / 2;
+  b.ci_low = lo;
+  b.ci_high = hi;
+  b.rounds_used = rounds;
+  b.rounds_needed = needed;
+  // Rounds alternating ±4%: their log ratios' SD over 20 rounds is 4.1% (4.2% as a change).
+  for (int i = 0; i < rounds; ++i) b.round_changes.push_back(i % 2 ? 0.04 : -0.04);
+  return b;
+}
+
+BenchmarkAnalysis unchanged(const std::string& name, double lo, double hi) {
+  BenchmarkAnalysis b = open_benchmark(name, lo, hi, 10, std::nullopt);
+  b.verdict = Verdict::Unchanged;
+  b.no_signal = false;
+  return b;
+}
+
+TEST(Undecided, TheRowStatesTheFartherEndOfTheInterval) {
+  EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.031, 0.046, 10, 40)), "no change beyond ±4.6%");
+  EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.072, 0.01, 10, 40)), "no change beyond ±7.2%");
+  BenchmarkAnalysis none = open_benchmark("a", NAN, NAN, 1, std::nullopt);
+  EXPECT_EQ(no_change_beyond(none), "");
+}
+
+TEST(Undecided, LevelsNeverReadAsAHundredPercent) {
+  EXPECT_EQ(format_level(0.9), "90%");
+  EXPECT_EQ(format_level(0.983), "98.3%");
+  EXPECT_EQ(format_level(0.9998), "99.98%");
+  EXPECT_EQ(format_level(0.999996), "99.9996%");
+}
+
+TEST(Undecided, TheHeadlineSaysWhatWasRuledOutAndWhatCouldNotBeResolved) {
+  Results r;
+  r.config.threshold = 0.02;
+  r.config.budget_seconds = 900;
+  Analysis a;
+  a.analysed_rounds = 30;
+  a.benchmarks = {open_benchmark("BM_Wide", -0.03, 0.046, 30, 90),
+                  open_benchmark("BM_Narrow", -0.021, 0.025, 30, 40),
+                  unchanged("BM_Flat", -0.012, 0.011)};
+  const Recommendation rec = recommend(r, a);
+  EXPECT_EQ(rec.kind, RecommendationKind::Inconclusive);
+  EXPECT_EQ(rec.reason,
+            "No benchmark changed by more than 4.6% (95% CIs); 2 of 3 could not be resolved to "
+            "±2.0% within 15m, the widest `BM_Wide` (no change beyond ±4.6%).");
+  // A fixed plan says the rounds instead of a budget.
+  r.config.budget_seconds.reset();
+  EXPECT_NE(recommend(r, a).reason.find("could not be resolved to ±2.0% in 30 rounds"),
+            std::string::npos);
+}
+
+TEST(Undecided, TooNoisyBenchmarksAreNamedOnceWithTheirNoiseAndWhatWouldSettleThem) {
+  Results r;
+  r.config.threshold = 0.02;
+  r.config.budget_seconds = 900;
+  r.complete = true;
+  Analysis a;
+  a.benchmarks = {open_benchmark("BM_Noisy", -0.09, 0.08, 20, 300),
+                  open_benchmark("BM_Close", -0.022, 0.021, 20, 24),
+                  open_benchmark("BM_Hopeless", -0.2, 0.3, 20, std::nullopt)};
+  name_too_noisy(r, a);
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_EQ(a.notes[0].plain(),
+            "Too noisy to settle ±2.0% within the 15m budget: `BM_Noisy` (rounds vary by 4.2% SD, "
+            "no change beyond ±9.0%; ≈ 300 rounds would settle it), `BM_Hopeless` (rounds vary by "
+            "4.2% SD, no change beyond ±30.0%; more than 1,000 rounds would settle it). A "
+            "threshold of their own in .benchpr.yml (a suite's `benchmarks:` rule with "
+            "`threshold:`) or a longer `budget:` would settle them.");
+  // Their rows no longer repeat the advice; the benchmark a little more time would settle keeps it.
+  EXPECT_FALSE(a.benchmarks[0].rounds_needed.has_value());
+  EXPECT_EQ(a.benchmarks[1].rounds_needed, 24);
+  EXPECT_FALSE(a.benchmarks[2].rounds_needed.has_value());
+
+  // A fixed plan (no budget) keeps each row's own advice.
+  Analysis fixed;
+  fixed.benchmarks = {open_benchmark("BM_Noisy", -0.09, 0.08, 20, 300)};
+  r.config.budget_seconds.reset();
+  name_too_noisy(r, fixed);
+  EXPECT_TRUE(fixed.notes.empty());
+  EXPECT_EQ(fixed.benchmarks[0].rounds_needed, 300);
+}
+
+}  // namespace
+}  // namespace benchpr
