@@ -35,11 +35,12 @@ TEST(NoisyMachine, TenPercentRegressionFoundAndUnchangedNeverFlagged) {
   TempRepo repo;
   GbenchConfig cfg;
   // Short runs (a pair of runs well inside one on/off phase), and adaptive rounds (looks after
-  // 16, 32 and 48 rounds) so that the pairs straddling a switch do not leave it undecided.
+  // 16, 32, 48 ... rounds while the budget lasts) so that the pairs straddling a switch do not
+  // leave it undecided.
   cfg.rounds = 16;
   cfg.warmup = 1;
   cfg.min_time = "0.01";
-  cfg.extra = "budget: 5m\n";
+  cfg.extra = "budget: 2m\n";  // adaptive looks go on while it lasts: two seeds stay inside 10m
   // CPU time, as we advise for single-threaded benchmarks on shared runners: a neighbour's load
   // then costs the benchmark its wall-clock share but not its CPU time, and what remains (cache
   // and frequency effects, the switching itself) is left to the statistics.
