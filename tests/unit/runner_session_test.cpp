@@ -178,7 +178,7 @@ struct Fixture {
     results.config.build = "make";
     results.config.rounds = 4;
     results.config.warmup_rounds = 1;
-    results.config.suites = {{"micro", "./bench_bin", "google-benchmark", {}, "", {}, 0}};
+    results.config.suites = {{"micro", "./bench_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0}};
     results.seed = 3;
     results.plan = make_schedule(4, 1, 3);
   }
@@ -216,7 +216,7 @@ RunFlags repetitions(int n) {
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
 TEST(RunCommand, OutPlaceholderOrFormatArguments) {
-  SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", "jmh", {}, "", {}, 0};
+  SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", FormatKind::Jmh, {}, "", {}, 0};
   auto jmh_format = formats::make_format(jmh);
   const RunCommand j = make_run_command(jmh, *jmh_format, "/o/r 1.json", repetitions(3));
   EXPECT_EQ(j.command, "java -jar b.jar -rf json -rff '/o/r 1.json'");
@@ -226,7 +226,7 @@ TEST(RunCommand, OutPlaceholderOrFormatArguments) {
 // A program whose main() checks its arguments (spdlog's formatter-bench wants exactly one) runs
 // as it is: Google Benchmark reads each flag from BENCHMARK_<FLAG> when argv does not give it.
 TEST(RunCommand, GoogleBenchmarkFlagsGoThroughTheEnvironment) {
-  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "./b", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   RunFlags flags = repetitions(3);
   flags.filter = "BM_.*";
@@ -253,7 +253,7 @@ TEST(RunCommand, GoogleBenchmarkFlagsGoThroughTheEnvironment) {
 TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
   SuiteConfig gb{"gb",
                  "./b --benchmark_filter=BM_Fast --benchmark_repetitions=9",
-                 "google-benchmark",
+                 FormatKind::GoogleBenchmark,
                  {},
                  "",
                  {},
@@ -277,7 +277,7 @@ TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
 // formatter-bench failed every round after the first look), unless the command gives a filter
 // itself, which benchpr's must then follow to win.
 TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
-  SuiteConfig gb{"gb", "BENCHMARK_OUT={out} ./b all", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "BENCHMARK_OUT={out} ./b all", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   RunFlags flags = repetitions(1);
   flags.only = {"BM_A"};
@@ -285,7 +285,8 @@ TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
   EXPECT_EQ(c.command, "BENCHMARK_OUT='/o/x.json' ./b all");
   EXPECT_EQ(c.env, (EnvList{{"BENCHMARK_FILTER", "^(BM_A)$"}}));
 
-  SuiteConfig own{"gb", "BENCHMARK_FILTER=BM_ ./b --out={out}", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig own{
+      "gb", "BENCHMARK_FILTER=BM_ ./b --out={out}", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   const RunCommand o = make_run_command(own, *gb_format, "/o/x.json", flags);
   EXPECT_EQ(o.command, "BENCHMARK_FILTER=BM_ ./b --out='/o/x.json' --benchmark_filter='^(BM_A)$'");
   EXPECT_TRUE(o.env.empty());
@@ -293,7 +294,7 @@ TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
 
 // Both sides' environments have the same length: only the out path differs, by "base"/"head".
 TEST(RunCommand, BothSidesGetEnvironmentsOfTheSameLength) {
-  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "./b", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   const auto size = [](const RunCommand& c) {
     std::size_t n = 0;
@@ -550,7 +551,7 @@ TEST(Session, ASuiteThatFailsInTheWarmUpIsNotRunAgain) {
   f.fake.times = {{"BM_A", {100, 100}}};
   f.fake.other_wants_an_argument = true;
   f.results.config.suites.push_back(
-      {"formatter", "./other_bin", "google-benchmark", {}, "", {}, 0});
+      {"formatter", "./other_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0});
   f.run();
   int other_runs = 0;
   for (const auto& c : f.fake.commands) other_runs += c.find("./other_bin") != std::string::npos;
@@ -580,7 +581,8 @@ TEST(Session, ASuiteWithNothingSelectedByTheFilterIsSkipped) {
   Fixture f;
   f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {50, 50}}};
   f.fake.other_times = {{"BM_X", {10, 10}}};
-  f.results.config.suites.push_back({"other", "./other_bin", "google-benchmark", {}, "", {}, 0});
+  f.results.config.suites.push_back(
+      {"other", "./other_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0});
   f.results.config.filter = "BM_A";
   f.run();
   for (const RunRecord& rec : f.results.runs)

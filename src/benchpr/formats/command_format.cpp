@@ -8,7 +8,7 @@ namespace {
 
 class CommandFormat final : public Format {
  public:
-  std::string_view name() const override { return "command"; }
+  FormatKind kind() const override { return FormatKind::Command; }
 
   // Nothing to append: the suite's command runs exactly as written.
   std::string extra_arguments(const std::string&, int) const override { return ""; }
