@@ -20,6 +20,7 @@
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/suite_command.hpp"
+#include "support/fake_clock.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::runner {
@@ -49,6 +50,9 @@ class FakeGbench : public exec::ProcessRunner {
   std::string other_binary = "./other_bin";
   std::map<std::string, std::pair<double, double>> other_times;
   bool other_wants_an_argument = false;
+  // Each process takes this long, on `clock` when the test gives one.
+  double run_seconds = 0.01;
+  testing::FakeClock* clock = nullptr;
 
   // The command line with the BENCHMARK_* variables benchpr sets written as the flags Google
   // Benchmark reads them as: "--benchmark_out='/o/x.json'" for BENCHMARK_OUT=/o/x.json.
@@ -72,7 +76,8 @@ class FakeGbench : public exec::ProcessRunner {
     commands.push_back(std::string(head ? "head: " : "base: ") + spec.command);
     exec::ProcessResult r;
     r.exit_code = 0;
-    r.wall_seconds = 0.01;
+    r.wall_seconds = run_seconds;
+    if (clock) clock->advance(run_seconds);
     if (spec.command.size() >= kMaxArgStrlen) {  // as execve("/bin/sh", {"sh", "-c", command})
       r.started = false;
       r.spawn_error = "Argument list too long";
@@ -629,6 +634,30 @@ TEST(Session, ProgressNumbersRoundsAsTheCommentAndEstimatesAfterTheFirstRound) {
     EXPECT_EQ(rounds[i].rfind(fmt::format("round {} of 4 (", i), 0), 0u) << rounds[i];
     EXPECT_NE(rounds[i].find(" left"), std::string::npos) << rounds[i];
   }
+}
+
+// The session reads the time from the clock it is given: with every process taking 5 s of it
+// and benchpr's own work none, elapsed times, the time left and the overhead are exact.
+TEST(Session, TimesComeFromTheClockTheSessionIsGiven) {
+  Fixture f;
+  testing::FakeClock clock;
+  f.fake.clock = &clock;
+  f.fake.run_seconds = 5;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  // Two builds, then a warm-up and 4 rounds of one process per side: 12 processes.
+  EXPECT_DOUBLE_EQ(f.results.measuring_seconds, 60);
+  EXPECT_DOUBLE_EQ(f.results.overhead_seconds, 0);
+  std::vector<std::string> rounds;
+  for (const auto& l : f.progress)
+    if (l.find("elapsed") != std::string::npos) rounds.push_back(l);
+  ASSERT_EQ(rounds.size(), 5u);
+  EXPECT_NE(rounds[0].find("elapsed 10s"), std::string::npos) << rounds[0];
+  // The first analysed round: the builds and the warm-up behind it, 4 rounds of 10 s ahead.
+  EXPECT_NE(rounds[1].find("elapsed 20s, about 40s left"), std::string::npos) << rounds[1];
+  EXPECT_NE(rounds[4].find("elapsed 50s, about 10s left"), std::string::npos) << rounds[4];
 }
 
 // With a budget (adaptive looks) there is a plan line, and a look that goes on says so.

@@ -1,7 +1,6 @@
 #include "benchpr/runner/session.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <regex>
@@ -33,11 +32,6 @@
 namespace benchpr::runner {
 
 namespace {
-
-double now_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 std::string side_name(Side s) { return s == Side::Base ? "base" : "PR"; }
 Side other(Side s) { return s == Side::Base ? Side::Head : Side::Base; }
@@ -108,8 +102,12 @@ bool Session::sized_by_plan(const Config& config, const SuiteConfig& suite, bool
          suite.run.find("{out}") == std::string::npos;
 }
 
-Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress)
-    : processes_(processes), setup_(std::move(setup)), progress_(std::move(progress)) {}
+Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress,
+                 const Clock& clock)
+    : processes_(processes),
+      clock_(clock),
+      setup_(std::move(setup)),
+      progress_(std::move(progress)) {}
 
 void Session::persist(const Results& results, bool with_analysis) {
   // During the rounds only the raw results are written (publish recomputes the analysis from
