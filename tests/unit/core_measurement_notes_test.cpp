@@ -365,7 +365,7 @@ TEST(CpuMissedWork, CpuTimeThatHalvesWhileWallTimeStaysIsNotCalledFaster) {
   EXPECT_NE(work.verdict, Verdict::Faster);
   EXPECT_NEAR(work.change, 0.0, 0.005);
   EXPECT_THAT(work.flags, ::testing::Contains(BenchmarkFlag::WallTime));
-  EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains("waiting")));
+  EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains(BenchmarkFlag::Waiting)));
   EXPECT_TRUE(a.benchmarks[1].flags.empty());
   EXPECT_THAT(
       plain_texts(a.notes),
