@@ -180,8 +180,8 @@ bool significant(Verdict v) {
   return v == Verdict::Regression || v == Verdict::Improvement || v == Verdict::Slower ||
          v == Verdict::Faster;
 }
-bool has_flag(const benchpr::BenchmarkAnalysis& a, const char* f) {
-  return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
+bool has_flag(const benchpr::BenchmarkAnalysis& a, benchpr::BenchmarkFlag f) {
+  return a.has_flag(f);
 }
 
 // --- Table 1: which time to compare, under contention ----------------------------------------
@@ -253,7 +253,7 @@ void waiting_table(int prs) {
       benchpr::Analysis a = benchpr::analyse(r);
       benchpr::add_measurement_notes(r, a);
       for (std::size_t b = 0; b < truth.size(); ++b) {
-        const bool noted = has_flag(a.benchmarks[b], "waiting");
+        const bool noted = has_flag(a.benchmarks[b], benchpr::BenchmarkFlag::Waiting);
         if (b < 4) {
           work.add(noted);
         } else if (b < 6) {
@@ -342,11 +342,12 @@ void missed_work_table(int prs) {
       for (int b = 6; b < 8; ++b) truth[static_cast<std::size_t>(b)] = {0.05, 0, 1 - 0.5 / 1.05};
       const Sim s = simulate(c, Noise{}, truth, 10, 0.05, 3, 40000 + static_cast<unsigned>(pr));
       benchpr::Results r = to_results(s, truth.size(), Metric::Cpu);
-      r.config.suites.push_back({"study", "bench", "google-benchmark", {}, "", {}, 0});
+      r.config.suites.push_back(
+          {"study", "bench", benchpr::FormatKind::GoogleBenchmark, {}, "", {}, 0});
       const benchpr::Analysis before = benchpr::analyse(r);
       const benchpr::Analysis now = benchpr::analyse_session(r);
       for (std::size_t b = 0; b < truth.size(); ++b) {
-        const bool switched = has_flag(now.benchmarks[b], "wall-time");
+        const bool switched = has_flag(now.benchmarks[b], benchpr::BenchmarkFlag::WallTime);
         const auto faster = [](const benchpr::BenchmarkAnalysis& x) {
           return x.verdict == Verdict::Faster || x.verdict == Verdict::Improvement;
         };

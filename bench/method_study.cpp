@@ -296,14 +296,11 @@ Call from_benchpr(const benchpr::BenchmarkAnalysis& a) {
   c.has_ci = std::isfinite(a.ci_low) && std::isfinite(a.ci_high);
   c.ci_low = a.ci_low;
   c.ci_high = a.ci_high;
-  auto flagged = [&](const char* f) {
-    return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
-  };
   if (c.significant) {
     c.kind = 0;
   } else if (c.unchanged) {
     c.kind = 1;
-  } else if (flagged("order")) {
+  } else if (a.has_flag(benchpr::BenchmarkFlag::Order)) {
     c.kind = 2;
   } else {
     c.kind = 3;
@@ -655,7 +652,7 @@ bool is_significant(Verdict v) {
   return is_alarm(v) || v == Verdict::Slower || v == Verdict::Faster;
 }
 bool has_cold_flag(const benchpr::BenchmarkAnalysis& a) {
-  return std::find(a.flags.begin(), a.flags.end(), "cold-round") != a.flags.end();
+  return a.has_flag(benchpr::BenchmarkFlag::ColdRound);
 }
 
 benchpr::Analysis read_fixed(const NoiseModel& m, const std::vector<double>& changes,

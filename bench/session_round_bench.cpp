@@ -65,7 +65,7 @@ struct RoundFixture {
   explicit RoundFixture(int n) {
     suite.name = "micro";
     suite.run = "build/bench --benchmark_out={out}";
-    suite.format = "google-benchmark";
+    suite.format = FormatKind::GoogleBenchmark;
     results.config.suites = {suite};
     results.config.rounds = kRounds;
     results.config.warmup_rounds = kWarmup;

@@ -10,14 +10,11 @@
 #include <vector>
 
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

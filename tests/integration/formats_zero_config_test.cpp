@@ -27,7 +27,7 @@ TEST(ZeroConfigDemo, BuildsTheDemoProjectAndFindsItsBenchmark) {
   ASSERT_EQ(suites.size(), 1u);
   EXPECT_EQ(suites[0].name, "demo_bench");
   EXPECT_EQ(suites[0].run, "build-benchpr/demo_bench");
-  EXPECT_EQ(suites[0].format, "google-benchmark");
+  EXPECT_EQ(suites[0].format, FormatKind::GoogleBenchmark);
   // The suite's command works from the worktree root, as the session runs it.
   const std::string listed =
       run_checked(suites[0].run + " --benchmark_list_tests=true", dir.path());

@@ -16,6 +16,7 @@
 
 #include "benchpr/app/git_remote.hpp"
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/fake_github.hpp"
 #include "support/git_http_remote.hpp"
 #include "support/temp_repo.hpp"
@@ -24,79 +25,6 @@ namespace benchpr::testing {
 namespace {
 
 constexpr const char* kRepo = "acme/widgets";
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-TEST(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
-  // A project that needs no compiler: a custom suite printing a fixed result.
-  TempRepo repo;
-  repo.write(".benchpr.yml",
-             "build: 'true'\n"
-             "suites:\n"
-             "  - name: s\n"
-             "    run: cat result.json\n"
-             "    format: custom\n"
-             "rounds: 2\n"
-             "warmup_rounds: 0\n");
-  repo.write("result.json", "[{\"name\": \"x\", \"unit\": \"ns\", \"value\": 1}]\n");
-  const std::string base_sha = repo.commit_base_and_branch();
-  repo.write("README", "the change\n");
-  const std::string head_sha = repo.commit("the change");
-  repo.checkout("main");
-
-  TempDir origin;
-  run_command("git init -q --bare " + shell_quote(origin.path()));
-  repo.git("push -q " + shell_quote(origin.path()) + " main feature:refs/pull/7/head");
-  repo.git("branch -q -D feature");  // the head is reachable only through the fetch
-  GitHttpRemote remote(origin.path());
-  repo.git("remote add origin " + shell_quote(remote.url()));
-
-  // The planted hook: runs on every ref update, writes what it can see.
-  TempDir dumps;
-  const std::string hook = repo.path() + "/.git/hooks/reference-transaction";
-  write_file(hook, "#!/bin/sh\nenv > " + dumps.path() + "/hook-$$.env\ncat /proc/$PPID/environ > " +
-                       dumps.path() + "/hook-parent-$$.env 2>/dev/null\ncat >/dev/null\nexit 0\n");
-  ::chmod(hook.c_str(), 0755);
-  // The hook does run for an ordinary ref update (so its silence below means something).
-  repo.git("update-ref refs/heads/probe HEAD");
-  ASSERT_FALSE(std::filesystem::is_empty(dumps.path())) << "the planted hook does not run";
-  for (const auto& entry : std::filesystem::directory_iterator(dumps.path()))
-    std::filesystem::remove(entry.path());
-
-  FakeGitHub github;
-  FakePullRequest pr;
-  pr.number = 7;
-  pr.base_sha = base_sha;
-  pr.head_sha = head_sha;
-  pr.clone_url = remote.url();
-  github.add_pull_request(kRepo, pr);
-
-  const BenchprRun r = run_benchpr(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--pr", "7", "--repo", kRepo, "--dry-run"},
-      {{"GITHUB_TOKEN", github.token()},
-       {"GH_TOKEN", ""},
-       {"GITHUB_API_URL", github.url()},
-       {"GITHUB_ACTIONS", ""},
-       {"GITHUB_EVENT_PATH", ""},
-       {"GITHUB_REPOSITORY", ""}});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-
-  // The fetch went over HTTP with the token (so git held it)...
-  const std::string value = app::git_basic_auth_value(github.token());
-  bool sent = false;
-  for (const auto& a : remote.authorizations()) sent = sent || a == value;
-  EXPECT_TRUE(sent) << "the fetch did not carry the token: the test proves nothing";
-  // ... and no hook ran with it: nothing it wrote holds the token or the header.
-  for (const auto& entry : std::filesystem::directory_iterator(dumps.path())) {
-    const std::string content = read_file(entry.path().string());
-    EXPECT_FALSE(contains(content, github.token())) << entry.path();
-    EXPECT_FALSE(contains(content, value)) << entry.path() << ":\n" << content;
-  }
-  EXPECT_TRUE(std::filesystem::is_empty(dumps.path()))
-      << "a hook of the clone ran during the fetch";
-}
 
 // A clone of a custom-suite project whose origin serves refs/pull/7/head over HTTP, and the fake
 // API reporting pull request #7 with that server as its clone URL.
@@ -155,6 +83,39 @@ class PlantedConfig : public ::testing::Test {
   FakeGitHub github;
   FakePullRequest pr;
 };
+
+// The fixture's clone, with a hook in it: what git runs there must never see the token.
+using GitFetchToken = PlantedConfig;
+
+TEST_F(GitFetchToken, AHookPlantedInTheCloneNeverSeesTheToken) {
+  // The planted hook: runs on every ref update, writes what it can see.
+  TempDir dumps;
+  const std::string hook = repo.path() + "/.git/hooks/reference-transaction";
+  write_file(hook, "#!/bin/sh\nenv > " + dumps.path() + "/hook-$$.env\ncat /proc/$PPID/environ > " +
+                       dumps.path() + "/hook-parent-$$.env 2>/dev/null\ncat >/dev/null\nexit 0\n");
+  ::chmod(hook.c_str(), 0755);
+  // The hook does run for an ordinary ref update (so its silence below means something).
+  repo.git("update-ref refs/heads/probe HEAD");
+  ASSERT_FALSE(std::filesystem::is_empty(dumps.path())) << "the planted hook does not run";
+  for (const auto& entry : std::filesystem::directory_iterator(dumps.path()))
+    std::filesystem::remove(entry.path());
+
+  const BenchprRun r = run_pr();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  // The fetch went over HTTP with the token (so git held it)...
+  EXPECT_TRUE(remote_saw_the_token())
+      << "the fetch did not carry the token: the test proves nothing";
+  // ... and no hook ran with it: nothing it wrote holds the token or the header.
+  const std::string value = app::git_basic_auth_value(github.token());
+  for (const auto& entry : std::filesystem::directory_iterator(dumps.path())) {
+    const std::string content = read_file(entry.path().string());
+    EXPECT_FALSE(contains(content, github.token())) << entry.path();
+    EXPECT_FALSE(contains(content, value)) << entry.path() << ":\n" << content;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dumps.path()))
+      << "a hook of the clone ran during the fetch";
+}
 
 // An earlier pull request's code wrote the clone's .git/config: origin, a URL rewrite and
 // proxies all point at a listener of its own. The token goes to the API's clone URL only.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
@@ -20,10 +21,6 @@ using nlohmann::json;
 constexpr const char* kRepo = "acme/fastjson";  // the event's repository
 constexpr int kNumber = 1842;                   // the event's pull request
 constexpr const char* kMarker = "<!-- benchpr:comment key=default -->";
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 // name -> value from a $GITHUB_OUTPUT file written in the `name<<DELIMITER` form.
 std::map<std::string, std::string> parse_outputs(const std::string& text) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
@@ -18,10 +19,6 @@ using nlohmann::json;
 constexpr const char* kRepo = "acme/widgets";
 constexpr int kNumber = 7;
 const std::string kHeadSha = "2222222222222222222222222222222222222222";
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 // The example results file of docs/results-format.md, for pull request #7 of acme/widgets, with
 // its head values replaced: `factor(round)` times the base value.

@@ -9,15 +9,12 @@
 
 #include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/gbench_project.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 void write_cmake_project(TempRepo& repo, const std::string& work) {
   repo.write("CMakeLists.txt",

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
 #include "support/git_http_remote.hpp"
@@ -31,10 +32,6 @@ int count_with_marker(const std::vector<FakeComment>& comments) {
   int n = 0;
   for (const auto& c : comments) n += c.body.find(kMarker) == 0 ? 1 : 0;
   return n;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 // A clone with a two-commit Google Benchmark project; origin (a bare repository) has main and

@@ -17,6 +17,7 @@
 
 #include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
 #include "support/git_http_remote.hpp"
@@ -31,10 +32,6 @@ using nlohmann::json;
 constexpr const char* kRepo = "acme/widgets";
 constexpr const char* kFork = "contributor/widgets";
 constexpr int kNumber = 1;
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 // The workflow files `benchpr init FLAGS` writes, by file name.
 std::map<std::string, std::string> init_workflows(const std::vector<std::string>& flags) {
@@ -232,6 +229,23 @@ TEST_F(Workflows, TheShardedWorkflowOnAForkPullRequestStaysGreen) {
   EXPECT_TRUE(github.comments(kRepo, kNumber).empty());
 }
 
+// The workflow_run event GitHub sends the publishing workflow when `measure` has run.
+json workflow_run_event(const Workflow& measure, const WorkflowRunResult& measured,
+                        const std::string& head_sha, bool fork) {
+  return {{"action", "completed"},
+          {"workflow_run",
+           {{"id", 4242},
+            {"name", measure.name},
+            {"event", "pull_request"},
+            {"conclusion", measured.conclusion},
+            {"html_url", "https://github.com/acme/widgets/actions/runs/4242"},
+            {"head_sha", head_sha},
+            {"head_branch", "feature"},
+            {"head_repository", {{"full_name", fork ? kFork : kRepo}}},
+            {"pull_requests", fork ? json::array() : json::array({{{"number", kNumber}}})}}},
+          {"repository", {{"full_name", kRepo}}}};
+}
+
 // The measuring workflow on pull_request, then the publishing one on workflow_run with the
 // measuring run's artifacts and conclusion.
 void run_fork_safe_pair(const std::map<std::string, std::string>& files, bool fork,
@@ -242,19 +256,8 @@ void run_fork_safe_pair(const std::map<std::string, std::string>& files, bool fo
   const Workflow publish = read_workflow(files.at("benchpr-publish.yml"));
   const WorkflowRunResult measured = run_workflow(measure, measure_setup);
   expect_benchpr_steps_succeeded(measured);
-  json event = {{"action", "completed"},
-                {"workflow_run",
-                 {{"id", 4242},
-                  {"name", measure.name},
-                  {"event", "pull_request"},
-                  {"conclusion", measured.conclusion},
-                  {"html_url", "https://github.com/acme/widgets/actions/runs/4242"},
-                  {"head_sha", head_sha},
-                  {"head_branch", "feature"},
-                  {"head_repository", {{"full_name", fork ? kFork : kRepo}}},
-                  {"pull_requests", fork ? json::array() : json::array({{{"number", kNumber}}})}}},
-                {"repository", {{"full_name", kRepo}}}};
-  RunnerSetup s = publish_setup("workflow_run", event);
+  RunnerSetup s =
+      publish_setup("workflow_run", workflow_run_event(measure, measured, head_sha, fork));
   s.sha = main_sha;
   s.artifacts_dir = measure_setup.artifacts_dir;  // download-artifact's run-id
   const WorkflowRunResult published = run_workflow(publish, s);
@@ -291,18 +294,9 @@ TEST_F(Workflows, TheForkSafePairWithFailOnRegressionStillPostsThenFails) {
   const RunnerSetup measure_setup = pull_request_setup(true);
   const WorkflowRunResult measured = run_workflow(measure, measure_setup);
   expect_benchpr_steps_succeeded(measured);
-  json event = {{"action", "completed"},
-                {"workflow_run",
-                 {{"id", 4242},
-                  {"name", measure.name},
-                  {"event", "pull_request"},
-                  {"conclusion", measured.conclusion},
-                  {"head_sha", project.head_sha},
-                  {"head_branch", "feature"},
-                  {"head_repository", {{"full_name", kFork}}},
-                  {"pull_requests", json::array()}}},
-                {"repository", {{"full_name", kRepo}}}};
-  RunnerSetup s = setup("workflow_run", event, project.base_sha);
+  RunnerSetup s =
+      setup("workflow_run", workflow_run_event(measure, measured, project.head_sha, true),
+            project.base_sha);
   s.artifacts_dir = measure_setup.artifacts_dir;
   const WorkflowRunResult published = run_workflow(read_workflow(publish), s);
   EXPECT_EQ(benchpr_comments().size(), 1u) << published.log();

@@ -7,16 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/temp_repo.hpp"
 
 namespace benchpr::testing {
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
 
 // `long` is a shell expression for the long name; `short_name` an ordinary one. The script
 // lists both for --benchmark_list_tests and writes both as Google Benchmark JSON to
@@ -43,32 +41,42 @@ std::string fake_gbench(const std::string& long_name, const std::string& short_n
          "'; printf ','; entry \"$long\"; printf ']}\\n'; } > \"${out:-/dev/stdout}\"\n";
 }
 
-void write_project(TempRepo& repo, const std::string& script) {
-  repo.write(".benchpr.yml",
-             "build: 'true'\n"
-             "suites:\n"
-             "  - name: micro\n"
-             "    run: sh fake_gbench.sh\n"
-             "    format: google-benchmark\n"
-             "rounds: 2\n"
-             "warmup_rounds: 0\n");
-  repo.write("fake_gbench.sh", script);
-  repo.commit("base");
-}
-
 const std::string kRepeat200k = "$(head -c 200000 /dev/zero | tr '\\0' ";
+
+// A repository whose one suite is the script, and a local run of it with more arguments: main
+// against itself, the results file in `out`.
+class LongNames : public ::testing::Test {
+ protected:
+  void commit_project(const std::string& script) {
+    repo.write(".benchpr.yml",
+               "build: 'true'\n"
+               "suites:\n"
+               "  - name: micro\n"
+               "    run: sh fake_gbench.sh\n"
+               "    format: google-benchmark\n"
+               "rounds: 2\n"
+               "warmup_rounds: 0\n");
+    repo.write("fake_gbench.sh", script);
+    repo.commit("base");
+  }
+  BenchprRun run(const std::vector<std::string>& more) {
+    std::vector<std::string> args = {
+        "run",    "-C",   repo.path(), "--base",   "main",
+        "--head", "main", "--dry-run", "--output", out / "results.json"};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_benchpr(BENCHPR_BINARY, args,
+                       {{"GITHUB_ACTIONS", ""}, {"GITHUB_EVENT_PATH", ""}, {"BENCHPR_SHARD", ""}});
+  }
+
+  TempRepo repo;
+  TempDir out;
+};
 
 // --shard with --filter: the partition lists both sides' benchmarks and keeps those the filter
 // matches.
-TEST(LongNames, AShardWithAFilterSurvivesA200000CharacterName) {
-  TempRepo repo;
-  write_project(repo, fake_gbench("BM_" + kRepeat200k + "a)x", "BM_short_x"));
-  TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY,
-                  {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--dry-run",
-                   "--shard", "1/2", "--filter", "BM_.*x", "--output", out / "results.json"},
-                  {{"GITHUB_ACTIONS", ""}, {"GITHUB_EVENT_PATH", ""}, {"BENCHPR_SHARD", ""}});
+TEST_F(LongNames, AShardWithAFilterSurvivesA200000CharacterName) {
+  commit_project(fake_gbench("BM_" + kRepeat200k + "a)x", "BM_short_x"));
+  const BenchprRun r = run({"--shard", "1/2", "--filter", "BM_.*x"});
   ASSERT_LT(r.exit_code, 128) << "killed by a signal:\n" << r.err;
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "shard 1 of 2 done")) << r.err;
@@ -76,16 +84,10 @@ TEST(LongNames, AShardWithAFilterSurvivesA200000CharacterName) {
 
 // --instructions: every listed name is checked for /threads:N (a long run of digits there is
 // what made the regex recurse), and --filter applies to the listing.
-TEST(LongNames, InstructionCountsSurviveA200000DigitThreadCount) {
-  TempRepo repo;
+TEST_F(LongNames, InstructionCountsSurviveA200000DigitThreadCount) {
   // Both names multi-threaded: Callgrind is never started, the check alone is what is tested.
-  write_project(repo, fake_gbench("BM_x/threads:" + kRepeat200k + "2)", "BM_t/threads:2"));
-  TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY,
-                  {"run", "-C", repo.path(), "--base", "main", "--head", "main", "--dry-run",
-                   "--instructions", "--output", out / "results.json"},
-                  {{"GITHUB_ACTIONS", ""}, {"GITHUB_EVENT_PATH", ""}, {"BENCHPR_SHARD", ""}});
+  commit_project(fake_gbench("BM_x/threads:" + kRepeat200k + "2)", "BM_t/threads:2"));
+  const BenchprRun r = run({"--instructions"});
   ASSERT_LT(r.exit_code, 128) << "killed by a signal:\n" << r.err;
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(read_file(out / "results.json"), "multi-threaded")) << r.err;

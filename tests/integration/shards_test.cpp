@@ -12,6 +12,7 @@
 
 #include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
+#include "support/contains.hpp"
 #include "support/gbench_project.hpp"
 #include "support/results_doc.hpp"
 #include "support/temp_repo.hpp"
@@ -27,10 +28,6 @@ std::set<std::string> series_names(const json& doc) {
   std::set<std::string> out;
   for (const json& s : doc["series"]) out.insert(s["name"].get<std::string>());
   return out;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 // One project, built once: every step below reuses the builds (ctest runs each test in a process

@@ -2,8 +2,8 @@
 # layers that follows the rules passes, and each loophole added to it alone makes the check fail
 # and name the file. -DCHECK=cmake/CheckLayering.cmake -DWORK=<scratch directory>
 
-# The rules of the real tree, in small: core and config pure, config may read one header of
-# formats, exec an adapter, runner above both.
+# Rules in the shape of the real tree's: core and config pure, config may read one header of
+# formats (a rule's ONLY list), exec an adapter, runner above both.
 set(_rules "core=core|formats=core,formats|config=core,formats/format.hpp|exec=core|runner=core,exec")
 set(_pure "core=fmt/|formats=|config=yaml-cpp/")
 

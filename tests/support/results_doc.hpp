@@ -32,6 +32,11 @@ std::map<std::string, std::string> verdicts(const nlohmann::json& doc);
 // recommendation must still follow from them.
 std::string recommendation_for(const nlohmann::json& doc);
 
+// The analysed rounds in which benchmark `b` was compared: those its analysis used, and a first
+// round it left out as cold (on a busy machine the first round may look cold: it was still
+// compared).
+int rounds_compared(const nlohmann::json& b);
+
 // `name` was compared in every one of `rounds` analysed rounds: values on both sides in each,
 // and a comparison's verdict (not failed, added or removed). Which comparison verdict is left
 // to the caller: the PR's binary differs, and code layout alone can move an unchanged

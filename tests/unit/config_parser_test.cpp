@@ -50,7 +50,7 @@ scrub_env: [AWS_SECRET_ACCESS_KEY, NPM_TOKEN]
 comment: on-change
 bisect: auto
 )");
-  EXPECT_EQ(c.comment, "on-change");
+  EXPECT_EQ(c.comment, CommentPolicy::OnChange);
   EXPECT_EQ(c.bisect, "auto");
   EXPECT_EQ(c.build, "cmake -S . -B build && cmake --build build -j2");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 45 * 60);
@@ -58,17 +58,17 @@ bisect: auto
   const SuiteConfig& core = c.suites[0];
   EXPECT_EQ(core.name, "core");
   EXPECT_EQ(core.run, "build/bench/core_bench --benchmark_min_time=0.2");
-  EXPECT_EQ(core.format, "google-benchmark");
+  EXPECT_EQ(core.format, FormatKind::GoogleBenchmark);
   EXPECT_EQ(core.timeout_seconds, 300);
   EXPECT_EQ(core.metric, "cpu_time");
   EXPECT_EQ(core.better, Better::Lower);
   EXPECT_EQ(core.line, 5);
   EXPECT_EQ(c.suites[1].name, "tls.jmh-1");
-  EXPECT_EQ(c.suites[1].format, "jmh");
+  EXPECT_EQ(c.suites[1].format, FormatKind::Jmh);
   EXPECT_EQ(c.suites[1].line, 11);
   EXPECT_EQ(c.suites[1].timeout_seconds, std::nullopt);
   EXPECT_EQ(c.suites[1].better, std::nullopt);
-  EXPECT_EQ(c.suites[2].format, "hyperfine");
+  EXPECT_EQ(c.suites[2].format, FormatKind::Hyperfine);
   EXPECT_EQ(c.suites[2].run, "hyperfine --export-json {out} 'build/tool --help'");
   EXPECT_EQ(c.suites[3].better, Better::Higher);
   EXPECT_EQ(c.suites[3].line, 17);
@@ -164,9 +164,9 @@ TEST(ConfigParser, Defaults) {
   const Config c = parse_config(kMinimal);
   EXPECT_EQ(c.build, "");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 30 * 60);
-  EXPECT_EQ(c.comment, "always");
+  EXPECT_EQ(c.comment, CommentPolicy::Always);
   ASSERT_EQ(c.suites.size(), 1u);
-  EXPECT_EQ(c.suites[0].format, "google-benchmark");
+  EXPECT_EQ(c.suites[0].format, FormatKind::GoogleBenchmark);
   EXPECT_EQ(c.suites[0].metric, "");
   EXPECT_EQ(c.suites[0].timeout_seconds, std::nullopt);
   EXPECT_EQ(c.suites[0].line, 2);

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 // A warm-up and `rounds` analysed rounds alternating AB, BA.
 Results make_results(int rounds) {
   Results r;
-  r.config.suites.push_back({"core", "bench", "google-benchmark", {}, "", {}, 0});
+  r.config.suites.push_back({"core", "bench", FormatKind::GoogleBenchmark, {}, "", {}, 0});
   for (int i = 0; i <= rounds; ++i) {
     RoundPlan p;
     p.index = i;
@@ -132,7 +132,7 @@ TEST(MeasurementNotes, SleepAddedIsFlaggedAndNoted) {
   const Analysis a = analyse_session(r);
   ASSERT_EQ(a.benchmarks.size(), 2u);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
-    const bool waiting = std::find(b.flags.begin(), b.flags.end(), "waiting") != b.flags.end();
+    const bool waiting = b.has_flag(BenchmarkFlag::Waiting);
     EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
   }
   bool noted = false;
@@ -276,7 +276,7 @@ TEST(MeasurementNotes, OnBusyRoundsWaitingIsSeenAgainstTheSuitesOtherBenchmarks)
   all_rounds_busy(r, 6);
   const Analysis a = analyse_session(r);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
-    const bool waiting = std::find(b.flags.begin(), b.flags.end(), "waiting") != b.flags.end();
+    const bool waiting = b.has_flag(BenchmarkFlag::Waiting);
     EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
   }
   // The real-time change named is the one beyond the neighbours' load.
@@ -364,8 +364,8 @@ TEST(CpuMissedWork, CpuTimeThatHalvesWhileWallTimeStaysIsNotCalledFaster) {
   EXPECT_NE(work.verdict, Verdict::Improvement);
   EXPECT_NE(work.verdict, Verdict::Faster);
   EXPECT_NEAR(work.change, 0.0, 0.005);
-  EXPECT_THAT(work.flags, ::testing::Contains("wall-time"));
-  EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains("waiting")));
+  EXPECT_THAT(work.flags, ::testing::Contains(BenchmarkFlag::WallTime));
+  EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains(BenchmarkFlag::Waiting)));
   EXPECT_TRUE(a.benchmarks[1].flags.empty());
   EXPECT_THAT(
       plain_texts(a.notes),
@@ -455,7 +455,7 @@ TEST(CpuMissedWork, OnALoadedMachineTheProcessesCpuTimeShowsTheHelperThread) {
   ASSERT_EQ(missed.size(), 1u);
   EXPECT_EQ(missed[0].name, "BM_Work");
   const Analysis a = analyse_session(r);
-  EXPECT_THAT(a.benchmarks[0].flags, ::testing::Contains("wall-time"));
+  EXPECT_THAT(a.benchmarks[0].flags, ::testing::Contains(BenchmarkFlag::WallTime));
   EXPECT_NE(a.benchmarks[0].verdict, Verdict::Improvement);
 }
 

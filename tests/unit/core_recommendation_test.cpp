@@ -118,8 +118,8 @@ TEST(Recommendation, OrderWarningWithNothingUndecidedFollowsTheVerdicts) {
   Analysis a = unchanged_analysis();
   BenchmarkAnalysis b = a.benchmarks.front();
   b.name = "BM_B";
-  b.flags = {"order"};
-  a.benchmarks.front().flags = {"order"};
+  b.flags = {BenchmarkFlag::Order};
+  a.benchmarks.front().flags = {BenchmarkFlag::Order};
   a.benchmarks.push_back(b);
   a.order_warning = true;
   const Recommendation r = recommend(results_with(pr("Tidy the parser")), a);

@@ -39,7 +39,7 @@ Results sample() {
   SuiteConfig suite;
   suite.name = "micro";
   suite.run = "./bench --x";
-  suite.format = "google-benchmark";
+  suite.format = FormatKind::GoogleBenchmark;
   suite.timeout_seconds = 3;
   suite.metric = "cpu_time";
   suite.better = Better::Higher;

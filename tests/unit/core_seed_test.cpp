@@ -39,21 +39,19 @@ Results seed_results() {
   return r;
 }
 
-bool has_flag(const BenchmarkAnalysis& a, const std::string& f) {
-  return std::find(a.flags.begin(), a.flags.end(), f) != a.flags.end();
-}
+bool has_flag(const BenchmarkAnalysis& a, BenchmarkFlag f) { return a.has_flag(f); }
 
 TEST(SeedPekkoTls, SmallPayloadSignFollowsRunOrder) {
   const Analysis a = analyse(seed_results());
   const auto& b256 = a.benchmarks[0];
   EXPECT_EQ(b256.verdict, Verdict::Inconclusive);
-  EXPECT_TRUE(has_flag(b256, "order"));
+  EXPECT_TRUE(has_flag(b256, BenchmarkFlag::Order));
   EXPECT_NE(b256.reason.find("sign follows run order"), std::string::npos) << b256.reason;
   // Round 1 is low on both sides (105.8 vs 124.8, 131.7, 134.6 geometric level), but three
   // rounds that differ by 8% among themselves do not show it: one-sided t = 4.69 on 2 df,
   // p = (1 - 4.69 / sqrt(4.69^2 + 2)) / 2 = 0.021, above the cold check's 0.002. The careful
   // reader called only the 4 KiB round 1 cold.
-  EXPECT_FALSE(has_flag(b256, "cold-round"));
+  EXPECT_FALSE(has_flag(b256, BenchmarkFlag::ColdRound));
   EXPECT_FALSE(b256.dropped_round.has_value());
   EXPECT_EQ(b256.rounds_used, 4);
 }
@@ -69,7 +67,7 @@ TEST(SeedPekkoTls, NothingIsARegressionOrImprovementFromFourRounds) {
 TEST(SeedPekkoTls, FourKibRound1IsColdAndThePrIsLowerInEveryRound) {
   const Analysis a = analyse(seed_results());
   const auto& b4k = a.benchmarks[1];
-  EXPECT_TRUE(has_flag(b4k, "cold-round"));
+  EXPECT_TRUE(has_flag(b4k, BenchmarkFlag::ColdRound));
   EXPECT_FALSE(b4k.dropped_round.has_value());
   EXPECT_EQ(b4k.rounds_used, 4);
   EXPECT_EQ(b4k.worse_rounds, 4);  // "this PR is slower in all 4 rounds"

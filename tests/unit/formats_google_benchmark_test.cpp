@@ -456,7 +456,7 @@ TEST(GoogleBenchmarkFormat, EntriesBeyondTheLimitAreRefused) {
 
 TEST(GoogleBenchmarkFormat, ExtraArgumentsQuoteThePath) {
   const auto format = make_google_benchmark_format("", std::nullopt);
-  EXPECT_EQ(format->name(), "google-benchmark");
+  EXPECT_EQ(format->kind(), FormatKind::GoogleBenchmark);
   EXPECT_EQ(format->extra_arguments("/tmp/run 1/it's.json", 3),
             " --benchmark_format=console --benchmark_out='/tmp/run 1/it'\\''s.json'"
             " --benchmark_out_format=json --benchmark_repetitions=3"

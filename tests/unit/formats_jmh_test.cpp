@@ -154,7 +154,7 @@ TEST(JmhFormat, WrongShapesAreParseErrors) {
 
 TEST(JmhFormat, ExtraArgumentsAreLeftToTheUser) {
   const auto format = make_jmh_format("", std::nullopt);
-  EXPECT_EQ(format->name(), "jmh");
+  EXPECT_EQ(format->kind(), FormatKind::Jmh);
   EXPECT_EQ(format->extra_arguments("/tmp/out.json", 3), "");
 }
 

@@ -1,4 +1,4 @@
-// make_format, known_formats and the helpers the parsers share.
+// make_format and the helpers the parsers share.
 #include <cmath>
 #include <string>
 
@@ -10,43 +10,43 @@ namespace benchpr::formats {
 namespace {
 
 TEST(FormatRegistry, EveryKnownFormatIsMade) {
-  EXPECT_EQ(known_formats(), (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine",
-                                                       "command", "custom"}));
-  for (const std::string& name : known_formats()) {
+  EXPECT_EQ(kFormatKinds.names(), (std::vector<std::string>{"google-benchmark", "jmh", "hyperfine",
+                                                            "command", "custom"}));
+  for (const auto& [kind, name] : kFormatKinds.entries) {
     SuiteConfig suite;
-    suite.format = name;
+    suite.format = kind;
     const auto format = make_format(suite);
     ASSERT_NE(format, nullptr) << name;
-    EXPECT_EQ(format->name(), name);
+    EXPECT_EQ(format->kind(), kind) << name;
   }
 }
 
 TEST(FormatRegistry, CommandIsMeasuredNotParsed) {
   SuiteConfig suite;
-  suite.format = "command";
+  suite.format = FormatKind::Command;
   const auto format = make_format(suite);
   ASSERT_NE(format, nullptr);
   EXPECT_TRUE(format->measures_process());
   EXPECT_EQ(format->extra_arguments("/tmp/out.json", 3), "");
   EXPECT_THROW(format->parse("anything"), ParseError);
-  suite.format = "custom";
+  suite.format = FormatKind::Custom;
   EXPECT_FALSE(make_format(suite)->measures_process());
 }
 
-TEST(FormatRegistry, UnknownFormatIsNull) {
-  SuiteConfig suite;
-  suite.format = "gbench";
-  EXPECT_EQ(make_format(suite), nullptr);
+TEST(FormatRegistry, UnknownNameIsNoFormat) {
+  EXPECT_EQ(format_kind_from_string("gbench"), std::nullopt);
+  EXPECT_EQ(format_kind_from_string("Google-Benchmark"), std::nullopt);
+  EXPECT_EQ(format_kind_from_string(""), std::nullopt);
 }
 
 TEST(FormatRegistry, SuiteOptionsReachTheParser) {
   SuiteConfig suite;
-  suite.format = "custom";
+  suite.format = FormatKind::Custom;
   suite.better = Better::Higher;
   EXPECT_EQ(make_format(suite)->parse(R"([{"name": "a", "value": 1}])").measurements.at(0).better,
             Better::Higher);
 
-  suite.format = "google-benchmark";
+  suite.format = FormatKind::GoogleBenchmark;
   suite.metric = "cpu_time";
   suite.better.reset();
   const ParsedRun run = make_format(suite)->parse(

@@ -167,7 +167,7 @@ TEST(RenderConsistency, OwnThresholdsAreShownWhereTheyDiffer) {
   core.benchmarks = {{"BM_Parse*", 0.01, std::nullopt, 0}};
   SuiteConfig net;
   net.name = "net";
-  net.format = "custom";
+  net.format = FormatKind::Custom;
   r.config.suites = {core, net};
   r.series.push_back(series("BM_Alloc/64", 10, 310, 0.035, 0.003, 61));
   r.series.push_back(series("BM_Parse/json", 10, 1200, 0.015, 0.002, 62));

@@ -229,7 +229,7 @@ TEST(RenderGolden, InconclusiveOrder) {
     expect_verdict(a, name, Verdict::Inconclusive);
     for (const BenchmarkAnalysis& b : a.benchmarks) {
       if (b.name != name) continue;
-      EXPECT_EQ(b.flags, std::vector<std::string>{"order"}) << b.name;
+      EXPECT_EQ(b.flags, std::vector<BenchmarkFlag>{BenchmarkFlag::Order}) << b.name;
     }
   }
   expect_verdict(a, "TlsBenchmark.warmRoundTrip/payload=65536", Verdict::Unchanged);

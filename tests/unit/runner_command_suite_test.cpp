@@ -44,7 +44,7 @@ SuiteConfig suite(std::string metric = "") {
   SuiteConfig s;
   s.name = "iperf";
   s.run = "./client --seconds 1";
-  s.format = "command";
+  s.format = FormatKind::Command;
   s.metric = std::move(metric);
   return s;
 }

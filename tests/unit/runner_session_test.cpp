@@ -20,6 +20,7 @@
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/suite_command.hpp"
+#include "support/fake_clock.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::runner {
@@ -49,6 +50,9 @@ class FakeGbench : public exec::ProcessRunner {
   std::string other_binary = "./other_bin";
   std::map<std::string, std::pair<double, double>> other_times;
   bool other_wants_an_argument = false;
+  // Each process takes this long, on `clock` when the test gives one.
+  double run_seconds = 0.01;
+  testing::FakeClock* clock = nullptr;
 
   // The command line with the BENCHMARK_* variables benchpr sets written as the flags Google
   // Benchmark reads them as: "--benchmark_out='/o/x.json'" for BENCHMARK_OUT=/o/x.json.
@@ -72,7 +76,8 @@ class FakeGbench : public exec::ProcessRunner {
     commands.push_back(std::string(head ? "head: " : "base: ") + spec.command);
     exec::ProcessResult r;
     r.exit_code = 0;
-    r.wall_seconds = 0.01;
+    r.wall_seconds = run_seconds;
+    if (clock) clock->advance(run_seconds);
     if (spec.command.size() >= kMaxArgStrlen) {  // as execve("/bin/sh", {"sh", "-c", command})
       r.started = false;
       r.spawn_error = "Argument list too long";
@@ -178,7 +183,7 @@ struct Fixture {
     results.config.build = "make";
     results.config.rounds = 4;
     results.config.warmup_rounds = 1;
-    results.config.suites = {{"micro", "./bench_bin", "google-benchmark", {}, "", {}, 0}};
+    results.config.suites = {{"micro", "./bench_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0}};
     results.seed = 3;
     results.plan = make_schedule(4, 1, 3);
   }
@@ -216,7 +221,7 @@ RunFlags repetitions(int n) {
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
 TEST(RunCommand, OutPlaceholderOrFormatArguments) {
-  SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", "jmh", {}, "", {}, 0};
+  SuiteConfig jmh{"jmh", "java -jar b.jar -rf json -rff {out}", FormatKind::Jmh, {}, "", {}, 0};
   auto jmh_format = formats::make_format(jmh);
   const RunCommand j = make_run_command(jmh, *jmh_format, "/o/r 1.json", repetitions(3));
   EXPECT_EQ(j.command, "java -jar b.jar -rf json -rff '/o/r 1.json'");
@@ -226,7 +231,7 @@ TEST(RunCommand, OutPlaceholderOrFormatArguments) {
 // A program whose main() checks its arguments (spdlog's formatter-bench wants exactly one) runs
 // as it is: Google Benchmark reads each flag from BENCHMARK_<FLAG> when argv does not give it.
 TEST(RunCommand, GoogleBenchmarkFlagsGoThroughTheEnvironment) {
-  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "./b", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   RunFlags flags = repetitions(3);
   flags.filter = "BM_.*";
@@ -253,7 +258,7 @@ TEST(RunCommand, GoogleBenchmarkFlagsGoThroughTheEnvironment) {
 TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
   SuiteConfig gb{"gb",
                  "./b --benchmark_filter=BM_Fast --benchmark_repetitions=9",
-                 "google-benchmark",
+                 FormatKind::GoogleBenchmark,
                  {},
                  "",
                  {},
@@ -277,7 +282,7 @@ TEST(RunCommand, AFlagTheCommandGivesItselfStaysOnTheCommandLine) {
 // formatter-bench failed every round after the first look), unless the command gives a filter
 // itself, which benchpr's must then follow to win.
 TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
-  SuiteConfig gb{"gb", "BENCHMARK_OUT={out} ./b all", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "BENCHMARK_OUT={out} ./b all", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   RunFlags flags = repetitions(1);
   flags.only = {"BM_A"};
@@ -285,7 +290,8 @@ TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
   EXPECT_EQ(c.command, "BENCHMARK_OUT='/o/x.json' ./b all");
   EXPECT_EQ(c.env, (EnvList{{"BENCHMARK_FILTER", "^(BM_A)$"}}));
 
-  SuiteConfig own{"gb", "BENCHMARK_FILTER=BM_ ./b --out={out}", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig own{
+      "gb", "BENCHMARK_FILTER=BM_ ./b --out={out}", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   const RunCommand o = make_run_command(own, *gb_format, "/o/x.json", flags);
   EXPECT_EQ(o.command, "BENCHMARK_FILTER=BM_ ./b --out='/o/x.json' --benchmark_filter='^(BM_A)$'");
   EXPECT_TRUE(o.env.empty());
@@ -293,7 +299,7 @@ TEST(RunCommand, AnOutPlaceholderCommandGetsItsFilterThroughTheEnvironment) {
 
 // Both sides' environments have the same length: only the out path differs, by "base"/"head".
 TEST(RunCommand, BothSidesGetEnvironmentsOfTheSameLength) {
-  SuiteConfig gb{"gb", "./b", "google-benchmark", {}, "", {}, 0};
+  SuiteConfig gb{"gb", "./b", FormatKind::GoogleBenchmark, {}, "", {}, 0};
   auto gb_format = formats::make_format(gb);
   const auto size = [](const RunCommand& c) {
     std::size_t n = 0;
@@ -550,7 +556,7 @@ TEST(Session, ASuiteThatFailsInTheWarmUpIsNotRunAgain) {
   f.fake.times = {{"BM_A", {100, 100}}};
   f.fake.other_wants_an_argument = true;
   f.results.config.suites.push_back(
-      {"formatter", "./other_bin", "google-benchmark", {}, "", {}, 0});
+      {"formatter", "./other_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0});
   f.run();
   int other_runs = 0;
   for (const auto& c : f.fake.commands) other_runs += c.find("./other_bin") != std::string::npos;
@@ -580,7 +586,8 @@ TEST(Session, ASuiteWithNothingSelectedByTheFilterIsSkipped) {
   Fixture f;
   f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {50, 50}}};
   f.fake.other_times = {{"BM_X", {10, 10}}};
-  f.results.config.suites.push_back({"other", "./other_bin", "google-benchmark", {}, "", {}, 0});
+  f.results.config.suites.push_back(
+      {"other", "./other_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0});
   f.results.config.filter = "BM_A";
   f.run();
   for (const RunRecord& rec : f.results.runs)
@@ -627,6 +634,30 @@ TEST(Session, ProgressNumbersRoundsAsTheCommentAndEstimatesAfterTheFirstRound) {
     EXPECT_EQ(rounds[i].rfind(fmt::format("round {} of 4 (", i), 0), 0u) << rounds[i];
     EXPECT_NE(rounds[i].find(" left"), std::string::npos) << rounds[i];
   }
+}
+
+// The session reads the time from the clock it is given: with every process taking 5 s of it
+// and benchpr's own work none, elapsed times, the time left and the overhead are exact.
+TEST(Session, TimesComeFromTheClockTheSessionIsGiven) {
+  Fixture f;
+  testing::FakeClock clock;
+  f.fake.clock = &clock;
+  f.fake.run_seconds = 5;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  // Two builds, then a warm-up and 4 rounds of one process per side: 12 processes.
+  EXPECT_DOUBLE_EQ(f.results.measuring_seconds, 60);
+  EXPECT_DOUBLE_EQ(f.results.overhead_seconds, 0);
+  std::vector<std::string> rounds;
+  for (const auto& l : f.progress)
+    if (l.find("elapsed") != std::string::npos) rounds.push_back(l);
+  ASSERT_EQ(rounds.size(), 5u);
+  EXPECT_NE(rounds[0].find("elapsed 10s"), std::string::npos) << rounds[0];
+  // The first analysed round: the builds and the warm-up behind it, 4 rounds of 10 s ahead.
+  EXPECT_NE(rounds[1].find("elapsed 20s, about 40s left"), std::string::npos) << rounds[1];
+  EXPECT_NE(rounds[4].find("elapsed 50s, about 10s left"), std::string::npos) << rounds[4];
 }
 
 // With a budget (adaptive looks) there is a plan line, and a look that goes on says so.

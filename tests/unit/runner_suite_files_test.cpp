@@ -88,7 +88,7 @@ struct Worktrees {
     SuiteConfig script;
     script.name = "script";
     script.run = "./bench.sh";
-    script.format = "command";
+    script.format = FormatKind::Command;
     return {exe, script};
   }
 };

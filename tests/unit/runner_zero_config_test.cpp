@@ -190,7 +190,7 @@ TEST(ZeroConfig, MavenProjectWithJmhShowsTheConfigToAdd) {
   EXPECT_NE(msg.find(yaml), std::string::npos);
   const Config config = config::parse_config(yaml);
   ASSERT_EQ(config.suites.size(), 1u);
-  EXPECT_EQ(config.suites[0].format, "jmh");
+  EXPECT_EQ(config.suites[0].format, FormatKind::Jmh);
   EXPECT_EQ(config.suites[0].run,
             "java -jar bench/target/benchmarks.jar -f 1 -wi 3 -i 5 -rf json -rff {out}");
   EXPECT_EQ(config.build, "mvn -B -q -DskipTests -pl bench -am package");
@@ -218,7 +218,7 @@ TEST(SuggestConfig, CmakeSuitesComeFromExecutablesThatLinkBenchmark) {
   ASSERT_EQ(config.suites.size(), 2u) << yaml;  // not `tool`, not the commented-out old_bench
   EXPECT_EQ(config.suites[0].name, "core_bench");
   EXPECT_EQ(config.suites[0].run, "build-benchpr/bench/core_bench");
-  EXPECT_EQ(config.suites[0].format, "google-benchmark");
+  EXPECT_EQ(config.suites[0].format, FormatKind::GoogleBenchmark);
   EXPECT_EQ(config.suites[1].name, "io_bench");
   EXPECT_EQ(config.suites[1].run, "build-benchpr/bench/io_bench");
   EXPECT_EQ(config.rounds, 10);
@@ -333,7 +333,7 @@ TEST(DiscoverBenchmarks, FindsGoogleBenchmarkExecutablesOnly) {
   ASSERT_EQ(suites.size(), 3u);
   EXPECT_EQ(suites[0].name, "core_bench");
   EXPECT_EQ(suites[0].run, "build-benchpr/bench/core_bench");
-  EXPECT_EQ(suites[0].format, "google-benchmark");
+  EXPECT_EQ(suites[0].format, FormatKind::GoogleBenchmark);
   EXPECT_EQ(suites[1].name, "io_bench");
   EXPECT_EQ(suites[1].run, "build-benchpr/io_bench");
   EXPECT_EQ(suites[2].name, "static_bench");

@@ -71,7 +71,8 @@ runner::WorkSelection target_selection(const Config& config, const Bisection& b)
   const bool exact = b.method == "instructions";
   for (const BisectTarget& t : b.targets) {
     const SuiteConfig* s = suite_of(config, t.suite, exact);
-    if (s != nullptr && s->format == "google-benchmark") w.benchmarks[s->name].push_back(t.name);
+    if (s != nullptr && s->format == FormatKind::GoogleBenchmark)
+      w.benchmarks[s->name].push_back(t.name);
   }
   return w;
 }

@@ -13,7 +13,9 @@
 #include "benchpr/app/suggest.hpp"
 #include "benchpr/app/token_file.hpp"
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/error.hpp"
+#include "benchpr/core/text.hpp"
 
 namespace benchpr::app {
 
@@ -146,12 +148,7 @@ void add_merge_options(CLI::App& merge, MergeOptions& o) {
 void check_choice(const std::string& option, const std::string& value,
                   const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  std::string list;
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    if (i > 0) list += i + 1 == choices.size() ? " or " : ", ";
-    list += choices[i];
-  }
-  throw UserError(option + ": expected " + list + ", got '" + value + "'" +
+  throw UserError(option + ": expected " + one_of(choices) + ", got '" + value + "'" +
                   did_you_mean(value, choices));
 }
 
@@ -159,7 +156,7 @@ template <typename Options>
 void check_report_choices(const Options& o) {
   check_choice("--format", o.format, {"auto", "markdown", "text"});
   check_choice("--color", o.color, {"auto", "always", "never"});
-  if (!o.comment.empty()) check_choice("--comment", o.comment, {"always", "on-change", "never"});
+  if (!o.comment.empty()) check_choice("--comment", o.comment, kCommentPolicies.names());
 }
 
 std::vector<std::string> long_names(const CLI::App& cmd) {

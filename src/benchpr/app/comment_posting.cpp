@@ -65,7 +65,7 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
   try {
     auto client = make_github_client(request.api_url, token,
                                      [&progress](const std::string& m) { progress.line(m); });
-    if (request.policy == "never") {
+    if (request.policy == CommentPolicy::Never) {
       progress.line("comment policy never: no comment for " + where);
     } else {
       github::StickyOptions sticky;
@@ -73,7 +73,7 @@ PostOutcome post_comment(const PostRequest& request, const Progress& progress) {
       sticky.author = request.author;
       // on-change: nothing new is not worth a new comment, but an existing one must not keep
       // showing old numbers.
-      sticky.create = request.policy != "on-change" || request.news;
+      sticky.create = request.policy != CommentPolicy::OnChange || request.news;
       const auto result = client->upsert_sticky_comment(slug->owner, slug->name, pr.number,
                                                         request.markdown, sticky);
       if (result.action == github::StickyAction::Skipped) {

@@ -25,9 +25,9 @@ struct PostRequest {
   bool dry_run = false;
   // `publish` exists to post: there a missing token is a failure, not a measuring-only job.
   bool require_token = false;
-  std::string policy = "always";  // always | on-change | never
-  bool news = true;               // some verdict is not `unchanged` (on-change posts only then)
-  std::string author;             // whose marked comment is ours; "" = the token's login
+  CommentPolicy policy = CommentPolicy::Always;
+  bool news = true;    // some verdict is not `unchanged` (on-change posts only then)
+  std::string author;  // whose marked comment is ours; "" = the token's login
   // The commit status on pull_request.head_sha, with the comment (else fallback_url) as target.
   bool status = false;
   RecommendationKind recommendation = RecommendationKind::Merge;
@@ -45,7 +45,8 @@ PostRequest post_request(const Options& o, const Results& results, const Analysi
   r.key = o.key;
   r.api_url = o.api_url;
   r.dry_run = o.dry_run;
-  r.policy = o.comment.empty() ? results.config.comment : o.comment;
+  // --comment was checked against the same names when the command line was read; "" is none.
+  r.policy = comment_policy_from_string(o.comment).value_or(results.config.comment);
   r.news = analysis.benchmarks.empty();
   for (const auto& b : analysis.benchmarks) r.news = r.news || b.verdict != Verdict::Unchanged;
   r.author = o.comment_author;

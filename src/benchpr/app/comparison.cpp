@@ -34,7 +34,7 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
   const std::string fix = "set fetch-depth: 0 in the actions/checkout step";
   if (ctx.repo->is_shallow()) {
     progress.line("the checkout is shallow: fetching its history (" + fix + " to skip this)");
-    const std::optional<std::string> error = ctx.remote.unshallow(ctx.remote.origin_url());
+    const std::optional<std::string> error = ctx.remote->unshallow(ctx.remote->origin_url());
     ctx.reopen();
     if (error && ctx.repo->is_shallow()) {
       throw git::GitError("the checkout is shallow and fetching its history failed (" + *error +
@@ -46,7 +46,7 @@ void ensure_history(RepoContext& ctx, const std::vector<std::string>& shas,
     if (!ctx.has_commit(sha)) missing.push_back(sha);
   if (missing.empty()) return;
   progress.line("fetching missing commits from origin");
-  const std::optional<std::string> error = ctx.remote.fetch(ctx.remote.origin_url(), missing);
+  const std::optional<std::string> error = ctx.remote->fetch(ctx.remote->origin_url(), missing);
   ctx.reopen();
   for (const auto& sha : missing) {
     if (!ctx.has_commit(sha)) {
@@ -77,15 +77,22 @@ RevisionInfo merge_base_revision(RepoContext& ctx, const std::string& base, cons
 
 RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes, std::string token,
                          std::string api_url)
+    : RepoContext(dir, processes,
+                  std::make_unique<GitRemote>(processes, dir, std::move(token), std::move(api_url)),
+                  git::open_repository) {}
+
+RepoContext::RepoContext(std::string dir, exec::ProcessRunner& processes,
+                         std::unique_ptr<GitFetcher> remote, RepositoryOpener open)
     : directory(std::move(dir)),
       processes(processes),
-      remote(processes, directory, std::move(token), std::move(api_url)) {
+      remote(std::move(remote)),
+      open_(std::move(open)) {
   reopen();
 }
 
 void RepoContext::reopen() {
   try {
-    repo = git::open_repository(directory);
+    repo = open_(directory);
   } catch (const git::GitError& e) {
     throw UserError(e.what());
   }
@@ -172,7 +179,7 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
   if (merge) refspecs.push_back("+refs/pull/" + number + "/merge:" + ns + "merge");
   progress.line("fetching pull request #" + number + " and " + pr.base_ref + " from " +
                 pr.base_clone_url);
-  if (const std::optional<std::string> error = ctx.remote.fetch(pr.base_clone_url, refspecs)) {
+  if (const std::optional<std::string> error = ctx.remote->fetch(pr.base_clone_url, refspecs)) {
     throw git::GitError("cannot fetch pull request #" + number + " from " + pr.base_clone_url +
                         ": " + *error +
                         (merge ? " (GitHub has no merge ref for a pull request with "

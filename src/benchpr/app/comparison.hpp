@@ -4,6 +4,7 @@
 // job.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,11 +28,18 @@ struct Comparison {
   bool fork_with_read_only_token = false;
 };
 
+// Opens the repository at a directory (git::open_repository for every real run).
+using RepositoryOpener = std::function<std::unique_ptr<git::Repository>(const std::string&)>;
+
 // The repository a run works in, reopened after git fetches so libgit2 sees the new refs.
 struct RepoContext {
-  // `api_url`: the GitHub API whose git host alone may receive `token`.
+  // The real repository and remotes: libgit2, and the git command line for fetches. `api_url`:
+  // the GitHub API whose git host alone may receive `token`.
   RepoContext(std::string directory, exec::ProcessRunner& processes, std::string token,
               std::string api_url);
+  // The seams: tests pass a fake repository and fetcher.
+  RepoContext(std::string directory, exec::ProcessRunner& processes,
+              std::unique_ptr<GitFetcher> remote, RepositoryOpener open);
   void reopen();
   // resolve() that turns "not found" into UserError.
   RevisionInfo resolve(const std::string& spec);
@@ -39,8 +47,11 @@ struct RepoContext {
 
   std::string directory;
   exec::ProcessRunner& processes;
+  std::unique_ptr<GitFetcher> remote;
   std::unique_ptr<git::Repository> repo;
-  GitRemote remote;
+
+ private:
+  RepositoryOpener open_;
 };
 
 // --base/--head; `--head WORKTREE` snapshots the working tree as a commit (base then defaults

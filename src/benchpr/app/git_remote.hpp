@@ -62,7 +62,18 @@ std::string git_auth_options(const std::string& remote_url, const std::string& f
 // Environment for a git that must read no system or global configuration.
 std::vector<std::pair<std::string, std::string>> isolated_git_environment();
 
-class GitRemote {
+// What a comparison asks of the remotes: a seam, so tests run it against a fake. The
+// problem, or nothing on success, as GitRemote below reports it.
+class GitFetcher {
+ public:
+  virtual ~GitFetcher() = default;
+  virtual std::string origin_url() = 0;
+  virtual std::optional<std::string> fetch(const std::string& url,
+                                           const std::vector<std::string>& refspecs) = 0;
+  virtual std::optional<std::string> unshallow(const std::string& url) = 0;
+};
+
+class GitRemote final : public GitFetcher {
  public:
   // `repo_dir` is the working tree (or git directory) the git commands run in; `api_url` is the
   // GitHub API benchpr talks to, whose git host alone may receive the token.
@@ -71,7 +82,7 @@ class GitRemote {
 
   // `git remote get-url origin`; "" when there is no origin remote. Never used to send the token
   // anywhere: the clone's configuration decides it.
-  std::string origin_url();
+  std::string origin_url() override;
 
   // Fetches `refspecs` ("+SRC:DST", or a bare commit SHA) from `url` into the clone. With a
   // token and an http(s) URL: refused unless token_destination_problem() finds none, then
@@ -79,13 +90,13 @@ class GitRemote {
   // local path, ssh), git fetches in the clone. Returns nothing on success, else the problem:
   // the end of git's output with the token removed.
   std::optional<std::string> fetch(const std::string& url,
-                                   const std::vector<std::string>& refspecs);
+                                   const std::vector<std::string>& refspecs) override;
 
   // `git fetch --unshallow` from origin (whose URL is `url`) in the clone: a shallow checkout
   // needs its own shallow file and configured refspecs. The token goes along only when `url` may
   // receive it and the clone's configuration holds nothing that redirects or proxies a request
   // or loads more configuration; else the fetch runs without it.
-  std::optional<std::string> unshallow(const std::string& url);
+  std::optional<std::string> unshallow(const std::string& url) override;
 
  private:
   exec::ProcessResult git(const std::string& args, const std::string& directory,

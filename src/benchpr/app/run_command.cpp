@@ -59,7 +59,7 @@ Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
     if (!options.base.empty() || !options.head.empty())
       throw UserError("--pr takes the revisions from the pull request: leave out --base/--head");
     const github::RepoSlug slug =
-        resolve_repo_slug(options.repo, [&ctx] { return ctx.remote.origin_url(); });
+        resolve_repo_slug(options.repo, [&ctx] { return ctx.remote->origin_url(); });
     auto client = make_github_client(options.api_url, github::token_from_environment(),
                                      [&progress](const std::string& m) { progress.line(m); });
     return pull_request_comparison(ctx, options, *client, slug, progress);

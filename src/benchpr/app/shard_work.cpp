@@ -14,12 +14,6 @@
 
 namespace benchpr::app {
 
-namespace {
-
-constexpr const char* kGoogleBenchmark = "google-benchmark";
-
-}  // namespace
-
 std::optional<ShardSpec> requested_shard(const RunOptions& options) {
   std::string text = options.shard;
   std::string named = "--shard " + text;
@@ -56,7 +50,7 @@ runner::WorkSelection select_shard_work(Results& results, const ShardWorkInputs&
   std::vector<WorkItem> items;
   std::set<std::string> listed_suites;  // split by benchmark
   for (const SuiteConfig& suite : c.suites) {
-    if (suite.format != kGoogleBenchmark) {
+    if (suite.format != FormatKind::GoogleBenchmark) {
       items.push_back({suite.name, "", 1.0});
       continue;
     }

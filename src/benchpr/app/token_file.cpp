@@ -14,6 +14,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/exec/unique_fd.hpp"
 #include "benchpr/github/github_client.hpp"
 
 namespace benchpr::app {
@@ -23,22 +24,8 @@ namespace {
 // A token is a few dozen characters; anything far longer is not a token file.
 constexpr std::size_t kMaxTokenFileBytes = 16 * 1024;
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 std::string read_token(const std::string& path, const std::string& what) {
-  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+  const exec::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0)
     throw UserError(fmt::format("{}: cannot open {}: {}", what, path, std::strerror(errno)));
   struct stat st {};

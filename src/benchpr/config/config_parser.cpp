@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "benchpr/formats/format.hpp"
+#include "benchpr/core/text.hpp"
 
 namespace benchpr::config {
 namespace {
@@ -215,6 +215,17 @@ Better read_better(const Reader& r, const YAML::Node& k, const YAML::Node& v,
   return *better;
 }
 
+CommentPolicy read_comment_policy(const Reader& r, const YAML::Node& k, const YAML::Node& v) {
+  const std::string choices = one_of(kCommentPolicies.names());
+  const std::string text = r.scalar(k, v, "comment", choices, "write 'comment: on-change'");
+  const auto policy = comment_policy_from_string(text);
+  if (!policy) {
+    r.fail(Reader::line_of(v, k), "comment", "expected " + choices + ", got '" + text + "'",
+           "write 'comment: on-change'");
+  }
+  return *policy;
+}
+
 // `exclude: ["pattern", ...]` or one pattern: names of benchmarks to leave out.
 std::vector<std::string> read_patterns(const Reader& r, const YAML::Node& key,
                                        const YAML::Node& value, const std::string& path) {
@@ -329,12 +340,12 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
           }
           has_run = true;
         } else if (key == "format") {
-          const auto valid = formats::known_formats();
-          const std::string hint = fmt::format("valid formats: {}", fmt::join(valid, ", "));
-          suite.format = r.scalar(k, v, path, "a format name", hint);
-          if (std::find(valid.begin(), valid.end(), suite.format) == valid.end()) {
-            r.fail(value_line, path, fmt::format("unknown format '{}'", suite.format), hint);
-          }
+          const std::string hint =
+              fmt::format("valid formats: {}", fmt::join(kFormatKinds.names(), ", "));
+          const std::string text = r.scalar(k, v, path, "a format name", hint);
+          const auto format = format_kind_from_string(text);
+          if (!format) r.fail(value_line, path, fmt::format("unknown format '{}'", text), hint);
+          suite.format = *format;
         } else if (key == "timeout") {
           suite.timeout_seconds = r.duration(k, v, path);
         } else if (key == "metric") {
@@ -360,9 +371,10 @@ SuiteConfig read_suite(const Reader& r, const YAML::Node& item, std::size_t inde
   }
   // Instruction counts need Google Benchmark's loop (docs/instructions.md).
   if ((suite.instructions || suite.metric == kInstructionsMetric) &&
-      suite.format != "google-benchmark") {
+      suite.format != FormatKind::GoogleBenchmark) {
     r.fail(line, prefix + (suite.instructions ? ".instructions" : ".metric"),
-           fmt::format("instruction counts need a google-benchmark suite, not {}", suite.format),
+           fmt::format("instruction counts need a google-benchmark suite, not {}",
+                       to_string(suite.format)),
            "measure this suite by time");
   }
   return suite;
@@ -495,14 +507,7 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                  } else if (key == "bisect") {
                    config.bisect = read_bisect(r, k, v);
                  } else if (key == "comment") {
-                   config.comment = r.scalar(k, v, key, "always, on-change or never",
-                                             "write 'comment: on-change'");
-                   if (config.comment != "always" && config.comment != "on-change" &&
-                       config.comment != "never") {
-                     r.fail(Reader::line_of(v, k), key,
-                            "expected always, on-change or never, got '" + config.comment + "'",
-                            "write 'comment: on-change'");
-                   }
+                   config.comment = read_comment_policy(r, k, v);
                  }
                });
   } catch (const YAML::Exception& e) {

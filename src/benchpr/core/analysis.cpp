@@ -23,10 +23,6 @@ namespace {
 constexpr double kOrderShare = 0.9;  // "the sign follows run order" in >= 90% of rounds
 constexpr double kOrderWarningShare = 0.25;
 
-bool has_flag(const BenchmarkAnalysis& a, std::string_view flag) {
-  return std::find(a.flags.begin(), a.flags.end(), flag) != a.flags.end();
-}
-
 // Per-benchmark state kept between the passes (fit, then BH, then verdicts).
 struct Work {
   BenchmarkAnalysis out;
@@ -133,7 +129,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
   const PairedRounds& r = w.rounds;
   a.rounds_used = static_cast<int>(r.d.size());
   a.dropped_round = r.dropped;
-  if (r.cold_first) a.flags.push_back("cold-round");
+  if (r.cold_first) a.add_flag(BenchmarkFlag::ColdRound);
   if (!r.base.empty()) {
     a.base_value = geometric_mean(r.base);
     a.head_value = geometric_mean(r.head);
@@ -202,7 +198,7 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   const bool sign_follows = counted >= 3 && (share >= kOrderShare || share <= 1 - kOrderShare);
   const bool gamma_dominates =
       w.fit.has_gamma && a.position_p < opt.alpha && std::fabs(w.fit.gamma) >= std::fabs(w.fit.mu);
-  if (sign_follows || gamma_dominates) a.flags.push_back("order");
+  if (sign_follows || gamma_dominates) a.add_flag(BenchmarkFlag::Order);
 }
 
 // How the run reads its benchmarks as a family: the variance prior and the number compared.
@@ -225,7 +221,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
   const double margin = std::log1p(threshold);
   const bool significant = a.p_adjusted <= opt.alpha;
   const bool worse = w.fit.mu > 0;
-  const bool order = has_flag(a, "order");
+  const bool order = a.has_flag(BenchmarkFlag::Order);
   // The crossover fit already separates the position effect from the PR's effect, so a clear
   // result stands even when the order effect is strong; the order flag explains results that
   // are otherwise inconclusive (the method study in docs/method.md shows why: overriding
@@ -473,7 +469,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     if (!w.out.dropped_round && w.rounds.cold_first) ++cold_kept;
     if (!w.comparable) continue;
     ++compared;
-    if (has_flag(w.out, "order")) ++ordered;
+    if (w.out.has_flag(BenchmarkFlag::Order)) ++ordered;
     if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
     if (std::isfinite(w.out.mde_label)) label_mdes.push_back(w.out.mde_label);
     if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
@@ -501,12 +497,9 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
             cold_kept, cold_kept == 1 ? "" : "s"));
   }
   if (!results.complete) {
-    int planned = 0;
-    for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
-    out.notes.emplace_back(
-        NoteKind::Partial,
-        fmt::format("Partial results: {} of {} analysed rounds ran ({}).", out.analysed_rounds,
-                    planned, results.stop_reason.empty() ? "stopped early" : results.stop_reason));
+    out.notes.emplace_back(NoteKind::Partial,
+                           partial_results_notice(out.analysed_rounds, planned_rounds(results),
+                                                  stopped_because(results)));
   }
   if (results.config_changed_by_head) {
     out.notes.emplace_back(

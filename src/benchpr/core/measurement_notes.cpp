@@ -10,6 +10,7 @@
 
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/sentence.hpp"
+#include "benchpr/core/series_key.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/wording.hpp"
 
@@ -54,13 +55,6 @@ class SuiteIndex {
   std::unordered_map<std::string, const SuiteConfig*> by_name_;
 };
 
-std::string series_key(const std::string& suite, const std::string& name) {
-  std::string key = suite;
-  key += '\0';
-  key += name;
-  return key;
-}
-
 // The series of each analysed benchmark (nullptr where there is none), in the analysis' order.
 std::vector<const BenchmarkSeries*> series_of(const Results& results, const Analysis& analysis) {
   std::unordered_map<std::string, const BenchmarkSeries*> by_key;
@@ -80,10 +74,7 @@ bool compares_wall_time(const SuiteIndex& suites, const BenchmarkSeries& s) {
   if (s.metric == "real_time") return true;
   if (s.metric == "cpu_time") return false;
   const SuiteConfig* c = suites.find(s.suite);
-  if (!c) return false;
-  if (c->format == "command") return c->metric.empty() || c->metric == "wall_time";
-  if (c->format == "hyperfine") return c->metric != "user" && c->metric != "system";
-  return c->format == "jmh";
+  return c && benchpr::compares_wall_time(c->format, c->metric);
 }
 
 // The benchmarks of `missed` by series key.
@@ -269,7 +260,7 @@ void waiting_notes(const Results& results, Analysis& analysis) {
   std::size_t noted = 0;
   for (const auto& [benchmark, c] : found) {
     BenchmarkAnalysis& b = analysis.benchmarks[benchmark];
-    b.flags.push_back("waiting");
+    b.add_flag(BenchmarkFlag::Waiting);
     if (noted < kMaxNamedWaiting) {
       if (noted > 0) text.text(noted + 1 == found.size() ? " and " : ", ");
       text.code(b.name).text(fmt::format(" (real time {}, CPU time {})",
@@ -293,7 +284,7 @@ void missed_work_notes(const std::vector<MissedWork>& missed, Analysis& analysis
   const std::unordered_set<std::string> switched = missed_keys(missed);
   for (BenchmarkAnalysis& b : analysis.benchmarks)
     if (switched.count(series_key(b.suite, b.name)) > 0) {
-      b.flags.push_back("wall-time");
+      b.add_flag(BenchmarkFlag::WallTime);
       b.metric = "real_time";  // the results file's series still holds the CPU time
     }
   Sentence text;
@@ -670,7 +661,8 @@ void direction_notes(const Results& results, Analysis& analysis) {
   const SuiteIndex configured(results);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     const SuiteConfig* suite = configured.find(b.suite);
-    if (!suite || suite->format != "custom" || configured_better(*suite, b.name)) continue;
+    if (!suite || suite->format != FormatKind::Custom || configured_better(*suite, b.name))
+      continue;
     if (b.unit.size() < 3 || !b.unit.ends_with("/s")) continue;
     const auto [at, added] = seen.try_emplace(b.suite, suites.size());
     if (added) suites.push_back({b.suite, b.name, b.unit, 0});

@@ -1,12 +1,13 @@
 #include "benchpr/core/model.hpp"
 
-#include <array>
-#include <utility>
+#include <algorithm>
+
+#include "benchpr/core/name_table.hpp"
 
 namespace benchpr {
 
 namespace {
-constexpr std::array<std::pair<Verdict, std::string_view>, 9> kVerdicts{{
+constexpr NameTable<Verdict, 9> kVerdicts{{{
     {Verdict::Regression, "regression"},
     {Verdict::Improvement, "improvement"},
     {Verdict::Slower, "slower"},
@@ -16,14 +17,14 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 9> kVerdicts{{
     {Verdict::Added, "added"},
     {Verdict::Removed, "removed"},
     {Verdict::Failed, "failed"},
-}};
-constexpr std::array<std::pair<RecommendationKind, std::string_view>, 4> kRecommendations{{
+}}};
+constexpr NameTable<RecommendationKind, 4> kRecommendations{{{
     {RecommendationKind::Merge, "merge"},
     {RecommendationKind::DoNotMerge, "do-not-merge"},
     {RecommendationKind::Inconclusive, "inconclusive"},
     {RecommendationKind::Failed, "failed"},
-}};
-constexpr std::array<std::pair<FailureKind, std::string_view>, 13> kFailureKinds{{
+}}};
+constexpr NameTable<FailureKind, 13> kFailureKinds{{{
     {FailureKind::None, "none"},
     {FailureKind::ExitCode, "exit-code"},
     {FailureKind::Signal, "signal"},
@@ -37,18 +38,19 @@ constexpr std::array<std::pair<FailureKind, std::string_view>, 13> kFailureKinds
     {FailureKind::NotMeasured, "not-measured"},
     {FailureKind::Setup, "setup"},
     {FailureKind::Other, "other"},
-}};
+}}};
 }  // namespace
 
-std::string_view to_string(FailureKind kind) {
-  for (const auto& [k, s] : kFailureKinds)
-    if (k == kind) return s;
-  return "other";
-}
+std::string_view to_string(FailureKind kind) { return kFailureKinds.name(kind); }
 std::optional<FailureKind> failure_kind_from_string(std::string_view s) {
-  for (const auto& [k, name] : kFailureKinds)
-    if (name == s) return k;
-  return std::nullopt;
+  return kFailureKinds.parse(s);
+}
+
+bool BenchmarkAnalysis::has_flag(BenchmarkFlag flag) const {
+  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+void BenchmarkAnalysis::add_flag(BenchmarkFlag flag) {
+  if (!has_flag(flag)) flags.push_back(flag);
 }
 
 std::string_view to_string(Side side) { return side == Side::Base ? "base" : "head"; }
@@ -111,11 +113,7 @@ double Config::threshold_for(std::string_view suite, std::string_view name) cons
   return s->threshold.value_or(threshold);
 }
 
-std::string_view to_string(Verdict v) {
-  for (const auto& [k, s] : kVerdicts)
-    if (k == v) return s;
-  return "inconclusive";
-}
+std::string_view to_string(Verdict v) { return kVerdicts.name(v); }
 int verdict_order(Verdict v) {
   switch (v) {
     case Verdict::Regression:
@@ -140,11 +138,7 @@ int verdict_order(Verdict v) {
   return 8;
 }
 
-std::string_view to_string(RecommendationKind k) {
-  for (const auto& [kind, s] : kRecommendations)
-    if (kind == k) return s;
-  return "inconclusive";
-}
+std::string_view to_string(RecommendationKind k) { return kRecommendations.name(k); }
 
 std::string plain_text(const std::vector<TextPart>& parts) {
   std::string out;

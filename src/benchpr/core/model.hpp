@@ -10,7 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "benchpr/core/benchmark_flag.hpp"
 #include "benchpr/core/bisect_types.hpp"
+#include "benchpr/core/comment_policy.hpp"
+#include "benchpr/core/format_kind.hpp"
 
 namespace benchpr {
 
@@ -60,7 +63,7 @@ struct BenchmarkRule {
 struct SuiteConfig {
   std::string name;
   std::string run;  // shell command, run with /bin/sh -c in the worktree
-  std::string format = "google-benchmark";
+  FormatKind format = FormatKind::GoogleBenchmark;
   std::optional<double> timeout_seconds;  // per invocation; falls back to Config::timeout_seconds
   // Which value to compare ("" = the format's default; for Google Benchmark that is "auto":
   // cpu_time for single-threaded benchmarks, real_time for threaded / real / manual time ones).
@@ -106,7 +109,7 @@ struct Config {
   std::optional<double> budget_seconds;  // adaptive rounds stop here
   std::vector<std::string> scrub_env;    // extra variables removed from children's environment
   int repetitions = 3;                   // Google Benchmark repetitions per run (median taken)
-  std::string comment = "always";        // when to post: always | on-change | never
+  CommentPolicy comment = CommentPolicy::Always;  // when to post
   std::string filter;      // --filter: ECMAScript regex; only benchmarks whose name matches count
   std::string bench_args;  // --bench-args: appended to every suite's command (shell words)
   // Instruction counts are exact: a change is reported when it reaches this fraction.
@@ -121,7 +124,7 @@ struct Config {
   // Whether the suite's instructions are counted (`metric: instructions`, or `instructions: true`
   // on the suite or at the top level), and whether its time is measured in rounds.
   bool counts_instructions(const SuiteConfig& s) const {
-    return s.format == "google-benchmark" &&
+    return s.format == FormatKind::GoogleBenchmark &&
            (s.metric == kInstructionsMetric || s.instructions || instructions);
   }
   static bool measures_time(const SuiteConfig& s) { return s.metric != kInstructionsMetric; }
@@ -433,11 +436,14 @@ struct BenchmarkAnalysis {
   // Rounds that would settle it: +-threshold for an inconclusive benchmark; for a `slower` or
   // `faster` one whose estimate reads at or above the threshold, whether it exceeds it.
   std::optional<int> rounds_needed;
-  std::vector<std::string> flags;    // "cold-round", "order"
+  std::vector<BenchmarkFlag> flags;  // in the order they were found, each once
   std::optional<int> dropped_round;  // analysed-round number (1-based) left out as cold
   int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;
   std::vector<double> round_changes;  // per analysed round head/base - 1, kMissing if absent
+
+  bool has_flag(BenchmarkFlag flag) const;
+  void add_flag(BenchmarkFlag flag);  // once: a flag found twice is still one flag
 };
 
 struct SuiteSummary {

@@ -11,6 +11,7 @@
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/sentence.hpp"
+#include "benchpr/core/series_key.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 
@@ -40,7 +41,7 @@ std::vector<const BenchmarkAnalysis*> with_verdict(const Analysis& a,
 }
 
 std::string display_name(const BenchmarkAnalysis& b, bool several_suites) {
-  return several_suites ? b.suite + "/" + b.name : b.name;
+  return several_suites ? qualified_name(b.suite, b.name) : b.name;
 }
 
 bool several_suites(const Analysis& a) {

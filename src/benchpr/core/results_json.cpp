@@ -11,6 +11,7 @@
 
 #include "benchpr/core/json_scan.hpp"
 #include "benchpr/core/shard_plan.hpp"
+#include "benchpr/core/text.hpp"
 #include "benchpr/core/valid_utf8.hpp"
 
 namespace benchpr {
@@ -31,7 +32,7 @@ json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr
 json config_json(const Config& c) {
   json suites = json::array();
   for (const auto& s : c.suites) {
-    json j = {{"name", s.name}, {"run", s.run}, {"format", s.format}};
+    json j = {{"name", s.name}, {"run", s.run}, {"format", std::string(to_string(s.format))}};
     if (s.timeout_seconds) j["timeout_seconds"] = *s.timeout_seconds;
     if (!s.metric.empty()) j["metric"] = s.metric;
     if (s.better) j["better"] = to_string(*s.better);
@@ -58,7 +59,7 @@ json config_json(const Config& c) {
             {"timeout_seconds", c.timeout_seconds},
             {"repetitions", c.repetitions},
             {"scrub_env", c.scrub_env},
-            {"comment", c.comment},
+            {"comment", std::string(to_string(c.comment))},
             {"filter", c.filter},
             {"bench_args", c.bench_args}};
   // Only with instruction counts, so files without them stay as they were.
@@ -261,9 +262,9 @@ Config read_config(const json& j) {
     if (c.bisect != "auto" && c.bisect != "off") fail(w + ".bisect", "expected auto or off");
   }
   if (j.contains("comment")) {
-    c.comment = get_string(j, "comment", w, false);
-    if (c.comment != "always" && c.comment != "on-change" && c.comment != "never")
-      fail(w + ".comment", "expected always, on-change or never");
+    const auto policy = comment_policy_from_string(get_string(j, "comment", w, false));
+    if (!policy) fail(w + ".comment", "expected " + one_of(kCommentPolicies.names()));
+    c.comment = *policy;
   }
   if (j.contains("suites")) {
     const json& suites = get_array(j, "suites", w, 1000);
@@ -272,8 +273,11 @@ Config read_config(const json& j) {
       SuiteConfig s;
       s.name = get_string(suites[i], "name", sw);
       s.run = get_string(suites[i], "run", sw, false);
-      s.format = get_string(suites[i], "format", sw, false);
-      if (s.format.empty()) s.format = "google-benchmark";
+      if (const std::string format = get_string(suites[i], "format", sw, false); !format.empty()) {
+        const auto kind = format_kind_from_string(format);
+        if (!kind) fail(sw + ".format", "expected " + one_of(kFormatKinds.names()));
+        s.format = *kind;
+      }
       s.metric = get_string(suites[i], "metric", sw, false);
       if (suites[i].contains("timeout_seconds"))
         s.timeout_seconds = get_number(suites[i], "timeout_seconds", sw, 0);
@@ -500,7 +504,7 @@ void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
   w.integer("rounds_needed", b.rounds_needed);
   w.integer("dropped_round", b.dropped_round);
   w.field("flags");
-  w.dom(json(b.flags));
+  w.dom(json(flag_names(b.flags)));
   w.integer("worse_rounds", b.worse_rounds);
   w.integer("better_rounds", b.better_rounds);
   if (b.failure != FailureKind::None) {

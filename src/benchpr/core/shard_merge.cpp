@@ -10,6 +10,7 @@
 
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/series_key.hpp"
 #include "benchpr/core/text.hpp"
 
 namespace benchpr {
@@ -24,8 +25,6 @@ nlohmann::json comparable_config(const Config& c) {
   j.erase("rounds");
   return j;
 }
-
-std::string key_of(const std::string& suite, const std::string& name) { return suite + "/" + name; }
 
 bool has_values(const std::vector<double>& v) {
   return std::any_of(v.begin(), v.end(), [](double x) { return !is_missing(x); });
@@ -197,7 +196,7 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
         fail(fmt::format(
             "{}: benchmark {} has values, but the partition gives it to shard {}, not {}: a "
             "shard's file holds only its own share (a file from another comparison, or edited)",
-            f.path, key_of(s.suite, s.name), shard, k));
+            f.path, qualified_name(s.suite, s.name), shard, k));
       if (auto at = seen.find(key); at != seen.end()) {
         // The same benchmark from two shards: only a failure row (a suite that failed on both)
         // may repeat; two measured series mean the shards did not split the same way.
@@ -206,7 +205,7 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
           fail(
               fmt::format("{}: benchmark {} was also measured by shard {}: the shards did not "
                           "split the benchmarks the same way",
-                          f.path, key_of(s.suite, s.name), measured_by[key]));
+                          f.path, qualified_name(s.suite, s.name), measured_by[key]));
         if (measured) kept = s;
         continue;
       }
@@ -250,7 +249,7 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
       seen[key] = m.series.size();
       m.series.push_back(std::move(s));
     }
-    out.not_measured.push_back(key_of(suite, name));
+    out.not_measured.push_back(qualified_name(suite, name));
   };
   for (const ShardUnit& u : info.partition) {
     const auto p = problems.find(u.shard);

@@ -43,4 +43,13 @@ std::string shell_quote(std::string_view text) {
   return out;
 }
 
+std::string one_of(const std::vector<std::string>& choices) {
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) list += i + 1 == choices.size() ? " or " : ", ";
+    list += choices[i];
+  }
+  return list;
+}
+
 }  // namespace benchpr

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace benchpr {
 
@@ -18,5 +19,8 @@ std::string short_sha(std::string_view sha);
 
 // `text` as one /bin/sh word: in single quotes, each ' written as '\''. Safe for any bytes.
 std::string shell_quote(std::string_view text);
+
+// The choices as a message lists them: "always, on-change or never".
+std::string one_of(const std::vector<std::string>& choices);
 
 }  // namespace benchpr

@@ -117,4 +117,19 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+std::string partial_results_notice(int rounds_ran, int rounds_planned, std::string_view why) {
+  return fmt::format("Partial results: {} of {} rounds ran ({}).", rounds_ran, rounds_planned, why);
+}
+
+int planned_rounds(const Results& results) {
+  int planned = 0;
+  for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
+  return planned == 0 ? results.config.rounds : planned;
+}
+
+std::string_view stopped_because(const Results& results) {
+  return results.stop_reason.empty() ? std::string_view("stopped early")
+                                     : std::string_view(results.stop_reason);
+}
+
 }  // namespace benchpr

@@ -46,4 +46,13 @@ std::string better_word(Better better);
 // A count and its noun: (1, "round", "rounds") -> "1 round", (3, ...) -> "3 rounds".
 std::string plural(std::size_t n, std::string_view one, std::string_view many);
 
+// The notice of a run that stopped before its planned rounds, in every report's words:
+// "Partial results: 6 of 10 rounds ran (interrupted by SIGTERM)." `why` is the stop reason as
+// the caller shows it (escaped for its output).
+std::string partial_results_notice(int rounds_ran, int rounds_planned, std::string_view why);
+// The analysed rounds the plan holds; the configured rounds when there is no plan yet.
+int planned_rounds(const Results& results);
+// Why the run stopped, for that notice: its stop reason, or "stopped early" when it has none.
+std::string_view stopped_because(const Results& results);
+
 }  // namespace benchpr

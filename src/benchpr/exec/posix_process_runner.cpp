@@ -26,6 +26,7 @@
 
 #include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/exec/unique_fd.hpp"
 
 extern char** environ;
 
@@ -53,22 +54,7 @@ int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid,
 
 std::string error_text(int err) { return std::generic_category().message(err); }
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
+using Fd = UniqueFd;
 
 // Written by the child to the error pipe when it fails before exec.
 struct ChildFailure {

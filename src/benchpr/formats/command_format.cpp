@@ -1,6 +1,6 @@
 // The `command` format has no output to read: benchpr runs the suite's command itself and
 // measures the process (runner::measure_command). The Format exists so that configuration,
-// make_format and known_formats treat it like every other format.
+// make_format treats it like every other format.
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::formats {
@@ -8,7 +8,7 @@ namespace {
 
 class CommandFormat final : public Format {
  public:
-  std::string_view name() const override { return "command"; }
+  FormatKind kind() const override { return FormatKind::Command; }
 
   // Nothing to append: the suite's command runs exactly as written.
   std::string extra_arguments(const std::string&, int) const override { return ""; }

@@ -24,7 +24,7 @@ class CustomFormat final : public Format {
   explicit CustomFormat(std::optional<Better> better)
       : better_(detail::resolve_better(Better::Lower, better)) {}
 
-  std::string_view name() const override { return "custom"; }
+  FormatKind kind() const override { return FormatKind::Custom; }
 
   std::string extra_arguments(const std::string&, int) const override { return ""; }
 

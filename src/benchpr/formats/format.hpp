@@ -34,7 +34,7 @@ class ParseError : public Error {
 class Format {
  public:
   virtual ~Format() = default;
-  virtual std::string_view name() const = 0;
+  virtual FormatKind kind() const = 0;
   // Arguments benchpr appends to the suite's command so the tool writes machine-readable
   // results to `out_path` (e.g. --benchmark_out=...); "" when the suite's command must carry
   // the {out} placeholder itself or the tool's stdout is parsed.
@@ -47,16 +47,9 @@ class Format {
   virtual bool measures_process() const { return false; }
 };
 
-// Header-only so the config layer can validate `format:` without linking the parsers.
-inline constexpr std::array<std::string_view, 5> kFormatNames = {"google-benchmark", "jmh",
-                                                                 "hyperfine", "command", "custom"};
-
-// nullptr if unknown. The suite supplies options such as `metric` and `better`.
+// The parser of the suite's format (core/format_kind.hpp names them all). The suite supplies
+// options such as `metric` and `better`.
 std::unique_ptr<Format> make_format(const SuiteConfig& suite);
-// For error messages: "google-benchmark".
-inline std::vector<std::string> known_formats() {
-  return {kFormatNames.begin(), kFormatNames.end()};
-}
 
 // The parsers behind make_format, for callers that know the format statically (and for tests).
 // `metric` selects the compared value ("" = the format's default); `better`, when set, replaces

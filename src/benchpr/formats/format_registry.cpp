@@ -4,14 +4,20 @@
 namespace benchpr::formats {
 
 std::unique_ptr<Format> make_format(const SuiteConfig& suite) {
-  if (suite.format == "google-benchmark") {
-    return make_google_benchmark_format(suite.metric, suite.better);
+  switch (suite.format) {
+    case FormatKind::GoogleBenchmark:
+      return make_google_benchmark_format(suite.metric, suite.better);
+    case FormatKind::Jmh:
+      return make_jmh_format(suite.metric, suite.better);
+    case FormatKind::Hyperfine:
+      return make_hyperfine_format(suite.metric, suite.better);
+    case FormatKind::Custom:
+      return make_custom_format(suite.better);
+    case FormatKind::Command:
+      return make_command_format();
   }
-  if (suite.format == "jmh") return make_jmh_format(suite.metric, suite.better);
-  if (suite.format == "hyperfine") return make_hyperfine_format(suite.metric, suite.better);
-  if (suite.format == "custom") return make_custom_format(suite.better);
-  if (suite.format == "command") return make_command_format();
-  return nullptr;
+  throw Error(ErrorCategory::Internal,
+              "no parser for format " + std::to_string(static_cast<int>(suite.format)));
 }
 
 }  // namespace benchpr::formats

@@ -71,7 +71,7 @@ class GoogleBenchmarkFormat final : public Format {
   GoogleBenchmarkFormat(std::string metric, std::optional<Better> better)
       : spec_(metric_spec(metric)), better_(detail::resolve_better(spec_.better, better)) {}
 
-  std::string_view name() const override { return "google-benchmark"; }
+  FormatKind kind() const override { return FormatKind::GoogleBenchmark; }
 
   std::string extra_arguments(const std::string& out_path, int repetitions) const override {
     // Results go to the file as JSON; the console keeps the human-readable table, so the tail

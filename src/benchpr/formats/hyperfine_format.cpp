@@ -49,7 +49,7 @@ class HyperfineFormat final : public Format {
   HyperfineFormat(std::string metric, std::optional<Better> better)
       : metric_(std::move(metric)), better_(detail::resolve_better(Better::Lower, better)) {}
 
-  std::string_view name() const override { return "hyperfine"; }
+  FormatKind kind() const override { return FormatKind::Hyperfine; }
 
   std::string extra_arguments(const std::string&, int) const override { return ""; }
 

@@ -132,7 +132,7 @@ class JmhFormat final : public Format {
   JmhFormat(std::string metric, std::optional<Better> better)
       : metric_(std::move(metric)), better_(better) {}
 
-  std::string_view name() const override { return "jmh"; }
+  FormatKind kind() const override { return FormatKind::Jmh; }
 
   std::string extra_arguments(const std::string&, int) const override { return ""; }
 

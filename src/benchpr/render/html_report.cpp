@@ -135,7 +135,7 @@ std::string numbers_line(const BenchmarkAnalysis& b) {
     parts.push_back(fmt::format("running second shifts it by {}",
                                 format_signed_percent(std::expm1(b.position_effect))));
   }
-  for (const std::string& flag : b.flags) parts.push_back("flag: " + escape_html(flag, 40));
+  for (const BenchmarkFlag flag : b.flags) parts.push_back("flag: " + std::string(to_string(flag)));
   if (!b.reason.empty()) parts.push_back(escape_html(b.reason, 500));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " \u00b7 ") + p;
@@ -177,9 +177,9 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
   html += recommendation_html(analysis.recommendation);
   html += meta_line(results, analysis);
   if (!results.complete) {
-    html += fmt::format("<p class=\"warn\">Partial results: {}.</p>\n",
-                        escape_html(results.stop_reason.empty() ? std::string("stopped early")
-                                                                : results.stop_reason));
+    html += fmt::format("<p class=\"warn\">{}</p>\n",
+                        partial_results_notice(analysis.analysed_rounds, planned_rounds(results),
+                                               escape_html(stopped_because(results))));
   }
   if (analysis.order_warning) {
     html +=

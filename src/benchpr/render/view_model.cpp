@@ -54,10 +54,6 @@ const VerdictStyle& style(Verdict v) {
   return kStyles[5];
 }
 
-bool has_flag(const BenchmarkAnalysis& b, std::string_view flag) {
-  return std::find(b.flags.begin(), b.flags.end(), flag) != b.flags.end();
-}
-
 // "2%", "2.5%", "0.5%": the threshold as configured, without trailing zeros.
 std::string threshold_text(double threshold) { return fmt::format("{:.3g}%", threshold * 100); }
 
@@ -122,7 +118,7 @@ bool own_threshold(const BenchmarkAnalysis& b, const RowContext& ctx) {
 std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const std::string threshold = threshold_text(b.threshold);
   std::string why;
-  if (has_flag(b, "order")) {
+  if (b.has_flag(BenchmarkFlag::Order)) {
     why = "sign follows run order";
   } else if (lost_to_correction(b, ctx.alpha)) {
     why = fmt::format("not significant after correcting for {} (p {}, corrected {})",
@@ -196,10 +192,12 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
-  if (has_flag(b, "waiting")) row.verdict_text += " · ⏳ wall time moved, CPU time did not";
+  if (b.has_flag(BenchmarkFlag::Waiting))
+    row.verdict_text += " · ⏳ wall time moved, CPU time did not";
   // The calling thread's CPU time missed work (moved to another thread, or into waiting): the
   // row's numbers are wall time, which the notes explain.
-  if (has_flag(b, "wall-time")) row.verdict_text += " · ⏱ wall time compared: CPU time missed work";
+  if (b.has_flag(BenchmarkFlag::WallTime))
+    row.verdict_text += " · ⏱ wall time compared: CPU time missed work";
   if (ctx.bisect_lines != nullptr && b.verdict != Verdict::Unchanged)
     if (const auto it = ctx.bisect_lines->find({b.suite, b.name}); it != ctx.bisect_lines->end())
       row.bisect = it->second;
@@ -221,13 +219,8 @@ std::string round_cell(double change, bool dropped) {
 
 std::string partial_note(const Results& results, const Analysis& analysis) {
   if (results.complete) return "";
-  int planned = 0;
-  for (const RoundPlan& r : results.plan) planned += r.warmup ? 0 : 1;
-  if (planned == 0) planned = results.config.rounds;
-  const std::string why =
-      results.stop_reason.empty() ? "stopped early" : escape_inline(results.stop_reason, 200);
-  return fmt::format("Partial results: {} of {} rounds ran ({}).", analysis.analysed_rounds,
-                     planned, why);
+  return partial_results_notice(analysis.analysed_rounds, planned_rounds(results),
+                                escape_inline(stopped_because(results), 200));
 }
 
 // Core's notes repeat what the renderer shows from Results itself; keep one of each.
@@ -265,7 +258,7 @@ std::vector<std::string> cold_notes(const Analysis& analysis) {
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     if (b.dropped_round) {
       dropped.push_back(b.name);
-    } else if (has_flag(b, "cold-round")) {
+    } else if (b.has_flag(BenchmarkFlag::ColdRound)) {
       kept.push_back(b.name);
     }
   }

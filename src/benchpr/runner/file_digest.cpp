@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "benchpr/exec/unique_fd.hpp"
+
 namespace benchpr::runner {
 
 namespace {
@@ -28,24 +30,7 @@ constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (
   throw FileDigestError(what + " " + path + ": " + std::strerror(errno));
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() {
-    const int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-
- private:
-  int fd_;
-};
+using Fd = exec::UniqueFd;
 
 constexpr std::size_t kChunk = 1 << 20;
 

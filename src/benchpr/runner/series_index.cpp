@@ -1,18 +1,10 @@
 #include "benchpr/runner/series_index.hpp"
 
+#include "benchpr/core/series_key.hpp"
+
 namespace benchpr::runner {
 
 namespace {
-
-// Suite names cannot contain '\n' (the configuration allows letters, digits, '_', '.', '-').
-std::string key_of(const std::string& suite, const std::string& name) {
-  std::string key;
-  key.reserve(suite.size() + 1 + name.size());
-  key += suite;
-  key += '\n';
-  key += name;
-  return key;
-}
 
 void set_value(std::vector<double>& values, int round, double v) {
   if (values.size() <= static_cast<std::size_t>(round))
@@ -29,7 +21,7 @@ void SeriesIndex::rebuild(const Results& r) {
   at_.reserve(r.series.size());
   // The first of duplicates wins, as the linear search did.
   for (std::size_t i = 0; i < r.series.size(); ++i)
-    at_.emplace(key_of(r.series[i].suite, r.series[i].name), i);
+    at_.emplace(series_key(r.series[i].suite, r.series[i].name), i);
   indexed_ = r.series.size();
 }
 
@@ -37,7 +29,7 @@ BenchmarkSeries& SeriesIndex::find_or_add(Results& r, const std::string& suite,
                                           const std::string& name, const std::string& unit,
                                           Better better) {
   if (owner_ != &r || indexed_ != r.series.size()) rebuild(r);
-  const std::string key = key_of(suite, name);
+  const std::string key = series_key(suite, name);
   auto it = at_.find(key);
   if (it != at_.end() && (it->second >= r.series.size() || r.series[it->second].suite != suite ||
                           r.series[it->second].name != name)) {

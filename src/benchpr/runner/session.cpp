@@ -1,7 +1,6 @@
 #include "benchpr/runner/session.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <regex>
@@ -34,13 +33,6 @@
 namespace benchpr::runner {
 
 namespace {
-
-constexpr const char* kGoogleBenchmark = "google-benchmark";
-
-double now_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 std::string side_name(Side s) { return s == Side::Base ? "base" : "PR"; }
 Side other(Side s) { return s == Side::Base ? Side::Head : Side::Base; }
@@ -106,13 +98,17 @@ bool Session::sized_by_plan(const Config& config, const SuiteConfig& suite, bool
   const auto sets_min_time = [](const std::string& s) {
     return s.find("--benchmark_min_time") != std::string::npos;
   };
-  return min_time_ > 0 && suite.format == kGoogleBenchmark && reads_file &&
+  return min_time_ > 0 && suite.format == FormatKind::GoogleBenchmark && reads_file &&
          !sets_min_time(suite.run) && !sets_min_time(config.bench_args) &&
          suite.run.find("{out}") == std::string::npos;
 }
 
-Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress)
-    : processes_(processes), setup_(std::move(setup)), progress_(std::move(progress)) {}
+Session::Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress,
+                 const Clock& clock)
+    : processes_(processes),
+      clock_(clock),
+      setup_(std::move(setup)),
+      progress_(std::move(progress)) {}
 
 void Session::persist(const Results& results, bool with_analysis) {
   // During the rounds only the raw results are written (publish recomputes the analysis from
@@ -176,7 +172,7 @@ std::vector<std::string> Session::selection(const SuiteConfig& suite, Side side,
   // Which benchmarks this run must include: everything (empty result), or an explicit list
   // when crashers are excluded or adaptive rounds narrowed the suite to its open benchmarks.
   *skip = false;
-  if (suite.format != kGoogleBenchmark) return {};
+  if (suite.format != FormatKind::GoogleBenchmark) return {};
   const auto crashed = crashed_.find({suite.name, side});
   const auto open = open_.find(suite.name);
   if (crashed == crashed_.end() && open == open_.end()) return {};
@@ -202,14 +198,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   rec.position = position;
   rec.started = now_seconds() - started_;
 
-  std::unique_ptr<formats::Format> format = formats::make_format(suite);
-  if (!format) {
-    rec.ok = false;
-    rec.failure = "unknown format '" + suite.format + "'";
-    rec.failure_kind = FailureKind::Setup;
-    results.runs.push_back(rec);
-    return results.runs.back();
-  }
+  const std::unique_ptr<formats::Format> format = formats::make_format(suite);
   // Every process of a side's turn has files of its own: the later processes of a selection
   // split over several, or the rerun after a crash, would otherwise overwrite the log of one that
   // failed, which its failure message names.
@@ -458,7 +447,7 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   // program's own decision (a flag it refuses, a sanitizer's report, an exit() in a benchmark):
   // every probe would end the same way, so the suite's failure is reported as it is. A run that
   // did not start (126, 127), a timeout or a bad output have no crasher to look for either.
-  if (crashed && suite.format == kGoogleBenchmark && !exec::interrupt_requested() &&
+  if (crashed && suite.format == FormatKind::GoogleBenchmark && !exec::interrupt_requested() &&
       crashed_.find({suite.name, side}) == crashed_.end()) {
     handle_crash(results, round, suite, side, position);
   }

@@ -14,6 +14,7 @@
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
 #include "benchpr/runner/suite_files.hpp"
@@ -58,8 +59,10 @@ using ProgressFn = std::function<void(const std::string& line)>;
 
 class Session {
  public:
-  // `processes` is a seam: tests substitute a fake that returns canned results.
-  Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress);
+  // `processes` and `clock` are seams: tests substitute fakes that return canned results and
+  // the time they set.
+  Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress,
+          const Clock& clock = steady_clock());
 
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
   // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
@@ -108,7 +111,10 @@ class Session {
   // Removes the build outputs of earlier revisions when benchpr does not build.
   void clean_unbuilt_worktrees(const Results& results);
 
+  double now_seconds() const { return clock_.now_seconds(); }
+
   exec::ProcessRunner& processes_;
+  const Clock& clock_;
   SessionSetup setup_;
   ProgressFn progress_;
   double started_ = 0;

@@ -11,8 +11,6 @@ namespace benchpr::runner {
 
 namespace {
 
-constexpr std::string_view kGoogleBenchmark = "google-benchmark";
-
 // Sets Google Benchmark flag `name` (without "--benchmark_") to `value`: as BENCHMARK_NAME in the
 // environment, or, when the user's own arguments give the flag, on the command line after them.
 class GbenchFlags {
@@ -52,7 +50,7 @@ std::string filter_regex(const RunFlags& flags) {
 RunCommand make_run_command(const SuiteConfig& suite, const formats::Format& format,
                             const std::string& out_path, const RunFlags& flags) {
   RunCommand rc;
-  const bool gbench = suite.format == kGoogleBenchmark;
+  const bool gbench = suite.format == FormatKind::GoogleBenchmark;
   const std::string placeholder = "{out}";
   if (auto pos = suite.run.find(placeholder); pos != std::string::npos) {
     rc.command = suite.run;

@@ -796,7 +796,7 @@ std::vector<SuiteConfig> discover_benchmark_suites(const std::string& build_dir,
     }
     const std::string path = relative.empty() || relative.starts_with("..") ? p.string() : relative;
     suite.run = plain_word(path) ? path : shell_quote(path);
-    suite.format = "google-benchmark";
+    suite.format = FormatKind::GoogleBenchmark;
     suites.push_back(std::move(suite));
   }
   return suites;
