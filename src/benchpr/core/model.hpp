@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "benchpr/core/bisect_types.hpp"
+#include "benchpr/core/profile.hpp"
 
 namespace benchpr {
 
@@ -316,6 +317,8 @@ struct Results {
   std::optional<ShardInfo> shard;  // a shard's result, or several merged
   // The search for the commits behind the changes (`bisect: auto`), when one ran.
   std::optional<Bisection> bisect;
+  // Function-level profiles of the benchmarks that changed (or were asked for with --why).
+  std::vector<BenchmarkProfile> profiles;
 };
 
 // ---------------------------------------------------------------------------------------------
