@@ -87,8 +87,8 @@ TEST(CallgrindProfile, SelfInclusiveAndCallsOfAHandWrittenFile) {
 }
 
 TEST(CallgrindProfile, PicksIrAmongSeveralEventsAndPositions) {
-  const CallgrindProfileReading r = read_callgrind_profile(
-      "positions: instr line\nevents: Dr Ir\nfn=f\n0x10 3 5 7\n+2 * 1 2\n");
+  const CallgrindProfileReading r =
+      read_callgrind_profile("positions: instr line\nevents: Dr Ir\nfn=f\n0x10 3 5 7\n+2 * 1 2\n");
   ASSERT_FALSE(r.problem) << *r.problem;
   EXPECT_EQ(function(r.profile, "f").self, 7 + 2);
 }

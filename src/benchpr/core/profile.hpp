@@ -36,11 +36,11 @@ struct FunctionProfile {
 struct BenchmarkProfile {
   std::string suite;  // the time suite's name (not the instruction series' suite)
   std::string name;
-  std::string requested_by;               // "regression", "improvement", "--why"
-  std::optional<FunctionProfile> base;    // per iteration; absent when not profiled
-  std::optional<FunctionProfile> head;    // per iteration
-  std::string skipped;                    // why there is no profile ("" when both sides are)
-  double seconds = 0;                     // what profiling both sides cost, wall clock
+  std::string requested_by;             // "regression", "improvement", "--why"
+  std::optional<FunctionProfile> base;  // per iteration; absent when not profiled
+  std::optional<FunctionProfile> head;  // per iteration
+  std::string skipped;                  // why there is no profile ("" when both sides are)
+  double seconds = 0;                   // what profiling both sides cost, wall clock
 };
 
 // Adds `p`'s counts to `into`, function by function and call by call (several dumps of one run).
