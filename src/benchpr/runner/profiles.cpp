@@ -206,7 +206,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     const SuiteConfig* suite = google_benchmark_suite(results.config, req.suite);
     if (suite == nullptr) continue;
     if (setup.seconds_left >= 0 && spent + heaviest > setup.seconds_left) {
-      skip_all(i, fmt::format("the time budget was spent ({} left for profiles)",
+      skip_all(i, fmt::format("the time budget was spent: {} left for profiles",
                               format_duration(std::max(0.0, setup.seconds_left))));
       progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled",
                            requests.size() - i));
