@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/render/flame_svg.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/render/why_section.hpp"
@@ -100,6 +101,22 @@ TEST(RenderWhy, SectionsGoBeforeTheUnchangedRowsWhenTheCommentIsTooLong) {
   const std::string md = render_comment(r, a, small);
   EXPECT_EQ(md.find("<summary>Where "), std::string::npos);
   EXPECT_NE(md.find("Function-level profiles: 2 benchmarks"), std::string::npos);
+}
+
+TEST(RenderWhy, IcicleGraphInTheHtmlReport) {
+  const Results r = session();
+  const std::string svg = icicle_svg(*r.profiles[0].base, *r.profiles[0].head);
+  // The hostile name is text, never markup; nothing runs.
+  EXPECT_EQ(svg.find("<img"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  EXPECT_NE(svg.find("evil&lt;img"), std::string::npos);
+  // The PR's next_token box: 1,840 instructions of the root's 2,290, red for +84%.
+  EXPECT_NE(svg.find(": base 1,000, PR 1,840 instructions per iteration (+840, +84.0%)"),
+            std::string::npos);
+  testing::expect_golden("why_icicle.svg", svg);
+  const std::string html = render_html_report(r, analyse_session(r));
+  EXPECT_NE(html.find(svg), std::string::npos);
+  EXPECT_NE(html.find("Where it changed: mostly <code>"), std::string::npos);
 }
 
 TEST(RenderWhy, CallPathsAreShortenedInTheMiddle) {
