@@ -205,9 +205,12 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     const ProfileRequest& req = requests[i];
     const SuiteConfig* suite = google_benchmark_suite(results.config, req.suite);
     if (suite == nullptr) continue;
-    if (setup.seconds_left >= 0 && spent + heaviest > setup.seconds_left) {
-      skip_all(i, fmt::format("the time budget was spent: {} left for profiles",
-                              format_duration(std::max(0.0, setup.seconds_left))));
+    if (setup.seconds_left >= 0 && spent + heaviest >= setup.seconds_left) {
+      const double left = setup.seconds_left - spent;
+      skip_all(i, left <= 0 ? std::string("the time budget was spent")
+                            : fmt::format("the time budget was spent: {} left, a profile takes "
+                                          "about {}",
+                                          format_duration(left), format_duration(heaviest)));
       progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled",
                            requests.size() - i));
       break;
