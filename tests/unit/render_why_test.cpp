@@ -122,6 +122,12 @@ TEST(RenderWhy, IcicleGraphInTheHtmlReport) {
 TEST(RenderWhy, CallPathsAreShortenedInTheMiddle) {
   EXPECT_EQ(call_path({"a", "b", "c", "d", "e", "f"}), "`a` → … → `d` → `e` → `f`");
   EXPECT_EQ(call_path({"a", "b"}), "`a` → `b`");
+  EXPECT_EQ(frame_name("cctz::time_zone::lookup(std::chrono::time_point<std::chrono::system_clock, "
+                       "std::chrono::duration<long, std::ratio<1l, 1l> > > const&) const"),
+            "cctz::time_zone::lookup(…) const");
+  EXPECT_EQ(frame_name("(anonymous namespace)::BM_PrevWeekday(benchmark::State&)"),
+            "(anonymous namespace)::BM_PrevWeekday(…)");
+  EXPECT_EQ(frame_name("short(int)"), "short(int)");
   EXPECT_EQ(count_text(1404), "1,404");
   EXPECT_EQ(count_text(12.25), "12.2");
   EXPECT_EQ(signed_count_text(-1234567), "−1,234,567");

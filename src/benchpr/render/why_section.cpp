@@ -188,12 +188,27 @@ std::string html_text(const std::string& text, std::size_t max_chars) {
   return out;
 }
 
+std::string frame_name(const std::string& name) {
+  // The parameters of the last parenthesised list: the function's own, or a const member's.
+  std::size_t close = name.rfind(')');
+  if (close == std::string::npos || name.size() <= 40) return name;
+  int depth = 0;
+  for (std::size_t i = close + 1; i-- > 0;) {
+    if (name[i] == ')') ++depth;
+    if (name[i] == '(' && --depth == 0) {
+      if (i == 0 || close - i <= 1) return name;  // "(anonymous namespace)", "f()"
+      return name.substr(0, i + 1) + "…" + name.substr(close);
+    }
+  }
+  return name;
+}
+
 std::string call_path(const std::vector<std::string>& path, std::size_t max_frames) {
   std::vector<std::string> shown;  // rendered frames
   for (std::size_t i = 0; i < path.size(); ++i) {
     const bool elided = path.size() > max_frames && i > 0 && i < path.size() - (max_frames - 1);
     if (!elided) {
-      shown.push_back(code_span(path[i], true, 60));
+      shown.push_back(code_span(frame_name(path[i]), true, 60));
     } else if (shown.back() != "…") {
       shown.push_back("…");
     }

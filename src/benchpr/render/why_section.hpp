@@ -31,6 +31,9 @@ std::string why_note(const Results& results);
 // references broken, brackets and backticks as entities so no markdown forms around it.
 std::string html_text(const std::string& text, std::size_t max_chars);
 
+// A long function name for a call path: its parameters as "…" ("ns::f(…) const").
+std::string frame_name(const std::string& name);
+
 // The call path "`a` → `b` → `c`", shortened in the middle beyond `max_frames` frames.
 std::string call_path(const std::vector<std::string>& path, std::size_t max_frames = 4);
 

@@ -46,6 +46,7 @@ std::string read_or_empty(const std::string& path, std::size_t max) {
 
 struct SideProfile {
   std::optional<FunctionProfile> profile;  // per iteration
+  double cpu_seconds = 0;                  // Callgrind's run, user and system
   std::string failure;
   bool interrupted = false;
 };
@@ -98,6 +99,7 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
   spec.log_path = dir + "/log";
   spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult p = processes.run(spec);
+  out.cpu_seconds = p.user_seconds + p.system_seconds;
   if (p.interrupted) {
     out.interrupted = true;
     out.failure = "interrupted";
@@ -200,6 +202,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
                        requests.size()));
   double spent = 0;
   double heaviest = 0;  // the dearest benchmark so far: what the next one may cost
+  double cpu = 0;
   int profiled = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const ProfileRequest& req = requests[i];
@@ -232,6 +235,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
       SideProfile s =
           profile_side(processes, results.config, *suite, req.name,
                        side == Side::Base ? setup.base_dir : setup.head_dir, dir, setup.valgrind);
+      cpu += s.cpu_seconds;
       if (s.interrupted) return false;
       if (!s.profile) {
         b.skipped = fmt::format("{} side: {} (log: {}/log)", side == Side::Base ? "base" : "PR",
@@ -254,8 +258,8 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     results.profiles.push_back(std::move(b));
     if (exec::interrupt_requested()) return false;
   }
-  progress(fmt::format("  profiled {} of {} benchmark(s) in {}", profiled, requests.size(),
-                       format_duration(spent)));
+  progress(fmt::format("  profiled {} of {} benchmark(s) in {} ({} of CPU time)", profiled,
+                       requests.size(), format_duration(spent), format_duration(cpu)));
   return true;
 }
 
