@@ -67,16 +67,40 @@ bool has_function(const FunctionProfile& p, const std::string& prefix) {
   return false;
 }
 
+// Two suites of one binary: BM_Three and BM_Inlined by instruction count (exact: one run per
+// side decides, and their profiles are read from those runs), BM_Same by time (so its profile,
+// asked for with --why, is a Callgrind run of its own).
+constexpr const char* kConfig =
+    R"(build: g++ -O2 -std=c++17 bench.cpp -o bench_bin -lbenchmark -lpthread
+build_timeout: 5m
+suites:
+  - name: counted
+    run: ./bench_bin --benchmark_filter='BM_Three|BM_Inlined'
+    format: google-benchmark
+    metric: instructions
+  - name: timed
+    run: ./bench_bin --benchmark_filter=BM_Same --benchmark_min_time=0.005
+    format: google-benchmark
+rounds: 2
+warmup_rounds: 1
+)";
+
+void write_project(TempRepo& repo, int hash_work, int inner_work) {
+  repo.write("bench.cpp", gbench_source(cases(), prelude(hash_work, inner_work)));
+  repo.write(".benchpr.yml", kConfig);
+}
+
 TEST(Why, TheSlowerHelperFirstIdenticalCodeNothingInlinedCodeItsCaller) {
   TempRepo repo;
-  GbenchConfig cfg;
-  cfg.metric = "instructions";  // exact counts, no rounds: the verdicts come from one run each
-  commit_comparison(repo, cases(), cases(), cfg, "feature", prelude(300, 100), prelude(900, 400));
+  write_project(repo, 300, 100);
+  repo.commit_base_and_branch();
+  write_project(repo, 900, 400);
+  repo.commit("hash_key and inner_mix do more work");
 
   TempDir out;
   const BenchprRun r = run_benchpr(
       BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
-                       "--why", "^BM_Same$", "--output", out / "results.json"});
+                       "--rounds", "2", "--why", "^BM_Same$", "--output", out / "results.json"});
   const Results results = results_from_string(read_file(out / "results.json"));
   ASSERT_EQ(results.profiles.size(), 3u) << r.err;
   EXPECT_NE(r.err.find("profiling 3 benchmark(s) under Callgrind"), std::string::npos) << r.err;
@@ -86,18 +110,20 @@ TEST(Why, TheSlowerHelperFirstIdenticalCodeNothingInlinedCodeItsCaller) {
   ASSERT_NE(three, nullptr);
   EXPECT_EQ(three->requested_by, "regression");
   ASSERT_TRUE(three->base && three->head) << three->skipped;
+  EXPECT_TRUE(three->from_counts);  // read from the instruction counts' own Callgrind runs
   const ProfileDiff d = diff_profiles(*three->base, *three->head, 0.005);
   ASSERT_FALSE(d.functions.empty());
   EXPECT_EQ(d.functions[0].name, "hash_key(unsigned int)");
   EXPECT_GE(d.explained, 0.8);
   EXPECT_GE(d.functions[0].share, 0.8);
   EXPECT_EQ(d.functions[0].path.front(), "BM_Three(benchmark::State&)");
-  EXPECT_GT(three->seconds, 0);
 
   // Identical code: the profile is there (asked for with --why), and no function moved.
   const BenchmarkProfile* same = find_profile(results, "BM_Same");
   ASSERT_NE(same, nullptr);
   EXPECT_EQ(same->requested_by, "--why");
+  EXPECT_FALSE(same->from_counts);  // a time suite: profiled by a Callgrind run per side
+  EXPECT_GT(same->seconds, 0);
   ASSERT_TRUE(same->base && same->head) << same->skipped;
   const ProfileDiff s = diff_profiles(*same->base, *same->head, 0.005);
   EXPECT_TRUE(s.functions.empty()) << s.functions[0].name << " " << s.functions[0].delta;
@@ -117,8 +143,10 @@ TEST(Why, TheSlowerHelperFirstIdenticalCodeNothingInlinedCodeItsCaller) {
   EXPECT_NE(r.out.find("❌ regression · mostly `hash_key(unsigned int)`"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("<details><summary>Where BM&#95;Same changed"), std::string::npos);
-  EXPECT_NE(r.out.find("Function-level profiles: 3 benchmarks, one Callgrind run per side"),
-            std::string::npos);
+  EXPECT_NE(r.out.find("Function-level profiles: 3 benchmarks, one Callgrind run per side, "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("(2 read from the instruction counts' runs)."), std::string::npos) << r.out;
   EXPECT_TRUE(markdown_problems(r.out).empty()) << r.out;
 }
 

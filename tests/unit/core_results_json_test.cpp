@@ -137,6 +137,7 @@ TEST(ResultsJson, ProfilesRoundTripAndAreChecked) {
   p.name = "BM_<b>";
   p.requested_by = "regression";
   p.seconds = 2.5;
+  p.from_counts = true;
   p.base = FunctionProfile{10, {{"f|`x`", 4, 10}, {"g", 6, 6}}, {{"f|`x`", "g", 6}}};
   p.head = FunctionProfile{12, {{"f|`x`", 4, 12}, {"g", 8, 8}}, {{"f|`x`", "g", 8}}};
   a.profiles.push_back(p);
@@ -152,6 +153,8 @@ TEST(ResultsJson, ProfilesRoundTripAndAreChecked) {
   ASSERT_EQ(b.profiles.size(), 2u);
   ASSERT_TRUE(b.profiles[0].head);
   EXPECT_EQ(b.profiles[0].head->functions[1].self, 8);
+  EXPECT_TRUE(b.profiles[0].from_counts);
+  EXPECT_FALSE(b.profiles[1].from_counts);
   EXPECT_EQ(b.profiles[0].head->calls[0].callee, "g");
   EXPECT_FALSE(b.profiles[1].base);
   EXPECT_EQ(b.profiles[1].skipped, "the time budget was spent");

@@ -119,6 +119,23 @@ TEST(RenderWhy, IcicleGraphInTheHtmlReport) {
   EXPECT_NE(html.find("Where it changed: mostly <code>"), std::string::npos);
 }
 
+TEST(RenderWhy, NoteSaysWhenProfilesCameFromTheCountsRuns) {
+  Results r = session();
+  r.profiles.pop_back();  // the one not profiled
+  for (BenchmarkProfile& p : r.profiles) {
+    p.from_counts = true;
+    p.seconds = 0;
+  }
+  EXPECT_EQ(why_note(r),
+            "Function-level profiles: 2 benchmarks, read from the instruction counts' Callgrind "
+            "runs (no extra run).");
+  r.profiles[1].from_counts = false;
+  r.profiles[1].seconds = 3.1;
+  EXPECT_EQ(why_note(r),
+            "Function-level profiles: 2 benchmarks, one Callgrind run per side, 3.1s in all (1 "
+            "read from the instruction counts' runs).");
+}
+
 TEST(RenderWhy, CallPathsAreShortenedInTheMiddle) {
   EXPECT_EQ(call_path({"a", "b", "c", "d", "e", "f"}), "`a` → … → `d` → `e` → `f`");
   EXPECT_EQ(call_path({"a", "b"}), "`a` → `b`");

@@ -1,7 +1,11 @@
 // Which benchmarks are profiled and how the budget bounds them, against a fake process runner
 // (the real Callgrind runs are in tests/integration/why_test.cpp).
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
@@ -90,8 +94,7 @@ TEST(ProfileBenchmarks, StopsWhenTheNextWouldNotFitTheBudget) {
   EXPECT_EQ(r.profiles[0].seconds, 5);
   EXPECT_NE(r.profiles[0].skipped.find("base side: exit code 1 under Callgrind"), std::string::npos)
       << r.profiles[0].skipped;
-  EXPECT_EQ(r.profiles[2].skipped,
-            "the time budget was spent: 5s left, a profile takes about 5s");
+  EXPECT_EQ(r.profiles[2].skipped, "the time budget was spent: 5s left, a profile takes about 5s");
   EXPECT_FALSE(r.profiles[2].base);
   // One probe, then one run per benchmark (the base side failed, so the PR's was not run).
   EXPECT_EQ(fake.commands.size(), 3u);
@@ -110,6 +113,54 @@ TEST(ProfileBenchmarks, NoBudgetLeftProfilesNothing) {
   ASSERT_EQ(r.profiles.size(), 3u);
   for (const BenchmarkProfile& p : r.profiles) EXPECT_EQ(p.skipped, "the time budget was spent");
   EXPECT_EQ(fake.commands.size(), 1u);  // the probe only
+}
+
+// A dump as Callgrind writes it at the benchmark's PauseTiming/FinishKeepRunning: f's own count.
+std::string dump(const char* trigger, int count) {
+  return fmt::format(
+      "version: 1\npositions: line\nevents: Ir\ndesc: Trigger: --dump-before=benchmark::State::{}()"
+      "\nsummary: {}\n\nfn=(1) f()\n0 {}\n",
+      trigger, count, count);
+}
+
+// The folder the instruction counts leave for one benchmark and side: exit code 0, 2 iterations
+// per repetition, three repetitions (the first, a warm-up, counts 1000).
+void counted_folder(const std::string& dir, int per_repetition) {
+  std::filesystem::create_directories(dir);
+  const auto write = [&dir](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+  };
+  write("rc", "0 1.0 2.0\n");
+  write("out.json",
+        R"({"benchmarks": [{"name": "BM_A", "run_type": "iteration", "iterations": 2}]})");
+  write("cg.7.1", dump("FinishKeepRunning", 1000));
+  write("cg.7.2", dump("PauseTiming", 5));  // FinishKeepRunning's prologue: not timed
+  write("cg.7.3", dump("FinishKeepRunning", per_repetition));
+  write("cg.7.4", dump("PauseTiming", 5));
+  write("cg.7.5", dump("FinishKeepRunning", per_repetition));
+}
+
+TEST(ProfileBenchmarks, ReadsTheInstructionCountsRunsWithoutRunningAgain) {
+  Results r = two_suites();
+  FakeValgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/reuse/profiles";
+  setup.counts_dir = ::testing::TempDir() + "/reuse/instructions";
+  std::filesystem::remove_all(setup.counts_dir);
+  counted_folder(setup.counts_dir + "/core-base-00003", 400);
+  counted_folder(setup.counts_dir + "/core-head-00003", 600);
+  setup.seconds_left = 0;  // no budget left: a profile that costs nothing is still made
+  ASSERT_TRUE(profile_benchmarks(fake, r, {{"core", "BM_A", "regression"}}, setup,
+                                 [](const std::string&) {}));
+  ASSERT_EQ(r.profiles.size(), 1u);
+  const BenchmarkProfile& p = r.profiles[0];
+  EXPECT_TRUE(p.from_counts);
+  EXPECT_EQ(p.seconds, 0);
+  ASSERT_TRUE(p.base && p.head) << p.skipped;
+  // Two counted repetitions of 2 iterations: 400 / 2 per iteration on the base, 600 / 2 on the PR.
+  EXPECT_EQ(p.base->total, 200);
+  EXPECT_EQ(p.head->functions.at(0).self, 300);
+  EXPECT_EQ(fake.commands.size(), 1u);  // the probe only: no Callgrind run
 }
 
 }  // namespace

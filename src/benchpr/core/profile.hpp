@@ -41,6 +41,9 @@ struct BenchmarkProfile {
   std::optional<FunctionProfile> head;  // per iteration
   std::string skipped;                  // why there is no profile ("" when both sides are)
   double seconds = 0;                   // what profiling both sides cost, wall clock
+  // Read from the instruction counts' Callgrind runs of the benchmark (the same runs), at no
+  // cost of its own.
+  bool from_counts = false;
 };
 
 // Adds `p`'s counts to `into`, function by function and call by call (several dumps of one run).

@@ -558,6 +558,7 @@ json benchmark_profile_json(const BenchmarkProfile& b) {
             {"requested_by", b.requested_by},
             {"seconds", b.seconds}};
   if (!b.skipped.empty()) j["skipped"] = b.skipped;
+  if (b.from_counts) j["from_counts"] = true;
   if (b.base) j["base"] = profile_json(*b.base);
   if (b.head) j["head"] = profile_json(*b.head);
   return j;
@@ -843,6 +844,7 @@ std::vector<BenchmarkProfile> read_profiles(const json& j) {
     b.requested_by = get_string(j[i], "requested_by", w, false);
     b.skipped = get_string(j[i], "skipped", w, false);
     b.seconds = get_number(j[i], "seconds", w, 0);
+    b.from_counts = get_bool(j[i], "from_counts", w, false);
     if (auto it = j[i].find("base"); it != j[i].end() && !it->is_null())
       b.base = read_function_profile(*it, w + ".base");
     if (auto it = j[i].find("head"); it != j[i].end() && !it->is_null())

@@ -125,21 +125,31 @@ std::vector<std::string> why_sections(const Results& results, const Analysis& an
 std::string why_note(const Results& results) {
   if (results.profiles.empty()) return "";
   int done = 0;
+  int reused = 0;
   double seconds = 0;
   std::vector<const BenchmarkProfile*> skipped;
   for (const BenchmarkProfile& p : results.profiles) {
     seconds += p.seconds;
     if (complete(p)) {
       ++done;
+      reused += p.from_counts ? 1 : 0;
     } else {
       skipped.push_back(&p);
     }
   }
   std::string out;
-  if (done > 0)
-    out = fmt::format("Function-level profiles: {}, one Callgrind run per side, {} in all.",
-                      plural(static_cast<std::size_t>(done), "benchmark", "benchmarks"),
-                      format_duration(seconds));
+  const std::string benchmarks = plural(static_cast<std::size_t>(done), "benchmark", "benchmarks");
+  if (done > 0 && reused == done) {
+    out = fmt::format(
+        "Function-level profiles: {}, read from the instruction counts' Callgrind runs (no "
+        "extra run).",
+        benchmarks);
+  } else if (done > 0) {
+    out = fmt::format(
+        "Function-level profiles: {}, one Callgrind run per side, {} in all{}.", benchmarks,
+        format_duration(seconds),
+        reused > 0 ? fmt::format(" ({} read from the instruction counts' runs)", reused) : "");
+  }
   for (std::size_t i = 0; i < skipped.size() && i < 5; ++i) {
     if (!out.empty()) out += " ";
     out += fmt::format("Not profiled: {} ({}).", code_span(skipped[i]->name, false),

@@ -82,34 +82,10 @@ std::vector<DumpFile> timed_dumps(const std::string& dir) {
   return out;
 }
 
-SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
-                         const SuiteConfig& suite, const std::string& name,
-                         const std::string& worktree, const std::string& dir,
-                         const std::string& valgrind) {
+// What a finished Callgrind run of `name` left in `dir`: its profile per iteration, or why there
+// is none.
+SideProfile read_side(const std::string& dir, const std::string& name) {
   SideProfile out;
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
-  exec::ProcessSpec spec;
-  spec.cwd = worktree;
-  spec.command = shell_quote(valgrind) + " " + callgrind_arguments(dir + "/cg") + " " +
-                 callgrind_benchmark_command(suite, config, name, dir + "/out.json");
-  spec.timeout_seconds = config.timeout_for(suite);
-  spec.scrub_env = config.scrub_env;
-  spec.log_path = dir + "/log";
-  spec.tail_bytes = exec::kMessageTailBytes;
-  const exec::ProcessResult p = processes.run(spec);
-  out.cpu_seconds = p.user_seconds + p.system_seconds;
-  if (p.interrupted) {
-    out.interrupted = true;
-    out.failure = "interrupted";
-    return out;
-  }
-  if (!p.ok()) {
-    out.failure = valgrind_failure(p.output_tail)
-                      .value_or(*p.describe_failure(spec.timeout_seconds) + " under Callgrind");
-    return out;
-  }
   const BenchmarkIterations iterations =
       benchmark_iterations(read_or_empty(dir + "/out.json", 64u << 20), name);
   if (iterations.error) {
@@ -143,6 +119,62 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
   out.profile = scaled_profile(std::move(sum), 1.0 / (static_cast<double>(counted.repetitions) *
                                                       static_cast<double>(iterations.count)));
   return out;
+}
+
+// The instruction counts' Callgrind run of `name` on `side` (runner/instruction_counts: a folder
+// "<suite>-<side>-<5 digits>" per benchmark), when it finished well: the same run a profile
+// would make, so its files are the profile at no cost.
+std::optional<std::string> counted_run(const std::string& counts_dir, const std::string& suite,
+                                       Side side, const std::string& name) {
+  if (counts_dir.empty()) return std::nullopt;
+  const std::string prefix = suite + "-" + std::string(to_string(side)) + "-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(counts_dir, ec)) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() != prefix.size() + 5 || file.compare(0, prefix.size(), prefix) != 0 ||
+        file.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
+      continue;
+    const std::string dir = entry.path().string();
+    int code = -1;
+    if (std::sscanf(read_or_empty(dir + "/rc", 4096).c_str(), "%d", &code) != 1 || code != 0)
+      continue;
+    if (benchmark_iterations(read_or_empty(dir + "/out.json", 64u << 20), name).count > 0)
+      return dir;
+  }
+  return std::nullopt;
+}
+
+SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
+                         const SuiteConfig& suite, const std::string& name,
+                         const std::string& worktree, const std::string& dir,
+                         const std::string& valgrind) {
+  SideProfile out;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  exec::ProcessSpec spec;
+  spec.cwd = worktree;
+  spec.command = shell_quote(valgrind) + " " + callgrind_arguments(dir + "/cg") + " " +
+                 callgrind_benchmark_command(suite, config, name, dir + "/out.json");
+  spec.timeout_seconds = config.timeout_for(suite);
+  spec.scrub_env = config.scrub_env;
+  spec.log_path = dir + "/log";
+  spec.tail_bytes = exec::kMessageTailBytes;
+  const exec::ProcessResult p = processes.run(spec);
+  out.cpu_seconds = p.user_seconds + p.system_seconds;
+  if (p.interrupted) {
+    out.interrupted = true;
+    out.failure = "interrupted";
+    return out;
+  }
+  if (!p.ok()) {
+    out.failure = valgrind_failure(p.output_tail)
+                      .value_or(*p.describe_failure(spec.timeout_seconds) + " under Callgrind");
+    return out;
+  }
+  SideProfile read = read_side(dir, name);
+  read.cpu_seconds = out.cpu_seconds;
+  return read;
 }
 
 double wall_seconds() {
@@ -204,20 +236,11 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
   double heaviest = 0;  // the dearest benchmark so far: what the next one may cost
   double cpu = 0;
   int profiled = 0;
+  int over_budget = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const ProfileRequest& req = requests[i];
     const SuiteConfig* suite = google_benchmark_suite(results.config, req.suite);
     if (suite == nullptr) continue;
-    if (setup.seconds_left >= 0 && spent + heaviest >= setup.seconds_left) {
-      const double left = setup.seconds_left - spent;
-      skip_all(i, left <= 0 ? std::string("the time budget was spent")
-                            : fmt::format("the time budget was spent: {} left, a profile takes "
-                                          "about {}",
-                                          format_duration(left), format_duration(heaviest)));
-      progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled",
-                           requests.size() - i));
-      break;
-    }
     BenchmarkProfile b;
     b.suite = req.suite;
     b.name = req.name;
@@ -227,9 +250,27 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
       results.profiles.push_back(std::move(b));
       continue;
     }
-    const double t0 = now();
+    // The instruction counts ran this benchmark under Callgrind already, the same way: their
+    // files are its profile.
     std::optional<FunctionProfile> sides[2];
+    for (Side side : {Side::Base, Side::Head})
+      if (const auto dir = counted_run(setup.counts_dir, suite->name, side, req.name))
+        sides[side == Side::Base ? 0 : 1] = read_side(*dir, req.name).profile;
+    b.from_counts = sides[0] && sides[1];
+    if (!b.from_counts && setup.seconds_left >= 0 && spent + heaviest >= setup.seconds_left) {
+      const double left = setup.seconds_left - spent;
+      b.skipped = left <= 0 ? std::string("the time budget was spent")
+                            : fmt::format(
+                                  "the time budget was spent: {} left, a profile takes "
+                                  "about {}",
+                                  format_duration(left), format_duration(heaviest));
+      ++over_budget;
+      results.profiles.push_back(std::move(b));
+      continue;
+    }
+    const double t0 = now();
     for (Side side : {Side::Base, Side::Head}) {
+      if (b.from_counts) break;
       const std::string dir =
           fmt::format("{}/{}-{}-{:05}", setup.work_dir, suite->name, to_string(side), i);
       SideProfile s =
@@ -244,9 +285,11 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
       }
       sides[side == Side::Base ? 0 : 1] = std::move(s.profile);
     }
-    b.seconds = now() - t0;
-    spent += b.seconds;
-    heaviest = std::max(heaviest, b.seconds);
+    if (!b.from_counts) {
+      b.seconds = now() - t0;
+      spent += b.seconds;
+      heaviest = std::max(heaviest, b.seconds);
+    }
     if (b.skipped.empty()) {
       trim_profiles(*sides[0], *sides[1], kProfileKeepFraction);
       b.base = std::move(sides[0]);
@@ -258,6 +301,8 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     results.profiles.push_back(std::move(b));
     if (exec::interrupt_requested()) return false;
   }
+  if (over_budget > 0)
+    progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled", over_budget));
   progress(fmt::format("  profiled {} of {} benchmark(s) in {} ({} of CPU time)", profiled,
                        requests.size(), format_duration(spent), format_duration(cpu)));
   return true;

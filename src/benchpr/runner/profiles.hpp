@@ -18,7 +18,10 @@ struct ProfileSetup {
   std::string base_dir;  // materialised worktrees
   std::string head_dir;
   std::string work_dir;  // per benchmark and side: Callgrind's files (kept), JSON and log
-  std::string why;       // --why: a regular expression of benchmark names ("" = none)
+  // The instruction counts' work directory (InstructionSetup::work_dir), whose Callgrind runs
+  // are reused as profiles; "" = none.
+  std::string counts_dir;
+  std::string why;  // --why: a regular expression of benchmark names ("" = none)
   std::string valgrind = "valgrind";
   // Seconds the profiles may take: what is left of the budget (a negative value: no budget).
   double seconds_left = -1;

@@ -669,6 +669,7 @@ void Session::profile_phase(Results& results) {
   ps.base_dir = setup_.base_dir;
   ps.head_dir = setup_.head_dir;
   ps.work_dir = setup_.out_dir + "/profiles";
+  ps.counts_dir = setup_.out_dir + "/instructions";  // count_instructions_phase's work_dir
   ps.why = setup_.why;
   const double budget =
       setup_.budget_seconds > 0 ? setup_.budget_seconds : results.config.budget_seconds.value_or(0);
