@@ -237,6 +237,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
   double cpu = 0;
   int profiled = 0;
   int over_budget = 0;
+  int reused = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const ProfileRequest& req = requests[i];
     const SuiteConfig* suite = google_benchmark_suite(results.config, req.suite);
@@ -257,6 +258,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
       if (const auto dir = counted_run(setup.counts_dir, suite->name, side, req.name))
         sides[side == Side::Base ? 0 : 1] = read_side(*dir, req.name).profile;
     b.from_counts = sides[0] && sides[1];
+    reused += b.from_counts ? 1 : 0;
     if (!b.from_counts && setup.seconds_left >= 0 && spent + heaviest >= setup.seconds_left) {
       const double left = setup.seconds_left - spent;
       b.skipped = left <= 0 ? std::string("the time budget was spent")
@@ -303,8 +305,10 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
   }
   if (over_budget > 0)
     progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled", over_budget));
-  progress(fmt::format("  profiled {} of {} benchmark(s) in {} ({} of CPU time)", profiled,
-                       requests.size(), format_duration(spent), format_duration(cpu)));
+  progress(fmt::format(
+      "  profiled {} of {} benchmark(s) in {} ({} of CPU time){}", profiled, requests.size(),
+      format_duration(spent), format_duration(cpu),
+      reused > 0 ? fmt::format("; {} read from the instruction counts' runs", reused) : ""));
   return true;
 }
 
