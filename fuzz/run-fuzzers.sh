@@ -16,7 +16,7 @@ fi
 seconds=${1:-20}
 build=${2:-build-fuzz}
 root=$(pwd)
-targets="google_benchmark jmh hyperfine custom config results_json"
+targets="google_benchmark jmh hyperfine custom callgrind_profile config results_json"
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBENCHPR_FUZZ=ON -DBENCHPR_BUILD_TESTS=OFF -DBENCHPR_BUILD_BENCH=OFF >/dev/null
 # shellcheck disable=SC2086 # one target name per word

@@ -159,6 +159,43 @@ TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
             std::string::npos);
 }
 
+TEST(ResultsJson, ProfilesRoundTripAndAreChecked) {
+  Results a = sample();
+  BenchmarkProfile p;
+  p.suite = "bench";
+  p.name = "BM_<b>";
+  p.requested_by = "regression";
+  p.seconds = 2.5;
+  p.from_counts = true;
+  p.base = FunctionProfile{10, {{"f|`x`", 4, 10}, {"g", 6, 6}}, {{"f|`x`", "g", 6}}};
+  p.head = FunctionProfile{12, {{"f|`x`", 4, 12}, {"g", 8, 8}}, {{"f|`x`", "g", 8}}};
+  a.profiles.push_back(p);
+  BenchmarkProfile skipped;
+  skipped.suite = "bench";
+  skipped.name = "BM_y";
+  skipped.requested_by = "--why";
+  skipped.skipped = "the time budget was spent";
+  a.profiles.push_back(skipped);
+  const std::string text = results_to_string(a);
+  const Results b = results_from_string(text);
+  EXPECT_EQ(results_to_string(b), text);
+  ASSERT_EQ(b.profiles.size(), 2u);
+  ASSERT_TRUE(b.profiles[0].head);
+  EXPECT_EQ(b.profiles[0].head->functions[1].self, 8);
+  EXPECT_TRUE(b.profiles[0].from_counts);
+  EXPECT_FALSE(b.profiles[1].from_counts);
+  EXPECT_EQ(b.profiles[0].head->calls[0].callee, "g");
+  EXPECT_FALSE(b.profiles[1].base);
+  EXPECT_EQ(b.profiles[1].skipped, "the time budget was spent");
+
+  json j = json::parse(text);
+  j["profiles"][0]["head"]["functions"][0][1] = -1;
+  EXPECT_NE(rejection(j.dump()).find("profiles[0].head.functions[0]"), std::string::npos);
+  j = json::parse(text);
+  j["profiles"][0]["base"]["calls"][0] = "x";
+  EXPECT_NE(rejection(j.dump()).find("expected [caller, callee, inclusive]"), std::string::npos);
+}
+
 TEST(ResultsJson, FailureKindsAreWrittenBesideFailuresOnly) {
   const json j = results_to_json(sample());
   EXPECT_FALSE(j["runs"][0].contains("failure_kind"));

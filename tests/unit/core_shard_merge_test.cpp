@@ -99,6 +99,22 @@ TEST(ShardMerge, JoinsEveryShardIntoOneComparison) {
   EXPECT_EQ(results_to_string(back), results_to_string(m));
 }
 
+TEST(ShardMerge, KeepsEachShardsProfiles) {
+  Results one = shard(1);
+  Results two = shard(2);
+  BenchmarkProfile p;
+  p.suite = "s";
+  p.name = "BM_A";
+  p.skipped = "the time budget was spent";
+  one.profiles.push_back(p);
+  p.name = "BM_B";
+  two.profiles.push_back(p);
+  const MergeOutcome out =
+      merge_shards({{"s1.json", one}, {"s2.json", two}, {"s3.json", shard(3)}});
+  ASSERT_EQ(out.merged.profiles.size(), 2u);
+  EXPECT_EQ(out.merged.profiles[1].name, "BM_B");
+}
+
 TEST(ShardMerge, MissingShardMakesAPartialComparisonThatSaysWhat) {
   const MergeOutcome out = merge_shards({{"s1.json", shard(1)}, {"s3.json", shard(3)}});
   EXPECT_EQ(out.missing, std::vector<int>{2});

@@ -72,6 +72,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--filter", o.filter,
                  "Only benchmarks whose name matches this regular expression (Google Benchmark "
                  "gets it as BENCHMARK_FILTER; other formats' results are filtered)");
+  run.add_option("--why", o.why,
+                 "Also explain these benchmarks (a regular expression of names) with a "
+                 "function-level profile under Callgrind, as every regression and improvement is");
   run.add_flag("--instructions", o.instructions,
                "Also count instructions per iteration of every Google Benchmark suite under "
                "Callgrind (needs valgrind), beside time");

@@ -78,23 +78,26 @@ void apply_overrides(Config& c, const RunOptions& options) {
       throw UserError("--budget: expected a duration like 20m, got '" + options.budget + "'");
     c.budget_seconds = *b;
   }
-  if (!options.filter.empty()) {
-    // std::regex compiles and matches by recursion: an unbounded pattern could overflow the stack.
-    constexpr std::size_t kMaxFilterChars = 1000;
-    if (options.filter.size() > kMaxFilterChars)
-      throw UserError(fmt::format("--filter: {} characters, more than {}; shorten the pattern",
-                                  options.filter.size(), kMaxFilterChars));
-    try {
-      std::regex check(options.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw UserError("--filter: '" + options.filter + "' is not a regular expression (" +
-                      e.what() + ")");
-    }
-    c.filter = options.filter;
-  }
+  check_name_pattern("--filter", options.filter);
+  if (!options.filter.empty()) c.filter = options.filter;
+  check_name_pattern("--why", options.why);
   if (!options.bench_args.empty()) c.bench_args = options.bench_args;
   if (options.instructions) c.instructions = true;
   c.rounds = round_up_even(c.rounds);
+}
+
+void check_name_pattern(const std::string& flag, const std::string& pattern) {
+  if (pattern.empty()) return;
+  // std::regex compiles and matches by recursion: an unbounded pattern could overflow the stack.
+  constexpr std::size_t kMaxFilterChars = 1000;
+  if (pattern.size() > kMaxFilterChars)
+    throw UserError(fmt::format("{}: {} characters, more than {}; shorten the pattern", flag,
+                                pattern.size(), kMaxFilterChars));
+  try {
+    std::regex check(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw UserError(flag + ": '" + pattern + "' is not a regular expression (" + e.what() + ")");
+  }
 }
 
 }  // namespace benchpr::app

@@ -24,4 +24,8 @@ Config zero_config_for(const RunOptions& options, const std::string& base_worktr
 // Applies --rounds, --warmup, --threshold and --budget (throws UserError on bad values).
 void apply_overrides(Config& config, const RunOptions& options);
 
+// A --filter or --why pattern: bounded, and a regular expression; a UserError naming the flag
+// otherwise. Nothing for "".
+void check_name_pattern(const std::string& flag, const std::string& pattern);
+
 }  // namespace benchpr::app

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string threshold;      // "2%"
   std::string budget;         // "20m"
   std::string filter;         // regex on benchmark names
+  std::string why;            // --why: regex of benchmarks to profile beside the changed ones
   std::string bench_args;     // appended to every suite's command
   bool instructions = false;  // --instructions: count instructions beside time (Callgrind)
   bool bisect = false;        // --bisect: search the PR's commits for the ones behind a change

@@ -175,6 +175,7 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   // to fit a CI job: the warm-up round tells what a round costs.
   if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
   setup.rounds_fixed = options.rounds.has_value();
+  setup.why = options.why;
   if (zero_config) {
     const std::string base_dir = ws.base_dir;
     setup.after_build = [base_dir, &progress](Results& r) {

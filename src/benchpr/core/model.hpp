@@ -14,6 +14,7 @@
 #include "benchpr/core/bisect_types.hpp"
 #include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/format_kind.hpp"
+#include "benchpr/core/profile.hpp"
 
 namespace benchpr {
 
@@ -332,6 +333,8 @@ struct Results {
   std::optional<ShardInfo> shard;  // a shard's result, or several merged
   // The search for the commits behind the changes (`bisect: auto`), when one ran.
   std::optional<Bisection> bisect;
+  // Function-level profiles of the benchmarks that changed (or were asked for with --why).
+  std::vector<BenchmarkProfile> profiles;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ constexpr std::size_t kMaxBytes = 256u << 20;
 constexpr std::size_t kMaxSeries = 200000;
 constexpr std::size_t kMaxRounds = 10000;
 constexpr std::size_t kMaxString = 1u << 16;
+// A profile as stored keeps the functions above a small fraction of the count (runner/profiles).
+constexpr std::size_t kMaxProfileFunctions = 5000;
+constexpr std::size_t kMaxProfileCalls = 20000;
 constexpr int kSchemaVersion = 2;  // what the writer writes; the reader takes 1 and 2
 
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
@@ -543,6 +546,28 @@ json shard_json(const ShardInfo& s) {
   return j;
 }
 
+json profile_json(const FunctionProfile& p) {
+  json functions = json::array();
+  for (const ProfiledFunction& f : p.functions)
+    functions.push_back(json::array({f.name, f.self, f.inclusive}));
+  json calls = json::array();
+  for (const ProfiledCall& c : p.calls)
+    calls.push_back(json::array({c.caller, c.callee, c.inclusive}));
+  return {{"total", p.total}, {"functions", functions}, {"calls", calls}};
+}
+
+json benchmark_profile_json(const BenchmarkProfile& b) {
+  json j = {{"suite", b.suite},
+            {"name", b.name},
+            {"requested_by", b.requested_by},
+            {"seconds", b.seconds}};
+  if (!b.skipped.empty()) j["skipped"] = b.skipped;
+  if (b.from_counts) j["from_counts"] = true;
+  if (b.base) j["base"] = profile_json(*b.base);
+  if (b.head) j["head"] = profile_json(*b.head);
+  return j;
+}
+
 void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   w.raw("{");
   w.top("schema_version");
@@ -635,6 +660,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
              {"alpha", l.alpha},
              {"equivalence_alpha", l.equivalence_alpha}});
     });
+  }
+  if (!r.profiles.empty()) {
+    w.top("profiles");
+    w.lines(r.profiles, [&w](const BenchmarkProfile& b) { w.dom(benchmark_profile_json(b)); });
   }
   w.top("rounds_done");
   fmt::format_to(std::back_inserter(w.out), "{}", r.rounds_done);
@@ -780,6 +809,64 @@ BenchmarkSeries read_series(const json& j, const std::string& w) {
   return s;
 }
 
+// A count of a profile: finite and not negative.
+double profile_count(const json& v, const std::string& where) {
+  if (!v.is_number()) fail(where, "expected a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0) fail(where, "expected a count (finite, not negative)");
+  return x;
+}
+
+std::string profile_name(const json& v, const std::string& where) {
+  if (!v.is_string()) fail(where, "expected a string");
+  std::string s = v.get<std::string>();
+  if (s.size() > kMaxString) fail(where, "string too long");
+  return s;
+}
+
+FunctionProfile read_function_profile(const json& j, const std::string& w) {
+  FunctionProfile p;
+  p.total = profile_count(field(j, "total", w), w + ".total");
+  const json& functions = get_array(j, "functions", w, kMaxProfileFunctions);
+  for (std::size_t i = 0; i < functions.size(); ++i) {
+    const std::string fw = fmt::format("{}.functions[{}]", w, i);
+    const json& f = functions[i];
+    if (!f.is_array() || f.size() != 3) fail(fw, "expected [name, self, inclusive]");
+    p.functions.push_back(
+        {profile_name(f[0], fw), profile_count(f[1], fw), profile_count(f[2], fw)});
+  }
+  const json& calls = get_array(j, "calls", w, kMaxProfileCalls);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::string cw = fmt::format("{}.calls[{}]", w, i);
+    const json& c = calls[i];
+    if (!c.is_array() || c.size() != 3) fail(cw, "expected [caller, callee, inclusive]");
+    p.calls.push_back({profile_name(c[0], cw), profile_name(c[1], cw), profile_count(c[2], cw)});
+  }
+  return p;
+}
+
+std::vector<BenchmarkProfile> read_profiles(const json& j) {
+  std::vector<BenchmarkProfile> out;
+  if (!j.is_array()) fail("profiles", "expected an array");
+  if (j.size() > kMaxSeries) fail("profiles", "too many entries");
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = fmt::format("profiles[{}]", i);
+    BenchmarkProfile b;
+    b.suite = get_string(j[i], "suite", w);
+    b.name = get_string(j[i], "name", w);
+    b.requested_by = get_string(j[i], "requested_by", w, false);
+    b.skipped = get_string(j[i], "skipped", w, false);
+    b.seconds = get_number(j[i], "seconds", w, 0);
+    b.from_counts = get_bool(j[i], "from_counts", w, false);
+    if (auto it = j[i].find("base"); it != j[i].end() && !it->is_null())
+      b.base = read_function_profile(*it, w + ".base");
+    if (auto it = j[i].find("head"); it != j[i].end() && !it->is_null())
+      b.head = read_function_profile(*it, w + ".head");
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 TimePlan read_time_plan(const json& j) {
   const std::string w = "time_plan";
   TimePlan t;
@@ -880,6 +967,8 @@ void read_trailer(const json& j, Results& r) {
   if (auto it = j.find("bisect"); it != j.end() && !it->is_null())
     r.bisect = bisection_from_json(*it);
   if (auto it = j.find("looks"); it != j.end() && !it->is_null()) r.looks = read_look_records(*it);
+  if (auto it = j.find("profiles"); it != j.end() && !it->is_null())
+    r.profiles = read_profiles(*it);
 }
 
 // --- the series without a DOM --------------------------------------------------------------
@@ -1094,6 +1183,7 @@ bool read_at_top_level(std::string_view key) {
                                                "runs",
                                                "time_plan",
                                                "looks",
+                                               "profiles",
                                                "rounds_done",
                                                "complete",
                                                "stop_reason",

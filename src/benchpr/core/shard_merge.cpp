@@ -182,6 +182,8 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
       }
     }
     for (const RunRecord& run : r.runs) m.runs.push_back(run);
+    // Each shard profiled the changes of its own share.
+    for (const BenchmarkProfile& p : r.profiles) m.profiles.push_back(p);
     if (r.plan.size() > m.plan.size()) m.plan = r.plan;
     m.config.rounds = std::max(m.config.rounds, r.config.rounds);
     m.rounds_done = std::max(m.rounds_done, r.rounds_done);

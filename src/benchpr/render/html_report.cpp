@@ -9,11 +9,14 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/profile_diff.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
+#include "benchpr/render/flame_svg.hpp"
 #include "benchpr/render/html_svg.hpp"
 #include "benchpr/render/units.hpp"
 #include "benchpr/render/view_model.hpp"
+#include "benchpr/render/why_section.hpp"
 
 namespace benchpr::render {
 
@@ -148,6 +151,24 @@ const BenchmarkSeries* find_series(const Results& results, const BenchmarkAnalys
   return nullptr;
 }
 
+// Where a profiled benchmark's instructions changed: the phrase, and the differential icicle
+// graph of its call tree (docs/why.md).
+std::string why_html(const Results& results, const BenchmarkAnalysis& b) {
+  const BenchmarkProfile* p = profile_for(results, b);
+  if (p == nullptr) return "";
+  const ProfileDiff d = diff_profiles(*p->base, *p->head, results.config.instruction_threshold);
+  std::string html =
+      "<p class=\"note\">Where it changed: " + html_parts(why_phrase(d), 500) +
+      fmt::format(" (instructions per iteration under Callgrind: {} \u2192 {}).",
+                  escape_html(count_text(d.before)), escape_html(count_text(d.after)));
+  html +=
+      " Width: each function's count in the PR, with what it calls; colour: its change from "
+      "the base (red more, green fewer, grey the same); hover for the numbers.</p>\n";
+  if (const std::string svg = icicle_svg(*p->base, *p->head); !svg.empty())
+    html += "<div class=\"chart\">\n" + svg + "</div>\n";
+  return html;
+}
+
 }  // namespace
 
 std::string render_html_report(const Results& results, const Analysis& analysis) {
@@ -218,6 +239,7 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
       if (const BenchmarkSeries* s = find_series(results, b)) {
         html += "<div class=\"chart\">\n" + rounds_chart_svg(*s, b, results.plan) + "</div>\n";
       }
+      html += why_html(results, b);
       html += "</section>\n";
     }
     if (left_out > 0) {

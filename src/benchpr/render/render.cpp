@@ -139,6 +139,9 @@ std::string fit_comment(const Results& results, const Analysis& analysis,
   BudgetFitter fitter(budget, render);
   fitter.fit(limits.per_round_rows, out);
   if (fitter.fits(out)) return out;
+  limits.why_sections = false;
+  out = render();
+  if (fitter.fits(out)) return out;
   fitter.fit(limits.unchanged_rows, out);
   if (fitter.fits(out)) return out;
   limits.placeholders = false;

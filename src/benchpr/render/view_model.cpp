@@ -17,6 +17,7 @@
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/parameter_groups.hpp"
 #include "benchpr/render/units.hpp"
+#include "benchpr/render/why_section.hpp"
 
 namespace benchpr::render {
 
@@ -80,6 +81,7 @@ struct RowContext {
   std::string instruction_threshold;  // "0.5%"
   // The lines under changed rows from a search for the commits behind them (core/bisect).
   const std::map<std::pair<std::string, std::string>, std::string>* bisect_lines = nullptr;
+  const Results* results = nullptr;   // for the profiles that say where a change is
 };
 
 // "90%", "96.7%": the level an interval was computed at.
@@ -201,6 +203,7 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   if (ctx.bisect_lines != nullptr && b.verdict != Verdict::Unchanged)
     if (const auto it = ctx.bisect_lines->find({b.suite, b.name}); it != ctx.bisect_lines->end())
       row.bisect = it->second;
+  if (ctx.results) row.verdict_text += why_cell_phrase(*ctx.results, b);
   return row;
 }
 
@@ -744,6 +747,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     return mags[a] > mags[b];
   });
   RowContext ctx;
+  ctx.results = &results;
   ctx.threshold = v.threshold;
   ctx.run_threshold = results.config.threshold;
   for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
@@ -813,6 +817,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     v.suites.push_back(std::move(sv));
   }
   v.instructions_note = instructions_note(results, analysis);
+  v.why_sections = why_sections(results, analysis);
+  v.why_note = why_note(results);
   v.instruction_threshold = ctx.instruction_threshold;
   v.instructions_only = !analysis.benchmarks.empty();
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
@@ -924,6 +930,9 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["suites"] = std::move(suites);
   d["has_suites"] = Data(!v.suites.empty());
   d["footer"] = Data(v.footer);
+  d["why_sections"] = strings(limits.why_sections ? v.why_sections : std::vector<std::string>{});
+  d["has_why"] = Data(!v.why_note.empty() || (limits.why_sections && !v.why_sections.empty()));
+  d["why_note"] = v.why_note.empty() ? Data(false) : Data(v.why_note);
   d["instructions_note"] = v.instructions_note.empty() ? Data(false) : Data(v.instructions_note);
   d["has_instructions"] = Data(v.has_instructions);
   d["instructions_only"] = Data(v.instructions_only);

@@ -88,7 +88,9 @@ struct CommentView {
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
   bool any_cold_round = false;
   std::vector<SuiteView> suites;
-  std::string instructions_note;   // what instruction counts see and cost ("" without them)
+  std::string instructions_note;          // what instruction counts see and cost ("" without them)
+  std::vector<std::string> why_sections;  // a <details> block per profiled benchmark
+  std::string why_note;  // what profiling cost, what was not profiled ("" without profiles)
   bool has_instructions = false;   // some rows are instruction counts (exact, one run per side)
   bool instructions_only = false;  // every row is: no rounds, no intervals
   std::string instruction_threshold;
@@ -108,6 +110,7 @@ struct ViewLimits {
   bool placeholders = true;  // say "left out" where a collapsed section lost all its rows
   bool build_logs = true;
   std::size_t notes = kAll;
+  bool why_sections = true;  // the function-level sections (the closing note stays)
 };
 
 CommentView make_view(const Results& results, const Analysis& analysis,

@@ -72,28 +72,44 @@ std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
   return d;
 }
 
-PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps, int repetitions,
-                                        long long iterations) {
-  PerIteration out;
+CountedDumps counted_dumps(const std::vector<CallgrindDump>& dumps, int repetitions) {
   // A repetition: the timed segments up to FinishKeepRunning. FinishKeepRunning itself calls
   // PauseTiming first thing, so the dump right after a Finish dump is its prologue: not timed.
-  std::vector<double> reps;
-  double current = 0;
+  std::vector<std::vector<std::size_t>> reps;
+  std::vector<std::size_t> current;
   bool after_finish = false;
-  for (const CallgrindDump& d : dumps) {
+  for (std::size_t i = 0; i < dumps.size(); ++i) {
+    const CallgrindDump& d = dumps[i];
     if (d.trigger == CallgrindDump::Trigger::Pause) {
       if (after_finish) {
         after_finish = false;
         continue;
       }
-      current += d.instructions;
+      current.push_back(i);
     } else if (d.trigger == CallgrindDump::Trigger::Finish) {
-      reps.push_back(current + d.instructions);
-      current = 0;
+      current.push_back(i);
+      reps.push_back(std::move(current));
+      current.clear();
       after_finish = true;
     }
   }
-  if (reps.empty()) {
+  CountedDumps out;
+  out.seen = reps.size();
+  if (reps.empty()) return out;
+  // Warm-up attempts or a MinTime of the benchmark's own may add runs before the repetitions:
+  // the last ones are the repetitions.
+  out.repetitions =
+      std::min(reps.size() - 1, static_cast<std::size_t>(std::max(1, repetitions - 1)));
+  for (std::size_t r = reps.size() - out.repetitions; r < reps.size(); ++r)
+    out.dumps.insert(out.dumps.end(), reps[r].begin(), reps[r].end());
+  return out;
+}
+
+PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps, int repetitions,
+                                        long long iterations) {
+  PerIteration out;
+  const CountedDumps counted = counted_dumps(dumps, repetitions);
+  if (counted.seen == 0) {
     out.failure =
         "Callgrind saw no benchmark loop (benchmark::State::ResumeTiming and "
         "FinishKeepRunning were not found: a Google Benchmark library without symbols?)";
@@ -103,18 +119,15 @@ PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps,
     out.failure = "the benchmark reported no iterations";
     return out;
   }
-  // Warm-up attempts or a MinTime of the benchmark's own may add runs before the repetitions:
-  // the last ones are the repetitions, all of `iterations`.
-  const std::size_t counted =
-      std::min(reps.size() - 1, static_cast<std::size_t>(std::max(1, repetitions - 1)));
-  if (counted == 0) {
+  if (counted.repetitions == 0) {
     out.failure = fmt::format("Callgrind saw {} run of the benchmark's loop, expected {}",
-                              reps.size(), repetitions);
+                              counted.seen, repetitions);
     return out;
   }
   double sum = 0;
-  for (std::size_t i = reps.size() - counted; i < reps.size(); ++i) sum += reps[i];
-  out.instructions = sum / (static_cast<double>(counted) * static_cast<double>(iterations));
+  for (std::size_t i : counted.dumps) sum += dumps[i].instructions;
+  out.instructions =
+      sum / (static_cast<double>(counted.repetitions) * static_cast<double>(iterations));
   if (!(out.instructions > 0)) {
     out.instructions = kMissing;
     out.failure = "Callgrind counted no instructions in the benchmark's loop";

@@ -37,6 +37,16 @@ struct CallgrindDump {
 // a benchmark's timer (the profile written at exit).
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text);
 
+// The dumps of the counted repetitions: Google Benchmark's dumps of one process (in order)
+// grouped into repetitions, the first left out (it warms up), those of the last
+// `repetitions` - 1 kept. The instruction counts and the function profiles both add these up.
+struct CountedDumps {
+  std::vector<std::size_t> dumps;  // indices into the dumps given
+  std::size_t repetitions = 0;     // how many repetitions they make up
+  std::size_t seen = 0;            // repetitions seen in all
+};
+CountedDumps counted_dumps(const std::vector<CallgrindDump>& dumps, int repetitions);
+
 struct PerIteration {
   double instructions = kMissing;      // per iteration; kMissing when failure is set
   std::optional<std::string> failure;  // why there is no count

@@ -238,6 +238,16 @@ Outcome read_outcome(const Job& job, double timeout) {
 
 }  // namespace
 
+std::string callgrind_benchmark_command(const SuiteConfig& suite, const Config& config,
+                                        const std::string& name, const std::string& json_path) {
+  return benchmark_command(suite, config, name, json_path);
+}
+
+BenchmarkIterations benchmark_iterations(const std::string& json_text, const std::string& name) {
+  Iterations i = iterations_from_json(json_text, name);
+  return {i.count, std::move(i.error)};
+}
+
 std::string valgrind_missing_message() {
   return fmt::format(
       "instruction counts need Valgrind (Callgrind), which is not installed: install the "

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,6 +33,19 @@ struct InstructionSetup {
 // anything is built).
 inline constexpr const char* kValgrindPackage = "valgrind";
 std::string valgrind_missing_message();
+
+// The suite's command for one benchmark alone under Callgrind, as the counts run it (the
+// function profiles run it the same way).
+std::string callgrind_benchmark_command(const SuiteConfig& suite, const Config& config,
+                                        const std::string& name, const std::string& json_path);
+
+// The iterations of each repetition of `name`, or its error_occurred message, from Google
+// Benchmark's JSON (0 iterations when the file has none).
+struct BenchmarkIterations {
+  long long count = 0;
+  std::optional<std::string> error;
+};
+BenchmarkIterations benchmark_iterations(const std::string& json_text, const std::string& name);
 
 // Adds one instruction series per benchmark (suite instruction_suite_name(...), metric
 // "instructions", the count per iteration at index 0 of base and head, or the reason it has

@@ -27,6 +27,7 @@
 #include "benchpr/runner/crash_probe.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/profiles.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/suite_command.hpp"
 
@@ -612,6 +613,7 @@ void Session::run_measuring(Results& results) {
     results.plan.clear();
     results.complete = true;
     results.stop_reason = "instruction counts done";
+    profile_phase(results);
     finish(results);
     return;
   }
@@ -643,7 +645,28 @@ void Session::run_rounds_and_finish(Results& results) {
     results.complete = true;
     results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
   }
+  if (results.complete) profile_phase(results);
   finish(results);
+}
+
+void Session::profile_phase(Results& results) {
+  if (exec::interrupt_requested()) return;
+  results.profiles.clear();
+  const std::vector<ProfileRequest> requests =
+      profile_requests(results, analyse_session(results), setup_.why);
+  if (requests.empty()) return;
+  ProfileSetup ps;
+  ps.base_dir = setup_.base_dir;
+  ps.head_dir = setup_.head_dir;
+  ps.work_dir = setup_.out_dir + "/profiles";
+  ps.counts_dir = setup_.out_dir + "/instructions";  // count_instructions_phase's work_dir
+  ps.why = setup_.why;
+  const double budget =
+      setup_.budget_seconds > 0 ? setup_.budget_seconds : results.config.budget_seconds.value_or(0);
+  if (budget > 0) ps.seconds_left = budget - (now_seconds() - started_);
+  const double t0 = now_seconds();
+  profile_benchmarks(processes_, results, requests, ps, progress_);
+  child_seconds_ += now_seconds() - t0;
 }
 
 void Session::finish(Results& results) {

@@ -52,6 +52,8 @@ struct SessionSetup {
   // --resume: `results` holds an interrupted comparison; the builds in the work directory are
   // reused and the rounds continue after its last finished one.
   bool resume = false;
+  // --why: a regular expression of benchmark names to profile beside the changed ones.
+  std::string why;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.
@@ -87,6 +89,8 @@ class Session {
   // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
   void resume(Results& results);
   bool count_instructions_phase(Results& results);
+  // After the verdicts: the function-level profiles of the changed benchmarks (runner/profiles).
+  void profile_phase(Results& results);
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);
   void make_time_plan(Results& results, int warmup_rounds);

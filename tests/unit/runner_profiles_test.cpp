@@ -1,0 +1,167 @@
+// Which benchmarks are profiled and how the budget bounds them, against a fake process runner
+// (the real Callgrind runs are in tests/integration/why_test.cpp).
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/runner/profiles.hpp"
+
+namespace benchpr::runner {
+namespace {
+
+Results two_suites() {
+  Results r;
+  SuiteConfig gb;
+  gb.name = "core";
+  gb.run = "./bench";
+  SuiteConfig other;
+  other.name = "cli";
+  other.format = "hyperfine";
+  other.run = "hyperfine x";
+  r.config.suites = {gb, other};
+  return r;
+}
+
+BenchmarkAnalysis bench(const std::string& suite, const std::string& name, Verdict v) {
+  BenchmarkAnalysis b;
+  b.suite = suite;
+  b.name = name;
+  b.verdict = v;
+  return b;
+}
+
+TEST(ProfileRequests, ChangedGoogleBenchmarksOnceAndThoseWhyNames) {
+  const Results r = two_suites();
+  Analysis a;
+  a.benchmarks = {
+      bench("core", "BM_Slow", Verdict::Regression),
+      bench(instruction_suite_name("core"), "BM_Slow", Verdict::Regression),  // the same one
+      bench(instruction_suite_name("core"), "BM_Fewer", Verdict::Improvement),
+      bench("core", "BM_Flat", Verdict::Unchanged),
+      bench("core", "BM_Asked", Verdict::Inconclusive),
+      bench("cli", "startup", Verdict::Regression),  // not Google Benchmark: no timer to bound by
+  };
+  const std::vector<ProfileRequest> req = profile_requests(r, a, "Ask");
+  ASSERT_EQ(req.size(), 3u);
+  EXPECT_EQ(req[0].name, "BM_Slow");
+  EXPECT_EQ(req[0].suite, "core");
+  EXPECT_EQ(req[0].requested_by, "regression");
+  EXPECT_EQ(req[1].name, "BM_Fewer");
+  EXPECT_EQ(req[1].suite, "core");  // the time suite, whichever series labelled it
+  EXPECT_EQ(req[1].requested_by, "improvement");
+  EXPECT_EQ(req[2].name, "BM_Asked");
+  EXPECT_EQ(req[2].requested_by, "--why");
+  EXPECT_TRUE(profile_requests(r, a, "").size() == 2u);
+}
+
+// Valgrind answers; every benchmark's Callgrind run fails (it leaves no files).
+class FakeValgrind : public exec::ProcessRunner {
+ public:
+  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+    commands.push_back(spec.command);
+    exec::ProcessResult r;
+    r.exit_code = spec.command.find("--version") != std::string::npos ? 0 : 1;
+    return r;
+  }
+  std::vector<std::string> commands;
+};
+
+std::vector<ProfileRequest> three() {
+  return {{"core", "BM_A", "regression"},
+          {"core", "BM_B", "regression"},
+          {"core", "BM_C", "improvement"}};
+}
+
+TEST(ProfileBenchmarks, StopsWhenTheNextWouldNotFitTheBudget) {
+  Results r = two_suites();
+  FakeValgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/profiles";
+  setup.seconds_left = 15;
+  double clock = 0;
+  setup.now = [&clock] { return clock += 5; };  // each benchmark takes 5 s by this clock
+  std::vector<std::string> lines;
+  ASSERT_TRUE(profile_benchmarks(fake, r, three(), setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  ASSERT_EQ(r.profiles.size(), 3u);
+  // BM_A and BM_B ran (5 s each: 10 s spent, 5 s left, and the dearest took 5 s: 15 >= 15).
+  EXPECT_EQ(r.profiles[0].seconds, 5);
+  EXPECT_NE(r.profiles[0].skipped.find("base side: exit code 1 under Callgrind"), std::string::npos)
+      << r.profiles[0].skipped;
+  EXPECT_EQ(r.profiles[2].skipped, "the time budget was spent: 5s left, a profile takes about 5s");
+  EXPECT_FALSE(r.profiles[2].base);
+  // One probe, then one run per benchmark (the base side failed, so the PR's was not run).
+  EXPECT_EQ(fake.commands.size(), 3u);
+  EXPECT_NE(fake.commands[1].find("--tool=callgrind"), std::string::npos);
+  EXPECT_NE(fake.commands[1].find("--benchmark_filter='^(BM_A)$'"), std::string::npos)
+      << fake.commands[1];
+}
+
+TEST(ProfileBenchmarks, NoBudgetLeftProfilesNothing) {
+  Results r = two_suites();
+  FakeValgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/profiles";
+  setup.seconds_left = 0;
+  ASSERT_TRUE(profile_benchmarks(fake, r, three(), setup, [](const std::string&) {}));
+  ASSERT_EQ(r.profiles.size(), 3u);
+  for (const BenchmarkProfile& p : r.profiles) EXPECT_EQ(p.skipped, "the time budget was spent");
+  EXPECT_EQ(fake.commands.size(), 1u);  // the probe only
+}
+
+// A dump as Callgrind writes it at the benchmark's PauseTiming/FinishKeepRunning: f's own count.
+std::string dump(const char* trigger, int count) {
+  return fmt::format(
+      "version: 1\npositions: line\nevents: Ir\ndesc: Trigger: --dump-before=benchmark::State::{}()"
+      "\nsummary: {}\n\nfn=(1) f()\n0 {}\n",
+      trigger, count, count);
+}
+
+// The folder the instruction counts leave for one benchmark and side: exit code 0, 2 iterations
+// per repetition, three repetitions (the first, a warm-up, counts 1000).
+void counted_folder(const std::string& dir, int per_repetition) {
+  std::filesystem::create_directories(dir);
+  const auto write = [&dir](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+  };
+  write("rc", "0 1.0 2.0\n");
+  write("out.json",
+        R"({"benchmarks": [{"name": "BM_A", "run_type": "iteration", "iterations": 2}]})");
+  write("cg.7.1", dump("FinishKeepRunning", 1000));
+  write("cg.7.2", dump("PauseTiming", 5));  // FinishKeepRunning's prologue: not timed
+  write("cg.7.3", dump("FinishKeepRunning", per_repetition));
+  write("cg.7.4", dump("PauseTiming", 5));
+  write("cg.7.5", dump("FinishKeepRunning", per_repetition));
+}
+
+TEST(ProfileBenchmarks, ReadsTheInstructionCountsRunsWithoutRunningAgain) {
+  Results r = two_suites();
+  FakeValgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/reuse/profiles";
+  setup.counts_dir = ::testing::TempDir() + "/reuse/instructions";
+  std::filesystem::remove_all(setup.counts_dir);
+  counted_folder(setup.counts_dir + "/core-base-00003", 400);
+  counted_folder(setup.counts_dir + "/core-head-00003", 600);
+  setup.seconds_left = 0;  // no budget left: a profile that costs nothing is still made
+  ASSERT_TRUE(profile_benchmarks(fake, r, {{"core", "BM_A", "regression"}}, setup,
+                                 [](const std::string&) {}));
+  ASSERT_EQ(r.profiles.size(), 1u);
+  const BenchmarkProfile& p = r.profiles[0];
+  EXPECT_TRUE(p.from_counts);
+  EXPECT_EQ(p.seconds, 0);
+  ASSERT_TRUE(p.base && p.head) << p.skipped;
+  // Two counted repetitions of 2 iterations: 400 / 2 per iteration on the base, 600 / 2 on the PR.
+  EXPECT_EQ(p.base->total, 200);
+  EXPECT_EQ(p.head->functions.at(0).self, 300);
+  EXPECT_EQ(fake.commands.size(), 1u);  // the probe only: no Callgrind run
+}
+
+}  // namespace
+}  // namespace benchpr::runner
