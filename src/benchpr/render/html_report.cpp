@@ -35,6 +35,7 @@ code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:13px;word-b
 .warn{background:#fffbeb;border:1px solid #fcd34d;border-radius:6px;padding:6px 10px;margin:8px 0}
 .badge{display:inline-block;color:#fff;border-radius:10px;padding:0 9px;font-size:12px;font-weight:600;white-space:nowrap}
 .suite{color:#64748b;font-size:13px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 18px;color:#334155;font-size:13px;margin:8px 0;padding:0;list-style:none}
 .bench{border:1px solid #e2e8f0;border-radius:8px;padding:12px 14px;margin:14px 0}
 .nums{color:#334155;font-size:14px;margin:0 0 6px}
 .chart{overflow-x:auto}
@@ -142,6 +143,46 @@ std::string numbers_line(const BenchmarkAnalysis& b) {
   return "<p class=\"nums\">" + out + "</p>\n";
 }
 
+// What each verdict's colour means, in words a reader of the chart needs (the full rules are in
+// docs/results-format.md).
+std::string_view verdict_meaning(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+      return "worse by at least the threshold";
+    case Verdict::Improvement:
+      return "better by at least the threshold";
+    case Verdict::Slower:
+      return "worse, but not shown to reach the threshold";
+    case Verdict::Faster:
+      return "better, but not shown to reach the threshold";
+    case Verdict::Unchanged:
+      return "shown to be within the threshold";
+    case Verdict::Inconclusive:
+      return "neither shown: more rounds would tell";
+    case Verdict::Added:
+      return "only the PR has it";
+    case Verdict::Removed:
+      return "only the base has it";
+    case Verdict::Failed:
+      return "no values to compare";
+  }
+  return "";
+}
+
+// The colour key of the badges and the change chart: the verdicts the report shows, in the
+// comment's order.
+std::string legend_html(const std::vector<const BenchmarkAnalysis*>& shown) {
+  std::vector<Verdict> present;
+  for (const BenchmarkAnalysis* b : shown)
+    if (std::find(present.begin(), present.end(), b->verdict) == present.end())
+      present.push_back(b->verdict);
+  std::sort(present.begin(), present.end(),
+            [](Verdict a, Verdict b) { return verdict_order(a) < verdict_order(b); });
+  std::string out = "<ul class=\"legend\" aria-label=\"what the colours mean\">\n";
+  for (Verdict v : present) out += fmt::format("<li>{} {}</li>\n", badge(v), verdict_meaning(v));
+  return out + "</ul>\n";
+}
+
 const BenchmarkSeries* find_series(const Results& results, const BenchmarkAnalysis& b) {
   for (const BenchmarkSeries& s : results.series)
     if (s.suite == b.suite && s.name == b.name) return &s;
@@ -199,7 +240,7 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
   }
 
   if (!shown.empty()) {
-    html += "<h2>Changes</h2>\n<div class=\"chart\">\n";
+    html += "<h2>Changes</h2>\n" + legend_html(shown) + "<div class=\"chart\">\n";
     html += change_chart_svg(shown, results.config.threshold);
     html += "</div>\n";
     html += "<h2>Round by round</h2>\n";

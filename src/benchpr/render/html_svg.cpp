@@ -135,11 +135,19 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
           "<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f8fafc\" opacity=\"0.7\"/>\n",
           num(y - kRow / 2), num(kWidth), num(kRow));
     }
+    // The suite, greyed, beside the name: two suites may have benchmarks of the same name. The
+    // row has room for about 56 characters; the suite gets at most 20 of them ("…" included).
     const std::string full = b.suite.empty() ? b.name : b.suite + " / " + b.name;
+    const std::size_t suite_chars = b.suite.empty() ? 0 : std::min<std::size_t>(20, b.suite.size());
+    const std::string suite_label =
+        b.suite.empty() ? std::string()
+                        : fmt::format("<tspan fill=\"#64748b\">{}</tspan> ",
+                                      escape_html(b.suite, b.suite.size() > 20 ? 19 : 20));
     svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}{}"
         "</text>\n",
-        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), escape_html(b.name, 56));
+        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), suite_label,
+        escape_html(b.name, 56 - (suite_chars > 0 ? suite_chars + 1 : 0)));
     if (!std::isfinite(b.change)) {
       svg += fmt::format(
           "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" "
