@@ -89,9 +89,12 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>",
                               revision_html(results.base), revision_html(results.head)));
-  parts.push_back(fmt::format("{} analysed round{}{}, interleaved AB/BA", analysis.analysed_rounds,
+  parts.push_back(fmt::format("{} analysed round{}{}, {}", analysis.analysed_rounds,
                               analysis.analysed_rounds == 1 ? "" : "s",
-                              warmups > 0 ? fmt::format(" + {} warm-up", warmups) : ""));
+                              warmups > 0 ? fmt::format(" + {} warm-up", warmups) : "",
+                              results.origin == Origin::ResultFiles
+                                  ? "paired from result files, run order unknown"
+                                  : "interleaved AB/BA"));
   parts.push_back(fmt::format("threshold \u00b1{:g}%", results.config.threshold * 100));
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
     parts.push_back((std::isfinite(analysis.run_mde_label) && analysis.run_mde_label > 0
@@ -243,12 +246,20 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
     html += "<h2>Changes</h2>\n" + legend_html(shown) + "<div class=\"chart\">\n";
     html += change_chart_svg(shown, results.config.threshold);
     html += "</div>\n";
+    const bool order_known = results.origin != Origin::ResultFiles;
     html += "<h2>Round by round</h2>\n";
-    html +=
-        "<p class=\"note\">Each side's value in every round. Rounds are labelled AB when the "
-        "base ran first and BA when the PR did; a drift shows as both sides moving together, "
-        "an order effect as filled and hollow points of one side sitting apart.</p>\n";
-    html += rounds_legend_svg();
+    if (order_known) {
+      html +=
+          "<p class=\"note\">Each side's value in every round. Rounds are labelled AB when the "
+          "base ran first and BA when the PR did; a drift shows as both sides moving together, "
+          "an order effect as filled and hollow points of one side sitting apart.</p>\n";
+      html += rounds_legend_svg();
+    } else {
+      html +=
+          "<p class=\"note\">Each side's value in every round: round i is the i-th run of each "
+          "side's result files (base circles, PR squares). The files do not say which side ran "
+          "first, so no order is drawn.</p>\n";
+    }
     for (std::size_t i = 0; i < shown.size(); ++i) {
       const BenchmarkAnalysis& b = *shown[i];
       html += fmt::format("<section class=\"bench\" id=\"b{}\">\n<h3>{} <code>{}</code>", i,
@@ -257,7 +268,8 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
         html += fmt::format(" <span class=\"suite\">suite {}</span>", escape_html(b.suite, 80));
       html += "</h3>\n" + numbers_line(b);
       if (const BenchmarkSeries* s = find_series(results, b)) {
-        html += "<div class=\"chart\">\n" + rounds_chart_svg(*s, b, results.plan) + "</div>\n";
+        html += "<div class=\"chart\">\n" + rounds_chart_svg(*s, b, results.plan, order_known) +
+                "</div>\n";
       }
       html += "</section>\n";
     }

@@ -328,8 +328,16 @@ void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double
 }
 
 // "With 2 analysed rounds no benchmark can get a verdict", and how many would.
-std::string too_few_rounds_note(const Analysis& analysis) {
+std::string too_few_rounds_note(const Results& results, const Analysis& analysis) {
   if (analysis.analysed_rounds <= 0 || analysis.analysed_rounds >= kMinDecidingRounds) return "";
+  if (results.origin == Origin::ResultFiles) {
+    return fmt::format(
+        "With {} no benchmark can be called faster, slower or unchanged: the paired analysis "
+        "needs at least {} runs per side (several files per side, or "
+        "`--benchmark_repetitions={}` in one).",
+        plural(static_cast<std::size_t>(analysis.analysed_rounds), "run per side", "runs per side"),
+        kMinDecidingRounds, kMinDecidingRounds);
+  }
   return fmt::format(
       "With {} no benchmark can be called faster, slower or unchanged: the paired analysis needs "
       "at least {} rounds (set `rounds: {}` or more in `.benchpr.yml`, or `--rounds`).",
@@ -439,6 +447,8 @@ std::string footer(const Results& results, const Analysis& analysis) {
     rounds += " + " + plural(static_cast<std::size_t>(warmups), "warm-up", "warm-ups");
   if (analysis.analysed_rounds <= 0 && results.rounds_done <= 0) {
     parts.push_back("no rounds ran");
+  } else if (results.origin == Origin::ResultFiles) {
+    parts.push_back(rounds + " paired from result files, run order unknown");
   } else {
     parts.push_back(rounds + ", interleaved AB/BA");
   }
@@ -713,7 +723,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
-  if (std::string few = too_few_rounds_note(analysis); !few.empty()) v.notes.push_back(few);
+  if (std::string few = too_few_rounds_note(results, analysis); !few.empty())
+    v.notes.push_back(few);
   for (const Note& note : analysis.notes) {
     if (!duplicates_own_notice(note, results))
       v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
@@ -785,7 +796,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   }
   for (std::size_t c = 0; c < columns; ++c) {
     std::string label = std::to_string(c + 1);
-    if (c < analysed.size()) label += analysed[c]->first == Side::Base ? " AB" : " BA";
+    if (c < analysed.size() && results.origin != Origin::ResultFiles)
+      label += analysed[c]->first == Side::Base ? " AB" : " BA";
     v.round_headers.push_back(std::move(label));
   }
   for (std::size_t i : order) {
