@@ -265,7 +265,7 @@ void run_fork_safe_pair(const std::map<std::string, std::string>& files, bool fo
 
 TEST_F(Workflows, TheForkSafePairCommentsOnAForkPullRequest) {
   const auto files = init_workflows({"--fork-safe"});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);  // the pair and the cache fill
   add_pull_request(true);
   const std::string main_sha = project.base_sha;
   for (int push = 1; push <= 2; ++push) {
@@ -329,7 +329,7 @@ TEST_F(Workflows, TheShardedForkSafePairCommentsOnASameRepositoryPullRequest) {
 
 TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
   const auto files = init_workflows({"--command"});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);  // benchpr.yml, the command and the cache fill
   const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
   // benchpr fetches the pull request from the clone URL the API reports, over HTTP as from
   // GitHub: a bare copy of the origin served on 127.0.0.1.
