@@ -37,6 +37,30 @@ TEST(CompareResults, AGoogleBenchmarkFileGivesARunPerRepetition) {
   EXPECT_EQ(runs_of(data("jmh/tls_benchmark.json"), "jmh").size(), 1u);
 }
 
+// command_names.json: two commands run 3 times each; run k holds each command's k-th time.
+TEST(CompareResults, AHyperfineFileGivesARunPerTimeWhenTimeIsCompared) {
+  const ResultFile file = data("hyperfine/command_names.json");
+  const std::vector<std::string> runs = runs_of(file, "hyperfine");
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_NE(runs[1].find("\"times\":[0.011824688180000001]"), std::string::npos) << runs[1];
+  EXPECT_NE(runs[1].find("\"times\":[0.02270916418]"), std::string::npos) << runs[1];
+  // Another metric (user, mean, ...) has one value per command: one run.
+  EXPECT_EQ(runs_of(file, "hyperfine", "user").size(), 1u);
+  CompareInput in;
+  in.base = {file};
+  in.head = {file};
+  const Results r = results_from_files(in);
+  ASSERT_EQ(r.plan.size(), 3u);
+  int found = 0;
+  for (const BenchmarkSeries& s : r.series) {
+    if (s.name != "short-sleep") continue;
+    ++found;
+    ASSERT_EQ(s.base.size(), 3u);
+    EXPECT_NEAR(s.base[1], 0.011824688180000001e9, 1);  // nanoseconds
+  }
+  EXPECT_EQ(found, 1);
+}
+
 TEST(CompareResults, RunsOfBothSidesArePairedIntoRounds) {
   CompareInput in;
   in.base = {data("google-benchmark/repetitions.json")};

@@ -48,7 +48,45 @@ std::string detect_result_format(const ResultFile& file) {
                   "--input-format google-benchmark|jmh|hyperfine");
 }
 
-std::vector<std::string> runs_of(const ResultFile& file, const std::string& format) {
+namespace {
+
+// hyperfine runs each command N times and keeps every time: run k holds the k-th time (and exit
+// code) of each command that has one.
+std::vector<std::string> hyperfine_runs(const ResultFile& file) {
+  const json j = load(file, "hyperfine");
+  if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) return {file.content};
+  std::size_t n = 0;
+  for (const json& result : j["results"]) {
+    if (!result.is_object()) return {file.content};
+    const auto times = result.find("times");
+    if (times == result.end() || !times->is_array()) return {file.content};
+    n = std::max(n, times->size());
+  }
+  if (n < 2) return {file.content};
+  std::vector<std::string> runs;
+  for (std::size_t k = 0; k < n; ++k) {
+    json run = j;
+    run["results"] = json::array();
+    for (const json& result : j["results"]) {
+      const json& times = result["times"];
+      if (k >= times.size()) continue;  // this command ran fewer times: no value in run k
+      json one = result;
+      one["times"] = json::array({times[k]});
+      if (const auto codes = result.find("exit_codes");
+          codes != result.end() && codes->is_array() && k < codes->size())
+        one["exit_codes"] = json::array({(*codes)[k]});
+      run["results"].push_back(std::move(one));
+    }
+    runs.push_back(run.dump());
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::vector<std::string> runs_of(const ResultFile& file, const std::string& format,
+                                 const std::string& metric) {
+  if (format == "hyperfine" && (metric.empty() || metric == "time")) return hyperfine_runs(file);
   if (format != "google-benchmark") return {file.content};
   const json j = load(file, "Google Benchmark");
   if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
@@ -117,7 +155,7 @@ Results results_from_files(const CompareInput& input) {
   for (const auto& [files, runs] :
        {std::pair{&input.base, &base_runs}, std::pair{&input.head, &head_runs}}) {
     for (const ResultFile& f : *files) {
-      for (std::string& run : runs_of(f, format)) runs->push_back(std::move(run));
+      for (std::string& run : runs_of(f, format, input.metric)) runs->push_back(std::move(run));
     }
   }
   const std::size_t rounds = std::max(base_runs.size(), head_runs.size());

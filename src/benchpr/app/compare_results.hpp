@@ -23,9 +23,11 @@ std::string detect_result_format(const ResultFile& file);
 
 // The runs one file holds, as texts its format's reader takes: a Google Benchmark file with
 // several repetitions (`repetition_index`) gives one run per repetition (its iteration entries;
-// the aggregates are summaries of them), any other file one run. Throws UserError naming the
-// file when it is not JSON of that format.
-std::vector<std::string> runs_of(const ResultFile& file, const std::string& format);
+// the aggregates are summaries of them), a hyperfine file compared on time (`metric` "" or
+// "time") one run per entry of its commands' `times` (the k-th run of each command), any other
+// file one run. Throws UserError naming the file when it is not JSON.
+std::vector<std::string> runs_of(const ResultFile& file, const std::string& format,
+                                 const std::string& metric = "");
 
 struct CompareInput {
   std::vector<ResultFile> base;
