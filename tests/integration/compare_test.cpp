@@ -76,6 +76,8 @@ TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
       << r.out;
   EXPECT_TRUE(contains(r.out, "8 rounds paired from result files, run order unknown")) << r.out;
   EXPECT_FALSE(contains(r.out, "interleaved AB/BA")) << r.out;
+  EXPECT_FALSE(contains(r.out, "AB: the base ran first")) << r.out;
+  EXPECT_TRUE(contains(r.out, "which ran first is not known")) << r.out;
   // One order for want of any: a sign that is the same in every round is the change, not an
   // order effect (no "order" flag, no warning about position effects).
   EXPECT_FALSE(contains(r.out, "sign follows run order")) << r.out;

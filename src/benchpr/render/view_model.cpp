@@ -794,9 +794,10 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   for (std::size_t i : order) {
     columns = std::max(columns, analysis.benchmarks[i].round_changes.size());
   }
+  v.round_order_known = results.origin != Origin::ResultFiles;
   for (std::size_t c = 0; c < columns; ++c) {
     std::string label = std::to_string(c + 1);
-    if (c < analysed.size() && results.origin != Origin::ResultFiles)
+    if (c < analysed.size() && v.round_order_known)
       label += analysed[c]->first == Side::Base ? " AB" : " BA";
     v.round_headers.push_back(std::move(label));
   }
@@ -915,6 +916,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     rounds.push_back(item);
   }
   d["round_headers"] = strings(v.round_headers);
+  d["round_order_known"] = Data(v.round_order_known);
   d["has_per_round"] = Data(per_round_shown > 0 || (limits.placeholders && !v.per_round.empty()));
   d["per_round_rows"] = std::move(rounds);
   d["has_per_round_rows"] = Data(per_round_shown > 0);
