@@ -86,6 +86,12 @@ TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
   const std::string html = read_file(dir / "report.html");
   EXPECT_TRUE(contains(html, "paired from result files, run order unknown"));
   EXPECT_FALSE(contains(html, "ran second"));
+  // The terminal's text report names the files where a run names commits.
+  const BenchprRun text = run_benchpr(
+      BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json", "--format", "text"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "base " + dir / "base.json" + " vs PR " + dir / "head.json"))
+      << text.out;
   // The results file reads back to the same comment.
   const BenchprRun again = run_benchpr(
       BENCHPR_BINARY, {"publish", dir / "results.json", "--dry-run", "--format", "markdown"});
