@@ -48,10 +48,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "unknown option `--frobnicate` for `benchpr run`"},
         ErrorCase{
             {"rn", "--base", "main"},
-            "unknown command `rn`; did you mean `run`? (commands: run, publish, merge, init)"},
+            "unknown command `rn`; did you mean `run`? (commands: run, compare, publish, merge, "
+            "init)"},
         ErrorCase{{},
-                  "which command? benchpr run, benchpr publish, benchpr merge or benchpr init (see "
-                  "--help)"},
+                  "which command? benchpr run, benchpr compare, benchpr publish, benchpr merge or "
+                  "benchpr init (see --help)"},
         ErrorCase{{"run", "--base", "main", "--threshold", "60%"},
                   "--threshold: must be between 0.1% and 50%, got '60%'"},
         ErrorCase{{"run", "--base", "main", "--threshold", "0.05%"},

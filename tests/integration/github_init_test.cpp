@@ -36,6 +36,13 @@ TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
   EXPECT_TRUE(contains(workflow, "pull-requests: write"));
   // The one action reference, with the comment that tells users to put theirs.
   EXPECT_TRUE(contains(workflow, "uses: " + std::string(app::kActionReference) + "\n")) << workflow;
+  // ... at the moving tag of the running benchpr's major release.
+  const BenchprRun version = run_benchpr(BENCHPR_BINARY, {"--version"});
+  ASSERT_TRUE(version.out.starts_with("benchpr ")) << version.out;
+  const std::string major = version.out.substr(8, version.out.find('.') - 8);
+  ASSERT_FALSE(major.empty());
+  EXPECT_TRUE(contains(workflow, "uses: benchpr/benchpr@v" + major + "\n")) << workflow;
+  EXPECT_TRUE(contains(r.out, "`uses: benchpr/benchpr@v" + major + "`")) << r.out;
   EXPECT_TRUE(contains(workflow, "replace with the OWNER/NAME@REF you take benchpr from"));
   EXPECT_TRUE(contains(workflow, "statuses: write"));
   EXPECT_TRUE(contains(workflow, "fetch-depth: 0"));

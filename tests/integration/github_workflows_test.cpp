@@ -124,6 +124,7 @@ class Workflows : public ::testing::Test {
     s.benchpr_binary = BENCHPR_BINARY;
     s.artifacts_dir = artifacts / ("run" + std::to_string(++runs));
     s.action_refs = {std::string(app::kActionReference), "./", "./benchpr-action"};
+    s.cache = &cache;
     s.token_for = [this](const std::vector<std::string>& writes) {
       const std::string token = "ghs_job_token_" + std::to_string(++tokens);
       github.add_token(token, writes);
@@ -154,6 +155,7 @@ class Workflows : public ::testing::Test {
   }
 
   Project project;
+  ActionsCache cache;  // the repository's Actions cache, across the runs of a test
   FakeGitHub github;
   TempDir artifacts;
   int runs = 0;
@@ -266,7 +268,7 @@ void run_fork_safe_pair(const std::map<std::string, std::string>& files, bool fo
 
 TEST_F(Workflows, TheForkSafePairCommentsOnAForkPullRequest) {
   const auto files = init_workflows({"--fork-safe"});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);  // the pair and the cache fill
   add_pull_request(true);
   const std::string main_sha = project.base_sha;
   for (int push = 1; push <= 2; ++push) {
@@ -321,7 +323,7 @@ TEST_F(Workflows, TheShardedForkSafePairCommentsOnASameRepositoryPullRequest) {
 
 TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
   const auto files = init_workflows({"--command"});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);  // benchpr.yml, the command and the cache fill
   const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
   // benchpr fetches the pull request from the clone URL the API reports, over HTTP as from
   // GitHub: a bare copy of the origin served on 127.0.0.1.
@@ -374,6 +376,92 @@ TEST_F(Workflows, AnAppTokenKeepsOneComment) {
     ASSERT_EQ(benchpr_comments().size(), 1u) << run.log();
     EXPECT_EQ(benchpr_comments()[0].login, "my-app[bot]");
   }
+}
+
+json push_event(const std::string& sha) {
+  return {{"ref", "refs/heads/main"}, {"after", sha}, {"repository", {{"full_name", kRepo}}}};
+}
+
+// The cache-fill workflow runs on a push to the default branch and saves benchpr's build under
+// the key the pull request's measuring jobs then restore: their first run finds it (exact hit,
+// from the default branch's scope), and they save nothing of their own.
+TEST_F(Workflows, TheCacheFillWorkflowWarmsAPullRequestsFirstRun) {
+  const auto files = init_workflows({"--shards", "3"});
+  ASSERT_EQ(files.count("benchpr-cache.yml"), 1u);
+  const Workflow fill = read_workflow(files.at("benchpr-cache.yml"));
+  EXPECT_EQ(fill.events, (std::vector<std::string>{"push", "workflow_dispatch"}));
+  const WorkflowRunResult filled =
+      run_workflow(fill, setup("push", push_event(project.base_sha), project.base_sha));
+  expect_benchpr_steps_succeeded(filled);
+  EXPECT_TRUE(contains(filled.log(), "benchpr " BENCHPR_VERSION)) << filled.log();
+  ASSERT_EQ(cache.entries.size(), 1u) << filled.log();
+  EXPECT_EQ(cache.entries[0].scope, "refs/heads/main");
+  const std::string saved = cache.entries[0].key;
+
+  add_pull_request(false);
+  const WorkflowRunResult run =
+      run_workflow(read_workflow(files.at("benchpr.yml")), pull_request_setup(false));
+  expect_benchpr_steps_succeeded(run);
+  int restores = 0;
+  for (const ActionsCache::Restore& r : cache.restores) {
+    if (r.scope != "refs/pull/1/merge") continue;
+    ++restores;
+    EXPECT_EQ(r.key, saved) << r.job;
+    EXPECT_TRUE(r.hit) << r.job << " restored " << r.matched;
+  }
+  EXPECT_EQ(restores, 3) << run.log();  // the shards; the merging job restores no cache
+  EXPECT_EQ(cache.entries.size(), 1u) << run.log();
+}
+
+// Without the fill, the first shard of a pull request's first run compiles benchpr (a miss) and
+// saves it in the pull request's own scope, where no other pull request finds it.
+TEST_F(Workflows, WithoutTheCacheFillAPullRequestsFirstRunBuildsBenchpr) {
+  const auto files = init_workflows({"--shards", "3"});
+  add_pull_request(false);
+  const WorkflowRunResult run =
+      run_workflow(read_workflow(files.at("benchpr.yml")), pull_request_setup(false));
+  expect_benchpr_steps_succeeded(run);
+  ASSERT_FALSE(cache.restores.empty());
+  EXPECT_FALSE(cache.restores[0].hit);
+  ASSERT_EQ(cache.entries.size(), 1u) << run.log();
+  EXPECT_EQ(cache.entries[0].scope, "refs/pull/1/merge");
+}
+
+// The plain workflow's one job holds a write token and restores no cache: init writes no fill
+// workflow for it (it would spend a build on every push for nothing).
+TEST_F(Workflows, ThePlainWorkflowGetsNoCacheFill) {
+  EXPECT_EQ(init_workflows({}).count("benchpr-cache.yml"), 0u);
+  EXPECT_EQ(init_workflows({"--fork-safe"}).count("benchpr-cache.yml"), 1u);
+  EXPECT_EQ(init_workflows({"--command"}).count("benchpr-cache.yml"), 1u);
+}
+
+// The build cache key names benchpr's release and the ref the workflow takes the action at:
+// moving from @v1 to @v1.0.0 (or to another major) builds afresh, while restore-keys still bring
+// the older build's compiler cache.
+TEST_F(Workflows, TheBuildCacheKeyNamesTheReleaseAndChangesWithTheRef) {
+  for (const std::string ref : {"v1", "v1.0.0"}) {
+    const std::string uses = std::string(app::kActionRepository) + "@" + ref;
+    const Workflow wf =
+        read_workflow("name: fill\non: push\njobs:\n  build:\n    steps:\n      - uses: " + uses +
+                      "\n        with:\n          command: build\n          token: \"\"\n");
+    RunnerSetup s = setup("push", push_event(project.base_sha), project.base_sha);
+    s.action_refs.push_back(uses);
+    const WorkflowRunResult run = run_workflow(wf, s);
+    expect_benchpr_steps_succeeded(run);
+  }
+  ASSERT_EQ(cache.entries.size(), 2u);
+  const std::string& v1 = cache.entries[0].key;
+  const std::string& v100 = cache.entries[1].key;
+  EXPECT_NE(v1, v100);
+  const std::string release = "-v" BENCHPR_VERSION "-";
+  ASSERT_TRUE(contains(v1, release + "v1-")) << v1;
+  ASSERT_TRUE(contains(v100, release + "v1.0.0-")) << v100;
+  // Same system part and sources hash: only the ref differs.
+  EXPECT_EQ(v1.substr(0, v1.find(release)), v100.substr(0, v100.find(release)));
+  EXPECT_EQ(v1.substr(v1.rfind('-')), v100.substr(v100.rfind('-')));
+  ASSERT_EQ(cache.restores.size(), 2u);
+  EXPECT_FALSE(cache.restores[1].hit);
+  EXPECT_EQ(cache.restores[1].matched, v1);  // the other ref's build, through restore-keys
 }
 
 // The repository's own pull_request workflow (benchpr on benchpr, `uses: ./`) runs as written.

@@ -121,6 +121,7 @@ struct Scope {
   std::string token;
   std::string workspace;
   std::string matrix_shard;
+  std::string action_ref;  // inside an action: the ref its `uses:` names ("" for a local one)
   const std::map<std::string, StepState>* steps = nullptr;
   const std::map<std::string, NeedState>* needs = nullptr;
   const std::map<std::string, std::string>* inputs = nullptr;
@@ -148,6 +149,7 @@ struct Scope {
       if (p.size() == 2 && p[1] == "repository") return ExprValue::string(setup->repository);
       if (p.size() == 2 && p[1] == "sha") return ExprValue::string(setup->sha);
       if (p.size() == 2 && p[1] == "workspace") return ExprValue::string(workspace);
+      if (p.size() == 2 && p[1] == "action_ref") return ExprValue::string(action_ref);
     }
     if (root == "secrets" && p.size() == 2 && p[1] == "GITHUB_TOKEN")
       return ExprValue::string(token);
@@ -191,6 +193,7 @@ struct Job {
   std::string job_dir;
   std::string runner_temp;
   std::string home;
+  std::string name;  // "measure (2)"
   int step_counter = 0;
 
   // The variables a runner sets for every step (GitHub's "Default environment variables").
@@ -326,9 +329,72 @@ struct Job {
     return r;
   }
 
+  // actions/cache/restore and actions/cache/save against setup.cache (the path's content is
+  // not kept: the build it holds is the binary under test either way).
+  StepResult cache_step(const std::string& uses, const std::map<std::string, std::string>& with) {
+    StepResult r;
+    r.ran = true;
+    r.outcome = "success";
+    ActionsCache* cache = setup.cache;
+    const std::string key = with.count("key") ? with.at("key") : "";
+    if (key.empty()) return fail(uses + ": no key");
+    std::vector<std::string> scopes = {setup.ref};
+    if (setup.ref != "refs/heads/" + setup.default_branch)
+      scopes.push_back("refs/heads/" + setup.default_branch);
+    if (uses.starts_with("actions/cache/save@")) {
+      if (!cache) return r;
+      for (const auto& e : cache->entries)
+        if (e.key == key && e.scope == setup.ref) {
+          cache->refused.push_back({key, setup.ref, name});
+          r.log = "simulation: cache save: " + key + " exists in " + setup.ref + "\n";
+          return r;
+        }
+      cache->entries.push_back({key, setup.ref, name});
+      r.log = "simulation: cache saved: " + key + "\n";
+      return r;
+    }
+    std::vector<std::string> prefixes = {key};
+    if (with.count("restore-keys")) {
+      std::string rest = with.at("restore-keys");
+      for (std::size_t start = 0; start <= rest.size();) {
+        std::size_t end = rest.find('\n', start);
+        if (end == std::string::npos) end = rest.size();
+        std::string line = rest.substr(start, end - start);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        line.erase(0, line.find_first_not_of(' ') == std::string::npos
+                          ? line.size()
+                          : line.find_first_not_of(' '));
+        if (!line.empty()) prefixes.push_back(line);
+        start = end + 1;
+      }
+    }
+    ActionsCache::Restore restore{name, setup.ref, key, "", false};
+    if (cache) {
+      for (const std::string& scope : scopes) {
+        for (const auto& e : cache->entries)
+          if (e.scope == scope && e.key == key) restore.matched = e.key;
+        for (std::size_t i = 0; restore.matched.empty() && i < prefixes.size(); ++i)
+          for (auto e = cache->entries.rbegin(); e != cache->entries.rend(); ++e)
+            if (e->scope == scope && e->key.starts_with(prefixes[i])) {
+              restore.matched = e->key;
+              break;
+            }
+        if (!restore.matched.empty()) break;
+      }
+      restore.hit = restore.matched == key;
+      cache->restores.push_back(restore);
+    }
+    r.outputs["cache-hit"] = restore.hit ? "true" : "false";
+    r.outputs["cache-matched-key"] = restore.matched;
+    r.outputs["cache-primary-key"] = key;
+    r.log = "simulation: cache restore of " + key +
+            (restore.matched.empty() ? ": miss" : ": found " + restore.matched) + "\n";
+    return r;
+  }
+
   // benchpr's composite action: action.yml's inputs, steps and outputs, its scripts run as
   // written; the build step (apt-get, cmake) is the one thing replaced, by the binary under test.
-  StepResult action(const std::map<std::string, std::string>& with) {
+  StepResult action(const std::map<std::string, std::string>& with, const std::string& uses) {
     const YAML::Node action = YAML::LoadFile(setup.action_dir + "/action.yml");
     std::map<std::string, std::string> inputs;
     std::map<std::string, StepState> steps;
@@ -336,6 +402,7 @@ struct Job {
     inner.steps = &steps;
     inner.inputs = &inputs;
     inner.needs = nullptr;
+    inner.action_ref = uses.find('@') == std::string::npos ? "" : uses.substr(uses.find('@') + 1);
     for (const auto& kv : action["inputs"]) {
       const std::string name = kv.first.as<std::string>();
       inputs[name] = expand(scalar(kv.second["default"]), context_of(inner, false));
@@ -356,9 +423,13 @@ struct Job {
         continue;
       }
       StepResult r;
-      if (!s.uses.empty()) {  // actions/cache: every restore misses, saves are dropped
-        r.ran = true;
-        r.outcome = "success";
+      if (s.uses.starts_with("actions/cache/restore@") ||
+          s.uses.starts_with("actions/cache/save@")) {
+        std::map<std::string, std::string> step_with;
+        for (const auto& [k, v] : s.with) step_with[k] = expand(v, ctx);
+        r = cache_step(s.uses, step_with);
+      } else if (!s.uses.empty()) {
+        r = fail("a step of the action this simulation cannot carry out: " + s.uses);
       } else if (s.id == "build") {
         const std::string dir = steps["key"].outputs["dir"];
         std::error_code ec;
@@ -367,7 +438,9 @@ struct Job {
         fs::create_symlink(setup.benchpr_binary, dir + "/benchpr", ec);
         r.ran = true;
         r.outcome = ec ? "failure" : "success";
-        r.outputs["built"] = "false";
+        // Built unless the exact key was restored (a restore-keys hit brings an older build,
+        // which the script rebuilds from): what decides whether the save step runs.
+        r.outputs["built"] = steps["cache"].outputs["cache-hit"] == "true" ? "false" : "true";
       } else {
         std::map<std::string, std::string> env;
         for (const auto& [k, v] : string_map(node["env"])) env[k] = expand(v, ctx);
@@ -473,7 +546,8 @@ WorkflowRunResult run_workflow(const Workflow& workflow, const RunnerSetup& setu
         job.matrix_shards.empty() ? std::vector<std::string>{""} : job.matrix_shards;
     for (const std::string& shard : instances) {
       TempDir dir;
-      Job j{setup, {}, dir.path(), dir / "temp", dir / "home"};
+      const std::string job_name = shard.empty() ? job.id : job.id + " (" + shard + ")";
+      Job j{setup, {}, dir.path(), dir / "temp", dir / "home", job_name};
       j.scope.setup = &setup;
       j.scope.token = setup.token_for(writes);
       j.scope.workspace = dir / "work";
@@ -484,7 +558,6 @@ WorkflowRunResult run_workflow(const Workflow& workflow, const RunnerSetup& setu
       for (const std::string& d : {j.scope.workspace, j.runner_temp, j.home})
         fs::create_directories(d);
       write_file(j.job_dir + "/event.json", setup.event.dump());
-      const std::string job_name = shard.empty() ? job.id : job.id + " (" + shard + ")";
       if (!condition(job.condition, context_of(j.scope, needs_failed))) {
         state.result = "skipped";
         run.steps.push_back({job_name, "(job skipped: if)", false, "skipped", 0, "", {}});
@@ -509,7 +582,7 @@ WorkflowRunResult run_workflow(const Workflow& workflow, const RunnerSetup& setu
           } else if (step.uses.starts_with("actions/download-artifact@")) {
             r = j.download(with);
           } else if (benchpr) {
-            r = j.action(with);
+            r = j.action(with, step.uses);
           } else if (!step.run.empty()) {
             r = j.bash(expand(step.run, ctx), {}, j.scope.workspace);
           } else {

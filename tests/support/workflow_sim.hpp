@@ -46,6 +46,29 @@ struct Workflow {
 
 Workflow read_workflow(const std::string& yaml_text);
 
+// The Actions cache of one repository, shared by the runs of a test: what a run's
+// actions/cache/save stores, a later run's actions/cache/restore finds, with GitHub's scoping
+// (a run sees its own ref's entries, then the default branch's) and matching (the exact key,
+// then the key and each restore-key as a prefix, newest entry first; cache-hit only for the
+// exact key).
+struct ActionsCache {
+  struct Entry {
+    std::string key;
+    std::string scope;  // the GITHUB_REF of the run that saved it
+    std::string job;
+  };
+  struct Restore {
+    std::string job;
+    std::string scope;
+    std::string key;      // asked for
+    std::string matched;  // "" on a miss
+    bool hit = false;     // the exact key
+  };
+  std::vector<Entry> entries;  // oldest first
+  std::vector<Restore> restores;
+  std::vector<Entry> refused;  // saves of a key its scope holds already (caches are immutable)
+};
+
 // What a runner knows about the run and the repository.
 struct RunnerSetup {
   std::string event_name;  // pull_request, workflow_run, issue_comment
@@ -64,6 +87,8 @@ struct RunnerSetup {
   std::function<std::string(const std::vector<std::string>& writes)> token_for;
   bool read_only_token = false;     // a pull_request event from a fork
   std::string runner_os = "Linux";  // RUNNER_OS
+  ActionsCache* cache = nullptr;    // nullptr: every restore misses, saves are dropped
+  std::string default_branch = "main";
 };
 
 struct StepResult {

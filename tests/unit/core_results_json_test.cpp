@@ -196,6 +196,31 @@ TEST(ResultsJson, ProfilesRoundTripAndAreChecked) {
   EXPECT_NE(rejection(j.dump()).find("expected [caller, callee, inclusive]"), std::string::npos);
 }
 
+// Where the values came from: absent for revisions (as every older file), named otherwise; the
+// SHAs are a commit's for revisions and "" for files or executables, nothing in between.
+TEST(ResultsJson, OriginRoundTripsAndDecidesWhatTheShaMayBe) {
+  Results r = sample();
+  EXPECT_EQ(json::parse(results_to_string(r)).count("origin"), 0u);
+  for (Origin origin : {Origin::Executables, Origin::ResultFiles}) {
+    r.origin = origin;
+    r.base.sha = r.head.sha = "";
+    const std::string text = results_to_string(r);
+    EXPECT_EQ(json::parse(text).at("origin"), to_string(origin));
+    const Results back = results_from_string(text);
+    EXPECT_EQ(back.origin, origin);
+    EXPECT_EQ(back.base.sha, "");
+    json doc = json::parse(text);
+    doc["base"]["sha"] = kBaseSha;  // a commit where there is none
+    EXPECT_THROW(results_from_string(doc.dump()), ResultsFormatError);
+    doc["base"]["sha"] = "";
+    doc["origin"] = "guesswork";
+    EXPECT_THROW(results_from_string(doc.dump()), ResultsFormatError);
+  }
+  json revisions = json::parse(results_to_string(sample()));
+  revisions["base"]["sha"] = "";
+  EXPECT_THROW(results_from_string(revisions.dump()), ResultsFormatError);
+}
+
 TEST(ResultsJson, FailureKindsAreWrittenBesideFailuresOnly) {
   const json j = results_to_json(sample());
   EXPECT_FALSE(j["runs"][0].contains("failure_kind"));

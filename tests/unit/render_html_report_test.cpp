@@ -1,6 +1,7 @@
 // The HTML report as text: self-contained (no script, nothing fetched), everything untrusted
 // escaped, the run order drawn for every round, the numbers of the analysis shown. The
 // rendering itself is checked in a real browser by tests/integration/html_report_test.cpp.
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -122,6 +123,92 @@ TEST(HtmlReport, CapsTheNumberOfBenchmarksDrawn) {
   EXPECT_EQ(count(html, "<section class=\"bench\""), kHtmlMaxBenchmarks);
   EXPECT_NE(html.find("and 56 more benchmarks"), std::string::npos);  // 256 in all
   EXPECT_LT(html.size(), 6u << 20);
+}
+
+// A key to the colours: one entry per verdict the report shows, in the comment's order, with
+// the verdict's own colour; none for verdicts it does not show.
+TEST(HtmlReport, LegendNamesTheColoursOfTheVerdictsShown) {
+  const Results r = session();
+  const Analysis a = analyse_session(r);
+  const std::string html = render_html_report(r, a);
+  const std::size_t legend = html.find("<ul class=\"legend\"");
+  ASSERT_NE(legend, std::string::npos) << html;
+  const std::size_t end = html.find("</ul>", legend);
+  const std::string items = html.substr(legend, end - legend);
+  EXPECT_LT(legend, html.find("<svg"));  // above the chart it explains
+  std::vector<Verdict> present;
+  for (const BenchmarkAnalysis& b : a.benchmarks)
+    if (std::find(present.begin(), present.end(), b.verdict) == present.end())
+      present.push_back(b.verdict);
+  ASSERT_GE(present.size(), 3u);
+  EXPECT_EQ(count(items, "<li>"), present.size()) << items;
+  std::size_t last = 0;
+  std::vector<Verdict> all = {Verdict::Regression, Verdict::Improvement,  Verdict::Slower,
+                              Verdict::Faster,     Verdict::Inconclusive, Verdict::Unchanged,
+                              Verdict::Added,      Verdict::Removed,      Verdict::Failed};
+  std::sort(all.begin(), all.end(),
+            [](Verdict x, Verdict y) { return verdict_order(x) < verdict_order(y); });
+  for (Verdict v : all) {
+    const std::string entry =
+        "<li><span class=\"badge\" style=\"background:" + std::string(verdict_colour(v)) + "\">" +
+        std::string(to_string(v)) + "</span> ";
+    const std::size_t at = items.find(entry);
+    const bool shown = std::find(present.begin(), present.end(), v) != present.end();
+    EXPECT_EQ(at != std::string::npos, shown) << to_string(v) << "\n" << items;
+    if (at != std::string::npos) {
+      EXPECT_GT(at, last) << to_string(v) << " out of order";
+      last = at;
+    }
+  }
+  EXPECT_NE(items.find("worse by at least the threshold"), std::string::npos) << items;
+  EXPECT_NE(items.find("no values to compare"), std::string::npos) << items;
+}
+
+// Benchmarks of the same name in two suites are told apart in the chart: the suite stands beside
+// each name (and the full "suite / name" in the tooltip).
+TEST(HtmlReport, ChangeChartShowsTheSuiteBesideEachName) {
+  Results r = testing::golden_session(10);
+  r.series.push_back(testing::simulated_series(r, {.name = "BM_Parse",
+                                                   .level = 800,
+                                                   .effect = 0.1,
+                                                   .noise = 0.004,
+                                                   .seed = 1,
+                                                   .suite = "json"}));
+  r.series.push_back(testing::simulated_series(
+      r,
+      {.name = "BM_Parse", .level = 800, .effect = 0, .noise = 0.004, .seed = 2, .suite = "yaml"}));
+  const Analysis a = analyse_session(r);
+  std::vector<const BenchmarkAnalysis*> shown;
+  for (const BenchmarkAnalysis& b : a.benchmarks) shown.push_back(&b);
+  const std::string svg = change_chart_svg(shown, 0.02);
+  for (const char* suite : {"json", "yaml"}) {
+    EXPECT_NE(
+        svg.find("<title>" + std::string(suite) + " / BM_Parse</title><tspan fill=\"#64748b\">" +
+                 suite + "</tspan> BM_Parse</text>"),
+        std::string::npos)
+        << svg;
+  }
+  // A long suite name is cut, and the row still fits its 56 characters.
+  r.series.clear();
+  r.series.push_back(testing::simulated_series(r, {.name = std::string(60, 'n'),
+                                                   .level = 800,
+                                                   .effect = 0,
+                                                   .noise = 0.004,
+                                                   .seed = 3,
+                                                   .suite = std::string(40, 's')}));
+  const Analysis long_names = analyse_session(r);
+  const std::string cut = change_chart_svg({&long_names.benchmarks[0]}, 0.02);
+  EXPECT_NE(
+      cut.find(std::string(19, 's') + "\u2026</tspan> " + std::string(35, 'n') + "\u2026</text>"),
+      std::string::npos)
+      << cut;
+}
+
+// The whole report, byte for byte (tests/golden/report.html): a change of its layout is a
+// deliberate one. BENCHPR_UPDATE_GOLDEN=1 rewrites it.
+TEST(HtmlReport, MatchesTheGolden) {
+  const Results r = session();
+  testing::expect_golden("report.html", render_html_report(r, analyse_session(r)));
 }
 
 TEST(EscapeHtml, EntitiesControlsAndInvalidUtf8) {

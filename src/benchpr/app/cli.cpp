@@ -106,6 +106,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--shard", o.shard,
                  "Measure only shard I of N (e.g. 2/3) of the benchmarks, for a CI matrix; "
                  "default: $BENCHPR_SHARD. Join the shards with `benchpr merge`");
+  run.add_option("--base-exe", o.base_exe,
+                 "Instead of revisions: the base's built Google Benchmark executable (with "
+                 "--head-exe; no git, nothing built, run from a fresh copy every round)");
+  run.add_option("--head-exe", o.head_exe, "The PR's built Google Benchmark executable");
   run.add_option("--balance-from", o.balance_from,
                  "With --shard: balance the shards by the durations in this earlier results "
                  "file (give every shard the same one)");
@@ -121,6 +125,36 @@ void add_publish_options(CLI::App& publish, PublishOptions& o) {
   publish.add_option("--fail-on", o.fail_on,
                      "As for run: exit 3 when the recommendation is don't merge (regression), "
                      "also 4 when something failed (failed); never (the default)");
+}
+
+void add_compare_options(CLI::App& compare, CompareOptions& o) {
+  compare.add_option("files", o.files, "BASE.json HEAD.json: one results file of each side");
+  compare
+      .add_option("--base", o.base_files,
+                  "Results files of the base, one run each (or repetitions inside)")
+      ->expected(1, -1);
+  compare
+      .add_option("--head", o.head_files, "Results files of the PR, paired with --base in order")
+      ->expected(1, -1);
+  compare.add_option("--input-format", o.input_format,
+                     "google-benchmark, jmh or hyperfine (default: from the files' shape)");
+  compare.add_option("--metric", o.metric,
+                     "The value compared, as a suite's metric: (e.g. real_time, cpu_time, "
+                     "items_per_second); default: the format's");
+  compare.add_option("--threshold", o.threshold, "Practical threshold, e.g. 2% (the default)");
+  compare.add_option("--output", o.output, "Write the results JSON here");
+  compare.add_option("--markdown", o.markdown, "Write the comment's markdown here");
+  compare.add_option("--html", o.html, "Write a self-contained HTML report here");
+  compare.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
+  compare.add_option("--key", o.key, "Comment key, as for run");
+  compare.add_option("--format", o.format,
+                     "What stdout gets: text (an aligned table; the default at a terminal) or "
+                     "markdown (the comment; the default otherwise)");
+  compare.add_option("--color", o.color,
+                     "Colour the text report: auto (a terminal without NO_COLOR), always, never");
+  compare.add_option("--fail-on", o.fail_on,
+                     "As for run: exit 3 when the recommendation is don't merge (regression), "
+                     "also 4 when a benchmark failed (failed); never (the default)");
 }
 
 void add_init_options(CLI::App& init, InitOptions& o) {
@@ -186,12 +220,13 @@ std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int ar
       if (sub->get_name() == arg) cmd = sub;
     if (!cmd) {
       return "unknown command `" + std::string(arg) + "`" + did_you_mean(arg, commands) +
-             " (commands: run, publish, merge, init)";
+             " (commands: run, compare, publish, merge, init)";
     }
     break;
   }
   if (!cmd)
-    return "which command? benchpr run, benchpr publish, benchpr merge or benchpr init (see "
+    return "which command? benchpr run, benchpr compare, benchpr publish, benchpr merge or benchpr "
+           "init (see "
            "--help)";
   const std::vector<std::string> known = long_names(*cmd);
   for (int k = i + 1; k < argc; ++k) {
@@ -280,6 +315,12 @@ int run_cli(int argc, char** argv) {
       "merge",
       "Join the results of the shards of one comparison (`run --shard I/N`) into one file");
   add_merge_options(*merge, merge_options);
+  CompareOptions compare_options;
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "Compare existing result files (Google Benchmark, JMH or hyperfine JSON): the same "
+      "statistics and comment as run, nothing built or run");
+  add_compare_options(*compare, compare_options);
   InitOptions init_options;
   CLI::App* init = app.add_subcommand(
       "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
@@ -309,6 +350,13 @@ int run_cli(int argc, char** argv) {
       check_report_choices(publish_options);
       check_choice("--fail-on", publish_options.fail_on, {"never", "regression", "failed"});
     }
+    if (compare->parsed()) {
+      check_choice("--format", compare_options.format, {"auto", "markdown", "text"});
+      check_choice("--color", compare_options.color, {"auto", "always", "never"});
+      check_choice("--fail-on", compare_options.fail_on, {"never", "regression", "failed"});
+      check_choice("--input-format", compare_options.input_format,
+                   {"auto", "google-benchmark", "jmh", "hyperfine"});
+    }
     if (slash->parsed() && !slash_options.done.empty())
       check_choice("--done", slash_options.done, {"success", "failure", "cancelled", "skipped"});
     if (init->parsed() && init->count("--shards") > 0 &&
@@ -318,6 +366,7 @@ int run_cli(int argc, char** argv) {
     if (run->parsed()) return run_command(run_options);
     if (publish->parsed()) return publish_command(publish_options);
     if (merge->parsed()) return merge_command(merge_options);
+    if (compare->parsed()) return compare_command(compare_options);
     if (init->parsed()) return init_command(init_options);
     if (slash->parsed()) return slash_command(slash_options);
   } catch (const Error& e) {

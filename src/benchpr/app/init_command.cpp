@@ -108,6 +108,8 @@ int init_command(const InitOptions& options) {
   choice.shards = options.shards;
   choice.fork_safe = options.fork_safe;
   choice.command = options.command;
+  const std::string branch = shell_safe(default_branch(dir));
+  choice.default_branch = branch;
   const std::vector<WorkflowFile> workflows = workflow_files(choice);
   if (!options.force) {
     std::vector<fs::path> targets = {config};
@@ -122,7 +124,6 @@ int init_command(const InitOptions& options) {
     std::cout << note << "\n";
   for (const std::string& note : runner::argument_notes(options.directory))
     std::cout << note << "\n";
-  const std::string branch = shell_safe(default_branch(dir));
   // The new .benchpr.yml is in no revision yet, so a run reads it only through --config; the
   // previous commit and HEAD are a pair every repository with history has.
   const std::string config_arg =
@@ -131,8 +132,10 @@ int init_command(const InitOptions& options) {
       options.directory == "." ? "" : " -C " + shell_quote(options.directory);
   std::cout << "Next: check the suites in .benchpr.yml, try it with `benchpr run" << in_dir
             << " --base HEAD~1 --head HEAD --config " << config_arg
-            << "` (the last commit against its parent), set the `uses:` lines of the workflows to "
-               "the benchpr action you use, and commit the files to "
+            << "` (the last commit against its parent), check the `uses: " << kActionReference
+            << "` lines of the workflows (benchpr " << BENCHPR_VERSION
+            << "'s major release; put the OWNER/NAME@REF you take benchpr from), and commit the "
+               "files to "
             << branch << " (pull requests are measured with the base branch's configuration)."
             << std::endl;
   return kExitOk;

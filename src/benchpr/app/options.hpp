@@ -50,6 +50,27 @@ struct RunOptions {
   // results file whose durations balance the shards.
   std::string shard;
   std::string balance_from;
+  // Two built Google Benchmark executables instead of revisions (no git, nothing built).
+  std::string base_exe;
+  std::string head_exe;
+};
+
+// `benchpr compare BASE.json HEAD.json` (or --base FILE... --head FILE...): existing result files.
+struct CompareOptions {
+  std::vector<std::string> files;       // positional: BASE HEAD
+  std::vector<std::string> base_files;  // --base: several runs of the base
+  std::vector<std::string> head_files;  // --head
+  std::string input_format = "auto";    // auto | google-benchmark | jmh | hyperfine
+  std::string metric;                   // as a suite's `metric:`; "" = the format's default
+  std::string threshold;                // "2%"
+  std::string output;                   // results JSON
+  std::string markdown;
+  std::string html;
+  std::string templates_dir;
+  std::string key = "default";
+  std::string format = "auto";  // what stdout gets, as for run
+  std::string color = "auto";
+  std::string fail_on = "never";
 };
 
 struct MergeOptions {

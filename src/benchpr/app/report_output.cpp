@@ -17,6 +17,20 @@
 namespace benchpr::app {
 
 std::string comparison_note(const Results& results) {
+  if (results.origin == Origin::ResultFiles) {
+    // What the numbers can and cannot say when benchpr only read them.
+    return "Compared result files, not revisions: benchpr ran nothing, and round i pairs the "
+           "i-th run of each side (file by file, repetition by repetition). The files do not say "
+           "in which order, how interleaved or on which machine the runs took place, so a drift "
+           "or an order effect cannot be told from a change (benchpr run measures in interleaved "
+           "rounds). Base: " +
+           results.base.spec + "; PR: " + results.head.spec + ".";
+  }
+  if (results.origin == Origin::Executables) {
+    return "Compared two executables, not revisions: base " + results.base.spec + " (" +
+           results.base.subject + "), PR " + results.head.spec + " (" + results.head.subject +
+           "), in interleaved rounds, each run from a fresh copy; nothing was built.";
+  }
   if (!results.pull_request || results.base.spec.empty() || results.head.spec.empty()) return "";
   return "Compared " + results.head.spec + " (" + short_sha(results.head.sha) + ") against " +
          (results.base.merge_base ? "the " : "") + results.base.spec + " (" +

@@ -15,6 +15,7 @@
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/comparison.hpp"
 #include "benchpr/app/config_loader.hpp"
+#include "benchpr/app/executables_comparison.hpp"
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/pending_status.hpp"
@@ -217,6 +218,7 @@ Results as_stored(const Results& results) {
 }  // namespace
 
 int run_command(const RunOptions& given) {
+  if (!given.base_exe.empty() || !given.head_exe.empty()) return run_executables(given);
   RunOptions options = given;
   std::optional<Results> resumed;
   if (!options.resume.empty()) {

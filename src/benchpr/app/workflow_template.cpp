@@ -384,6 +384,50 @@ jobs:
 )");
 }
 
+bool restores_build_cache(const WorkflowChoice& choice) {
+  return choice.shards > 1 || choice.fork_safe || choice.command;
+}
+
+std::string cache_fill_workflow_yaml(const std::string& default_branch) {
+  std::string yaml = fill(
+      R"(# Written by `benchpr init`. Builds benchpr on every push to the default branch and saves the
+# build in the Actions cache under the key the pull requests' jobs restore (the action's
+# version, its ref, the runner's system and a hash of its sources). GitHub scopes caches by
+# branch: what a pull request's run saves serves only that pull request, what the default branch
+# saves serves every pull request. So with this workflow a pull request's first run starts from
+# a ready benchpr instead of compiling it for minutes. This job runs no code of any pull request.
+name: benchmarks (cache)
+on:
+  push:
+    branches: ["@BRANCH@"]
+  workflow_dispatch:    # fill it by hand once, right after adding this file
+
+permissions:
+  contents: read
+
+concurrency:            # the newest push's build is the one pull requests need
+  group: benchpr-cache
+  cancel-in-progress: true
+
+jobs:
+  build:
+    runs-on: ubuntu-latest  # the same runner image as the pull requests' jobs: part of the key
+    timeout-minutes: 30
+    steps:
+      # No checkout: the action builds benchpr from its own sources.
+      - name: Build benchpr and save it in the cache
+        # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from (the same
+        # reference as in the other benchpr workflows, or the key differs)
+        uses: @ACTION@
+        with:
+          command: build
+          token: ""         # builds only: posts nothing
+)");
+  const std::string name = "@BRANCH@";
+  yaml.replace(yaml.find(name), name.size(), default_branch);
+  return yaml;
+}
+
 std::vector<WorkflowFile> workflow_files(const WorkflowChoice& choice) {
   std::vector<WorkflowFile> files;
   if (choice.fork_safe) {
@@ -397,6 +441,9 @@ std::vector<WorkflowFile> workflow_files(const WorkflowChoice& choice) {
   }
   if (choice.command)
     files.push_back({".github/workflows/benchpr-command.yml", command_workflow_yaml()});
+  if (restores_build_cache(choice))
+    files.push_back(
+        {".github/workflows/benchpr-cache.yml", cache_fill_workflow_yaml(choice.default_branch)});
   return files;
 }
 

@@ -11,8 +11,12 @@ namespace benchpr::app {
 
 // Where the composite action is published ("OWNER/NAME@REF"): the one place that names it. The
 // workflow `init` writes and every snippet in docs/github.md use it (a test checks both), with
-// a comment telling users to put the reference they take benchpr from.
-inline constexpr std::string_view kActionReference = "benchpr/benchpr@main";
+// a comment telling users to put the reference they take benchpr from. The ref is the moving
+// tag of the running benchpr's major release (`v1` for 1.x.y; docs/releasing.md), so a
+// workflow written by benchpr 1.4 gets every 1.x fix and never a 2.0 that changes behaviour.
+// BENCHPR_VERSION_MAJOR comes from the CMake project version, the one place the version lives.
+inline constexpr std::string_view kActionRepository = "benchpr/benchpr";
+inline constexpr std::string_view kActionReference = "benchpr/benchpr@v" BENCHPR_VERSION_MAJOR;
 
 // The actions every workflow of benchpr's uses, at their current majors (all run on Node 24:
 // GitHub-hosted runners no longer run Node 20 actions). The one place that names them: the
@@ -52,7 +56,21 @@ struct WorkflowChoice {
   int shards = 0;          // > 1: measure in a matrix of this many jobs
   bool fork_safe = false;  // the measure/publish pair instead of one workflow
   bool command = false;    // also the /benchmark workflow
+  // The branch pull requests go to: the cache-fill workflow runs on pushes to it.
+  std::string default_branch = "main";
 };
+
+// Whether a job the choice writes restores benchpr's build from the cache (the jobs without a
+// write token: shards, the fork-safe measuring job, /benchmark's measuring job). Only then is
+// the cache-fill workflow written: the plain workflow's one job holds a write token and builds
+// benchpr itself, so a filled cache would go unused.
+bool restores_build_cache(const WorkflowChoice& choice);
+
+// .github/workflows/benchpr-cache.yml: on every push to the default branch, build benchpr and
+// save it under the key the pull requests' jobs restore. GitHub scopes caches by branch: a
+// pull request's own saves serve only that pull request, the default branch's serve all, so
+// without this every pull request's first run compiles benchpr.
+std::string cache_fill_workflow_yaml(const std::string& default_branch);
 
 // Every workflow file `init` writes for the choice, in the order they are written.
 std::vector<WorkflowFile> workflow_files(const WorkflowChoice& choice);

@@ -195,7 +195,10 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
 
   int counted = 0;
   const double share = sign_follows_order_share(w.rounds, &counted);
-  const bool sign_follows = counted >= 3 && (share >= kOrderShare || share <= 1 - kOrderShare);
+  // Only rounds of both orders can show a sign that follows the order (result files compared
+  // by `benchpr compare` have one order for want of any: no gamma is fitted).
+  const bool sign_follows =
+      w.fit.has_gamma && counted >= 3 && (share >= kOrderShare || share <= 1 - kOrderShare);
   const bool gamma_dominates =
       w.fit.has_gamma && a.position_p < opt.alpha && std::fabs(w.fit.gamma) >= std::fabs(w.fit.mu);
   if (sign_follows || gamma_dominates) a.add_flag(BenchmarkFlag::Order);

@@ -61,6 +61,24 @@ std::optional<Better> better_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(Origin origin) {
+  switch (origin) {
+    case Origin::Revisions:
+      return "revisions";
+    case Origin::Executables:
+      return "executables";
+    case Origin::ResultFiles:
+      return "result-files";
+  }
+  return "revisions";
+}
+
+std::optional<Origin> origin_from_string(std::string_view s) {
+  for (Origin o : {Origin::Revisions, Origin::Executables, Origin::ResultFiles})
+    if (to_string(o) == s) return o;
+  return std::nullopt;
+}
+
 bool glob_match(std::string_view pattern, std::string_view name) {
   // Iterative matching with one backtrack point: linear in practice, no recursion to exhaust.
   std::size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;

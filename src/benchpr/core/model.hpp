@@ -305,6 +305,15 @@ struct ShardInfo {
   std::vector<ShardRecord> shards;   // merged files: one per shard, in index order
 };
 
+// Where the two sides' values came from, which decides what the comment may claim about them.
+enum class Origin {
+  Revisions,    // two git revisions benchpr built and ran in interleaved rounds (`run`)
+  Executables,  // two built programs benchpr ran in interleaved rounds (`run --base-exe`): no git
+  ResultFiles,  // result files benchpr read (`compare`): it ran nothing, the run order is unknown
+};
+std::string_view to_string(Origin origin);
+std::optional<Origin> origin_from_string(std::string_view s);
+
 // Everything measured: persisted after every round (results JSON), and the input of the analysis.
 struct Results {
   int schema_version = 2;
@@ -335,6 +344,10 @@ struct Results {
   std::optional<Bisection> bisect;
   // Function-level profiles of the benchmarks that changed (or were asked for with --why).
   std::vector<BenchmarkProfile> profiles;
+  // Not Revisions: base.sha and head.sha are "" (no commits), and for ResultFiles every round's
+  // `first` is Side::Base only because nothing says otherwise (one order: no position effect is
+  // fitted) and the reports do not claim an interleaving.
+  Origin origin = Origin::Revisions;
 };
 
 // ---------------------------------------------------------------------------------------------

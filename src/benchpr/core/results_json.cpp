@@ -170,11 +170,14 @@ const json& get_array(const json& obj, const char* key, const std::string& where
   return a;
 }
 
-RevisionInfo read_revision(const json& j, const std::string& where) {
-  RevisionInfo r{get_string(j, "spec", where, false), get_string(j, "sha", where),
+// `commit`: the origin is two revisions, so the SHA must be a commit's; otherwise it is "".
+RevisionInfo read_revision(const json& j, const std::string& where, bool commit) {
+  RevisionInfo r{get_string(j, "spec", where, false), get_string(j, "sha", where, commit),
                  get_string(j, "subject", where, false)};
   r.merge_base = get_bool(j, "merge_base", where, false);
-  if (r.sha.size() != 40 || r.sha.find_first_not_of("0123456789abcdef") != std::string::npos)
+  if (!commit && !r.sha.empty()) fail(where + ".sha", "expected \"\" (the origin is no commit)");
+  if (commit &&
+      (r.sha.size() != 40 || r.sha.find_first_not_of("0123456789abcdef") != std::string::npos))
     fail(where + ".sha", "expected a full 40-hex commit SHA");
   return r;
 }
@@ -574,6 +577,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   fmt::format_to(std::back_inserter(w.out), "{}", kSchemaVersion);
   w.top("tool");
   w.dom({{"name", "benchpr"}, {"version", r.tool_version}});
+  if (r.origin != Origin::Revisions) {  // absent: two revisions, as in every older file
+    w.top("origin");
+    w.string(to_string(r.origin));
+  }
   auto rev = [](const RevisionInfo& x) {
     json j = {{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
     if (x.merge_base) j["merge_base"] = true;
@@ -920,8 +927,15 @@ Results read_header(const json& j) {
     fail("schema_version", "missing (this file was not written by benchpr)");
   if (auto it = j.find("tool"); it != j.end() && it->is_object())
     r.tool_version = get_string(*it, "version", "tool", false);
-  r.base = read_revision(field(j, "base", "document"), "base");
-  r.head = read_revision(field(j, "head", "document"), "head");
+  if (auto it = j.find("origin"); it != j.end()) {
+    const std::string origin = get_string(j, "origin", "document", false);
+    const std::optional<Origin> o = origin_from_string(origin);
+    if (!o) fail("origin", "expected revisions, executables or result-files");
+    r.origin = *o;
+  }
+  const bool commits = r.origin == Origin::Revisions;
+  r.base = read_revision(field(j, "base", "document"), "base", commits);
+  r.head = read_revision(field(j, "head", "document"), "head", commits);
   r.config = read_config(field(j, "config", "document"));
   if (auto it = j.find("machine"); it != j.end()) r.machine = read_machine(*it, "machine");
   if (auto it = j.find("pull_request"); it != j.end() && it->is_object())
@@ -1169,6 +1183,7 @@ namespace {
 bool read_at_top_level(std::string_view key) {
   static constexpr std::string_view kKeys[] = {"schema_version",
                                                "tool",
+                                               "origin",
                                                "base",
                                                "head",
                                                "config",

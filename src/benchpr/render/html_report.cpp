@@ -38,6 +38,7 @@ code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:13px;word-b
 .warn{background:#fffbeb;border:1px solid #fcd34d;border-radius:6px;padding:6px 10px;margin:8px 0}
 .badge{display:inline-block;color:#fff;border-radius:10px;padding:0 9px;font-size:12px;font-weight:600;white-space:nowrap}
 .suite{color:#64748b;font-size:13px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 18px;color:#334155;font-size:13px;margin:8px 0;padding:0;list-style:none}
 .bench{border:1px solid #e2e8f0;border-radius:8px;padding:12px 14px;margin:14px 0}
 .nums{color:#334155;font-size:14px;margin:0 0 6px}
 .chart{overflow-x:auto}
@@ -91,9 +92,12 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>",
                               revision_html(results.base), revision_html(results.head)));
-  parts.push_back(fmt::format("{} analysed round{}{}, interleaved AB/BA", analysis.analysed_rounds,
+  parts.push_back(fmt::format("{} analysed round{}{}, {}", analysis.analysed_rounds,
                               analysis.analysed_rounds == 1 ? "" : "s",
-                              warmups > 0 ? fmt::format(" + {} warm-up", warmups) : ""));
+                              warmups > 0 ? fmt::format(" + {} warm-up", warmups) : "",
+                              results.origin == Origin::ResultFiles
+                                  ? "paired from result files, run order unknown"
+                                  : "interleaved AB/BA"));
   parts.push_back(fmt::format("threshold \u00b1{:g}%", results.config.threshold * 100));
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
     parts.push_back((std::isfinite(analysis.run_mde_label) && analysis.run_mde_label > 0
@@ -143,6 +147,46 @@ std::string numbers_line(const BenchmarkAnalysis& b) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " \u00b7 ") + p;
   return "<p class=\"nums\">" + out + "</p>\n";
+}
+
+// What each verdict's colour means, in words a reader of the chart needs (the full rules are in
+// docs/results-format.md).
+std::string_view verdict_meaning(Verdict v) {
+  switch (v) {
+    case Verdict::Regression:
+      return "worse by at least the threshold";
+    case Verdict::Improvement:
+      return "better by at least the threshold";
+    case Verdict::Slower:
+      return "worse, but not shown to reach the threshold";
+    case Verdict::Faster:
+      return "better, but not shown to reach the threshold";
+    case Verdict::Unchanged:
+      return "shown to be within the threshold";
+    case Verdict::Inconclusive:
+      return "neither shown: more rounds would tell";
+    case Verdict::Added:
+      return "only the PR has it";
+    case Verdict::Removed:
+      return "only the base has it";
+    case Verdict::Failed:
+      return "no values to compare";
+  }
+  return "";
+}
+
+// The colour key of the badges and the change chart: the verdicts the report shows, in the
+// comment's order.
+std::string legend_html(const std::vector<const BenchmarkAnalysis*>& shown) {
+  std::vector<Verdict> present;
+  for (const BenchmarkAnalysis* b : shown)
+    if (std::find(present.begin(), present.end(), b->verdict) == present.end())
+      present.push_back(b->verdict);
+  std::sort(present.begin(), present.end(),
+            [](Verdict a, Verdict b) { return verdict_order(a) < verdict_order(b); });
+  std::string out = "<ul class=\"legend\" aria-label=\"what the colours mean\">\n";
+  for (Verdict v : present) out += fmt::format("<li>{} {}</li>\n", badge(v), verdict_meaning(v));
+  return out + "</ul>\n";
 }
 
 const BenchmarkSeries* find_series(const Results& results, const BenchmarkAnalysis& b) {
@@ -220,15 +264,23 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
   }
 
   if (!shown.empty()) {
-    html += "<h2>Changes</h2>\n<div class=\"chart\">\n";
+    html += "<h2>Changes</h2>\n" + legend_html(shown) + "<div class=\"chart\">\n";
     html += change_chart_svg(shown, results.config.threshold);
     html += "</div>\n";
+    const bool order_known = results.origin != Origin::ResultFiles;
     html += "<h2>Round by round</h2>\n";
-    html +=
-        "<p class=\"note\">Each side's value in every round. Rounds are labelled AB when the "
-        "base ran first and BA when the PR did; a drift shows as both sides moving together, "
-        "an order effect as filled and hollow points of one side sitting apart.</p>\n";
-    html += rounds_legend_svg();
+    if (order_known) {
+      html +=
+          "<p class=\"note\">Each side's value in every round. Rounds are labelled AB when the "
+          "base ran first and BA when the PR did; a drift shows as both sides moving together, "
+          "an order effect as filled and hollow points of one side sitting apart.</p>\n";
+      html += rounds_legend_svg();
+    } else {
+      html +=
+          "<p class=\"note\">Each side's value in every round: round i is the i-th run of each "
+          "side's result files (base circles, PR squares). The files do not say which side ran "
+          "first, so no order is drawn.</p>\n";
+    }
     for (std::size_t i = 0; i < shown.size(); ++i) {
       const BenchmarkAnalysis& b = *shown[i];
       html += fmt::format("<section class=\"bench\" id=\"b{}\">\n<h3>{} <code>{}</code>", i,
@@ -237,7 +289,8 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
         html += fmt::format(" <span class=\"suite\">suite {}</span>", escape_html(b.suite, 80));
       html += "</h3>\n" + numbers_line(b);
       if (const BenchmarkSeries* s = find_series(results, b)) {
-        html += "<div class=\"chart\">\n" + rounds_chart_svg(*s, b, results.plan) + "</div>\n";
+        html += "<div class=\"chart\">\n" + rounds_chart_svg(*s, b, results.plan, order_known) +
+                "</div>\n";
       }
       html += why_html(results, b);
       html += "</section>\n";

@@ -135,11 +135,19 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
           "<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f8fafc\" opacity=\"0.7\"/>\n",
           num(y - kRow / 2), num(kWidth), num(kRow));
     }
+    // The suite, greyed, beside the name: two suites may have benchmarks of the same name. The
+    // row has room for about 56 characters; the suite gets at most 20 of them ("…" included).
     const std::string full = b.suite.empty() ? b.name : b.suite + " / " + b.name;
+    const std::size_t suite_chars = b.suite.empty() ? 0 : std::min<std::size_t>(20, b.suite.size());
+    const std::string suite_label =
+        b.suite.empty() ? std::string()
+                        : fmt::format("<tspan fill=\"#64748b\">{}</tspan> ",
+                                      escape_html(b.suite, b.suite.size() > 20 ? 19 : 20));
     svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}{}"
         "</text>\n",
-        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), escape_html(b.name, 56));
+        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), suite_label,
+        escape_html(b.name, 56 - (suite_chars > 0 ? suite_chars + 1 : 0)));
     if (!std::isfinite(b.change)) {
       svg += fmt::format(
           "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" "
@@ -229,7 +237,8 @@ std::string value_axis_svg(const RoundsFrame& f, std::string_view unit) {
 // Round labels under the plot (at most about 25): the analysed round's number and its order,
 // AB when base ran first.
 std::string round_labels_svg(const RoundsFrame& f, std::size_t n,
-                             const std::vector<RoundPlan>& plan, const std::vector<int>& analysed) {
+                             const std::vector<RoundPlan>& plan, const std::vector<int>& analysed,
+                             bool order_known) {
   std::string svg;
   const std::size_t every = std::max<std::size_t>(1, (n + 24) / 25);
   for (std::size_t i = 0; i < n; ++i) {
@@ -237,7 +246,9 @@ std::string round_labels_svg(const RoundsFrame& f, std::size_t n,
     const bool warmup = i < plan.size() && plan[i].warmup;
     const Side first = i < plan.size() ? plan[i].first : Side::Base;
     const std::string label =
-        warmup ? "w" : fmt::format("{} {}", analysed[i], first == Side::Base ? "AB" : "BA");
+        warmup        ? "w"
+        : order_known ? fmt::format("{} {}", analysed[i], first == Side::Base ? "AB" : "BA")
+                      : std::to_string(analysed[i]);
     svg += fmt::format(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#475569\">{}"
         "</text>\n",
@@ -249,7 +260,8 @@ std::string round_labels_svg(const RoundsFrame& f, std::size_t n,
 // One side's values: a thin line through them, then a mark per round (base a circle, PR a
 // square; filled when that side ran first), an arrow beside a value off the axis.
 std::string side_values_svg(const RoundsFrame& f, Side side, const BenchmarkSeries& series,
-                            const std::vector<RoundPlan>& plan, const std::vector<int>& analysed) {
+                            const std::vector<RoundPlan>& plan, const std::vector<int>& analysed,
+                            bool order_known) {
   const auto& values = side == Side::Base ? series.base : series.head;
   const std::string_view colour = side == Side::Base ? kBaseColour : kHeadColour;
   const double r = std::clamp(f.step / 5, 2.0, 5.0);
@@ -274,11 +286,14 @@ std::string side_values_svg(const RoundsFrame& f, Side side, const BenchmarkSeri
     if (!usable(values[i])) continue;
     const Side first = i < plan.size() ? plan[i].first : Side::Base;
     const bool ran_first = first == side;
-    const std::string fill = ran_first ? std::string(colour) : "#ffffff";
-    const std::string title = fmt::format(
-        "round {}: {} {} ({})", analysed[i] > 0 ? std::to_string(analysed[i]) : "warm-up",
-        side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
-        ran_first ? "ran first" : "ran second");
+    // Without a known order every mark is filled: hollow would claim "ran second".
+    const std::string fill = ran_first || !order_known ? std::string(colour) : "#ffffff";
+    const std::string title =
+        fmt::format("round {}: {} {}{}", analysed[i] > 0 ? std::to_string(analysed[i]) : "warm-up",
+                    side == Side::Base ? "base" : "PR", format_value(values[i], series.unit),
+                    !order_known ? ""
+                    : ran_first  ? " (ran first)"
+                                 : " (ran second)");
     const double x = f.x_of(i), y = f.y_of(values[i]);
     if (f.off_scale(values[i])) {
       svg += fmt::format(
@@ -305,7 +320,7 @@ std::string side_values_svg(const RoundsFrame& f, Side side, const BenchmarkSeri
 }  // namespace
 
 std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnalysis& analysis,
-                             const std::vector<RoundPlan>& plan) {
+                             const std::vector<RoundPlan>& plan, bool order_known) {
   RoundsFrame f;
   const double height = f.kTop + f.kPlotHeight + f.kBottom;
   const std::size_t n = std::max({plan.size(), series.base.size(), series.head.size()});
@@ -347,9 +362,9 @@ std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnaly
 
   svg += left_out_rounds_svg(f, n, plan, analysed, analysis);
   svg += value_axis_svg(f, series.unit);
-  svg += round_labels_svg(f, n, plan, analysed);
+  svg += round_labels_svg(f, n, plan, analysed, order_known);
   for (const Side side : {Side::Base, Side::Head})
-    svg += side_values_svg(f, side, series, plan, analysed);
+    svg += side_values_svg(f, side, series, plan, analysed, order_known);
   svg += "</svg>\n";
   return svg;
 }

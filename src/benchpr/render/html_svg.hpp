@@ -25,9 +25,10 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
 // visible: base as circles, PR as squares, filled when that side ran first in the round and
 // hollow when it ran second; each round labelled AB (base first) or BA. A round the analysis
 // left out as cold is shaded. Drift shows as a trend shared by both sides; an order effect as
-// filled and hollow points of one side sitting at different heights.
+// filled and hollow points of one side sitting at different heights. `order_known` false (the
+// values were read from result files): every mark filled, rounds labelled by number only.
 std::string rounds_chart_svg(const BenchmarkSeries& series, const BenchmarkAnalysis& analysis,
-                             const std::vector<RoundPlan>& plan);
+                             const std::vector<RoundPlan>& plan, bool order_known = true);
 
 // The legend for rounds_chart_svg.
 std::string rounds_legend_svg();

@@ -118,8 +118,11 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
                                    ? std::string("nothing was compared")
                                    : count_phrase(count_verdicts(analysis), false);
   out += painted(kBold, "benchpr: " + headline, color) + "\n";
+  // Files and executables have no commit: what was compared is named in the note below.
+  const bool commits = results.origin == Origin::Revisions;
   out += fmt::format("base {} vs PR {} · {} analysed round{} · threshold ±{}\n\n",
-                     short_sha(results.base.sha), short_sha(results.head.sha),
+                     commits ? short_sha(results.base.sha) : one_line(results.base.spec, 60),
+                     commits ? short_sha(results.head.sha) : one_line(results.head.spec, 60),
                      analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s",
                      format_percent(results.config.threshold));
 
@@ -186,9 +189,12 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   if (analysis.analysed_rounds > 0 && analysis.analysed_rounds < kMinDecidingRounds) {
     notes.push_back(fmt::format(
         "With {} analysed round{} no benchmark can be called faster, slower or unchanged: at "
-        "least {} rounds are needed (--rounds {}).",
+        "least {} rounds are needed ({}).",
         analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s", kMinDecidingRounds,
-        kMinDecidingRounds));
+        results.origin == Origin::ResultFiles
+            ? fmt::format("{} runs per side: more files, or more repetitions in each",
+                          kMinDecidingRounds)
+            : fmt::format("--rounds {}", kMinDecidingRounds)));
   }
   for (const Note& n : analysis.notes) notes.push_back(one_line(n.plain(), 400));
   if (!notes.empty()) out += "\n";

@@ -324,8 +324,16 @@ void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double
 }
 
 // "With 2 analysed rounds no benchmark can get a verdict", and how many would.
-std::string too_few_rounds_note(const Analysis& analysis) {
+std::string too_few_rounds_note(const Results& results, const Analysis& analysis) {
   if (analysis.analysed_rounds <= 0 || analysis.analysed_rounds >= kMinDecidingRounds) return "";
+  if (results.origin == Origin::ResultFiles) {
+    return fmt::format(
+        "With {} no benchmark can be called faster, slower or unchanged: the paired analysis "
+        "needs at least {} runs per side (several files per side; from Google Benchmark also "
+        "`--benchmark_repetitions={}` in one).",
+        plural(static_cast<std::size_t>(analysis.analysed_rounds), "run per side", "runs per side"),
+        kMinDecidingRounds, kMinDecidingRounds);
+  }
   return fmt::format(
       "With {} no benchmark can be called faster, slower or unchanged: the paired analysis needs "
       "at least {} rounds (set `rounds: {}` or more in `.benchpr.yml`, or `--rounds`).",
@@ -435,6 +443,8 @@ std::string footer(const Results& results, const Analysis& analysis) {
     rounds += " + " + plural(static_cast<std::size_t>(warmups), "warm-up", "warm-ups");
   if (analysis.analysed_rounds <= 0 && results.rounds_done <= 0) {
     parts.push_back("no rounds ran");
+  } else if (results.origin == Origin::ResultFiles) {
+    parts.push_back(rounds + " paired from result files, run order unknown");
   } else {
     parts.push_back(rounds + ", interleaved AB/BA");
   }
@@ -709,7 +719,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
-  if (std::string few = too_few_rounds_note(analysis); !few.empty()) v.notes.push_back(few);
+  if (std::string few = too_few_rounds_note(results, analysis); !few.empty())
+    v.notes.push_back(few);
   for (const Note& note : analysis.notes) {
     if (!duplicates_own_notice(note, results))
       v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
@@ -780,9 +791,11 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   for (std::size_t i : order) {
     columns = std::max(columns, analysis.benchmarks[i].round_changes.size());
   }
+  v.round_order_known = results.origin != Origin::ResultFiles;
   for (std::size_t c = 0; c < columns; ++c) {
     std::string label = std::to_string(c + 1);
-    if (c < analysed.size()) label += analysed[c]->first == Side::Base ? " AB" : " BA";
+    if (c < analysed.size() && v.round_order_known)
+      label += analysed[c]->first == Side::Base ? " AB" : " BA";
     v.round_headers.push_back(std::move(label));
   }
   for (std::size_t i : order) {
@@ -902,6 +915,7 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     rounds.push_back(item);
   }
   d["round_headers"] = strings(v.round_headers);
+  d["round_order_known"] = Data(v.round_order_known);
   d["has_per_round"] = Data(per_round_shown > 0 || (limits.placeholders && !v.per_round.empty()));
   d["per_round_rows"] = std::move(rounds);
   d["has_per_round_rows"] = Data(per_round_shown > 0);

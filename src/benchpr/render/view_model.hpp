@@ -85,6 +85,7 @@ struct CommentView {
   std::vector<TableRow> unchanged;      // in the suites' order, without those in parameter tables
   std::size_t unchanged_in_tables = 0;  // unchanged benchmarks already shown in parameter tables
   std::vector<std::string> round_headers;
+  bool round_order_known = true;       // false for result files: no AB/BA labels
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
   bool any_cold_round = false;
   std::vector<SuiteView> suites;

@@ -66,4 +66,18 @@ void record_measurement(Results& r, SeriesIndex& index, const std::string& suite
     set_value(side == Side::Base ? s.base_cpu : s.head_cpu, round, m.cpu_time);
 }
 
+void record_run(Results& r, SeriesIndex& index, const SuiteConfig& suite, Side side, int round,
+                const ParsedRun& parsed) {
+  for (Measurement m : parsed.measurements) {
+    m.better = rule_better(suite, m.name).value_or(m.better);
+    record_measurement(r, index, suite.name, side, round, m);
+  }
+  for (const BenchmarkFailure& f : parsed.failures) {
+    BenchmarkSeries& s = index.find_or_add(r, suite.name, f.name, "", Better::Lower);
+    // Why the benchmark has no value on that side (the latest reason wins).
+    (side == Side::Base ? s.base_failure : s.head_failure) = f.reason;
+    (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = f.kind;
+  }
+}
+
 }  // namespace benchpr::runner

@@ -37,4 +37,11 @@ class SeriesIndex {
 void record_measurement(Results& r, SeriesIndex& index, const std::string& suite, Side side,
                         int round, const Measurement& m);
 
+// One run's measurements and per-benchmark failures into the series of `suite`, in round
+// `round`, whichever way the run was measured or read. A `benchmarks:` rule's `better` replaces
+// the direction the format gave a benchmark. The one way a ParsedRun becomes series: the
+// session's rounds and `benchpr compare`'s files both go through it.
+void record_run(Results& r, SeriesIndex& index, const SuiteConfig& suite, Side side, int round,
+                const ParsedRun& parsed);
+
 }  // namespace benchpr::runner

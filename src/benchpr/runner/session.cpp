@@ -54,19 +54,6 @@ void set_failure(BenchmarkSeries& s, Side side, std::string why, FailureKind kin
   (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = kind;
 }
 
-// One run's measurements and per-benchmark failures into the series, whichever way the run was
-// measured. A `benchmarks:` rule's `better` replaces the direction the format gave a benchmark.
-void record_parsed_run(Results& results, SeriesIndex& index, const SuiteConfig& suite, Side side,
-                       int round, const ParsedRun& parsed) {
-  for (Measurement m : parsed.measurements) {
-    m.better = rule_better(suite, m.name).value_or(m.better);
-    record_measurement(results, index, suite.name, side, round, m);
-  }
-  for (const BenchmarkFailure& f : parsed.failures)
-    set_failure(index.find_or_add(results, suite.name, f.name, "", Better::Lower), side, f.reason,
-                f.kind);
-}
-
 // "round 3" as the comment's per-round table counts (analysed rounds from 1), or "the warm-up".
 std::string round_label(const Results& r, int index) {
   if (index >= 0 && static_cast<std::size_t>(index) < r.plan.size() &&
@@ -310,7 +297,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
                       [&](const BenchmarkFailure& f) { return excluded(suite, f.name); });
       }
       measured = !parsed.measurements.empty() || !parsed.failures.empty();
-      record_parsed_run(results, series_index_, suite, side, round.index, parsed);
+      record_run(results, series_index_, suite, side, round.index, parsed);
     } catch (const formats::ParseError& e) {
       if (rec.ok)
         fail_run(std::string("could not read its output: ") + e.what(), FailureKind::BadOutput);
@@ -377,7 +364,7 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
     if (info.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = info.failure;
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
-  record_parsed_run(results, series_index_, suite, side, rec.round, parsed);
+  record_run(results, series_index_, suite, side, rec.round, parsed);
   results.runs.push_back(std::move(rec));
   return results.runs.back();
 }

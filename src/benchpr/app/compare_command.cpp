@@ -1,0 +1,95 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "benchpr/app/actions_report.hpp"
+#include "benchpr/app/commands.hpp"
+#include "benchpr/app/compare_results.hpp"
+#include "benchpr/app/progress.hpp"
+#include "benchpr/app/report_failures.hpp"
+#include "benchpr/app/report_output.hpp"
+#include "benchpr/app/user_error.hpp"
+#include "benchpr/config/config_parser.hpp"
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/runner/results_store.hpp"
+
+namespace benchpr::app {
+
+namespace {
+
+std::vector<ResultFile> read_files(const std::vector<std::string>& paths) {
+  std::vector<ResultFile> files;
+  for (const std::string& path : paths) {
+    try {
+      files.push_back({path, runner::read_text_file(path)});
+    } catch (const Error& e) {
+      throw UserError(e.what());
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+int compare_command(const CompareOptions& options) {
+  CompareInput input;
+  if (!options.files.empty()) {
+    if (!options.base_files.empty() || !options.head_files.empty())
+      throw UserError(
+          "compare takes either BASE.json HEAD.json or --base FILE... --head FILE..., not both");
+    if (options.files.size() != 2)
+      throw UserError(fmt::format(
+          "compare takes two files, BASE.json HEAD.json (got {}); for several runs per side "
+          "use --base FILE... --head FILE...",
+          options.files.size()));
+  }
+  const std::vector<std::string>& base =
+      options.files.empty() ? options.base_files : std::vector<std::string>{options.files[0]};
+  const std::vector<std::string>& head =
+      options.files.empty() ? options.head_files : std::vector<std::string>{options.files[1]};
+  if (base.empty() || head.empty())
+    throw UserError(
+        "compare needs result files of both sides: BASE.json HEAD.json, or --base FILE... "
+        "--head FILE...");
+  if (!options.threshold.empty()) {
+    const std::optional<double> t = config::parse_percentage(options.threshold);
+    if (!t || *t < config::kMinThreshold || *t > config::kMaxThreshold)
+      throw UserError("--threshold: expected a percentage between 0.1% and 50%, like 2%, got '" +
+                      options.threshold + "'");
+    input.threshold = *t;
+  }
+  ReportTargets targets = report_targets(options);
+  targets.results_file = options.output;
+  check_output_paths({options.output, options.markdown, options.html});
+  input.base = read_files(base);
+  input.head = read_files(head);
+  input.format = options.input_format;
+  input.metric = options.metric;
+  const Results results = results_from_files(input);
+  const Progress progress(in_github_actions());
+  progress.line(fmt::format("compared {} with {}: {} ({} format)", results.base.spec,
+                            results.head.spec, results.stop_reason,
+                            results.config.suites[0].format));
+
+  // As `run` does: the comment is made from the results as the file stores them, so `benchpr
+  // publish` of that file gives the same comment.
+  Results stored = results;
+  try {
+    stored = results_from_string(results_to_string(results));
+  } catch (const Error&) {
+  }
+  const Report report = present_report(stored, targets, progress);
+  progress.line(fmt::format("recommendation: {} ({})",
+                            to_string(report.analysis.recommendation.kind),
+                            report.analysis.recommendation.reason));
+  ReportEnd end;
+  end.results_path = options.output;
+  end.write_after = " (the report was printed)";
+  end.write_errors = report.write_errors;
+  const int exit_code = finish_report(report, PostOutcome{}, end, progress);
+  if (const int code = fail_on_exit_code(options.fail_on, stored, report.analysis); code != kExitOk)
+    return code;
+  return exit_code;
+}
+
+}  // namespace benchpr::app

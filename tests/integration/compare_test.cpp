@@ -1,0 +1,192 @@
+// `benchpr compare`: result files written by a real Google Benchmark binary (two builds of a
+// tiny project, the PR's doing twice the work in one benchmark), compared by the real benchpr
+// binary: repetitions inside one file per side, and several files per side. The comment says what
+// the files cannot tell (no order, no interleaving), and `publish` of the results file it wrote
+// gives the same comment.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/benchpr_process.hpp"
+#include "support/gbench_project.hpp"
+#include "support/results_doc.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// Register work only (chain()): the doubled benchmark is a regression under load too.
+std::vector<GbenchCase> cases(int grows_steps) {
+  return {{"BM_Fixed", chain(2000), ""}, {"BM_Grows", chain(grows_steps), ""}};
+}
+
+// Builds bench.cpp of `cases` in `dir` and returns the executable's path.
+std::string build_bench(const TempDir& dir, const std::string& name,
+                        const std::vector<GbenchCase>& c) {
+  write_file(dir / (name + ".cpp"), gbench_source(c));
+  run_checked("g++ -O2 -std=c++17 " + name + ".cpp -o " + name + " -lbenchmark -lpthread",
+              dir.path());
+  return dir / name;
+}
+
+// One run of `exe` writing Google Benchmark JSON to `out`.
+void run_bench(const std::string& exe, const std::string& out, int repetitions) {
+  run_checked(shell_quote(exe) +
+              " --benchmark_min_time=0.02 --benchmark_repetitions=" + std::to_string(repetitions) +
+              " --benchmark_out=" + shell_quote(out) + " --benchmark_out_format=json > /dev/null");
+}
+
+class Compare : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_exe = build_bench(dir, "base_bench", cases(2000));
+    head_exe = build_bench(dir, "head_bench", cases(4000));
+  }
+  TempDir dir;
+  std::string base_exe, head_exe;
+};
+
+TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
+  run_bench(base_exe, dir / "base.json", 8);
+  run_bench(head_exe, dir / "head.json", 8);
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json",
+                                                    "--output", dir / "results.json", "--html",
+                                                    dir / "report.html", "--format", "markdown"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json doc = json::parse(read_file(dir / "results.json"));
+  EXPECT_EQ(doc.at("origin"), "result-files");
+  EXPECT_EQ(doc.at("plan").size(), 8u);
+  EXPECT_EQ(benchmark_named(doc, "BM_Grows").at("verdict"), "regression") << r.out;
+  expect_compared_in_every_round(doc, "BM_Grows", 8);
+  expect_compared_in_every_round(doc, "BM_Fixed", 8);
+  EXPECT_EQ(doc.at("recommendation").at("verdict"), recommendation_for(doc));
+  // What the files cannot say, in the comment and the reports.
+  EXPECT_TRUE(contains(r.out, "Compared result files, not revisions")) << r.out;
+  EXPECT_TRUE(contains(r.out, "do not say in which order, how interleaved or on which machine"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "8 rounds paired from result files, run order unknown")) << r.out;
+  EXPECT_FALSE(contains(r.out, "interleaved AB/BA")) << r.out;
+  EXPECT_FALSE(contains(r.out, "AB: the base ran first")) << r.out;
+  EXPECT_TRUE(contains(r.out, "which ran first is not known")) << r.out;
+  // One order for want of any: a sign that is the same in every round is the change, not an
+  // order effect (no "order" flag, no warning about position effects).
+  EXPECT_FALSE(contains(r.out, "sign follows run order")) << r.out;
+  for (const json& b : doc.at("benchmarks"))
+    EXPECT_EQ(std::count(b.at("flags").begin(), b.at("flags").end(), "order"), 0) << b.dump();
+  const std::string html = read_file(dir / "report.html");
+  EXPECT_TRUE(contains(html, "paired from result files, run order unknown"));
+  EXPECT_FALSE(contains(html, "ran second"));
+  // The terminal's text report names the files where a run names commits.
+  const BenchprRun text = run_benchpr(
+      BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json", "--format", "text"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(contains(text.out, "base " + dir / "base.json" + " vs PR " + dir / "head.json"))
+      << text.out;
+  // The results file reads back to the same comment.
+  const BenchprRun again = run_benchpr(
+      BENCHPR_BINARY, {"publish", dir / "results.json", "--dry-run", "--format", "markdown"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, r.out);
+}
+
+TEST_F(Compare, SeveralFilesPerSideArePairedInOrder) {
+  std::vector<std::string> args = {"compare", "--base"};
+  for (int i = 1; i <= 5; ++i) {
+    run_bench(base_exe, dir / ("a" + std::to_string(i) + ".json"), 1);
+    args.push_back(dir / ("a" + std::to_string(i) + ".json"));
+  }
+  args.push_back("--head");
+  for (int i = 1; i <= 5; ++i) {
+    run_bench(head_exe, dir / ("b" + std::to_string(i) + ".json"), 1);
+    args.push_back(dir / ("b" + std::to_string(i) + ".json"));
+  }
+  for (const std::string& a : {std::string("--output"), dir / "results.json",
+                               std::string("--fail-on"), std::string("regression")})
+    args.push_back(a);
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, args);
+  // --fail-on regression: the doubled benchmark makes it a don't-merge.
+  EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
+  const json doc = json::parse(read_file(dir / "results.json"));
+  EXPECT_EQ(doc.at("plan").size(), 5u);
+  EXPECT_EQ(benchmark_named(doc, "BM_Grows").at("verdict"), "regression");
+  EXPECT_EQ(benchmark_named(doc, "BM_Grows").at("rounds_used"), 5);
+  EXPECT_TRUE(contains(doc.at("base").at("spec").get<std::string>(), "a1.json"));
+  EXPECT_TRUE(contains(doc.at("head").at("spec").get<std::string>(), "b5.json"));
+}
+
+TEST_F(Compare, FilesOfDifferentToolsOrNoneAreRefusedNamingTheFile) {
+  run_bench(base_exe, dir / "base.json", 1);
+  const std::string hyperfine =
+      std::string(BENCHPR_SOURCE_DIR) + "/tests/data/hyperfine/command_names.json";
+  const BenchprRun mixed = run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", hyperfine});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_TRUE(contains(mixed.err, "command_names.json is hyperfine JSON but")) << mixed.err;
+  write_file(dir / "notes.txt", "not json\n");
+  const BenchprRun garbage =
+      run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", dir / "notes.txt"});
+  EXPECT_EQ(garbage.exit_code, 2);
+  EXPECT_TRUE(contains(garbage.err, "notes.txt: ")) << garbage.err;
+  const BenchprRun one = run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json"});
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_TRUE(contains(one.err, "compare takes two files")) << one.err;
+}
+
+// Two built executables, no git: `run --base-exe A --head-exe B` measures in interleaved rounds
+// (both orders in the plan), from fresh copies, with the same analysis.
+TEST_F(Compare, RunComparesTwoExecutablesInInterleavedRounds) {
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "--base-exe", base_exe, "--head-exe", head_exe, "--rounds", "6",
+                       "--bench-args", "--benchmark_min_time=0.02", "--workdir", dir / "work",
+                       "--output", dir / "results.json", "--format", "markdown"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json doc = json::parse(read_file(dir / "results.json"));
+  EXPECT_EQ(doc.at("origin"), "executables");
+  EXPECT_EQ(doc.at("base").at("spec"), base_exe);
+  EXPECT_EQ(doc.at("base").at("sha"), "");
+  int base_first = 0, head_first = 0;
+  for (const json& round : doc.at("plan")) {
+    if (round.at("warmup")) continue;
+    (round.at("first") == "base" ? base_first : head_first)++;
+  }
+  EXPECT_EQ(base_first, 3);
+  EXPECT_EQ(head_first, 3);
+  EXPECT_EQ(benchmark_named(doc, "BM_Grows").at("verdict"), "regression") << r.out;
+  // Machine-decided (its binary differs): compared in all 6 analysed rounds (plus the warm-up).
+  const json& fixed = benchmark_named(doc, "BM_Fixed");
+  EXPECT_TRUE(is_comparison_verdict(fixed.at("verdict"))) << fixed.dump();
+  EXPECT_EQ(fixed.at("rounds_used"), 6) << fixed.dump();
+  EXPECT_TRUE(contains(r.out, "Compared two executables, not revisions")) << r.out;
+  EXPECT_TRUE(contains(r.out, "interleaved AB/BA")) << r.out;
+  // One process per side and round (warm-up included), each of which ran.
+  int runs = 0;
+  for (const json& run : doc.at("runs")) {
+    ++runs;
+    EXPECT_TRUE(run.at("failure").get<std::string>().empty()) << run.dump();
+  }
+  EXPECT_EQ(runs, 2 * 7);
+}
+
+TEST_F(Compare, RunWithExecutablesRefusesRevisionOptions) {
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "--base-exe", base_exe, "--head-exe", head_exe, "--base", "main"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--base does not apply with --base-exe/--head-exe")) << r.err;
+  const BenchprRun missing =
+      run_benchpr(BENCHPR_BINARY, {"run", "--base-exe", base_exe, "--head-exe", dir / "nothing"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "--head-exe " + dir / "nothing" + ": no such file"))
+      << missing.err;
+}
+
+}  // namespace
+}  // namespace benchpr::testing
