@@ -22,7 +22,7 @@ Results two_suites() {
   gb.run = "./bench";
   SuiteConfig other;
   other.name = "cli";
-  other.format = "hyperfine";
+  other.format = FormatKind::Hyperfine;
   other.run = "hyperfine x";
   r.config.suites = {gb, other};
   return r;

@@ -69,7 +69,7 @@ int compare_command(const CompareOptions& options) {
   const Progress progress(in_github_actions());
   progress.line(fmt::format("compared {} with {}: {} ({} format)", results.base.spec,
                             results.head.spec, results.stop_reason,
-                            results.config.suites[0].format));
+                            to_string(results.config.suites[0].format)));
 
   // As `run` does: the comment is made from the results as the file stores them, so `benchpr
   // publish` of that file gives the same comment.

@@ -142,7 +142,7 @@ Results results_from_files(const CompareInput& input) {
   r.head.spec = names_of(input.head);
   SuiteConfig suite;
   suite.name = format;
-  suite.format = format;
+  suite.format = *format_kind_from_string(format);  // one of kReadable, checked above
   suite.metric = input.metric;
   const std::unique_ptr<formats::Format> reader = formats::make_format(suite);
   if (!reader) throw UserError("--input-format: no reader for " + format);

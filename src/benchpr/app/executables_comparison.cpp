@@ -121,7 +121,7 @@ int run_executables(const RunOptions& options) {
   SuiteConfig suite;
   suite.name = suite_name(options.base_exe, options.head_exe);
   suite.run = std::string("./") + kProgram;
-  suite.format = "google-benchmark";
+  suite.format = FormatKind::GoogleBenchmark;
   config.suites = {suite};
   apply_overrides(config, options);
   config.filter = options.filter;

@@ -26,11 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kGoogleBenchmark = "google-benchmark";
-
 const SuiteConfig* google_benchmark_suite(const Config& c, const std::string& series_suite) {
   for (const SuiteConfig& s : c.suites)
-    if (s.format == kGoogleBenchmark &&
+    if (s.format == FormatKind::GoogleBenchmark &&
         (s.name == series_suite || instruction_suite_name(s.name) == series_suite))
       return &s;
   return nullptr;
