@@ -293,16 +293,19 @@ TEST_F(SecretsStayOut, NoSecretReachesTheBuildOrTheBenchmarksAndTheTokenIsNowher
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(count_with_marker(github.comments(kRepo, 7)), 1);
 
-  int build_dumps = 0, run_dumps = 0, parent_dumps = 0;
+  int build_dumps = 0, run_dumps = 0, parent_dumps = 0, unreadable_parents = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dumps.path())) {
     const std::string name = entry.path().filename().string();
     build_dumps += name.starts_with("build-") ? 1 : 0;
     run_dumps += name.starts_with("run-") ? 1 : 0;
     const std::string content = read_file(entry.path().string());
     if (name.starts_with("parent-")) {
-      // benchpr's own environment (the parent's) cannot be read at all by the code it runs.
+      // benchpr's own environment (the parent's) cannot be read at all by the code it runs. A
+      // changed benchmark is also profiled under Callgrind, started through a shell: there the
+      // parent is that shell, which holds the children's scrubbed environment and is checked
+      // for secrets like every other dump below.
       ++parent_dumps;
-      EXPECT_EQ(content, "") << name << " read benchpr's environment";
+      unreadable_parents += content.empty() ? 1 : 0;
     } else {
       EXPECT_TRUE(contains(content, "visible_value_777")) << name;  // the dump does work
     }
@@ -315,6 +318,7 @@ TEST_F(SecretsStayOut, NoSecretReachesTheBuildOrTheBenchmarksAndTheTokenIsNowher
   EXPECT_EQ(build_dumps, 2);  // base and head
   EXPECT_GE(run_dumps, 4);    // 2 rounds x 2 sides
   EXPECT_EQ(parent_dumps, run_dumps);
+  EXPECT_GE(unreadable_parents, 4) << "a timed run read benchpr's environment";
 
   // The token is nowhere a person or a later job could read it.
   for (const std::string& text :
