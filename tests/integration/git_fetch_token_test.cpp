@@ -55,7 +55,8 @@ class PlantedConfig : public ::testing::Test {
     pr.clone_url = remote->url();
   }
 
-  BenchprRun run_pr() {
+  // `proxy` is the runner's own proxy (http_proxy in benchpr's environment), none by default.
+  BenchprRun run_pr(const std::string& proxy = "") {
     github.add_pull_request(kRepo, pr);
     return run_benchpr(BENCHPR_BINARY,
                        {"run", "-C", repo.path(), "--pr", "7", "--repo", kRepo, "--dry-run"},
@@ -65,7 +66,7 @@ class PlantedConfig : public ::testing::Test {
                         {"GITHUB_ACTIONS", ""},
                         {"GITHUB_EVENT_PATH", ""},
                         {"GITHUB_REPOSITORY", ""},
-                        {"http_proxy", ""},
+                        {"http_proxy", proxy},
                         {"HTTP_PROXY", ""},
                         {"no_proxy", ""}});
   }
@@ -144,6 +145,21 @@ TEST_F(PlantedConfig, RedirectsAndProxiesInTheCloneNeverReceiveTheToken) {
   }
   EXPECT_EQ(requests.size(), before) << "benchpr's fetch reached the planted listener";
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(remote_saw_the_token()) << "the fetch did not carry the token";
+  EXPECT_EQ(repo.git("rev-parse refs/benchpr/pull/7/head"), pr.head_sha);
+}
+
+// A runner behind a proxy sets it in the environment: that is the runner's own network, not the
+// clone's configuration, so the --pr fetch goes through it (before: `-c http.proxy=` switched
+// every proxy off, the environment's too, and the fetch failed on such runners).
+TEST_F(PlantedConfig, TheRunnersOwnProxyFromItsEnvironmentIsUsed) {
+  RecordingListener proxy(RecordingListener::Forward::Yes);
+  const BenchprRun r = run_pr(proxy.url());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  bool fetched_through_proxy = false;
+  for (const auto& request : proxy.requests())
+    fetched_through_proxy = fetched_through_proxy || contains(request, remote->url());
+  EXPECT_TRUE(fetched_through_proxy) << "the fetch ignored the environment's proxy";
   EXPECT_TRUE(remote_saw_the_token()) << "the fetch did not carry the token";
   EXPECT_EQ(repo.git("rev-parse refs/benchpr/pull/7/head"), pr.head_sha);
 }

@@ -36,7 +36,11 @@ class GitHttpRemote {
 // the blank line) and answers 502: what a planted proxy or a rewritten URL would receive.
 class RecordingListener {
  public:
-  RecordingListener();
+  // With `Forward::Yes` it is a plain-HTTP forward proxy as well: a request for an absolute
+  // http://127.0.0.1:PORT/... URL is passed on to that port (one request per connection) and the
+  // answer relayed; anything else still gets 502.
+  enum class Forward { No, Yes };
+  explicit RecordingListener(Forward forward = Forward::No);
   ~RecordingListener();
   RecordingListener(const RecordingListener&) = delete;
   RecordingListener& operator=(const RecordingListener&) = delete;

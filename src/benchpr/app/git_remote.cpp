@@ -178,7 +178,10 @@ std::string fetch_hardening_options(bool with_token) {
       " -c protocol.ext.allow=never"             // no ext:: remote running a command
       " -c submodule.recurse=false"              // no fetch in submodules (their own hooks)
       " -c gc.auto=0 -c maintenance.auto=false"  // no background gc keeping the token alive
-      " -c http.proxy= -c http.sslVerify=true";  // straight to the host, its certificate checked
+      // The certificate is always checked. No proxy comes from configuration (the private git
+      // directory reads none; a deepened clone's http.* keys refuse the token), but the runner's
+      // own http_proxy/https_proxy environment is its network and is used.
+      " -c http.sslVerify=true";
   // Clears the list of credential helpers and the configured askpass program. Only with the
   // token: without it, the user's own helper may be what lets the fetch in.
   if (with_token) options += " -c credential.helper= -c core.askPass=";
