@@ -930,14 +930,16 @@ const std::array<RobustCase, 5> kRobustCases{{
 struct Estimator {
   const char* name;
   benchpr::stats::RobustOptions options;
+  bool mode_aware = false;
 };
-const std::array<Estimator, 4> kEstimators{{
+const std::array<Estimator, 5> kEstimators{{
     {"least squares", {benchpr::stats::RobustLoss::LeastSquares, 1, 0}},
     {"Huber", {benchpr::stats::RobustLoss::Huber, 1, 0}},
     {"Huber, plain fit when multimodal",
      {benchpr::stats::RobustLoss::Huber, benchpr::stats::kMaxDownweightedShare, 0}},
     {"… and from 20 rounds on",
      {benchpr::stats::RobustLoss::Huber, benchpr::stats::kMaxDownweightedShare, 20}},
+    {"modes: within each mode", {benchpr::stats::RobustLoss::LeastSquares, 1, 0}, true},
 }};
 
 struct RobustRow {
@@ -952,6 +954,7 @@ RobustRow run_robust(const RobustCase& c, std::size_t case_index, const Estimato
                      int aa_prs, int prs) {
   benchpr::AnalysisOptions options;
   options.estimator = estimator.options;
+  options.mode_aware = estimator.mode_aware;
   RobustRow row;
   const auto seed = [&](int scenario, int i) {
     return 0x70b57000000ULL + case_index * 1'000'003ULL +
@@ -992,12 +995,17 @@ RobustRow run_robust(const RobustCase& c, std::size_t case_index, const Estimato
 }
 
 // [case][estimator]
+// --estimators 0,4: only these rows of kEstimators (the others print as "–").
+std::vector<bool> g_estimators(kEstimators.size(), true);
+
 std::vector<std::vector<RobustRow>> run_robust_all(int aa_prs, int prs) {
   std::vector<std::vector<RobustRow>> out;
   for (std::size_t c = 0; c < kRobustCases.size(); ++c) {
     out.emplace_back();
-    for (const Estimator& e : kEstimators)
-      out.back().push_back(run_robust(kRobustCases[c], c, e, aa_prs, prs));
+    for (std::size_t e = 0; e < kEstimators.size(); ++e)
+      out.back().push_back(g_estimators[e]
+                               ? run_robust(kRobustCases[c], c, kEstimators[e], aa_prs, prs)
+                               : RobustRow{});
   }
   return out;
 }
@@ -1410,6 +1418,15 @@ int main(int argc, char** argv) {
       uneven_only = true;
     } else if (arg == "--robust-only") {
       robust_only = true;
+    } else if (arg == "--estimators" && i + 1 < argc) {
+      g_estimators.assign(kEstimators.size(), false);
+      for (std::string_view list = argv[++i]; !list.empty();) {
+        const std::size_t comma = std::min(list.find(','), list.size());
+        const auto e =
+            static_cast<std::size_t>(std::atoi(std::string(list.substr(0, comma)).c_str()));
+        if (e < g_estimators.size()) g_estimators[e] = true;
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
     } else if (arg == "--divide" && i + 1 < argc) {
       divide = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--svg" && i + 1 < argc) {
@@ -1417,7 +1434,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
-                   "[--divide N] [--spending] "
+                   "[--divide N] [--estimators I,J] [--spending] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;

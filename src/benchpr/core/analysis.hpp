@@ -2,6 +2,7 @@
 // testing control, verdicts, suite summaries and the merge recommendation. Pure.
 #pragma once
 
+#include "benchpr/core/mode_fit.hpp"
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/robust_fit.hpp"
 
@@ -29,6 +30,11 @@ struct AnalysisOptions {
   // without its multimodal fallback followed modes into false alarms; the study reads the
   // candidates through this option.
   stats::RobustOptions estimator;
+  // Runs that fall into two clearly separated modes (on both sides pooled) are compared within
+  // their modes, with the shares of runs in each mode tested on their own
+  // (stats::fit_crossover_modes); without modes the estimator above reads the rounds.
+  bool mode_aware = false;
+  stats::ModeOptions modes;
 };
 
 Analysis analyse(const Results& results, const AnalysisOptions& options = {});

@@ -1,0 +1,278 @@
+#include "benchpr/core/mode_fit.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace benchpr::stats {
+
+namespace {
+
+constexpr int kMinValues = 12;  // 6 rounds: fewer cannot show two groups of runs apart
+constexpr int kMinGroup = 2;    // a single far run is an outlier, not a mode
+// However many runs: groups closer than this many SDs within them share runs that lie between
+// them (a run 3 SDs from its mode's centre is 1 in 370), and a split is found mainly where the
+// noise happened to be small, so the within-mode fit would read both too optimistically (modes
+// 5 SDs apart: 8-11% of A/A fits significant at 5%, against 5% at 10 SDs).
+constexpr double kMinSeparation = 6;
+constexpr int kMaxRefinements = 10;  // split, fit, split again: settles in two or three
+
+// The 99.9% quantile of the best split's separation in one normal sample of n values (200,000
+// simulated samples per n; mode_separation_needed()).
+constexpr std::array<std::pair<int, double>, 8> kSeparationNeeded{{
+    {12, 7.079},
+    {16, 5.913},
+    {20, 5.255},
+    {24, 4.917},
+    {30, 4.593},
+    {40, 4.146},
+    {60, 3.753},
+    {120, 3.330},
+}};
+
+// Least squares of d on the columns of `x` (each of length n): coefficients, and the diagonal
+// of (X'X)^-1; nullopt when X'X is singular (a column repeats another or is all zero).
+struct LinearFit {
+  std::vector<double> beta;
+  std::vector<double> inverse_diagonal;
+  double rss = 0;
+};
+std::optional<LinearFit> least_squares(const std::vector<std::vector<double>>& x,
+                                       const std::vector<double>& d) {
+  const std::size_t p = x.size(), n = d.size();
+  // [X'X | I | X'd], reduced by Gauss-Jordan with partial pivoting.
+  std::vector<std::vector<double>> m(p, std::vector<double>(2 * p + 1, 0));
+  for (std::size_t i = 0; i < p; ++i) {
+    for (std::size_t j = 0; j < p; ++j)
+      for (std::size_t r = 0; r < n; ++r) m[i][j] += x[i][r] * x[j][r];
+    m[i][p + i] = 1;
+    for (std::size_t r = 0; r < n; ++r) m[i][2 * p] += x[i][r] * d[r];
+  }
+  for (std::size_t c = 0; c < p; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t i = c + 1; i < p; ++i)
+      if (std::fabs(m[i][c]) > std::fabs(m[pivot][c])) pivot = i;
+    if (std::fabs(m[pivot][c]) < 1e-9 * static_cast<double>(n)) return std::nullopt;
+    std::swap(m[c], m[pivot]);
+    const double scale = m[c][c];
+    for (double& v : m[c]) v /= scale;
+    for (std::size_t i = 0; i < p; ++i) {
+      if (i == c || m[i][c] == 0) continue;
+      const double f = m[i][c];
+      for (std::size_t j = 0; j < 2 * p + 1; ++j) m[i][j] -= f * m[c][j];
+    }
+  }
+  LinearFit out;
+  for (std::size_t i = 0; i < p; ++i) {
+    out.beta.push_back(m[i][2 * p]);
+    out.inverse_diagonal.push_back(m[i][p + i]);
+  }
+  for (std::size_t r = 0; r < n; ++r) {
+    double e = d[r];
+    for (std::size_t i = 0; i < p; ++i) e -= out.beta[i] * x[i][r];
+    out.rss += e * e;
+  }
+  return out;
+}
+
+// The crossover fit with the mode covariate c_r = m_PR - m_base: nullopt when c is zero in
+// every round (the plain fit is then the same) or cannot be told from the order.
+std::optional<CrossoverFit> fit_with_modes(const std::vector<double>& d, const std::vector<int>& s,
+                                           const std::vector<double>& c, bool has_gamma) {
+  const auto n = static_cast<int>(d.size());
+  if (std::all_of(c.begin(), c.end(), [](double v) { return v == 0; })) return std::nullopt;
+  std::vector<std::vector<double>> x{std::vector<double>(d.size(), 1.0)};
+  if (has_gamma) x.emplace_back(s.begin(), s.end());
+  x.push_back(c);
+  const int p = static_cast<int>(x.size());
+  if (n - p < 1) return std::nullopt;
+  const std::optional<LinearFit> lf = least_squares(x, d);
+  if (!lf) return std::nullopt;
+  CrossoverFit fit;
+  fit.n = n;
+  fit.df = n - p;
+  fit.has_gamma = has_gamma;
+  fit.mu = lf->beta[0];
+  fit.gamma = has_gamma ? lf->beta[1] : 0;
+  fit.residual_sd = std::sqrt(lf->rss / fit.df);
+  fit.own_sd = fit.residual_sd;
+  fit.se_mu_unit = std::sqrt(lf->inverse_diagonal[0]);
+  fit.se_gamma_unit = has_gamma ? std::sqrt(lf->inverse_diagonal[1]) : 0;
+  fit.se_mu = fit.residual_sd * fit.se_mu_unit;
+  fit.se_gamma = fit.residual_sd * fit.se_gamma_unit;
+  return fit;
+}
+
+// log P(X = a) for the hypergeometric count of the first sample's successes.
+double log_hypergeometric(int a, int n_a, int n_b, int successes) {
+  const auto log_choose = [](int n, int k) {
+    return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
+  };
+  return log_choose(n_a, a) + log_choose(n_b, successes - a) - log_choose(n_a + n_b, successes);
+}
+
+// The 99.9% quantile of the best split's separation in one normal sample of `values` values.
+double null_quantile(int values) {
+  const auto& t = kSeparationNeeded;
+  if (values <= t.front().first) return t.front().second;
+  if (values >= t.back().first) {
+    // Beyond the table: linear in 1 / n through its last two entries.
+    const auto [n0, q0] = t[t.size() - 2];
+    const auto [n1, q1] = t.back();
+    const double slope = (q0 - q1) / (1.0 / n0 - 1.0 / n1);
+    return q1 + slope * (1.0 / values - 1.0 / n1);
+  }
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    if (values > t[i].first) continue;
+    const auto [n0, q0] = t[i - 1];
+    const auto [n1, q1] = t[i];
+    const double f = (1.0 / values - 1.0 / n0) / (1.0 / n1 - 1.0 / n0);
+    return q0 + f * (q1 - q0);
+  }
+  return t.back().second;
+}
+
+}  // namespace
+
+double mode_separation_needed(int values) {
+  return std::max(kMinSeparation, null_quantile(values));
+}
+
+std::optional<ModeSplit> split_modes(const std::vector<double>& values, double min_separation) {
+  const auto n = static_cast<int>(values.size());
+  if (n < kMinValues) return std::nullopt;
+  std::vector<int> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return values[a] < values[b]; });
+  // Centred on the mean, so the sums of squares keep their precision.
+  double mean = 0;
+  for (double v : values) mean += v;
+  mean /= n;
+  std::vector<double> sum(n + 1, 0), sum2(n + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    const double v = values[order[i]] - mean;
+    sum[i + 1] = sum[i] + v;
+    sum2[i + 1] = sum2[i] + v * v;
+  }
+  double best = INFINITY;
+  int cut = 0;  // the lower group is the `cut` smallest values
+  for (int k = kMinGroup; k <= n - kMinGroup; ++k) {
+    const double s0 = sum[k], s1 = sum[n] - sum[k];
+    const double within = sum2[k] - s0 * s0 / k + (sum2[n] - sum2[k]) - s1 * s1 / (n - k);
+    if (within < best) {
+      best = within;
+      cut = k;
+    }
+  }
+  if (cut == 0) return std::nullopt;
+  ModeSplit split;
+  split.gap = (sum[n] - sum[cut]) / (n - cut) - sum[cut] / cut;
+  const double within_sd = std::sqrt(std::max(0.0, best) / (n - 2));
+  // Identical values within each group (a timer's resolution): separated when the groups differ.
+  split.separation = within_sd > 0 ? split.gap / within_sd : (split.gap > 0 ? INFINITY : 0);
+  if (!(split.separation >= std::max(min_separation, mode_separation_needed(n))))
+    return std::nullopt;
+  split.labels.assign(values.size(), 0);
+  for (int i = cut; i < n; ++i) split.labels[order[i]] = 1;
+  return split;
+}
+
+double fisher_exact_p(int a, int n_a, int b, int n_b) {
+  const int successes = a + b;
+  const int lo = std::max(0, successes - n_b), hi = std::min(n_a, successes);
+  const double seen = log_hypergeometric(a, n_a, n_b, successes);
+  double p = 0;
+  for (int x = lo; x <= hi; ++x) {
+    const double lp = log_hypergeometric(x, n_a, n_b, successes);
+    // Tables as likely as the one seen count too (a relative tolerance, as R's fisher.test).
+    if (lp <= seen + 1e-7) p += std::exp(lp);
+  }
+  return std::min(1.0, p);
+}
+
+ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>& s,
+                            const std::vector<double>& base_log, const ModeOptions& options) {
+  ModeFit out;
+  out.fit = fit_crossover(d, s);
+  const std::size_t n = std::min({d.size(), s.size(), base_log.size()});
+  out.runs = static_cast<int>(n);
+  if (!out.fit.usable() || n != d.size()) return out;
+
+  // The pooled runs: the base's, and the PR's moved back by the change, split into modes; then
+  // the within-mode fit's change, and the split again, until the labels settle.
+  const auto pooled_at = [&](double change) {
+    std::vector<double> pooled(base_log.begin(), base_log.begin() + static_cast<long>(n));
+    for (std::size_t i = 0; i < n; ++i) pooled.push_back(base_log[i] + d[i] - change);
+    return split_modes(pooled, options.min_separation);
+  };
+  struct Reading {
+    std::vector<int> labels;
+    double gap = 0;
+    CrossoverFit fit;
+  };
+  const auto read_from = [&](double start) -> std::optional<Reading> {
+    std::optional<ModeSplit> split = pooled_at(start);
+    std::optional<Reading> reading;
+    for (int refinement = 0; refinement < kMaxRefinements && split; ++refinement) {
+      if (reading && split->labels == reading->labels) break;
+      std::vector<double> c(n);
+      for (std::size_t i = 0; i < n; ++i) c[i] = split->labels[n + i] - split->labels[i];
+      // Every round's two runs in one mode: the rounds' ratios hold no gap, the plain fit is
+      // the within-mode fit.
+      const std::optional<CrossoverFit> f =
+          std::all_of(c.begin(), c.end(), [](double v) { return v == 0; })
+              ? std::optional<CrossoverFit>(out.fit)
+              : fit_with_modes(d, s, c, out.fit.has_gamma);
+      if (!f) break;
+      reading = Reading{split->labels, split->gap, *f};
+      // A refined change that loses the modes keeps the last split that had them.
+      split = pooled_at(f->mu);
+    }
+    return reading;
+  };
+  // Where to start: where rounds jump between modes their ratios cluster at -gap, 0 and +gap,
+  // and the median may sit in any cluster, or between two. From no change and from both middle
+  // rounds; of the readings that find modes, the one with the smallest change. Two readings
+  // can explain the same runs (base runs mostly slow and the PR's fast, or the PR faster by the
+  // gap with its runs all slow): the smaller change is the likelier one, and a real change of
+  // the gap shows in the shares of the other (tested below).
+  std::vector<double> sorted_d(d.begin(), d.begin() + static_cast<long>(n));
+  std::sort(sorted_d.begin(), sorted_d.end());
+  std::optional<Reading> best;
+  for (const double start : {0.0, sorted_d[(n - 1) / 2], sorted_d[n / 2]}) {
+    std::optional<Reading> r = read_from(start);
+    if (r && (!best || std::fabs(r->fit.mu) < std::fabs(best->fit.mu))) best = std::move(r);
+  }
+  if (!best) return out;
+  out.modes = true;
+  out.within_modes = true;
+  out.gap = best->gap;
+  out.fit = best->fit;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.slow_base += best->labels[i];
+    out.slow_head += best->labels[n + i];
+  }
+  out.share_p = fisher_exact_p(out.slow_base, out.runs, out.slow_head, out.runs);
+  out.shares_differ = out.share_p <= options.share_alpha;
+  return out;
+}
+
+std::string modes_phrase(const ModeFit& fit) {
+  if (!fit.modes) return {};
+  const std::string counts = fmt::format("{} of {} base runs and {} of {} PR runs in the slower",
+                                         fit.slow_base, fit.runs, fit.slow_head, fit.runs);
+  const double gap = std::expm1(fit.gap) * 100;
+  if (fit.shares_differ)
+    return fmt::format(
+        "runs in two modes {:.1f}% apart, compared within each mode; the PR moved runs between "
+        "them ({}, p {:.3f})",
+        gap, counts, fit.share_p);
+  return fmt::format("runs in two modes {:.1f}% apart ({}), compared within each mode", gap,
+                     counts);
+}
+
+}  // namespace benchpr::stats
