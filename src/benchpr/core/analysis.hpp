@@ -33,7 +33,7 @@ struct AnalysisOptions {
   // Runs that fall into two clearly separated modes (on both sides pooled) are compared within
   // their modes, with the shares of runs in each mode tested on their own
   // (stats::fit_crossover_modes); without modes the estimator above reads the rounds.
-  bool mode_aware = false;
+  bool mode_aware = true;
   stats::ModeOptions modes;
 };
 

@@ -1,7 +1,6 @@
 #include "benchpr/core/mode_fit.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numeric>
 #include <utility>
@@ -12,27 +11,19 @@ namespace benchpr::stats {
 
 namespace {
 
-constexpr int kMinValues = 12;  // 6 rounds: fewer cannot show two groups of runs apart
-constexpr int kMinGroup = 2;    // a single far run is an outlier, not a mode
-// However many runs: groups closer than this many SDs within them share runs that lie between
-// them (a run 3 SDs from its mode's centre is 1 in 370), and a split is found mainly where the
-// noise happened to be small, so the within-mode fit would read both too optimistically (modes
-// 5 SDs apart: 8-11% of A/A fits significant at 5%, against 5% at 10 SDs).
-constexpr double kMinSeparation = 6;
+// 10 rounds: with fewer runs the best split of one sample without modes is too often clear (the
+// 99.9% quantile of its separation under normal noise is 5.26 at 20 runs, 5.91 at 16 and 7.08
+// at 12, and lighter-tailed noise splits more cleanly still).
+constexpr int kMinValues = 20;
+constexpr int kMinGroup = 2;  // a single far run is an outlier, not a mode
+// Groups closer than this many SDs within them share the runs that lie between them (a run 3
+// SDs from its mode's centre is 1 in 370), and such a split is found mainly where the noise
+// happened to be small, so the within-mode fit would read both too optimistically (modes 5 SDs
+// apart: 7-11% of A/A fits significant at 5%, against 5.2% at 10 SDs). It is also above what
+// the best split of one normal sample of 20 or more runs without modes reaches in 99.9% of
+// samples (5.26 at 20 runs, 3.75 at 60: simulated, 200,000 samples each).
+constexpr double kSeparationNeeded = 6;
 constexpr int kMaxRefinements = 10;  // split, fit, split again: settles in two or three
-
-// The 99.9% quantile of the best split's separation in one normal sample of n values (200,000
-// simulated samples per n; mode_separation_needed()).
-constexpr std::array<std::pair<int, double>, 8> kSeparationNeeded{{
-    {12, 7.079},
-    {16, 5.913},
-    {20, 5.255},
-    {24, 4.917},
-    {30, 4.593},
-    {40, 4.146},
-    {60, 3.753},
-    {120, 3.330},
-}};
 
 // Least squares of d on the columns of `x` (each of length n): coefficients, and the diagonal
 // of (X'X)^-1; nullopt when X'X is singular (a column repeats another or is all zero).
@@ -115,34 +106,9 @@ double log_hypergeometric(int a, int n_a, int n_b, int successes) {
   return log_choose(n_a, a) + log_choose(n_b, successes - a) - log_choose(n_a + n_b, successes);
 }
 
-// The 99.9% quantile of the best split's separation in one normal sample of `values` values.
-double null_quantile(int values) {
-  const auto& t = kSeparationNeeded;
-  if (values <= t.front().first) return t.front().second;
-  if (values >= t.back().first) {
-    // Beyond the table: linear in 1 / n through its last two entries.
-    const auto [n0, q0] = t[t.size() - 2];
-    const auto [n1, q1] = t.back();
-    const double slope = (q0 - q1) / (1.0 / n0 - 1.0 / n1);
-    return q1 + slope * (1.0 / values - 1.0 / n1);
-  }
-  for (std::size_t i = 1; i < t.size(); ++i) {
-    if (values > t[i].first) continue;
-    const auto [n0, q0] = t[i - 1];
-    const auto [n1, q1] = t[i];
-    const double f = (1.0 / values - 1.0 / n0) / (1.0 / n1 - 1.0 / n0);
-    return q0 + f * (q1 - q0);
-  }
-  return t.back().second;
-}
-
 }  // namespace
 
-double mode_separation_needed(int values) {
-  return std::max(kMinSeparation, null_quantile(values));
-}
-
-std::optional<ModeSplit> split_modes(const std::vector<double>& values, double min_separation) {
+std::optional<ModeSplit> split_modes(const std::vector<double>& values) {
   const auto n = static_cast<int>(values.size());
   if (n < kMinValues) return std::nullopt;
   std::vector<int> order(values.size());
@@ -172,10 +138,11 @@ std::optional<ModeSplit> split_modes(const std::vector<double>& values, double m
   ModeSplit split;
   split.gap = (sum[n] - sum[cut]) / (n - cut) - sum[cut] / cut;
   const double within_sd = std::sqrt(std::max(0.0, best) / (n - 2));
-  // Identical values within each group (a timer's resolution): separated when the groups differ.
-  split.separation = within_sd > 0 ? split.gap / within_sd : (split.gap > 0 ? INFINITY : 0);
-  if (!(split.separation >= std::max(min_separation, mode_separation_needed(n))))
-    return std::nullopt;
+  // Identical values within each group are a timer's resolution, not modes: the within-mode fit
+  // would have no noise left to read.
+  if (!(within_sd > 0)) return std::nullopt;
+  split.separation = split.gap / within_sd;
+  if (!(split.separation >= kSeparationNeeded)) return std::nullopt;
   split.labels.assign(values.size(), 0);
   for (int i = cut; i < n; ++i) split.labels[order[i]] = 1;
   return split;
@@ -207,7 +174,7 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
   const auto pooled_at = [&](double change) {
     std::vector<double> pooled(base_log.begin(), base_log.begin() + static_cast<long>(n));
     for (std::size_t i = 0; i < n; ++i) pooled.push_back(base_log[i] + d[i] - change);
-    return split_modes(pooled, options.min_separation);
+    return split_modes(pooled);
   };
   struct Reading {
     std::vector<int> labels;
@@ -249,7 +216,6 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
   }
   if (!best) return out;
   out.modes = true;
-  out.within_modes = true;
   out.gap = best->gap;
   out.fit = best->fit;
   for (std::size_t i = 0; i < n; ++i) {
