@@ -1038,7 +1038,10 @@ void print_robust(const std::vector<std::vector<RobustRow>>& rows, int aa_prs, i
       "mode 10% slower with probability 0.3, besides 1% noise. \"Huber\": the calibrated "
       "M-estimator (`fit_crossover_robust`); \"plain fit when multimodal\": least squares for "
       "a benchmark with more than one round in ten far from the rest; \"from 20 rounds on\": "
-      "least squares before. As shipped: least squares. Cells: after 10 rounds / after 30.\n\n");
+      "least squares before. \"modes\": runs in two clearly separated modes compared within "
+      "them (`fit_crossover_modes`), least squares otherwise; a benchmark is not called "
+      "`unchanged` while the shares of runs in the slower mode differ at 5% or at 20% "
+      "(shipped). Cells: after 10 rounds / after 30.\n\n");
   print_header({"noise model", "estimator", "A/A any significant",
                 "A/A any `regression`/`improvement`", "A/A 95% CI coverage",
                 "changed: 95% CI coverage", "power +2% / +1%", "A/A `unchanged`"});

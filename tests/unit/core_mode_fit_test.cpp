@@ -92,6 +92,25 @@ TEST(ModeFit, ComparesTheRunsWithinTheirModes) {
   EXPECT_GT(fit_crossover(d, kS).residual_sd, 4 * m.fit.residual_sd);
 }
 
+TEST(ModeFit, ASingleRunFarFromAllOthersIsReadApart) {
+  // The base's run of round 10 is 15% out; the rest as above, the PR 0.03 slower. The covariate
+  // is -1 in round 10 alone, so the fit is the crossover fit of rounds 1-9: s sums to -1 there,
+  // det = 9 * 9 - 1 = 80 and se(mu) = sd * sqrt(9 / 80); e is orthogonal to 1 and s on them,
+  // so mu = 0.03 exactly and sd = 0.01 sqrt(8 / 7) on 10 - 3 = 7 df.
+  std::vector<double> base(10, 0.0), d(10);
+  base[9] = 0.15;
+  for (int r = 0; r < 10; ++r) d[r] = 0.03 + 0.01 * kE[r] - base[r];
+  const ModeFit m = fit_crossover_modes(d, kS, base, {});
+  ASSERT_TRUE(m.modes);
+  EXPECT_EQ(m.slow_base, 1);
+  EXPECT_EQ(m.slow_head, 0);
+  EXPECT_NEAR(m.fit.mu, 0.03, 1e-12);
+  EXPECT_EQ(m.fit.df, 7);
+  EXPECT_NEAR(m.fit.se_mu, 0.01 * std::sqrt(8.0 / 7) * std::sqrt(9.0 / 80), 1e-12);
+  // The gap: 0.15 against the others' mean 0, exp(0.15) - 1 = 16.18%.
+  EXPECT_EQ(modes_phrase(m), "one base run 16.2% slower than all others, read apart from them");
+}
+
 TEST(ModeFit, APullRequestThatMovesRunsIntoTheSlowerModeIsSaidSo) {
   // The base's runs all fast, six of the PR's slow (rounds 1, 2, 3, 5, 6, 9 with the pattern
   // e on both sides): 0 of 10 against 6 of 10, Fisher p = 0.0108.

@@ -22,8 +22,8 @@ struct ModeSplit {
   double gap = 0;           // mean of mode 1 - mean of mode 0
 };
 
-// The best split of `values` into a lower and an upper group of at least 2 values each (least
-// squares: the one with the smallest sum of squares within the groups), when the groups are
+// The best split of `values` into a lower and an upper group (least squares: the one with the
+// smallest sum of squares within the groups; a group may be a single far value), when they are
 // clearly separated: their means at least 6 pooled SDs within the groups apart. Nothing with
 // fewer than 20 values (10 rounds).
 std::optional<ModeSplit> split_modes(const std::vector<double>& values);
@@ -66,8 +66,9 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
                             const std::vector<double>& base_log, const ModeOptions& options);
 
 // "runs in two modes 9.5% apart (3 of 10 base runs and 4 of 10 PR runs in the slower), compared
-// within each mode", or, with shares that differ, that the PR moved runs between the modes;
-// empty when no modes were found.
+// within each mode", or, with shares that differ, that the PR moved runs between the modes, or
+// for a single run alone in its group "one base run 14.2% slower than all others, read apart
+// from them"; empty when no modes were found.
 std::string modes_phrase(const ModeFit& fit);
 
 }  // namespace benchpr::stats
