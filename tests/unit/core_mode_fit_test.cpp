@@ -126,8 +126,30 @@ TEST(ModeFit, APullRequestThatMovesRunsIntoTheSlowerModeIsSaidSo) {
   EXPECT_EQ(m.slow_head, 6);
   EXPECT_NEAR(m.share_p, 2 * 210.0 / 38760, 1e-12);
   EXPECT_TRUE(m.shares_differ);
+  EXPECT_FALSE(m.whole);  // p above 0.001: still read within the modes
   EXPECT_NE(modes_phrase(m).find("the PR moved runs between them (0 of 10 base runs and 6 of 10 "
                                  "PR runs in the slower, p 0.011)"),
+            std::string::npos)
+      << modes_phrase(m);
+}
+
+TEST(ModeFit, RunsMovedBeyondDoubtAreComparedAsAWhole) {
+  // 0 of 10 base runs against 8 of 10 PR runs slow: P(X = 0) = C(10,8) / C(20,8) = 45 / 125970,
+  // doubled: p = 0.000714, below 0.001. The PR changed the mean time: the plain fit reads it.
+  std::vector<double> base(10), d(10);
+  for (int r = 0; r < 10; ++r) {
+    base[r] = 0.01 * kE[(r + 3) % 10];
+    d[r] = 0.01 * kE[r] + (r < 8 ? 0.1 : 0.0) - base[r];
+  }
+  const ModeFit m = fit_crossover_modes(d, kS, base, {});
+  ASSERT_TRUE(m.modes);
+  EXPECT_EQ(m.slow_base, 0);
+  EXPECT_EQ(m.slow_head, 8);
+  EXPECT_NEAR(m.share_p, 2 * 45.0 / 125970, 1e-12);
+  EXPECT_TRUE(m.whole);
+  EXPECT_DOUBLE_EQ(m.fit.mu, fit_crossover(d, kS).mu);
+  EXPECT_NE(modes_phrase(m).find("(0 of 10 base runs and 8 of 10 PR runs in the slower, p "
+                                 "0.00071): compared as a whole"),
             std::string::npos)
       << modes_phrase(m);
 }

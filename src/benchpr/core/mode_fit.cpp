@@ -248,6 +248,12 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
   }
   out.share_p = fisher_exact_p(out.slow_base, out.runs, out.slow_head, out.runs);
   out.shares_differ = out.share_p <= options.share_alpha;
+  if (out.share_p <= options.whole_alpha) {
+    // Runs moved between modes beyond doubt: the PR changed the benchmark's mean time, and the
+    // plain fit reads that change, modes included.
+    out.whole = true;
+    out.fit = fit_crossover(d, s);
+  }
   return out;
 }
 
@@ -264,6 +270,11 @@ std::string modes_phrase(const ModeFit& fit) {
   }
   const std::string counts = fmt::format("{} of {} base runs and {} of {} PR runs in the slower",
                                          fit.slow_base, fit.runs, fit.slow_head, fit.runs);
+  if (fit.whole)
+    return fmt::format(
+        "runs in two modes {:.1f}% apart; the PR moved runs between them ({}, p {:.2g}): "
+        "compared as a whole",
+        gap, counts, fit.share_p);
   if (fit.shares_differ)
     return fmt::format(
         "runs in two modes {:.1f}% apart, compared within each mode; the PR moved runs between "

@@ -43,7 +43,8 @@ double fisher_exact_p(int a, int n_a, int b, int n_b);
 // the same runs (the PR's runs fast where the base's were slow, or the PR faster by the gap with
 // its runs slow): the one with the smaller change is taken, and the other shows as a difference
 // in the shares of runs in the slower mode, tested on their own (fisher_exact_p): a benchmark
-// whose shares differ at `share_alpha` is not called unchanged (analyse()).
+// whose shares differ at `share_alpha` is not called unchanged (analyse()), and one whose shares
+// differ at `whole_alpha` is read by the plain fit.
 // No modes found: `fit` is the plain crossover fit and `modes` false.
 struct ModeFit {
   CrossoverFit fit;
@@ -54,6 +55,7 @@ struct ModeFit {
   double gap = 0;              // the mode gap (log units)
   double share_p = 1;          // fisher_exact_p of the slower mode's shares
   bool shares_differ = false;  // share_p <= share_alpha: the PR moved runs between modes
+  bool whole = false;          // share_p <= whole_alpha: fit is the plain fit
 };
 struct ModeOptions {
   // The shares test's level. A pull request that moves runs into the slower mode changes the
@@ -61,6 +63,11 @@ struct ModeOptions {
   // differ even at this lenient level before a benchmark is called unchanged (method study,
   // table 11b).
   double share_alpha = 0.2;
+  // Shares this different (p at most this) are a change beyond doubt, which the within-mode fit
+  // would hide: the benchmark is read by the plain fit, as a whole. Strict, because the plain
+  // fit of runs whose shares differ by chance is biased by the imbalance: at 5% it made most of
+  // the A/A benchmarks it read significant.
+  double whole_alpha = 0.001;
 };
 ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>& s,
                             const std::vector<double>& base_log, const ModeOptions& options);
