@@ -24,7 +24,8 @@ struct AnalysisOptions {
   // from 75% to 67%, and its `inconclusive` changes of +2% met a plain merge in the headline
   // (docs/method.md, "Uneven noise"); the study reads it through this option.
   bool noisier_guard = false;
-  // The estimator of each benchmark's effect from its rounds (stats::fit_crossover_robust).
+  // The estimator of each benchmark's effect from its rounds when its runs show no modes
+  // (stats::fit_crossover_robust).
   // Least squares: in the method study (docs/method.md, table 11) Huber's M-estimator cost
   // power under plain noise at every length tried, settled fewer bimodal benchmarks, and
   // without its multimodal fallback followed modes into false alarms; the study reads the
