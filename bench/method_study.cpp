@@ -63,6 +63,9 @@ struct NoiseModel {
   // probability mode_share (code layout, frequency, a cache that fits or not), on both sides.
   double mode_share = 0;
   double mode_shift = 0;
+  // The PR's runs land in the slow mode with this probability instead (negative: mode_share):
+  // a pull request that moves runs between modes.
+  double head_mode_share = -1;
 };
 
 constexpr std::array<NoiseModel, 9> kModels{{
@@ -87,12 +90,13 @@ double machine_log_factor(const NoiseModel& m, int slot) {
   return f;
 }
 
-double draw_noise(const NoiseModel& m, double noise_sd, std::mt19937_64& rng) {
+double draw_noise(const NoiseModel& m, double noise_sd, std::mt19937_64& rng, bool head = false) {
   std::normal_distribution<double> normal(0, 1);
   if (m.mode_share > 0) {
     // Drawn only here, so the other models keep their random streams.
     std::uniform_real_distribution<double> u(0, 1);
-    const double mode = u(rng) < m.mode_share ? std::log1p(m.mode_shift) : 0;
+    const double share = head && m.head_mode_share >= 0 ? m.head_mode_share : m.mode_share;
+    const double mode = u(rng) < share ? std::log1p(m.mode_shift) : 0;
     return mode + noise_sd * normal(rng);
   }
   switch (m.tail) {
@@ -149,7 +153,7 @@ Session simulate(const NoiseModel& m, int benchmarks, const std::vector<double>&
     std::vector<double> eb(rounds), eh(rounds);
     for (std::size_t r = 0; r < rounds; ++r) {
       eb[r] = draw_noise(m, noise_sd, rng);
-      eh[r] = draw_noise(m, noise_sd, rng);
+      eh[r] = draw_noise(m, noise_sd, rng, true);
     }
     // A cold first analysed round (plan index kWarmup; the sequential designs' first run).
     eb[kWarmup] += std::log1p(m.cold);
@@ -920,29 +924,41 @@ struct RobustCase {
   const char* name;
   NoiseModel model;
 };
-const std::array<RobustCase, 5> kRobustCases{{
+const std::array<RobustCase, 6> kRobustCases{{
     {"plain 1% noise", kModels[0]},
     {"heavy tails: t(3), SD 1%", kModels[4]},
     {"heavy tails: 5% outliers ×10", kModels[5]},
     {"bimodal: 30% of runs +10%", {"", 0, 0, 0, Tail::Normal, 0, 0, 0, 0, 10, 0.3, 0.10}},
     {"bimodal: 50% of runs +5%", {"", 0, 0, 0, Tail::Normal, 0, 0, 0, 0, 10, 0.5, 0.05}},
+    // Not A/A: every benchmark's mean time rises by 0.3 x 10% (table 11b).
+    {"the PR moves runs into the slow mode: 30% → 60% of runs +10%",
+     {"", 0, 0, 0, Tail::Normal, 0, 0, 0, 0, 10, 0.3, 0.10, 0.6}},
 }};
+constexpr std::size_t kMovedCase = 5;
 struct Estimator {
   const char* name;
   benchpr::stats::RobustOptions options;
+  bool mode_aware = false;
+  benchpr::stats::ModeOptions modes = {};
 };
-const std::array<Estimator, 4> kEstimators{{
+const std::array<Estimator, 6> kEstimators{{
     {"least squares", {benchpr::stats::RobustLoss::LeastSquares, 1, 0}},
     {"Huber", {benchpr::stats::RobustLoss::Huber, 1, 0}},
     {"Huber, plain fit when multimodal",
      {benchpr::stats::RobustLoss::Huber, benchpr::stats::kMaxDownweightedShare, 0}},
     {"… and from 20 rounds on",
      {benchpr::stats::RobustLoss::Huber, benchpr::stats::kMaxDownweightedShare, 20}},
+    {"modes, `unchanged` unless the shares differ at 5%",
+     {benchpr::stats::RobustLoss::LeastSquares, 1, 0},
+     true,
+     {0.05}},
+    {"modes, … at 20% (shipped)", {benchpr::stats::RobustLoss::LeastSquares, 1, 0}, true, {}},
 }};
 
 struct RobustRow {
   // [0]: 10 rounds, [1]: the same sessions continued to 30.
   std::array<Rate, 2> any_sig, any_alarm, aa_coverage, unchanged, power, coverage_changed;
+  std::array<Rate, 2> slower;  // benchmarks of the A/A sessions called `slower`/`regression`
 };
 
 // Power and coverage at +2% after 10 rounds, at +1% after 30 (+2% is found nearly always).
@@ -952,6 +968,8 @@ RobustRow run_robust(const RobustCase& c, std::size_t case_index, const Estimato
                      int aa_prs, int prs) {
   benchpr::AnalysisOptions options;
   options.estimator = estimator.options;
+  options.mode_aware = estimator.mode_aware;
+  options.modes = estimator.modes;
   RobustRow row;
   const auto seed = [&](int scenario, int i) {
     return 0x70b57000000ULL + case_index * 1'000'003ULL +
@@ -968,6 +986,7 @@ RobustRow run_robust(const RobustCase& c, std::size_t case_index, const Estimato
         any_alarm |= is_alarm(x.verdict);
         row.aa_coverage[l].add(x.ci_low <= 0 && 0 <= x.ci_high);
         row.unchanged[l].add(x.verdict == Verdict::Unchanged);
+        row.slower[l].add(x.verdict == Verdict::Slower || x.verdict == Verdict::Regression);
       }
       row.any_sig[l].add(any_sig);
       row.any_alarm[l].add(any_alarm);
@@ -992,12 +1011,18 @@ RobustRow run_robust(const RobustCase& c, std::size_t case_index, const Estimato
 }
 
 // [case][estimator]
+// --estimators 0,4: only these rows of kEstimators (the others print as "–").
+std::vector<bool> g_estimators(kEstimators.size(), true);
+
 std::vector<std::vector<RobustRow>> run_robust_all(int aa_prs, int prs) {
   std::vector<std::vector<RobustRow>> out;
   for (std::size_t c = 0; c < kRobustCases.size(); ++c) {
     out.emplace_back();
-    for (const Estimator& e : kEstimators)
-      out.back().push_back(run_robust(kRobustCases[c], c, e, aa_prs, prs));
+    for (std::size_t e = 0; e < kEstimators.size(); ++e)
+      // The moved-runs case has no A/A benchmark and no changed scenario: its sessions alone.
+      out.back().push_back(g_estimators[e] ? run_robust(kRobustCases[c], c, kEstimators[e], aa_prs,
+                                                        c == kMovedCase ? 0 : prs)
+                                           : RobustRow{});
   }
   return out;
 }
@@ -1013,18 +1038,33 @@ void print_robust(const std::vector<std::vector<RobustRow>>& rows, int aa_prs, i
       "mode 10% slower with probability 0.3, besides 1% noise. \"Huber\": the calibrated "
       "M-estimator (`fit_crossover_robust`); \"plain fit when multimodal\": least squares for "
       "a benchmark with more than one round in ten far from the rest; \"from 20 rounds on\": "
-      "least squares before. As shipped: least squares. Cells: after 10 rounds / after 30.\n\n");
+      "least squares before. \"modes\": runs in two clearly separated modes compared within "
+      "them (`fit_crossover_modes`), least squares otherwise; a benchmark is not called "
+      "`unchanged` while the shares of runs in the slower mode differ at 5% or at 20% "
+      "(shipped). Cells: after 10 rounds / after 30.\n\n");
   print_header({"noise model", "estimator", "A/A any significant",
                 "A/A any `regression`/`improvement`", "A/A 95% CI coverage",
                 "changed: 95% CI coverage", "power +2% / +1%", "A/A `unchanged`"});
   auto both = [](const std::array<Rate, 2>& r) { return pct(r[0]) + " / " + pct(r[1]); };
-  for (std::size_t c = 0; c < rows.size(); ++c)
+  for (std::size_t c = 0; c < kMovedCase; ++c)
     for (std::size_t e = 0; e < rows[c].size(); ++e) {
       const RobustRow& r = rows[c][e];
       fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", e == 0 ? kRobustCases[c].name : "",
                  kEstimators[e].name, both(r.any_sig), both(r.any_alarm), both(r.aa_coverage),
                  both(r.coverage_changed), both(r.power), both(r.unchanged));
     }
+  fmt::print(
+      "\n#### 11b. A pull request that moves runs into the slow mode ({} pull requests of 50 "
+      "benchmarks, each read after 10 rounds and continued to 30)\n\n"
+      "Every run lands in a mode 10% slower with probability 0.3 on the base side and 0.6 on the "
+      "PR's: the mean time of every benchmark rises by 2.9%, while within each mode nothing "
+      "changed. Cells: after 10 rounds / after 30.\n\n",
+      aa_prs);
+  print_header({"estimator", "`unchanged`", "`slower`/`regression`"});
+  for (std::size_t e = 0; e < rows[kMovedCase].size(); ++e) {
+    const RobustRow& r = rows[kMovedCase][e];
+    fmt::print("| {} | {} | {} |\n", kEstimators[e].name, both(r.unchanged), both(r.slower));
+  }
 }
 
 // Share of A/A benchmarks flagged cold (no warm-up effect), and of benchmarks whose first
@@ -1410,6 +1450,15 @@ int main(int argc, char** argv) {
       uneven_only = true;
     } else if (arg == "--robust-only") {
       robust_only = true;
+    } else if (arg == "--estimators" && i + 1 < argc) {
+      g_estimators.assign(kEstimators.size(), false);
+      for (std::string_view list = argv[++i]; !list.empty();) {
+        const std::size_t comma = std::min(list.find(','), list.size());
+        const auto e =
+            static_cast<std::size_t>(std::atoi(std::string(list.substr(0, comma)).c_str()));
+        if (e < g_estimators.size()) g_estimators[e] = true;
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
     } else if (arg == "--divide" && i + 1 < argc) {
       divide = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--svg" && i + 1 < argc) {
@@ -1417,7 +1466,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
-                   "[--divide N] [--spending] "
+                   "[--divide N] [--estimators I,J] [--spending] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;

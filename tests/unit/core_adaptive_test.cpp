@@ -233,7 +233,7 @@ TEST_F(AdaptiveTest, LateDecisionsAreReadAtTheirLook) {
   EXPECT_EQ(r.decided_per_look, (std::vector<int>{0, 1}));
   EXPECT_EQ(r.rounds, 20);
   EXPECT_FALSE(r.cut_short);
-  EXPECT_EQ(r.benchmarks[0].verdict, Verdict::Regression);
+  EXPECT_EQ(r.benchmarks[0].verdict, Verdict::Regression) << r.benchmarks[0].reason;
   EXPECT_NEAR(r.benchmarks[0].p_adjusted, r.benchmarks[0].p, 1e-15);  // one benchmark: BH = p
 }
 

@@ -28,6 +28,7 @@ struct Work {
   BenchmarkAnalysis out;
   PairedRounds rounds;
   stats::CrossoverFit fit;
+  stats::ModeFit modes;     // the runs' modes, when options.mode_aware
   bool comparable = false;  // has a usable fit and no terminal verdict yet
 };
 
@@ -147,7 +148,15 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     return;
   }
 
-  w.fit = stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
+  if (options.mode_aware) {
+    // Each run's log value, sign-flipped as d is when higher is better: the PR's is base + d.
+    std::vector<double> base_log;
+    for (double b : r.base)
+      base_log.push_back(a.better == Better::Lower ? std::log(b) : -std::log(b));
+    w.modes = stats::fit_crossover_modes(r.d, r.s, base_log, options.modes);
+  }
+  w.fit =
+      w.modes.modes ? w.modes.fit : stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
   if (!w.fit.usable()) {
     if (a.verdict != Verdict::Failed) {
       a.verdict = Verdict::Inconclusive;
@@ -250,7 +259,9 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
                                             1000, w.fit.main_prior_df());
       if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
-  } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
+  } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin &&
+             !w.modes.shares_differ) {
+    // (Runs the PR moved between modes change its mean time however alike the modes are.)
     a.verdict = Verdict::Unchanged;
     a.reason = fmt::format("within ±{} ({} CI)", format_percent(threshold),
                            format_level(1 - 2 * opt.equivalence_alpha));
@@ -274,6 +285,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     if (a.rounds_used >= 3 && (a.worse_rounds == a.rounds_used || a.better_rounds == a.rounds_used))
       a.reason += "; " + rounds_phrase(w);
   }
+  if (w.modes.modes) a.reason += "; " + stats::modes_phrase(w.modes);
   if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
     // At the level the family tests one benchmark at (alpha / m), as the MDE.
     const int need =

@@ -2,6 +2,7 @@
 // testing control, verdicts, suite summaries and the merge recommendation. Pure.
 #pragma once
 
+#include "benchpr/core/mode_fit.hpp"
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/robust_fit.hpp"
 
@@ -23,12 +24,18 @@ struct AnalysisOptions {
   // from 75% to 67%, and its `inconclusive` changes of +2% met a plain merge in the headline
   // (docs/method.md, "Uneven noise"); the study reads it through this option.
   bool noisier_guard = false;
-  // The estimator of each benchmark's effect from its rounds (stats::fit_crossover_robust).
+  // The estimator of each benchmark's effect from its rounds when its runs show no modes
+  // (stats::fit_crossover_robust).
   // Least squares: in the method study (docs/method.md, table 11) Huber's M-estimator cost
   // power under plain noise at every length tried, settled fewer bimodal benchmarks, and
   // without its multimodal fallback followed modes into false alarms; the study reads the
   // candidates through this option.
   stats::RobustOptions estimator;
+  // Runs that fall into two clearly separated modes (on both sides pooled) are compared within
+  // their modes, with the shares of runs in each mode tested on their own
+  // (stats::fit_crossover_modes); without modes the estimator above reads the rounds.
+  bool mode_aware = true;
+  stats::ModeOptions modes;
 };
 
 Analysis analyse(const Results& results, const AnalysisOptions& options = {});
