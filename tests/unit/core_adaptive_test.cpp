@@ -107,6 +107,34 @@ TEST(AdaptiveHelpers, DecidedVerdicts) {
                     Verdict::Unchanged, Verdict::Added, Verdict::Removed, Verdict::Failed}) {
     EXPECT_TRUE(is_decided(v)) << to_string(v);
   }
+  // A benchmark with no value in any analysed round (every round so far left out as lopsided)
+  // failed nothing: the next look may measure it. One whose run failed is decided.
+  BenchmarkAnalysis unmeasured;
+  unmeasured.verdict = Verdict::Failed;
+  unmeasured.failure = FailureKind::NotMeasured;
+  EXPECT_FALSE(is_decided(unmeasured));
+  BenchmarkAnalysis crashed = unmeasured;
+  crashed.failure = FailureKind::Signal;
+  EXPECT_TRUE(is_decided(crashed));
+}
+
+TEST(AdaptiveHelpers, ABenchmarkWithNoValueInTheAnalysedRoundsIsNotMeasuredYet) {
+  Results r;
+  r.plan = {{0, false, Side::Base}, {1, false, Side::Head}};
+  r.rounds_done = 2;
+  BenchmarkSeries s;
+  s.suite = "core";
+  s.name = "BM_Left";
+  s.unit = "ns";
+  s.base = {kMissing, kMissing};
+  s.head = {kMissing, kMissing};
+  r.series.push_back(s);
+  const Analysis a = analyse(r);
+  ASSERT_EQ(a.benchmarks.size(), 1u);
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Failed);
+  EXPECT_EQ(a.benchmarks[0].failure, FailureKind::NotMeasured);
+  EXPECT_EQ(a.benchmarks[0].reason, "no values on either side");
+  EXPECT_FALSE(is_decided(a.benchmarks[0]));
 }
 
 TEST_F(AdaptiveTest, StopsWhenEveryBenchmarkIsDecided) {

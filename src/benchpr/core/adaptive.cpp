@@ -138,6 +138,12 @@ AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
 
 bool is_decided(Verdict verdict) { return verdict != Verdict::Inconclusive; }
 
+bool is_decided(const BenchmarkAnalysis& benchmark) {
+  if (benchmark.verdict == Verdict::Failed && benchmark.failure == FailureKind::NotMeasured)
+    return false;
+  return is_decided(benchmark.verdict);
+}
+
 LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look) {
   const std::size_t n = results.series.size();
   LookReadings out;
@@ -189,7 +195,7 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     for (std::size_t i = 0; i < n; ++i) {
       if (!open[i]) continue;
       out.benchmarks[i] = out.last_analysis.benchmarks[j++];
-      if (is_decided(out.benchmarks[i].verdict)) {
+      if (is_decided(out.benchmarks[i])) {
         out.decided_at[i] = k;
         ++out.decided_per_look.back();
       }

@@ -117,8 +117,10 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     a.failure = FailureKind::ValueOutOfRange;
     a.reason = std::move(*problem);
   } else if (base_values.empty() && head_values.empty()) {
+    // Nothing failed: no analysed round holds a value (none has run yet, or every one was left
+    // out because one side was starved). Later rounds may still measure it.
     a.verdict = Verdict::Failed;
-    a.failure = FailureKind::Other;
+    a.failure = FailureKind::NotMeasured;
     a.reason = rounds.empty() ? "no analysed round has run" : "no values on either side";
   } else if (base_values.empty()) {
     a.verdict = Verdict::Added;
