@@ -61,6 +61,19 @@ FailureKind failure_kind(const std::optional<std::string>& kind, const std::stri
   return failure_kind_from_string(kind.value_or("")).value_or(FailureKind::Other);
 }
 
+// The compared time is base/head; the file holds only the other one (`time`, when it is not the
+// series' metric).
+void take_time(const BenchmarkSeries& s, std::string_view time, SeriesFields::Times& read,
+               std::vector<double>& base, std::vector<double>& head) {
+  if (s.metric == time) {
+    base = s.base;
+    head = s.head;
+  } else {
+    base = std::move(read.base);
+    head = std::move(read.head);
+  }
+}
+
 }  // namespace
 
 BenchmarkSeries finish_series(SeriesFields&& f, const std::string& w) {
@@ -80,21 +93,8 @@ BenchmarkSeries finish_series(SeriesFields&& f, const std::string& w) {
   s.head_failure = f.head_failure.value_or("");
   s.base_failure_kind = failure_kind(f.base_failure_kind, s.base_failure);
   s.head_failure_kind = failure_kind(f.head_failure_kind, s.head_failure);
-  // The compared time is base/head; the file holds only the other one.
-  if (s.metric == "real_time") {
-    s.base_real = s.base;
-    s.head_real = s.head;
-  } else {
-    s.base_real = std::move(f.real_time.base);
-    s.head_real = std::move(f.real_time.head);
-  }
-  if (s.metric == "cpu_time") {
-    s.base_cpu = s.base;
-    s.head_cpu = s.head;
-  } else {
-    s.base_cpu = std::move(f.cpu_time.base);
-    s.head_cpu = std::move(f.cpu_time.head);
-  }
+  take_time(s, "real_time", f.real_time, s.base_real, s.head_real);
+  take_time(s, "cpu_time", f.cpu_time, s.base_cpu, s.head_cpu);
   return s;
 }
 
