@@ -15,6 +15,7 @@
 #include "benchpr/runner/session.hpp"
 #include "support/fake_clock.hpp"
 #include "support/fake_file_system.hpp"
+#include "support/session_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::runner {
@@ -68,7 +69,7 @@ struct Fixture {
   FakeFileSystem files;
   FakeBenchmark bench{files};
   FakeClock clock;
-  Results results;
+  Results results = testing::one_suite_session(2);
   SessionSetup setup;
   std::vector<std::string> progress;
 
@@ -79,14 +80,6 @@ struct Fixture {
     setup.log_dir = "/fake/logs";
     setup.copy_dir = dir / "exe";
     setup.persist_paths = {"/fake/results/results.json"};
-    results.base.sha = std::string(40, 'a');
-    results.head.sha = std::string(40, 'b');
-    results.config.build = "make";
-    results.config.rounds = 2;
-    results.config.warmup_rounds = 1;
-    results.config.suites = {{"micro", "./bench_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0}};
-    results.seed = 3;
-    results.plan = make_schedule(2, 1, 3);
   }
   std::optional<std::string> run() {
     Session session(
