@@ -1,6 +1,7 @@
 // docs/results-format.md against the code: its example must be a file benchpr reads, carry
 // exactly the fields benchpr writes, hold the analysis benchpr computes from it, and every field
-// must be described on the page. So the document cannot drift from results_json.cpp.
+// must be described on the page. So the document cannot drift from the writer
+// (core/results_json_writer.cpp) or the readers.
 #include <cmath>
 #include <fstream>
 #include <set>

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 
 #include "benchpr/core/json_scan.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/results_json_schema.hpp"
 
 namespace benchpr {
 namespace {
@@ -128,6 +130,40 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.rounds_done, 3);
   EXPECT_FALSE(b.complete);
   EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
+}
+
+// The schema names the top-level fields the readers read; the scanner passes over every other
+// one unread. A field the writer writes outside the analysis and the schema would be lost on the
+// way through publish, and a field the schema names that nothing writes is a reader's typo.
+TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
+  Results r = sample();
+  r.origin = Origin::Executables;
+  r.shard = ShardInfo{};
+  r.shard->count = 2;
+  r.shard->index = 1;
+  r.shard->partition = {{"micro", "BM_A", 1}};
+  r.time_plan = TimePlan{};
+  r.looks = {LookRecord{2, 0.5, 0.01, 0.05}};
+  r.profiles = {BenchmarkProfile{}};
+  r.bisect = Bisection{};
+  const Analysis analysis;
+  const json doc = results_to_json(r, &analysis);
+  const std::set<std::string> analysis_fields = {"benchmarks", "suites", "analysed_rounds",
+                                                 "mde",        "notes",  "recommendation"};
+  std::set<std::string> written;
+  for (auto it = doc.begin(); it != doc.end(); ++it) written.insert(it.key());
+  for (const std::string& key : written) {
+    if (analysis_fields.count(key)) continue;
+    EXPECT_TRUE(key == results_schema::kSeriesField || results_schema::read_outside_the_series(key))
+        << key;
+  }
+  for (const auto& fields : {std::vector<std::string_view>(results_schema::kHeaderFields.begin(),
+                                                           results_schema::kHeaderFields.end()),
+                             std::vector<std::string_view>(results_schema::kTrailerFields.begin(),
+                                                           results_schema::kTrailerFields.end())})
+    for (std::string_view field : fields) EXPECT_TRUE(written.count(std::string(field))) << field;
+  EXPECT_FALSE(results_schema::read_outside_the_series("benchmarks"));
+  EXPECT_FALSE(results_schema::read_outside_the_series("series"));
 }
 
 // An adaptive session's looks are replayed from the file: they must come back as written, and a

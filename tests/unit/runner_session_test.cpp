@@ -21,6 +21,7 @@
 #include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/suite_command.hpp"
 #include "support/fake_clock.hpp"
+#include "support/session_results.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::runner {
@@ -167,7 +168,7 @@ class FakeGbench : public exec::ProcessRunner {
 struct Fixture {
   TempDir dir;
   FakeGbench fake;
-  Results results;
+  Results results = testing::one_suite_session(4);
   SessionSetup setup;
   std::vector<std::string> progress;
 
@@ -178,14 +179,6 @@ struct Fixture {
     setup.log_dir = dir.path();
     setup.persist_paths = {dir / "results.json"};
     fake.head_dir = setup.head_dir;
-    results.base.sha = std::string(40, 'a');
-    results.head.sha = std::string(40, 'b');
-    results.config.build = "make";
-    results.config.rounds = 4;
-    results.config.warmup_rounds = 1;
-    results.config.suites = {{"micro", "./bench_bin", FormatKind::GoogleBenchmark, {}, "", {}, 0}};
-    results.seed = 3;
-    results.plan = make_schedule(4, 1, 3);
   }
   void run() {
     Session session(fake, setup, [this](const std::string& l) { progress.push_back(l); });

@@ -15,9 +15,14 @@
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/clock.hpp"
+#include "benchpr/runner/file_system.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
 #include "benchpr/runner/suite_files.hpp"
+
+namespace benchpr::formats {
+class Format;
+}
 
 namespace benchpr::runner {
 
@@ -61,10 +66,10 @@ using ProgressFn = std::function<void(const std::string& line)>;
 
 class Session {
  public:
-  // `processes` and `clock` are seams: tests substitute fakes that return canned results and
-  // the time they set.
+  // `processes`, `clock` and `file_system` are seams: tests substitute fakes that return canned
+  // results, the time they set, and files that are missing or cannot be written.
   Session(exec::ProcessRunner& processes, SessionSetup setup, ProgressFn progress,
-          const Clock& clock = steady_clock());
+          const Clock& clock = steady_clock(), FileSystem& file_system = local_file_system());
 
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
   // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
@@ -100,6 +105,26 @@ class Session {
   // Benchmark filter); returns the record (already stored) and parses what it left.
   RunRecord& run_process(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                          Side side, int position, const std::vector<std::string>& only);
+  // The steps of run_process: the command, the process to start, running it with its time and
+  // CPU recorded, what it left (nothing, with the reason on `rec`, when there is nothing to
+  // read), the parsed output recorded on the series (true when it measured or failed some
+  // benchmark), a --filter that matched nothing, and a failure reported.
+  RunCommand run_command(const Config& c, const SuiteConfig& suite, const formats::Format& format,
+                         const std::string& out_path, const std::vector<std::string>& only) const;
+  exec::ProcessSpec process_spec(const Config& c, const SuiteConfig& suite, Side side,
+                                 const RunCommand& cmd, const std::string& stem);
+  exec::ProcessResult run_timed(const exec::ProcessSpec& spec, RunRecord& rec,
+                                const SuiteConfig& suite, Side side);
+  std::optional<std::string> read_output(const RunCommand& cmd, const std::string& out_path,
+                                         const exec::ProcessSpec& spec,
+                                         const exec::ProcessResult& p, RunRecord& rec) const;
+  bool record_output(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
+                     const formats::Format& format, const std::string& output,
+                     const exec::ProcessResult& p, RunRecord& rec);
+  void skip_unmatched(const Config& c, const SuiteConfig& suite, Side side, RunRecord& rec);
+  void report_failure(const RoundPlan& round, const SuiteConfig& suite, Side side,
+                      const RunRecord& rec, const exec::ProcessResult& p,
+                      const exec::ProcessSpec& spec, bool measured);
   RunRecord& run_measured_command(Results& results, RunRecord& rec, const exec::ProcessSpec& spec,
                                   const SuiteConfig& suite, Side side);
   void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
@@ -119,6 +144,7 @@ class Session {
 
   exec::ProcessRunner& processes_;
   const Clock& clock_;
+  FileSystem& file_system_;
   SessionSetup setup_;
   ProgressFn progress_;
   double started_ = 0;

@@ -1,0 +1,58 @@
+// The phases around the rounds: Callgrind's instruction counts before them (so the time plan
+// sizes the rounds to what is left), the function-level profiles of the changed benchmarks after.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/profiles.hpp"
+#include "benchpr/runner/session.hpp"
+
+namespace benchpr::runner {
+
+bool Session::count_instructions_phase(Results& results) {
+  const auto& suites = results.config.suites;
+  if (std::none_of(suites.begin(), suites.end(),
+                   [&](const SuiteConfig& s) { return results.config.counts_instructions(s); }))
+    return true;
+  InstructionSetup is;
+  is.base_dir = setup_.base_dir;
+  is.head_dir = setup_.head_dir;
+  is.work_dir = setup_.out_dir + "/instructions";
+  is.log_dir = setup_.log_dir;
+  is.parallel = results.machine.cores > 0 ? results.machine.cores : 1;
+  is.started = now_seconds() - started_;
+  is.only = &open_;  // a shard counts its own share only
+  is.skipped_suites = &skipped_suites_;
+  const double t0 = now_seconds();
+  const bool done = count_instructions(processes_, results, is, progress_);
+  child_seconds_ += now_seconds() - t0;
+  if (done)
+    progress_(fmt::format("counted instructions in {}", format_duration(now_seconds() - t0)));
+  persist(results, false);
+  return done && !exec::interrupt_requested();
+}
+
+void Session::profile_phase(Results& results) {
+  if (exec::interrupt_requested()) return;
+  results.profiles.clear();
+  const std::vector<ProfileRequest> requests =
+      profile_requests(results, analyse_session(results), setup_.why);
+  if (requests.empty()) return;
+  ProfileSetup ps;
+  ps.base_dir = setup_.base_dir;
+  ps.head_dir = setup_.head_dir;
+  ps.work_dir = setup_.out_dir + "/profiles";
+  ps.counts_dir = setup_.out_dir + "/instructions";  // count_instructions_phase's work_dir
+  ps.why = setup_.why;
+  const double budget =
+      setup_.budget_seconds > 0 ? setup_.budget_seconds : results.config.budget_seconds.value_or(0);
+  if (budget > 0) ps.seconds_left = budget - (now_seconds() - started_);
+  const double t0 = now_seconds();
+  profile_benchmarks(processes_, results, requests, ps, progress_);
+  child_seconds_ += now_seconds() - t0;
+}
+
+}  // namespace benchpr::runner

@@ -1,0 +1,290 @@
+// The rounds and their plan: the fixed design (warm-up, the time plan sizing the rest), the
+// adaptive one (looks while the budget lasts, only the open benchmarks after each), and the
+// rounds themselves, each running every suite for both sides in the planned order.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/adaptive.hpp"
+#include "benchpr/core/duration.hpp"
+#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/wording.hpp"
+#include "benchpr/runner/session.hpp"
+#include "benchpr/runner/session_words.hpp"
+
+namespace benchpr::runner {
+
+using namespace session_detail;
+
+namespace {
+
+Side other(Side s) { return s == Side::Base ? Side::Head : Side::Base; }
+
+int analysed_index_to_plan(const Results& r, int analysed) {
+  return r.config.warmup_rounds + analysed;
+}
+
+// Seconds the builds took (both sides run in parallel or in turn; their sum is what they cost).
+double build_seconds(const Results& results) {
+  double total = 0;
+  for (const BuildResult& b : results.builds) total += b.seconds;
+  return total;
+}
+
+}  // namespace
+
+bool Session::sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const {
+  // A min time in the suite's own command or in --bench-args is the user's choice, and a
+  // command with an {out} placeholder is the user's own argument list: all are left alone.
+  const auto sets_min_time = [](const std::string& s) {
+    return s.find("--benchmark_min_time") != std::string::npos;
+  };
+  return min_time_ > 0 && suite.format == FormatKind::GoogleBenchmark && reads_file &&
+         !sets_min_time(suite.run) && !sets_min_time(config.bench_args) &&
+         suite.run.find("{out}") == std::string::npos;
+}
+
+bool Session::run_planned(Results& results) {
+  int warmups = 0;
+  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int from = resume_from_;
+  if (setup_.budget_seconds <= 0 || warmups == 0)
+    return run_rounds(results, from, static_cast<int>(results.plan.size()));
+  if (from < warmups) {
+    if (!run_rounds(results, from, warmups)) return false;
+    make_time_plan(results, warmups);
+  }
+  return run_rounds(results, std::max(from, warmups), static_cast<int>(results.plan.size()));
+}
+
+void Session::make_time_plan(Results& results, int warmup_rounds) {
+  TimePlanInput in;
+  // The fixed plan's budget, or the adaptive one's (whose first look these rounds become).
+  in.budget_seconds = setup_.budget_seconds > 0
+                          ? setup_.budget_seconds
+                          : results.config.budget_seconds.value_or(kDefaultBudgetSeconds);
+  in.spent_seconds = now_seconds() - started_;
+  in.rounds = results.config.rounds;
+  in.rounds_fixed = setup_.rounds_fixed;
+  in.repetitions = results.config.repetitions;
+  for (const SuiteConfig& suite : results.config.suites) {
+    SuiteCost cost;
+    cost.suite = suite.name;
+    int runs = 0;
+    int cpu_runs = 0;
+    // The cost of one side's turn, which may be several runs (a selection in groups, a rerun).
+    std::set<std::pair<int, Side>> turns;
+    for (const RunRecord& r : results.runs) {
+      if (r.suite != suite.name || r.round >= warmup_rounds) continue;
+      cost.run_seconds += r.seconds;
+      ++runs;
+      turns.insert({r.round, r.side});
+      if (!is_missing(r.cpu_seconds)) {
+        cost.cpu_seconds += r.cpu_seconds;
+        ++cpu_runs;
+      }
+    }
+    if (runs == 0) continue;
+    cost.run_seconds /= static_cast<double>(turns.size());
+    // Only when every run has one: a mean over some runs would not match the wall time's.
+    cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / static_cast<double>(turns.size()) : 0;
+    cost.sized = sized_by_plan(results.config, suite, true);
+    cost.min_time = min_time_;
+    cost.repetitions = results.config.repetitions;
+    for (const BenchmarkSeries& s : results.series) {
+      if (s.suite != suite.name) continue;
+      const auto last = static_cast<std::size_t>(warmup_rounds - 1);
+      const bool seen = (s.base.size() > last && !is_missing(s.base[last])) ||
+                        (s.head.size() > last && !is_missing(s.head[last]));
+      cost.benchmarks += seen ? 1 : 0;
+    }
+    in.suites.push_back(cost);
+  }
+  TimePlan plan = plan_time(in);
+  progress_(plan.summary);
+  if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
+  if (plan.rounds != results.config.rounds) {
+    // Same seed: the warm-up and the first blocks are those of the configured schedule.
+    results.plan = make_schedule(plan.rounds, warmup_rounds, results.seed);
+    results.config.rounds = plan.rounds;
+  }
+  results.time_plan = std::move(plan);
+}
+
+bool Session::run_rounds(Results& results, int from, int to, double deadline, bool* cut) {
+  const int total = std::min(to, static_cast<int>(results.plan.size()));
+  // One numbering with the comment's: warm-up rounds apart, analysed rounds from 1 to the plan's
+  // count; the time left is estimated from every round run so far, the warm-up included.
+  int warmups = 0;
+  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int analysed = static_cast<int>(results.plan.size()) - warmups;
+  for (int i = from; i < total; ++i) {
+    const RoundPlan& round = results.plan[static_cast<std::size_t>(i)];
+    const double round_started = now_seconds();
+    // A deadline ends the rounds before an AB/BA block that would not fit (at the mean time of
+    // the rounds so far), so the budget is kept and the orders stay balanced.
+    if (deadline > 0 && !round.warmup && (i - warmups) % 2 == 0 && rounds_run_ > 0 &&
+        round_started + 2 * rounds_seconds_ / rounds_run_ > deadline) {
+      if (cut) *cut = true;
+      return true;
+    }
+    const int left = static_cast<int>(results.plan.size()) - i;
+    const bool adaptive = results.config.budget_seconds.has_value();
+    // Adaptive: the plan ends at the next look, and the budget (not the plan) says when it ends.
+    const std::string eta = rounds_run_ > 0
+                                ? fmt::format(", about {} left{}",
+                                              format_duration(rounds_seconds_ / rounds_run_ * left),
+                                              adaptive ? " to the next look" : "")
+                                : "";
+    const std::string label =
+        round.warmup ? fmt::format("warm-up round {} of {}", i + 1, warmups)
+        : adaptive   ? fmt::format("round {} (next look after {})", i - warmups + 1, analysed)
+                     : fmt::format("round {} of {}", i - warmups + 1, analysed);
+    progress_(fmt::format("{} ({} first), elapsed {}{}", label, side_name(round.first),
+                          format_duration(now_seconds() - started_), eta));
+    const Side order[2] = {round.first, other(round.first)};
+    // Fresh copies of both sides' executables for every round: nothing fixed per file can
+    // stay with one side for the whole comparison.
+    if (files_) files_->begin_round();
+    for (const SuiteConfig& suite : results.config.suites) {
+      if (!Config::measures_time(suite)) continue;
+      if (skipped_suites_.count(suite.name)) continue;
+      for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
+        run_suite(results, round, suite, order[pos], pos);
+      }
+    }
+    if (files_) files_->end_round();
+    if (exec::interrupt_requested()) {
+      mark_interrupted(results, i);
+      finish_failures(results);
+      persist(results);
+      return false;
+    }
+    results.rounds_done = i + 1;
+    results.measuring_seconds = now_seconds() - started_;
+    rounds_seconds_ += now_seconds() - round_started;
+    ++rounds_run_;
+    persist(results, false);
+  }
+  return true;
+}
+
+void Session::run_adaptive(Results& results) {
+  const int warmup = results.config.warmup_rounds;
+  int done = resume_from_;
+  if (warmup > 0 && done < warmup) {
+    // (A resumed session past its warm-up keeps the file's plan and looks: same seed, same
+    // rounds, same levels.) The warm-up prices a round; the time plan then sizes the first look
+    // (its rounds and min time) to the budget left after the builds.
+    results.plan = make_schedule(results.config.rounds, warmup, results.seed);
+    if (!run_rounds(results, done, warmup)) return;
+    make_time_plan(results, warmup);
+    done = warmup;
+  }
+  const double budget = *results.config.budget_seconds;
+  const double deadline = started_ + budget;
+  // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
+  // budget lasts, up to the horizon.
+  const int step = round_up_even(std::max(results.config.rounds, 2));
+  const int horizon = kHorizonInFirstLooks * step;
+  const SpendingPolicy policy;
+  // What a round of the still-open benchmarks costs: the time plan's estimate of a whole round
+  // at first, then the last block's measured rounds, scaled down for the benchmarks a look closed.
+  double per_round = results.time_plan && results.time_plan->round_seconds > 0
+                         ? results.time_plan->round_seconds
+                         : (rounds_run_ > 0 ? rounds_seconds_ / rounds_run_ : NAN);
+  progress_(fmt::format(
+      "plan: {} warm-up round(s), then a look every {} rounds (α spent {} over the rounds the "
+      "budget allows); after each, only the benchmarks still open go on, until all are decided, "
+      "the {} budget is spent or {} rounds are reached",
+      warmup, step, to_string(policy.significance), format_duration(budget), horizon));
+  for (std::size_t k = 0;; ++k) {
+    if (k >= results.looks.size()) {
+      const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
+      const double remaining = deadline - now_seconds();
+      // Without a warm-up nothing has priced a round yet: the first look then counts on the
+      // horizon (its information is step / horizon), the later ones on measured rounds.
+      const int affordable =
+          std::isfinite(per_round) && per_round > 0
+              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, horizon))
+              : (remaining > 0 ? horizon : 0);
+      const std::optional<LookRecord> look =
+          next_look(results.looks, analysed_done, step,
+                    std::min(affordable, horizon - analysed_done), policy);
+      if (!look) {
+        results.complete = true;
+        results.stop_reason = analysed_done >= horizon
+                                  ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                  : "the budget was spent";
+        break;
+      }
+      results.looks.push_back(*look);
+      // Same seed: the rounds already run keep their order, the new ones extend it.
+      results.plan = make_schedule(look->rounds, warmup, results.seed);
+    }
+    const LookRecord& look = results.looks[k];
+    const int to = analysed_index_to_plan(results, look.rounds);
+    const double t0 = now_seconds();
+    const int from = done;
+    bool cut = false;
+    // Looks a resumed session already passed are read again (they name the open benchmarks).
+    if (to > done && !run_rounds(results, done, to, deadline, &cut)) return;
+    done = std::max(done, results.rounds_done);
+    const double look_started = now_seconds();
+    const AdaptivePlan plan = plan_of(results);
+    // On the values the comment will show (core/session_analysis.hpp, as_compared).
+    const LookReadings r = read_looks(as_compared(results), plan, static_cast<int>(k));
+    looks_seconds_ += now_seconds() - look_started;
+    const int before =
+        static_cast<int>(open_benchmarks_ > 0 ? open_benchmarks_ : results.series.size());
+    std::vector<BenchmarkKey> open;
+    for (std::size_t i = 0; i < results.series.size(); ++i)
+      if (r.decided_at[i] < 0) open.push_back({results.series[i].suite, results.series[i].name});
+    const int still = static_cast<int>(open.size());
+    if (done > from) {
+      const double measured = (look_started - t0) / (done - from);
+      per_round =
+          measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
+    }
+    open_benchmarks_ = still;
+    const double spent = now_seconds() - started_;
+    std::string line = fmt::format(
+        "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
+        "decided, {} still open; spent {} of {} (builds {}, rounds {}, looks {})",
+        k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
+        100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
+        format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
+        format_duration(rounds_seconds_), format_duration(looks_seconds_));
+    if (still == 0) {
+      progress_(line + ": every benchmark is decided");
+      results.complete = true;
+      results.stop_reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
+      break;
+    }
+    if (cut || r.cut_short || look.information >= 1) {
+      const bool at_horizon = !cut && !r.cut_short && look.rounds >= horizon;
+      progress_(line +
+                (at_horizon ? ": the most rounds the plan looks at" : ": the budget is spent"));
+      results.complete = true;
+      results.stop_reason = at_horizon
+                                ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                : "the budget was spent";
+      break;
+    }
+    progress_(line + ": measuring only those");
+    // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
+    // other formats run whole and their decided benchmarks' new values are ignored).
+    open_.clear();
+    for (const SuiteConfig& s : results.config.suites) open_[s.name];
+    for (const BenchmarkKey& key : open) open_[key.suite].push_back(key.name);
+  }
+  // The schedule ends where the rounds did: no "of N planned" for rounds the budget never had.
+  if (static_cast<int>(results.plan.size()) > results.rounds_done)
+    results.plan.resize(static_cast<std::size_t>(results.rounds_done));
+}
+
+}  // namespace benchpr::runner

@@ -1,0 +1,56 @@
+// The scan of a project's build files for zero-config: its CMake files (Google Benchmark, the
+// executables that link it, the option()s and if()s that gate them, the arguments their main()
+// insists on) and its pom.xml files (JMH). A best effort on text, linear (no std::regex), bounded
+// in depth, files and bytes.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchpr::runner::zero_config_detail {
+
+struct BenchTarget {
+  std::string name;  // CMake target = executable name
+  std::string dir;   // directory of its CMakeLists.txt relative to the project ("" at the root)
+  // The check by which its main() refuses to run without arguments of its own ("argc != 2"),
+  // found in its sources; "" when none was seen.
+  std::string needs_arguments = "";
+};
+
+// An `if(...)` around an add_subdirectory() of benchmarks or a benchmark target.
+struct BuildGate {
+  std::string
+      condition;     // as written, in the project's case: "SPDLOG_BUILD_BENCH OR SPDLOG_BUILD_ALL"
+  std::string what;  // "bench/" or "target latency"
+  std::string subdir;  // for add_subdirectory: the directory added, relative to the project
+};
+
+struct Project {
+  bool cmake = false;           // CMakeLists.txt at the root
+  bool uses_benchmark = false;  // some CMake file uses Google Benchmark
+  std::vector<BenchTarget> targets;
+  std::map<std::string, bool> options;  // option(NAME "..." ON|OFF): NAME -> default
+  std::vector<BuildGate> gates;
+  std::optional<std::string> jmh_module;  // directory of the pom.xml that uses JMH ("" = root)
+  std::string jmh_jar = "benchmarks.jar";
+};
+
+struct BuildOptions {
+  std::vector<std::string> on;     // -DNAME=ON for each
+  std::vector<std::string> notes;  // for a person: what was turned on, what could not be
+};
+
+// What the project's build files say (nothing recognised: cmake and jmh_module both unset).
+Project scan_project(const std::string& project_dir);
+
+// What the build must turn on for the benchmarks to be built, and the notes saying so.
+BuildOptions build_options(const Project& project);
+
+// A name or path that can go into YAML and a shell command unquoted.
+bool plain_word(std::string_view s);
+// A suite name the configuration accepts: letters, digits, '_', '.', '-'.
+std::string suite_name(std::string_view raw);
+}  // namespace benchpr::runner::zero_config_detail
