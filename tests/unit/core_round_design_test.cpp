@@ -26,6 +26,8 @@ RoundDesignInput input(double fixed, BenchmarkNoise noise) {
   in.min_rounds = 2;
   in.current.min_time = 0.05;
   in.current.repetitions = 3;
+  in.repetitions = {1, 2, 3, 5};
+  in.within_exponent = 1;  // within-process noise that averages out as 1 / m: round numbers
   return in;
 }
 
@@ -40,9 +42,9 @@ TEST(RoundDesign, MedianOfRepetitions) {
 TEST(RoundDesign, RoundChangeVarianceSplitsBetweenAndWithin) {
   // Between 1e-4, within 4e-4 at 0.05 s: at 0.05 s x 3, 2 * (1e-4 + 0.4487 * 4e-4).
   const BenchmarkNoise n{4e-4, 1e-4};
-  EXPECT_NEAR(round_change_variance(n, 0.05, 3), 5.5896e-4, 1e-12);
+  EXPECT_NEAR(round_change_variance(n, 0.05, 3, 1.0), 5.5896e-4, 1e-12);
   // At 0.01 s one repetition has 5 times the within variance: 2 * (1e-4 + 2e-3).
-  EXPECT_NEAR(round_change_variance(n, 0.01, 1), 4.2e-3, 1e-12);
+  EXPECT_NEAR(round_change_variance(n, 0.01, 1, 1.0), 4.2e-3, 1e-12);
 }
 
 TEST(RoundDesign, ManyShortProcessesWhenBetweenProcessNoiseDominates) {
@@ -70,6 +72,27 @@ TEST(RoundDesign, LongerRepetitionsWhenWithinProcessNoiseDominates) {
   EXPECT_EQ(d.repetitions, 1);
   EXPECT_EQ(d.rounds, 20);
   EXPECT_NEAR(d.variance, 1.1e-5, 1e-12);
+}
+
+TEST(RoundDesign, CctzLikeNoiseGetsShortRepetitionsAndMoreOfThem) {
+  // The noise measured on cctz: one repetition 10.3% at 0.05 s (variance 0.0107), falling only
+  // as m^-0.2, between processes 4.2% (0.0018); 0.5 s to start a process, 100 rounds at most.
+  // 0.01 s x 5: a round costs 2 * (0.5 + 40 * 5 * 1.5 * 0.01) = 7 s, 84 rounds in 600 s, each of
+  // variance 2 * (0.0018 + 0.2868 * 0.0107 * 5^0.2) = 0.012068: 1.437e-4. Today's 0.05 s x 3:
+  // 19 s, 30 rounds of 2 * (0.0018 + 0.4487 * 0.0107) = 0.013202: 4.40e-4, three times as much.
+  RoundDesignInput in;
+  in.suites = {suite_with_fixed(0.5)};
+  in.benchmarks = {{0.0107, 0.0018}};
+  in.seconds_left = 600;
+  in.max_rounds = 100;
+  in.current.min_time = 0.05;
+  in.current.repetitions = 3;
+  const RoundDesign d = choose_round_design(in);
+  EXPECT_DOUBLE_EQ(d.min_time, 0.01);
+  EXPECT_EQ(d.repetitions, 5);
+  EXPECT_NEAR(d.round_seconds, 7.0, 1e-9);
+  EXPECT_EQ(d.rounds, 84);
+  EXPECT_NEAR(d.variance, 0.012068118 / 84, 1e-9);
 }
 
 TEST(RoundDesign, RoundsBeyondTheHorizonBuyNothing) {
@@ -141,6 +164,23 @@ TEST(RoundDesign, TheNextLookMustFit) {
   EXPECT_DOUBLE_EQ(cheapest.round_seconds, 12.0);
 }
 
+TEST(RoundDesign, AMeasuredProcessPricedForFewerBenchmarks) {
+  // 40 benchmarks at 0.05 s x 3 took 12 s of wall time: 9 s sized, 3 s fixed. For 10: 3 + 2.25.
+  const SuiteCost measured = suite_with_fixed(3);
+  EXPECT_DOUBLE_EQ(for_benchmarks(measured, 10).run_seconds, 5.25);
+  EXPECT_EQ(for_benchmarks(measured, 10).benchmarks, 10);
+  EXPECT_DOUBLE_EQ(for_benchmarks(measured, 0).run_seconds, 0.0);
+  // On a busy machine the run got 6 s of CPU in 12 s (half a CPU): 9 s sized cannot be; the
+  // fixed part is CPU time beyond the sized part (0 here), and the whole is stretched by 2:
+  // 10 benchmarks' 2.25 s of CPU take 4.5 s.
+  SuiteCost busy = measured;
+  busy.cpu_seconds = 6;
+  EXPECT_DOUBLE_EQ(for_benchmarks(busy, 10).run_seconds, 4.5);
+  // Suites benchpr does not size cost what they cost.
+  SuiteCost whole{"py", 7, false};
+  EXPECT_DOUBLE_EQ(for_benchmarks(whole, 1).run_seconds, 7.0);
+}
+
 BenchmarkSeries series_with_changes(const std::vector<double>& changes) {
   BenchmarkSeries s;
   s.base.push_back(100);  // the warm-up
@@ -159,20 +199,20 @@ TEST(RoundDesign, BetweenProcessNoiseFromTheRounds) {
   const BenchmarkSeries s = series_with_changes({0, 0.02, -0.02, 0.04, -0.04});
   std::vector<RoundRan> rounds;
   for (int r = 1; r <= 5; ++r) rounds.push_back({r, 0.05, 1});
-  const BenchmarkNoise n = estimate_noise(s, rounds, 1e-4);
+  const BenchmarkNoise n = estimate_noise(s, rounds, 1e-4, 1.0);
   EXPECT_DOUBLE_EQ(n.within, 1e-4);
   EXPECT_NEAR(n.between, 4e-4, 1e-12);
   // At 0.01 s x 2 the within part is 2 * 0.5 * 5e-4 = 5e-4: between (1e-3 - 5e-4) / 2.
   for (RoundRan& r : rounds) r = {r.round, 0.01, 2};
-  EXPECT_NEAR(estimate_noise(s, rounds, 1e-4).between, 2.5e-4, 1e-12);
+  EXPECT_NEAR(estimate_noise(s, rounds, 1e-4, 1.0).between, 2.5e-4, 1e-12);
   // More within noise than the rounds show: between is 0, not negative.
-  EXPECT_DOUBLE_EQ(estimate_noise(s, rounds, 1e-2).between, 0.0);
+  EXPECT_DOUBLE_EQ(estimate_noise(s, rounds, 1e-2, 1.0).between, 0.0);
 }
 
 TEST(RoundDesign, ThePriorUntilThreeRoundsAreIn) {
   const BenchmarkSeries s = series_with_changes({0.1, -0.1});
   const std::vector<RoundRan> rounds = {{1, 0.05, 3}, {2, 0.05, 3}};
-  const BenchmarkNoise n = estimate_noise(s, rounds, 2e-4);
+  const BenchmarkNoise n = estimate_noise(s, rounds, 2e-4, 1.0);
   EXPECT_DOUBLE_EQ(n.between, kPriorBetweenOverWithin * 2e-4);
   // Without a within-process estimate there is nothing to design from.
   EXPECT_TRUE(is_missing(estimate_noise(s, rounds, kMissing).between));

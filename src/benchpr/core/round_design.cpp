@@ -37,7 +37,8 @@ Scored score(const RoundDesignInput& in, double min_time, int repetitions) {
   int n = 0;
   for (const BenchmarkNoise& b : in.benchmarks) {
     if (!usable(b)) continue;
-    log_sum += std::log(std::max(round_change_variance(b, min_time, repetitions), 1e-300));
+    log_sum += std::log(
+        std::max(round_change_variance(b, min_time, repetitions, in.within_exponent), 1e-300));
     ++n;
   }
   d.variance = n > 0 && d.rounds > 0 ? std::exp(log_sum / n) / d.rounds : kMissing;
@@ -57,9 +58,10 @@ double median_variance_factor(int repetitions) {
   return std::numbers::pi / (2.0 * repetitions);
 }
 
-double round_change_variance(const BenchmarkNoise& noise, double min_time, int repetitions) {
+double round_change_variance(const BenchmarkNoise& noise, double min_time, int repetitions,
+                             double within_exponent) {
   const double within =
-      noise.within * std::pow(kReferenceMinTime / std::max(min_time, 1e-6), kWithinExponent);
+      noise.within * std::pow(kReferenceMinTime / std::max(min_time, 1e-6), within_exponent);
   return 2 * (noise.between + median_variance_factor(repetitions) * within);
 }
 
@@ -87,7 +89,7 @@ RoundDesign choose_round_design(const RoundDesignInput& in) {
 }
 
 BenchmarkNoise estimate_noise(const BenchmarkSeries& series, const std::vector<RoundRan>& rounds,
-                              double within) {
+                              double within, double within_exponent) {
   BenchmarkNoise out;
   out.within = known(within) ? within : kMissing;
   if (!known(within)) return out;
@@ -101,7 +103,7 @@ BenchmarkNoise estimate_noise(const BenchmarkSeries& series, const std::vector<R
     if (is_missing(b) || is_missing(h) || !(b > 0) || !(h > 0)) continue;
     changes.push_back(std::log(h / b));
     within_part += 2 * median_variance_factor(r.repetitions) * within *
-                   std::pow(kReferenceMinTime / std::max(r.min_time, 1e-6), kWithinExponent);
+                   std::pow(kReferenceMinTime / std::max(r.min_time, 1e-6), within_exponent);
   }
   const auto n = changes.size();
   if (n < 3) return out;
@@ -112,6 +114,28 @@ BenchmarkNoise estimate_noise(const BenchmarkSeries& series, const std::vector<R
   for (double c : changes) ss += (c - mean) * (c - mean);
   const double per_round = ss / static_cast<double>(n - 1);
   out.between = std::max(0.0, (per_round - within_part / static_cast<double>(n)) / 2);
+  return out;
+}
+
+SuiteCost for_benchmarks(const SuiteCost& measured, int benchmarks) {
+  if (!measured.sized) return measured;
+  SuiteCost out = measured;
+  out.benchmarks = std::max(0, benchmarks);
+  if (out.benchmarks == 0) {
+    out.run_seconds = 0;
+    out.cpu_seconds = 0;
+    return out;
+  }
+  const double per_benchmark = std::max(1, measured.repetitions) * kMinTimeCost * measured.min_time;
+  const double sized_before = measured.benchmarks * per_benchmark;
+  const double sized_after = out.benchmarks * per_benchmark;
+  if (measured.cpu_seconds > 0 && measured.cpu_seconds < measured.run_seconds) {
+    const double share = measured.cpu_seconds / measured.run_seconds;
+    out.cpu_seconds = std::max(0.0, measured.cpu_seconds - sized_before) + sized_after;
+    out.run_seconds = out.cpu_seconds / share;
+  } else {
+    out.run_seconds = std::max(0.0, measured.run_seconds - sized_before) + sized_after;
+  }
   return out;
 }
 

@@ -29,13 +29,16 @@ namespace benchpr {
 
 // The min time at which a benchmark's within-process variance is stated.
 inline constexpr double kReferenceMinTime = 0.05;
-// How within-process variance falls with the min time: (reference / m)^this. Measured on cctz
-// (docs/method.md, "Rounds designed from the noise that is there").
-inline constexpr double kWithinExponent = 1.0;
+// How within-process variance falls with the min time: (reference / m)^this. Independent noise
+// inside a repetition would average out as 1 / m (exponent 1); measured on cctz it hardly does:
+// one repetition's variance fell by a factor 10^0.19 from 0.01 s to 0.1 s (docs/method.md, "Rounds
+// designed from the noise that is there"): what differs between repetitions is mostly not
+// averaged away by a longer one, but it is by more of them.
+inline constexpr double kWithinExponent = 0.2;
 // Before any round, nothing has measured the between-process noise: it is taken as this multiple
 // of the within-process variance of one repetition at the reference min time (the median ratio
-// measured on cctz), and replaced by the measured value at the first look.
-inline constexpr double kPriorBetweenOverWithin = 1.0;
+// measured on cctz: 0.20), and replaced by the measured value at the first look.
+inline constexpr double kPriorBetweenOverWithin = 0.2;
 
 struct BenchmarkNoise {
   double within = kMissing;   // variance of one repetition's log value at kReferenceMinTime
@@ -47,7 +50,8 @@ struct BenchmarkNoise {
 double median_variance_factor(int repetitions);
 
 // The variance of one round's log ratio (both sides) at min time m with R repetitions.
-double round_change_variance(const BenchmarkNoise& noise, double min_time, int repetitions);
+double round_change_variance(const BenchmarkNoise& noise, double min_time, int repetitions,
+                             double within_exponent = kWithinExponent);
 
 struct RoundDesign {
   double min_time = kPlannedMinTime;
@@ -69,7 +73,8 @@ struct RoundDesignInput {
   int min_rounds = 2;    // rounds the design must leave room for (the next look)
   RoundDesign current;   // the design of the latest rounds: kept unless another is clearly better
   std::vector<double> min_times = {0.01, 0.02, 0.05, 0.1, 0.2};
-  std::vector<int> repetitions = {1, 2, 3, 5};
+  std::vector<int> repetitions = {1, 2, 3, 5, 10};
+  double within_exponent = kWithinExponent;
 };
 
 // The chosen design. A candidate must leave room for `min_rounds`; when none does, the cheapest
@@ -91,7 +96,12 @@ struct RoundRan {
   int repetitions = 3;
 };
 BenchmarkNoise estimate_noise(const BenchmarkSeries& series, const std::vector<RoundRan>& rounds,
-                              double within);
+                              double within, double within_exponent = kWithinExponent);
+
+// A suite's process as measured (at its min time and repetitions, running `measured.benchmarks`)
+// priced for one that runs `benchmarks` of them: the same fixed part, the same CPU share, the
+// sized part for that many (0: the suite is not run). Suites benchpr does not size are unchanged.
+SuiteCost for_benchmarks(const SuiteCost& measured, int benchmarks);
 
 // "0.01s × 2 repetitions, rounds of about 9s: 1.8× the information per second of 0.05s × 3"
 std::string describe_design(const RoundDesign& chosen, const RoundDesign& current);
