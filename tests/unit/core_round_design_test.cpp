@@ -230,6 +230,15 @@ TEST(RoundDesign, DescribesTheChoiceAgainstTheCurrentOne) {
   EXPECT_THAT(describe_design(chosen, current),
               HasSubstr("--benchmark_min_time=0.01s, 1 repetition, rounds of about 1.4s (6.6× "
                         "less variance within the budget than 0.05s × 3)"));
+  // A switch forced by the budget (the current design no longer fits a block) gains nothing
+  // and says why it happened instead.
+  RoundDesign forced = chosen;
+  forced.variance = current.variance * 1.02;
+  EXPECT_THAT(describe_design(forced, current),
+              HasSubstr("rounds of about 1.4s (too few rounds of 0.05s × 3 fit in what is left "
+                        "of the budget)"));
+  EXPECT_EQ(describe_design(current, current),
+            "--benchmark_min_time=0.05s, 3 repetitions, rounds of about 18s");
 }
 
 }  // namespace

@@ -144,10 +144,16 @@ std::string describe_design(const RoundDesign& chosen, const RoundDesign& curren
       fmt::format("--benchmark_min_time={:g}s, {} repetition{}, rounds of about {}",
                   chosen.min_time, chosen.repetitions, chosen.repetitions == 1 ? "" : "s",
                   format_duration(chosen.round_seconds));
+  if (chosen.min_time == current.min_time && chosen.repetitions == current.repetitions) return text;
+  // A switch that gains no precision is one the current design could not make: too few of its
+  // rounds fit in what is left.
   if (known(chosen.variance) && known(current.variance) && chosen.variance > 0 &&
-      (chosen.min_time != current.min_time || chosen.repetitions != current.repetitions))
+      current.variance > chosen.variance)
     text += fmt::format(" ({:.2g}× less variance within the budget than {})",
                         current.variance / chosen.variance, design_text(current));
+  else
+    text += fmt::format(" (too few rounds of {} fit in what is left of the budget)",
+                        design_text(current));
   return text;
 }
 

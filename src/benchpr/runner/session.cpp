@@ -994,9 +994,11 @@ void Session::run_adaptive(Results& results) {
     // The round design prices the open benchmarks' rounds on the last block's processes and
     // chooses the next rounds' min time and repetitions from the noise measured so far.
     if (done > from && min_time_ > 0 && horizon - look.rounds >= 2) {
-      const RoundDesign design = redesign_rounds(
-          results, measured_costs(results, from, done), &open, deadline - now_seconds(),
-          horizon - look.rounds, std::min(step, horizon - look.rounds));
+      // The next look takes what the budget affords at the chosen design (next_look), so the
+      // design need only leave room for one block.
+      const RoundDesign design =
+          redesign_rounds(results, measured_costs(results, from, done), &open,
+                          deadline - now_seconds(), horizon - look.rounds, 2);
       if (design.round_seconds > 0) per_round = design.round_seconds;
     }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
