@@ -751,6 +751,15 @@ void Session::note_within(const std::string& suite, const ParsedRun& parsed, dou
 RoundDesign Session::redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
                                      const std::vector<BenchmarkKey>* open, double seconds_left,
                                      int max_rounds, int min_rounds) {
+  // Without a suite whose min time benchpr sets there is nothing to design, and the caller's own
+  // estimate of a round stays (round_seconds 0).
+  if (std::none_of(costs.begin(), costs.end(), [](const SuiteCost& c) { return c.sized; })) {
+    RoundDesign unchanged;
+    unchanged.min_time = min_time_;
+    unchanged.repetitions = repetitions(results);
+    unchanged.round_seconds = 0;
+    return unchanged;
+  }
   RoundDesignInput in;
   in.seconds_left = seconds_left;
   in.max_rounds = max_rounds;

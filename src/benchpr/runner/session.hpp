@@ -100,7 +100,7 @@ class Session {
   // The round design (core/round_design.hpp), adaptive sessions only: the costs of the processes
   // of rounds [from, to), what they ran at, and the design for the rounds to come from the noise
   // measured so far (`open`: the benchmarks still open, all when empty); sets min_time_ and
-  // repetitions_ and returns the chosen design.
+  // repetitions_ and returns the chosen design (round_seconds 0 when no suite is sized by benchpr).
   std::vector<SuiteCost> measured_costs(const Results& results, int from, int to) const;
   RoundDesign redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
                               const std::vector<BenchmarkKey>* open, double seconds_left,
