@@ -3,6 +3,8 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <cmath>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -79,6 +81,19 @@ TEST(GoogleBenchmarkFormat, RealRepetitionsGiveTheMedianInNanoseconds) {
   // 0.0097847..., 0.0096968..., 0.0095686... -> 0.0096968 us.
   EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/1024").value, 0.009696868835444997 * 1e3);
   EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 22.018107248591775);
+}
+
+TEST(GoogleBenchmarkFormat, TheRepetitionsSpreadIsTheWithinProcessNoise) {
+  // Real times 100, 110 and 121 ns: logs ln 100 + {0, ln 1.1, 2 ln 1.1}, sample variance
+  // (ln 1.1)^2 = 0.0090840...; one repetition has none.
+  const ParsedRun run =
+      parse(document({iteration("BM_A", R"("real_time": 100, "time_unit": "ns")"),
+                      iteration("BM_A", R"("real_time": 110, "time_unit": "ns")"),
+                      iteration("BM_A", R"("real_time": 121, "time_unit": "ns")"),
+                      iteration("BM_B", R"("real_time": 5, "time_unit": "ns")")}));
+  EXPECT_NEAR(measurement(run, "BM_A").repetition_log_variance, std::log(1.1) * std::log(1.1),
+              1e-12);
+  EXPECT_TRUE(is_missing(measurement(run, "BM_B").repetition_log_variance));
 }
 
 TEST(GoogleBenchmarkFormat, RealErrorOccurredIsAFailureWithTheMessage) {

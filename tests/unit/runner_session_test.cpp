@@ -43,7 +43,9 @@ class FakeGbench : public exec::ProcessRunner {
   std::vector<std::string> commands;  // "base: cmd" / "head: cmd"
   std::vector<std::string> run_logs;  // the log path of every run that wrote results
   std::set<std::string> noisy;        // their times vary by ±30% from one run to the next
-  int fail_head_after = -1;           // head runs after this many exit with code 1 (-1: never)
+  // Each repetition's CPU time varies by up to this fraction inside a process (0: none).
+  double repetition_spread = 0;
+  int fail_head_after = -1;  // head runs after this many exit with code 1 (-1: never)
   int head_runs = 0;
   std::mt19937 noise{5};
   // A second program: its own benchmarks, or (other_wants_an_argument) one whose main() exits 2
@@ -146,19 +148,28 @@ class FakeGbench : public exec::ProcessRunner {
     if (!std::regex_search(spec.command, m, out_re)) return r;
     run_logs.push_back(spec.log_path);
     nlohmann::json doc = {{"context", {{"date", "x"}}}, {"benchmarks", nlohmann::json::array()}};
+    int repetitions = 3;
+    std::smatch reps;
+    if (std::regex_search(spec.command, reps, std::regex(R"(--benchmark_repetitions=([0-9]+))")))
+      repetitions = std::stoi(reps[1].str());
     for (const auto& n : selected) {
       double t = head ? times.at(n).second : times.at(n).first;
       if (noisy.count(n)) t *= std::uniform_real_distribution<double>(0.7, 1.3)(noise);
-      for (int rep = 0; rep < 3; ++rep)
+      for (int rep = 0; rep < repetitions; ++rep) {
+        const double cpu = repetition_spread > 0
+                               ? t * (1 + std::uniform_real_distribution<double>(
+                                              -repetition_spread, repetition_spread)(noise))
+                               : t;
         doc["benchmarks"].push_back({{"name", n},
                                      {"run_name", n},
                                      {"run_type", "iteration"},
-                                     {"repetitions", 3},
+                                     {"repetitions", repetitions},
                                      {"repetition_index", rep},
                                      {"iterations", 1000},
                                      {"real_time", t * (1 + 0.001 * rep)},
-                                     {"cpu_time", t},
+                                     {"cpu_time", cpu},
                                      {"time_unit", "ns"}});
+      }
     }
     std::ofstream(m[1].str()) << doc.dump();
     return r;
@@ -702,6 +713,36 @@ TEST(Session, AdaptiveLooksGoOnUntilTheHorizonForABenchmarkThatNeverSettles) {
   int values = 0;
   for (double v : decided.head) values += is_missing(v) ? 0 : 1;
   EXPECT_LT(values, 10);
+}
+
+// The rounds are designed from the noise measured: here repetitions inside a process differ by
+// up to ±20% and processes hardly at all, and the budget is far more than the horizon's 40
+// rounds need, so more rounds buy nothing and the most precise rounds win: the longest min time
+// with the most repetitions. The time plan's 0.05 s x 3 gives way to it after the warm-up.
+TEST(Session, AdaptiveRoundsAreDesignedFromTheNoiseMeasured) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {100, 100}}};
+  f.fake.repetition_spread = 0.2;
+  f.results.config.budget_seconds = 100000;
+  f.run();
+  std::string log;
+  for (const std::string& line : f.progress) log += line + "\n";
+  EXPECT_NE(log.find("round design: --benchmark_min_time=0.2s, 10 repetitions"), std::string::npos)
+      << log;
+  std::vector<std::string> runs;
+  for (const std::string& c : f.fake.commands)
+    if (c.find("--benchmark_out=") != std::string::npos) runs.push_back(c);
+  ASSERT_GE(runs.size(), 4u);
+  // The warm-up (both sides) at the planned design, every later run at the chosen one.
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const bool warmup = i < 2;
+    EXPECT_NE(runs[i].find(warmup ? "--benchmark_min_time=0.05" : "--benchmark_min_time=0.2"),
+              std::string::npos)
+        << runs[i];
+    EXPECT_NE(runs[i].find(warmup ? "--benchmark_repetitions=3" : "--benchmark_repetitions=10"),
+              std::string::npos)
+        << runs[i];
+  }
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {

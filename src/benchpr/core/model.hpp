@@ -149,6 +149,9 @@ struct Measurement {
   std::string metric = {};
   double real_time = kMissing;
   double cpu_time = kMissing;
+  // The sample variance of log(value) over the run's repetitions (kMissing with fewer than two):
+  // the within-process noise the round design reads (core/round_design.hpp). Not persisted.
+  double repetition_log_variance = kMissing;
 };
 
 struct BenchmarkFailure {

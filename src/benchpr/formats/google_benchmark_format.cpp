@@ -1,6 +1,7 @@
 // Google Benchmark's JSON (--benchmark_out=FILE --benchmark_out_format=json). One run of a suite
 // holds k repetitions per benchmark; the run's value is their median.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -180,7 +181,9 @@ class GoogleBenchmarkFormat final : public Format {
       if (const detail::Reading cpu = read_value(kCpuTime, *entry); !cpu.problem)
         cpu_times.push_back(cpu.value);
     }
+    const double spread = log_variance(values);
     Measurement m{std::string(group.name), spec.unit, better_, median(std::move(values))};
+    m.repetition_log_variance = spread;
     if (spec.field == "real_time" || spec.field == "cpu_time") m.metric = spec.field;
     if (real_times.size() == sources.size()) m.real_time = median(std::move(real_times));
     if (cpu_times.size() == sources.size()) m.cpu_time = median(std::move(cpu_times));
@@ -189,6 +192,20 @@ class GoogleBenchmarkFormat final : public Format {
 
   inline static const MetricSpec kRealTime{"real_time", "ns", Better::Lower, true};
   inline static const MetricSpec kCpuTime{"cpu_time", "ns", Better::Lower, true};
+
+  // How much the repetitions of one process differ (log scale); kMissing below two of them.
+  static double log_variance(const std::vector<double>& values) {
+    if (values.size() < 2) return kMissing;
+    double mean = 0;
+    for (double v : values) {
+      if (!(v > 0)) return kMissing;
+      mean += std::log(v);
+    }
+    mean /= static_cast<double>(values.size());
+    double ss = 0;
+    for (double v : values) ss += (std::log(v) - mean) * (std::log(v) - mean);
+    return ss / static_cast<double>(values.size() - 1);
+  }
 
   static bool only_complexity(const Group& group) {
     if (group.aggregates.empty()) return false;

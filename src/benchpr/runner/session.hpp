@@ -12,7 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/model.hpp"
+#include "benchpr/core/round_design.hpp"
+#include "benchpr/core/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_system.hpp"
@@ -99,6 +102,18 @@ class Session {
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);
   void make_time_plan(Results& results, int warmup_rounds);
+  // The round design (core/round_design.hpp), adaptive sessions only: the costs of the processes
+  // of rounds [from, to), what they ran at, and the design for the rounds to come from the noise
+  // measured so far (`open`: the benchmarks still open, all when empty); sets min_time_ and
+  // repetitions_ and returns the chosen design (round_seconds 0 when no suite is sized by benchpr).
+  std::vector<SuiteCost> measured_costs(const Results& results, int from, int to) const;
+  RoundDesign redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
+                              const std::vector<BenchmarkKey>* open, double seconds_left,
+                              int max_rounds, int min_rounds);
+  void note_within(const std::string& suite, const ParsedRun& parsed, double min_time);
+  int repetitions(const Results& results) const {
+    return repetitions_ > 0 ? repetitions_ : results.config.repetitions;
+  }
   void run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                  int position);
   // Runs one process of `suite` for `side`, restricted to `only` when non-empty (Google
@@ -156,6 +171,13 @@ class Session {
   // The part of a round's time that does not shrink with the benchmarks it runs (process
   // starts, the library's own set-up), for the cost of a round after a look closed some.
   static constexpr double kFixedRoundShare = 0.2;
+  // The round design: the repetitions benchpr asks for (0: the config's), each benchmark's
+  // within-process variance at the reference min time (sum and count, by series key), the design
+  // every analysed round ran at, and benchpr's own time spent around the rounds' processes.
+  int repetitions_ = 0;
+  std::map<std::string, std::pair<double, int>> within_;
+  std::vector<RoundRan> rounds_ran_;
+  double round_overhead_seconds_ = 0;
   int resume_from_ = 0;  // the first round to run (rounds already in a resumed file)
   double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Benchmarks that crashed a side's suite are left out of that side's later runs.

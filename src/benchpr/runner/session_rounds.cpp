@@ -10,6 +10,7 @@
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/schedule.hpp"
+#include "benchpr/core/series_key.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/core/wording.hpp"
@@ -61,16 +62,8 @@ bool Session::run_planned(Results& results) {
   return run_rounds(results, std::max(from, warmups), static_cast<int>(results.plan.size()));
 }
 
-void Session::make_time_plan(Results& results, int warmup_rounds) {
-  TimePlanInput in;
-  // The fixed plan's budget, or the adaptive one's (whose first look these rounds become).
-  in.budget_seconds = setup_.budget_seconds > 0
-                          ? setup_.budget_seconds
-                          : results.config.budget_seconds.value_or(kDefaultBudgetSeconds);
-  in.spent_seconds = now_seconds() - started_;
-  in.rounds = results.config.rounds;
-  in.rounds_fixed = setup_.rounds_fixed;
-  in.repetitions = results.config.repetitions;
+std::vector<SuiteCost> Session::measured_costs(const Results& results, int from, int to) const {
+  std::vector<SuiteCost> costs;
   for (const SuiteConfig& suite : results.config.suites) {
     SuiteCost cost;
     cost.suite = suite.name;
@@ -79,7 +72,7 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     // The cost of one side's turn, which may be several runs (a selection in groups, a rerun).
     std::set<std::pair<int, Side>> turns;
     for (const RunRecord& r : results.runs) {
-      if (r.suite != suite.name || r.round >= warmup_rounds) continue;
+      if (r.suite != suite.name || r.round < from || r.round >= to) continue;
       cost.run_seconds += r.seconds;
       ++runs;
       turns.insert({r.round, r.side});
@@ -94,19 +87,106 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / static_cast<double>(turns.size()) : 0;
     cost.sized = sized_by_plan(results.config, suite, true);
     cost.min_time = min_time_;
-    cost.repetitions = results.config.repetitions;
+    cost.repetitions = repetitions(results);
     for (const BenchmarkSeries& s : results.series) {
       if (s.suite != suite.name) continue;
-      const auto last = static_cast<std::size_t>(warmup_rounds - 1);
+      const auto last = static_cast<std::size_t>(to - 1);
       const bool seen = (s.base.size() > last && !is_missing(s.base[last])) ||
                         (s.head.size() > last && !is_missing(s.head[last]));
       cost.benchmarks += seen ? 1 : 0;
     }
-    in.suites.push_back(cost);
+    costs.push_back(cost);
   }
+  return costs;
+}
+
+void Session::note_within(const std::string& suite, const ParsedRun& parsed, double min_time) {
+  for (const Measurement& m : parsed.measurements) {
+    if (is_missing(m.repetition_log_variance) || !std::isfinite(m.repetition_log_variance))
+      continue;
+    auto& [sum, count] = within_[series_key(suite, m.name)];
+    sum += m.repetition_log_variance * std::pow(min_time / kReferenceMinTime, kWithinExponent);
+    ++count;
+  }
+}
+
+RoundDesign Session::redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
+                                     const std::vector<BenchmarkKey>* open, double seconds_left,
+                                     int max_rounds, int min_rounds) {
+  // Without a suite whose min time benchpr sets there is nothing to design, and the caller's own
+  // estimate of a round stays (round_seconds 0).
+  if (std::none_of(costs.begin(), costs.end(), [](const SuiteCost& c) { return c.sized; })) {
+    RoundDesign unchanged;
+    unchanged.min_time = min_time_;
+    unchanged.repetitions = repetitions(results);
+    unchanged.round_seconds = 0;
+    return unchanged;
+  }
+  RoundDesignInput in;
+  in.seconds_left = seconds_left;
+  in.max_rounds = max_rounds;
+  in.min_rounds = min_rounds;
+  in.current.min_time = min_time_;
+  in.current.repetitions = repetitions(results);
+  in.overhead_seconds_per_round =
+      rounds_run_ > 0 ? round_overhead_seconds_ / static_cast<double>(rounds_run_) : 0;
+  std::set<std::string> still_open;
+  if (open)
+    for (const BenchmarkKey& k : *open) still_open.insert(series_key(k.suite, k.name));
+  std::map<std::string, int> per_suite;
+  for (const BenchmarkSeries& s : results.series) {
+    const std::string key = series_key(s.suite, s.name);
+    if (open && !still_open.count(key)) continue;
+    ++per_suite[s.suite];
+    const auto w = within_.find(key);
+    const double within = w == within_.end() || w->second.second == 0
+                              ? kMissing
+                              : w->second.first / static_cast<double>(w->second.second);
+    in.benchmarks.push_back(estimate_noise(s, rounds_ran_, within));
+  }
+  for (SuiteCost& c : costs) {
+    if (open) c = for_benchmarks(c, per_suite[c.suite]);
+  }
+  in.suites = std::move(costs);
+  const RoundDesign chosen = choose_round_design(in);
+  RoundDesign current = in.current;
+  if (chosen.min_time != current.min_time || chosen.repetitions != current.repetitions) {
+    RoundDesignInput only_current = in;
+    only_current.min_times = {current.min_time};
+    only_current.repetitions = {current.repetitions};
+    current = choose_round_design(only_current);
+    progress_("round design: " + describe_design(chosen, current));
+  }
+  min_time_ = chosen.min_time;
+  repetitions_ = chosen.repetitions;
+  return chosen;
+}
+
+void Session::make_time_plan(Results& results, int warmup_rounds) {
+  TimePlanInput in;
+  // The fixed plan's budget, or the adaptive one's (whose first look these rounds become).
+  in.budget_seconds = setup_.budget_seconds > 0
+                          ? setup_.budget_seconds
+                          : results.config.budget_seconds.value_or(kDefaultBudgetSeconds);
+  in.spent_seconds = now_seconds() - started_;
+  in.rounds = results.config.rounds;
+  in.rounds_fixed = setup_.rounds_fixed;
+  in.repetitions = repetitions(results);
+  in.suites = measured_costs(results, 0, warmup_rounds);
   TimePlan plan = plan_time(in);
   progress_(plan.summary);
   if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
+  if (results.config.budget_seconds && plan.fits && min_time_ > 0) {
+    // Adaptive: the rounds' min time and repetitions from the warm-up's within-process noise and
+    // costs (the between-process noise is the prior until the first look measures it).
+    const int first_look = round_up_even(std::max(plan.rounds, 2));
+    const RoundDesign design =
+        redesign_rounds(results, in.suites, nullptr, in.budget_seconds - in.spent_seconds,
+                        kHorizonInFirstLooks * first_look, first_look);
+    plan.min_time_seconds = design.min_time;
+    plan.repetitions = design.repetitions;
+    if (design.round_seconds > 0) plan.round_seconds = design.round_seconds;
+  }
   if (plan.rounds != results.config.rounds) {
     // Same seed: the warm-up and the first blocks are those of the configured schedule.
     results.plan = make_schedule(plan.rounds, warmup_rounds, results.seed);
@@ -167,6 +247,12 @@ bool Session::run_rounds(Results& results, int from, int to, double deadline, bo
     results.rounds_done = i + 1;
     results.measuring_seconds = now_seconds() - started_;
     rounds_seconds_ += now_seconds() - round_started;
+    // benchpr's own time around the round's processes (copies, checks), for the round design.
+    double processes = 0;
+    for (auto r = results.runs.rbegin(); r != results.runs.rend() && r->round == i; ++r)
+      processes += r->seconds;
+    round_overhead_seconds_ += std::max(0.0, now_seconds() - round_started - processes);
+    if (!round.warmup) rounds_ran_.push_back({i, min_time_, repetitions(results)});
     ++rounds_run_;
     persist(results, false);
   }
@@ -276,6 +362,16 @@ void Session::run_adaptive(Results& results) {
       break;
     }
     progress_(line + ": measuring only those");
+    // The round design prices the open benchmarks' rounds on the last block's processes and
+    // chooses the next rounds' min time and repetitions from the noise measured so far.
+    if (done > from && min_time_ > 0 && horizon - look.rounds >= 2) {
+      // The next look takes what the budget affords at the chosen design (next_look), so the
+      // design need only leave room for one block.
+      const RoundDesign design =
+          redesign_rounds(results, measured_costs(results, from, done), &open,
+                          deadline - now_seconds(), horizon - look.rounds, 2);
+      if (design.round_seconds > 0) per_round = design.round_seconds;
+    }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();

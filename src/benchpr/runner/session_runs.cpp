@@ -166,7 +166,7 @@ RunCommand Session::run_command(const Config& c, const SuiteConfig& suite,
   // --filter: Google Benchmark skips the others itself; every format's results are filtered
   // after parsing. A literal filter for open or surviving benchmarks wins over it.
   RunFlags flags;
-  flags.repetitions = c.repetitions;
+  flags.repetitions = repetitions_ > 0 ? repetitions_ : c.repetitions;
   flags.bench_args = c.bench_args;
   flags.filter = c.filter;
   flags.only = only;
@@ -250,6 +250,9 @@ bool Session::record_output(Results& results, const RoundPlan& round, const Suit
     ParsedRun parsed = format.parse(output);
     keep_selected(parsed, results.config, suite);
     record_run(results, series_index_, suite, side, round.index, parsed);
+    // The run's min time, as run_command gave it: the repetitions' spread is read at it.
+    if (sized_by_plan(results.config, suite, /*reads_file=*/true))
+      note_within(suite.name, parsed, min_time_);
     return !parsed.measurements.empty() || !parsed.failures.empty();
   } catch (const formats::ParseError& e) {
     if (rec.ok)
