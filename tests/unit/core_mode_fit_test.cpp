@@ -40,6 +40,34 @@ std::vector<double> two_groups(double upper) {
   return v;
 }
 
+// Hand-checked: 3 of 10 runs slow on both sides, modes 10% apart, 90%: p = 4/12 each side,
+// half width 1.6449 * sqrt(2 * (1/3)(2/3)/12) = 0.31656, times log(1.1) = 0.030171. With 100
+// runs a side (30 slow each) 0.010097; with 3 against 6 of 10, 0.054697.
+TEST(ModeFit, TheShareShiftBoundIsWhatAMoveBetweenModesCouldHide) {
+  ModeFit fit;
+  fit.modes = true;
+  fit.runs = 10;
+  fit.slow_base = 3;
+  fit.slow_head = 3;
+  fit.gap = std::log(1.1);
+  EXPECT_NEAR(share_shift_bound(fit, 0.9), 0.030171, 1e-6);
+  fit.slow_head = 6;
+  EXPECT_NEAR(share_shift_bound(fit, 0.9), 0.054697, 1e-6);
+  fit.runs = 100;
+  fit.slow_base = 30;
+  fit.slow_head = 30;
+  EXPECT_NEAR(share_shift_bound(fit, 0.9), 0.010097, 1e-6);
+  // A single run far from the others is an outlier read apart, not a mode the PR could fill.
+  fit.runs = 10;
+  fit.slow_base = 1;
+  fit.slow_head = 0;
+  EXPECT_EQ(share_shift_bound(fit, 0.9), 0);
+  fit.modes = false;
+  fit.slow_base = 3;
+  fit.slow_head = 3;
+  EXPECT_EQ(share_shift_bound(fit, 0.9), 0);
+}
+
 TEST(ModeFit, SplitsRunsIntoTwoModesOnlyWhenClearlyApart) {
   // Gap 0.1: 0.1 / 0.0105409 = 9.487 SDs apart.
   const std::optional<ModeSplit> split = split_modes(two_groups(0.1));

@@ -261,9 +261,12 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
                                             1000, w.fit.main_prior_df());
       if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
-  } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin &&
+  } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) +
+                     stats::share_shift_bound(w.modes, 1 - 2 * opt.equivalence_alpha) <=
+                 margin &&
              !w.modes.shares_differ) {
-    // (Runs the PR moved between modes change its mean time however alike the modes are.)
+    // (Runs the PR moved between modes change its mean time however alike the modes are: the
+    // interval of the within-mode change is widened by what such a move could hide.)
     a.verdict = Verdict::Unchanged;
     a.reason = fmt::format("within ±{} ({} CI)", format_percent(threshold),
                            format_level(1 - 2 * opt.equivalence_alpha));

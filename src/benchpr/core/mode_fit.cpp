@@ -5,6 +5,8 @@
 #include <numeric>
 #include <utility>
 
+#include <boost/math/distributions/normal.hpp>
+
 #include <fmt/format.h>
 
 namespace benchpr::stats {
@@ -255,6 +257,21 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
     out.fit = fit_crossover(d, s);
   }
   return out;
+}
+
+double share_shift_bound(const ModeFit& fit, double level) {
+  if (!fit.modes || fit.whole || fit.runs <= 0) return 0;
+  const int slow = fit.slow_base + fit.slow_head;
+  const int fast = 2 * fit.runs - slow;
+  if (std::min(slow, fast) < 2) return 0;
+  // Agresti-Caffo: one success and one failure added to each side, then the Wald interval.
+  const double n = fit.runs + 2.0;
+  const double pb = (fit.slow_base + 1.0) / n;
+  const double ph = (fit.slow_head + 1.0) / n;
+  const double z = boost::math::quantile(boost::math::normal(), 1 - (1 - level) / 2);
+  const double half = z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n);
+  const double diff = ph - pb;
+  return std::fabs(fit.gap) * std::max(std::fabs(diff - half), std::fabs(diff + half));
 }
 
 std::string modes_phrase(const ModeFit& fit) {

@@ -72,6 +72,15 @@ struct ModeOptions {
 ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>& s,
                             const std::vector<double>& base_log, const ModeOptions& options);
 
+// How far the runs' move between modes could shift the mean time, in log units, at `level`:
+// the gap times the larger end of the Agresti-Caffo interval for the difference of the slower
+// mode's shares (PR minus base). A pull request that moves runs into the slower mode changes
+// the mean time while each mode stays put, so `unchanged` must also rule out such a move: with
+// 10 runs a side and modes 10% apart it cannot (3 of 10 in both: ±3.0% at 90%). 0 without modes
+// or when the smaller group is a single run (a run far from all others is read apart, as an
+// outlier, not as a mode the PR could fill).
+double share_shift_bound(const ModeFit& fit, double level);
+
 // "runs in two modes 9.5% apart (3 of 10 base runs and 4 of 10 PR runs in the slower), compared
 // within each mode", or, with shares that differ, that the PR moved runs between the modes, or
 // for a single run alone in its group "one base run 14.2% slower than all others, read apart
