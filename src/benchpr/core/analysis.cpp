@@ -450,7 +450,8 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     }
     family.noisier_shown = family.noisier.df > 0 &&
                            members >= std::max(options.noisier_guard_group, 0.02 * with_variance) &&
-                           members <= stats::kNoisierGroupAtMost * with_variance;
+                           members <= options.noisier_guard_at_most * with_variance &&
+                           family.prior.df >= options.noisier_guard_min_prior_df;
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
   std::vector<double> p, p_size;
