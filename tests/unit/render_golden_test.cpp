@@ -254,8 +254,11 @@ TEST(RenderGolden, InconclusiveSlowdownAtTheThreshold) {
   for (const char* name :
        {"BM_Sort/8", "BM_Sort/1024", "BM_Sort/65536", "BM_Hash/64", "BM_Copy/65536"})
     expect_verdict(a, name, Verdict::Unchanged);
-  for (const BenchmarkAnalysis& b : a.benchmarks)
-    if (b.name == "BM_Alloc/1024") EXPECT_GE(b.change, 0.02) << b.change;
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    if (b.name == "BM_Alloc/1024") {
+      EXPECT_GE(b.change, 0.02) << b.change;
+    }
+  }
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
   expect_golden_comment("inconclusive_at_threshold.md", render_comment(r, a));
 }
