@@ -659,9 +659,13 @@ bool has_cold_flag(const benchpr::BenchmarkAnalysis& a) {
   return a.has_flag(benchpr::BenchmarkFlag::ColdRound);
 }
 
+// The analysis options tables 6-9 read with: the defaults, or a table 10 prior (--fixed-prior N).
+benchpr::AnalysisOptions g_fixed_options;
+
 benchpr::Analysis read_fixed(const NoiseModel& m, const std::vector<double>& changes,
                              std::uint64_t seed) {
-  return benchpr::analyse(to_results(simulate(m, kBenchmarks, changes, seed), kRounds));
+  return benchpr::analyse(to_results(simulate(m, kBenchmarks, changes, seed), kRounds),
+                          g_fixed_options);
 }
 
 std::vector<double> five_changed(double change) {
@@ -881,18 +885,63 @@ std::vector<UnevenRow> run_uneven(int aa_prs, int prs, const benchpr::AnalysisOp
   return rows;
 }
 
-// The priors table 10 compares: one prior, the two-group mixture alone (as shipped), and the
-// mixture with the guard for benchmarks the noisier group explains (a candidate).
-benchpr::AnalysisOptions prior_options(int variant) {
+// The priors table 10 compares: one prior, the two-group mixture alone, and the mixture with a
+// guard for benchmarks the noisier group explains, read on that group's variance or on their
+// own, and the latter as shipped: only where the noisier group is at most 15% of the family. The
+// rows after those five are the guard's rejected variants (docs/method.md, "Uneven noise"), run
+// with --priors 5,6,7,8,9,10,11.
+struct PriorVariant {
+  const char* name;
+  benchpr::AnalysisOptions options;
+};
+benchpr::AnalysisOptions prior_options(bool groups, benchpr::NoisierGuard guard,
+                                       double posterior = 0,
+                                       double group = benchpr::stats::kNoisierGroupShown,
+                                       double level = benchpr::stats::kNoisierPlausibleLevel,
+                                       double at_most = benchpr::stats::kNoisierGroupAtMost,
+                                       double min_prior_df = 0) {
   benchpr::AnalysisOptions o;
-  o.noisier_group = variant > 0;
-  o.noisier_guard = variant > 1;
+  o.noisier_group = groups;
+  o.noisier_guard = guard;
+  o.noisier_guard_posterior = posterior;
+  o.noisier_guard_group = group;
+  o.noisier_guard_level = level;
+  o.noisier_guard_at_most = at_most;
+  o.noisier_guard_min_prior_df = min_prior_df;
   return o;
 }
-constexpr std::array<const char*, 3> kPriorVariants{"one prior", "two groups",
-                                                    "two groups + guard"};
+using benchpr::NoisierGuard;
+constexpr double kGroup = benchpr::stats::kNoisierGroupShown;
+constexpr double kLevel = benchpr::stats::kNoisierPlausibleLevel;
+const std::array<PriorVariant, 12> kPriorVariants{{
+    {"one prior", prior_options(false, NoisierGuard::Off)},
+    {"two groups", prior_options(true, NoisierGuard::Off)},
+    {"+ guard, noisier variance",
+     prior_options(true, NoisierGuard::NoisierVariance, 0, kGroup, kLevel, 0.2)},
+    {"+ guard, own variance",
+     prior_options(true, NoisierGuard::OwnVariance, 0, kGroup, kLevel, 0.2)},
+    {"+ guard, own variance, group ≤ 15% (shipped)", benchpr::AnalysisOptions{}},
+    // Rejected (docs/method.md, "Uneven noise"):
+    {"+ guard, own variance, posterior ≥ 1%",
+     prior_options(true, NoisierGuard::OwnVariance, 0.01, kGroup, kLevel, 0.2)},
+    {"+ guard, own variance, group ≥ 1",
+     prior_options(true, NoisierGuard::OwnVariance, 0, 1, kLevel, 0.2)},
+    {"+ guard, own variance, level 1%",
+     prior_options(true, NoisierGuard::OwnVariance, 0, kGroup, 0.01, 0.2)},
+    {"+ guard, own variance, group ≥ 1, level 1%",
+     prior_options(true, NoisierGuard::OwnVariance, 0, 1, 0.01, 0.2)},
+    {"+ guard, own variance, group ≤ 12%",
+     prior_options(true, NoisierGuard::OwnVariance, 0, kGroup, kLevel, 0.12)},
+    {"+ guard, own variance, d0 ≥ 40",
+     prior_options(true, NoisierGuard::OwnVariance, 0, kGroup, kLevel, 0.2, 40)},
+    {"+ guard, own variance, d0 ≥ 20",
+     prior_options(true, NoisierGuard::OwnVariance, 0, kGroup, kLevel, 0.2, 20)},
+}};
+constexpr std::size_t kShippedPrior = 4;
+constexpr std::size_t kTablePriors = 5;  // the rows table 10 shows by default
 
-void print_uneven(const std::vector<std::vector<UnevenRow>>& variants, int aa_prs, int prs) {
+void print_uneven(const std::vector<std::vector<UnevenRow>>& variants,
+                  const std::vector<std::size_t>& chosen, int aa_prs, int prs) {
   fmt::print(
       "\n### 10. Uneven noise: a noisier subgroup ({} A/A pull requests of 50 benchmarks per "
       "row, half as many of 200; {} / {} with 5 benchmarks of ordinary noise changed by +2%; "
@@ -901,8 +950,10 @@ void print_uneven(const std::vector<std::vector<UnevenRow>>& variants, int aa_pr
   fmt::print(
       "\"one prior\": every benchmark's variance moderated by one prior; \"two groups\": the "
       "prior as one group beside a noisier one, each benchmark read by the mixture's weight "
-      "(`fit_prior_mixture`, as shipped); \"+ guard\": a benchmark the noisier group explains is "
-      "read on that group's variance (`noisier_plausible`, not shipped).\n\n");
+      "(`fit_prior_mixture`); \"+ guard\": when the family shows a noisier group, a benchmark "
+      "that group explains (`noisier_plausible`) is read on the group's variance, or on its own "
+      "variance and degrees of freedom (`NoisierGuard::OwnVariance`, as shipped). The same seeds "
+      "in every row of a case, so the rows differ only by the prior.\n\n");
   print_header({"case", "prior", "A/A any significant", "A/A any `regression`/`improvement`",
                 "95% CI coverage, noisy", "95% CI coverage, others", "noisy A/A `unchanged`",
                 "power +2%"});
@@ -910,8 +961,9 @@ void print_uneven(const std::vector<std::vector<UnevenRow>>& variants, int aa_pr
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const UnevenRow& r = variants[v][c];
       fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", v == 0 ? kUneven[c].name : "",
-                 kPriorVariants[v], pct(r.any_sig), pct(r.any_alarm), pct(r.noisy_coverage),
-                 pct(r.quiet_coverage), pct(r.noisy_unchanged), pct(r.power2));
+                 kPriorVariants[chosen[v]].name, pct(r.any_sig), pct(r.any_alarm),
+                 pct(r.noisy_coverage), pct(r.quiet_coverage), pct(r.noisy_unchanged),
+                 pct(r.power2));
     }
   }
 }
@@ -1435,6 +1487,8 @@ int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false;
   bool uneven_only = false, robust_only = false;
   int divide = 1;  // --divide N: N times fewer simulations than the full run
+  std::vector<std::size_t> uneven_chosen;
+  for (std::size_t v = 0; v < kTablePriors; ++v) uneven_chosen.push_back(v);
   std::string svg_path;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -1459,6 +1513,19 @@ int main(int argc, char** argv) {
         if (e < g_estimators.size()) g_estimators[e] = true;
         list.remove_prefix(std::min(comma + 1, list.size()));
       }
+    } else if (arg == "--fixed-prior" && i + 1 < argc) {
+      const std::size_t v = static_cast<std::size_t>(std::atoi(argv[++i]));
+      if (v < kPriorVariants.size()) g_fixed_options = kPriorVariants[v].options;
+    } else if (arg == "--priors" && i + 1 < argc) {
+      // --priors 0,2,3: the rows of table 10 to run, by their place in kPriorVariants
+      uneven_chosen.clear();
+      for (std::string_view list = argv[++i]; !list.empty();) {
+        const std::size_t comma = std::min(list.find(','), list.size());
+        const std::size_t v =
+            static_cast<std::size_t>(std::atoi(std::string(list.substr(0, comma)).c_str()));
+        if (v < kPriorVariants.size()) uneven_chosen.push_back(v);
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
     } else if (arg == "--divide" && i + 1 < argc) {
       divide = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--svg" && i + 1 < argc) {
@@ -1466,7 +1533,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
-                   "[--divide N] [--estimators I,J] [--spending] "
+                   "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;
@@ -1484,9 +1551,9 @@ int main(int argc, char** argv) {
   }
   if (uneven_only) {
     std::vector<std::vector<UnevenRow>> variants;
-    for (std::size_t v = 0; v < kPriorVariants.size(); ++v)
-      variants.push_back(run_uneven(aa_prs, pr_prs, prior_options(static_cast<int>(v))));
-    print_uneven(variants, aa_prs, pr_prs);
+    for (std::size_t v : uneven_chosen)
+      variants.push_back(run_uneven(aa_prs, pr_prs, kPriorVariants[v].options));
+    print_uneven(variants, uneven_chosen, aa_prs, pr_prs);
     return 0;
   }
   if (robust_only) {
@@ -1506,9 +1573,12 @@ int main(int argc, char** argv) {
   const std::vector<ColdRow> cold = run_cold(pr_prs);
   const std::vector<HeadlinePoint> headline = run_headline(pr_prs);
   std::vector<std::vector<UnevenRow>> uneven_variants;
-  for (std::size_t v = 0; v < kPriorVariants.size(); ++v)
-    uneven_variants.push_back(run_uneven(aa_prs, pr_prs, prior_options(static_cast<int>(v))));
-  const std::vector<UnevenRow>& uneven = uneven_variants[1];  // as shipped: two groups
+  for (std::size_t v : uneven_chosen)
+    uneven_variants.push_back(run_uneven(aa_prs, pr_prs, kPriorVariants[v].options));
+  // The targets are checked on the prior as shipped (when --priors leaves it out: not at all).
+  std::vector<UnevenRow> uneven;
+  for (std::size_t v = 0; v < uneven_chosen.size(); ++v)
+    if (uneven_chosen[v] == kShippedPrior) uneven = uneven_variants[v];
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -1523,7 +1593,7 @@ int main(int argc, char** argv) {
   if (!targets_only) print_tables(tallies, aa_prs, pr_prs, single_prs);
   print_targets(targets, curve, cold, aa_prs, pr_prs);
   print_headline(headline, pr_prs);
-  print_uneven(uneven_variants, aa_prs, pr_prs);
+  print_uneven(uneven_variants, uneven_chosen, aa_prs, pr_prs);
   if (!svg_path.empty()) {
     std::FILE* f = std::fopen(svg_path.c_str(), "w");
     if (!f) {

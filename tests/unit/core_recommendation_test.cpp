@@ -136,6 +136,72 @@ TEST(Recommendation, OrderWarningWithNothingUndecidedFollowsTheVerdicts) {
   EXPECT_NE(open.reason.find("the sign follows run order"), std::string::npos) << open.reason;
 }
 
+// Five unchanged benchmarks beside BM_X, inconclusive: its estimate `change`, its 95% CI, and the
+// reason analyse() gives a change the family's correction did not confirm.
+Analysis with_inconclusive(double change, double ci_low, double ci_high) {
+  Analysis a;
+  for (int i = 0; i < 5; ++i) {
+    BenchmarkAnalysis b;
+    b.suite = "s";
+    b.name = "BM_" + std::to_string(i);
+    b.verdict = Verdict::Unchanged;
+    b.change = 0.001;
+    b.ci_low = -0.01;
+    b.ci_high = 0.01;
+    b.threshold = 0.02;
+    a.benchmarks.push_back(b);
+  }
+  BenchmarkAnalysis x;
+  x.suite = "s";
+  x.name = "BM_X";
+  x.verdict = Verdict::Inconclusive;
+  x.change = change;
+  x.ci_low = ci_low;
+  x.ci_high = ci_high;
+  x.threshold = 0.02;
+  x.rounds_used = 10;
+  x.rounds_needed = 18;
+  x.reason = "not significant after correcting for 6 benchmarks (p 0.020, corrected 0.120)";
+  a.benchmarks.push_back(x);
+  return a;
+}
+
+// An inconclusive slowdown whose estimate reads at the threshold is no plain merge: the
+// headline says what is known (the estimate, its interval, why it is open) and how many more
+// rounds would settle it (18 needed, 10 ran: 8 more). The numbers: +2.4% reads "2.4% slower",
+// the interval "−0.3 … +5.2%" (up to two significant digits below 1%, one decimal above).
+TEST(Recommendation, AnInconclusiveSlowdownAtTheThresholdIsNoPlainMerge) {
+  const Recommendation r =
+      recommend(results_with(pr("Tidy the parser")), with_inconclusive(0.024, -0.003, 0.052));
+  EXPECT_EQ(r.kind, RecommendationKind::Inconclusive) << r.reason;
+  EXPECT_EQ(r.reason,
+            "`BM_X` is 2.4% slower by its estimate (95% CI \u22120.3 \u2026 +5.2%), inconclusive: "
+            "not significant after correcting for 6 benchmarks (p 0.020, corrected 0.120); "
+            "whether it exceeds the 2.0% threshold is not settled: about 8 more rounds would "
+            "settle it.");
+  // 1.97% is written "2.0%", level with the threshold: held back too.
+  EXPECT_EQ(
+      recommend(results_with(pr("Tidy the parser")), with_inconclusive(0.0197, -0.01, 0.05)).kind,
+      RecommendationKind::Inconclusive);
+  // 1.94% reads "1.9%": below the threshold, and the run still merges.
+  EXPECT_EQ(
+      recommend(results_with(pr("Tidy the parser")), with_inconclusive(0.0194, -0.01, 0.05)).kind,
+      RecommendationKind::Merge);
+}
+
+// A faster estimate at the threshold still merges (nothing got worse), but the sentence no
+// longer claims that no benchmark changed by 2.0%.
+TEST(Recommendation, AnInconclusiveSpeedUpAtTheThresholdMergesAndSaysItIsOpen) {
+  const Recommendation r =
+      recommend(results_with(pr("Tidy the parser")), with_inconclusive(-0.024, -0.052, 0.003));
+  EXPECT_EQ(r.kind, RecommendationKind::Merge) << r.reason;
+  EXPECT_EQ(r.reason.rfind("No regressions. `BM_X` is 2.4% faster by its estimate", 0), 0u)
+      << r.reason;
+  EXPECT_NE(r.reason.find("whether it exceeds the 2.0% threshold is not settled"),
+            std::string::npos)
+      << r.reason;
+}
+
 TEST(Recommendation, FailedBuildsComeFirstAndAreNamedBySide) {
   Results r = results_with(pr("Make hashing faster"));
   for (const Side side : {Side::Base, Side::Head}) {

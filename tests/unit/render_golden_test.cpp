@@ -237,5 +237,31 @@ TEST(RenderGolden, InconclusiveOrder) {
   expect_golden_comment("inconclusive_order.md", render_comment(r, a));
 }
 
+// One benchmark too noisy to settle in 10 rounds whose estimate reads beyond the threshold: no
+// "Looks good to merge" while it may be a regression; the headline states the estimate, why it
+// is open and the rounds that would settle it.
+TEST(RenderGolden, InconclusiveSlowdownAtTheThreshold) {
+  Results r = session();
+  r.workflow_run_url = "";
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 51});
+  add(r, {.name = "BM_Sort/1024", .level = 9870, .effect = -0.002, .noise = 0.01, .seed = 52});
+  add(r, {.name = "BM_Sort/65536", .level = 1.04e6, .effect = 0.001, .noise = 0.01, .seed = 53});
+  add(r, {.name = "BM_Hash/64", .level = 21.4, .effect = 0, .noise = 0.01, .seed = 54});
+  add(r, {.name = "BM_Copy/65536", .level = 1.63e6, .effect = 0.002, .noise = 0.01, .seed = 55});
+  add(r, {.name = "BM_Alloc/1024", .level = 3120, .effect = 0.03, .noise = 0.05, .seed = 56});
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, "BM_Alloc/1024", Verdict::Inconclusive);
+  for (const char* name :
+       {"BM_Sort/8", "BM_Sort/1024", "BM_Sort/65536", "BM_Hash/64", "BM_Copy/65536"})
+    expect_verdict(a, name, Verdict::Unchanged);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    if (b.name == "BM_Alloc/1024") {
+      EXPECT_GE(b.change, 0.02) << b.change;
+    }
+  }
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
+  expect_golden_comment("inconclusive_at_threshold.md", render_comment(r, a));
+}
+
 }  // namespace
 }  // namespace benchpr::render

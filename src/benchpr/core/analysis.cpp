@@ -442,7 +442,19 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     family.prior = mixture.prior;
     family.noisier = mixture.noisier;
     family.weights = std::move(mixture.weights);
-    family.noisier_shown = mixture.noisier_shown;
+    // Whether the family shows a noisier group: the benchmarks the model gives to it add up to
+    // at least `noisier_guard_group` and 2% of those with a variance, and to at most a fifth
+    // of them (stats::PriorMixture::noisier_shown with the group size the options ask for).
+    double members = 0, with_variance = 0;
+    for (std::size_t k = 0; k < variances.size(); ++k) {
+      if (!(variances[k] > 0) || !std::isfinite(variances[k]) || dfs[k] < 1) continue;
+      members += 1 - family.weights[k];
+      ++with_variance;
+    }
+    family.noisier_shown = family.noisier.df > 0 &&
+                           members >= std::max(options.noisier_guard_group, 0.02 * with_variance) &&
+                           members <= options.noisier_guard_at_most * with_variance &&
+                           family.prior.df >= options.noisier_guard_min_prior_df;
   }
   const double family_alpha = options.alpha / std::max(1, family.compared);
   std::vector<double> p, p_size;
@@ -451,14 +463,19 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   std::size_t compared_index = 0;
   for (Work& w : works) {
     if (w.comparable) {
-      double weight = family.weights.at(compared_index++);
-      // A benchmark the family's noisier group explains is read on that group's variance: the
-      // mixture's weight alone read a noisy benchmark whose rounds happened to agree as a quiet
-      // one (docs/method.md, table 10).
-      if (options.noisier_guard && family.noisier_shown &&
-          stats::noisier_plausible(w.fit, family.noisier, stats::kNoisierPlausibleLevel))
-        weight = 0;
-      w.fit = stats::moderate(w.fit, family.prior, weight, family.noisier);
+      const double weight = family.weights.at(compared_index++);
+      // A benchmark the family's noisier group explains is not read by the mixture's weight:
+      // that read a noisy benchmark whose rounds happened to agree as a quiet one
+      // (docs/method.md, table 10).
+      const bool guarded =
+          options.noisier_guard != NoisierGuard::Off && family.noisier_shown &&
+          1 - weight >= options.noisier_guard_posterior &&
+          stats::noisier_plausible(w.fit, family.noisier, options.noisier_guard_level);
+      if (!guarded) {
+        w.fit = stats::moderate(w.fit, family.prior, weight, family.noisier);
+      } else if (options.noisier_guard == NoisierGuard::NoisierVariance) {
+        w.fit = stats::moderate(w.fit, family.prior, 0, family.noisier);
+      }  // NoisierGuard::OwnVariance: the fit as it is, on its own df
       read_fit(w, options, family_alpha);
       // Within the plausible ranges this cannot happen; should a ratio still overflow, no
       // verdict is read from infinities.

@@ -285,32 +285,53 @@ Recommendation mostly_inconclusive(const Results& results, const Analysis& analy
   return done(std::move(s), RecommendationKind::Inconclusive);
 }
 
-// A `slower`/`faster` benchmark whose estimate reads at or above its threshold: significant,
-// but its size was not shown (regression needs it beyond half the threshold), so whether it
-// crosses the threshold is open.
+// Whether a benchmark's estimate points the worse way (slower, or lower throughput).
+bool reads_worse(const BenchmarkAnalysis& b) {
+  return b.better == Better::Lower ? b.change > 0 : b.change < 0;
+}
+
+// A benchmark whose estimate reads at or above its threshold while its size is open: a
+// `slower`/`faster` one (significant, but regression needs the change shown beyond half the
+// threshold), or an `inconclusive` one (not even shown to have changed). Either way, whether it
+// crosses the threshold is not settled.
 bool unsettled(const BenchmarkAnalysis& b) {
-  return (b.verdict == Verdict::Slower || b.verdict == Verdict::Faster) &&
+  return (b.verdict == Verdict::Slower || b.verdict == Verdict::Faster ||
+          b.verdict == Verdict::Inconclusive) &&
          reads_at_least(b.change, b.threshold);
 }
 
-std::vector<const BenchmarkAnalysis*> unsettled_of(const std::vector<const BenchmarkAnalysis*>& v) {
+// The unsettled benchmarks of `lists` whose estimates point the `worse` way, largest first.
+std::vector<const BenchmarkAnalysis*> unsettled_of(
+    std::initializer_list<const std::vector<const BenchmarkAnalysis*>*> lists, bool worse) {
   std::vector<const BenchmarkAnalysis*> out;
-  for (const BenchmarkAnalysis* b : v)
-    if (unsettled(*b)) out.push_back(b);
+  for (const auto* list : lists)
+    for (const BenchmarkAnalysis* b : *list)
+      if (unsettled(*b) && reads_worse(*b) == worse) out.push_back(b);
+  std::stable_sort(out.begin(), out.end(), [](const auto* x, const auto* y) {
+    return std::fabs(std::log1p(x->change)) > std::fabs(std::log1p(y->change));
+  });
   return out;
 }
 
 // "`BM_X` is 2.4% slower (95% CI +1.1 … +3.7%), slower in 10 of 10 rounds; whether it exceeds
-// the 2.0% threshold is not settled: about 8 more rounds would settle it"
+// the 2.0% threshold is not settled: about 8 more rounds would settle it". An inconclusive one
+// says so and why: "`BM_X` is 2.4% slower by its estimate (95% CI −0.3 … +5.2%), inconclusive:
+// not significant after correcting for 50 benchmarks (…); whether it exceeds …".
 void describe_unsettled(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
-  const bool worse = b.verdict == Verdict::Slower;
-  s.code(display_name(b, suites))
-      .text(fmt::format(" is {} (95% CI {}), {} in {} of {} rounds; whether it exceeds the {} "
-                        "threshold is not settled",
-                        describe_change(b.change, b.better), format_interval(b.ci_low, b.ci_high),
-                        worse ? worse_word(b.better) : better_word(b.better),
-                        worse ? b.worse_rounds : b.better_rounds, b.rounds_used,
-                        format_percent(b.threshold)));
+  s.code(display_name(b, suites));
+  if (b.verdict == Verdict::Inconclusive) {
+    s.text(fmt::format(" is {} by its estimate (95% CI {}), inconclusive",
+                       describe_change(b.change, b.better), format_interval(b.ci_low, b.ci_high)));
+    if (!b.reason.empty()) s.text(": " + b.reason);
+  } else {
+    const bool worse = b.verdict == Verdict::Slower;
+    s.text(fmt::format(" is {} (95% CI {}), {} in {} of {} rounds",
+                       describe_change(b.change, b.better), format_interval(b.ci_low, b.ci_high),
+                       worse ? worse_word(b.better) : better_word(b.better),
+                       worse ? b.worse_rounds : b.better_rounds, b.rounds_used));
+  }
+  s.text(fmt::format("; whether it exceeds the {} threshold is not settled",
+                     format_percent(b.threshold)));
   const int more = b.rounds_needed ? *b.rounds_needed - b.rounds_used : 0;
   if (more > 0) {
     s.text(fmt::format(": about {} more round{} would settle it", more, more == 1 ? "" : "s"));
@@ -319,8 +340,9 @@ void describe_unsettled(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
   }
 }
 
-// A significant slowdown whose estimate reads at or above the threshold: not a plain merge.
-// Say what is known: the estimate, that its size is open, what would settle it.
+// A slowdown whose estimate reads at or above the threshold, its size not settled (`slower`, or
+// `inconclusive`): not a plain merge. Say what is known: the estimate, that its size is open,
+// what would settle it.
 Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& open,
                                 const ByVerdict& v, bool suites) {
   Sentence s;
@@ -341,7 +363,8 @@ Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& ope
 Recommendation merge(const Results& results, const Analysis& analysis, const ByVerdict& v,
                      bool suites) {
   Sentence s;
-  const std::vector<const BenchmarkAnalysis*> open_faster = unsettled_of(v.faster);
+  const std::vector<const BenchmarkAnalysis*> open_faster =
+      unsettled_of({&v.faster, &v.inconclusive}, false);
   if (!v.improvements.empty()) {
     describe_largest(s, v.improvements, suites);
     s.text("; no regressions.");
@@ -365,7 +388,8 @@ Recommendation merge(const Results& results, const Analysis& analysis, const ByV
     s.text(".");
   }
   if (!v.slower.empty()) {
-    // Every `slower` here reads below its threshold (size_not_settled took the others); when
+    // Every `slower` here reads below its threshold, and so does every `inconclusive` slowdown
+    // (size_not_settled took the others); when
     // its interval reaches the threshold, the sentence says the estimate is below it, not the
     // change.
     const BenchmarkAnalysis& first = *v.slower.front();
@@ -406,7 +430,7 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
     return done(std::move(s), RecommendationKind::Inconclusive);
   }
   if (too_inconclusive(analysis, v)) return mostly_inconclusive(results, analysis, v, suites);
-  if (const auto open = unsettled_of(v.slower); !open.empty())
+  if (const auto open = unsettled_of({&v.slower, &v.inconclusive}, true); !open.empty())
     return size_not_settled(open, v, suites);
   return merge(results, analysis, v, suites);
 }

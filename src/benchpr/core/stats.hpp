@@ -125,10 +125,10 @@ constexpr double kNoisierGroupAtMost = 0.2;
 // weight is the Bayesian probability; a member of a noisier group whose rounds happened to
 // agree gets a high one and is read at the quiet variance (half its standard error for a 2x
 // noisier group), which held the noisy benchmarks' 95% intervals at 90-91% coverage. A
-// benchmark the noisier group explains is read on that group's variance instead: a member is
-// then read too optimistically only with probability `level` (the member's coverage is at least
-// about 95% - level x 28%), whatever the mixture's weights (the Berger-Boos idea: the nuisance
-// parameter, here the group, taken at its least favourable plausible value).
+// benchmark the noisier group explains is not read by the weight (analyse() reads it on its own
+// variance and df, AnalysisOptions::noisier_guard): a member is then read too optimistically
+// only with probability `level`, whatever the mixture's weights (the Berger-Boos idea: the
+// nuisance parameter, here the group, is not assumed but only ruled out at a small level).
 bool noisier_plausible(const CrossoverFit& fit, const VariancePrior& noisier, double level);
 constexpr double kNoisierPlausibleLevel = 0.02;
 bool prior_outlier(const CrossoverFit& fit, const VariancePrior& prior);
