@@ -228,14 +228,22 @@ Results jumping_family() {
 
 TEST(ModeFit, AFamilyWhoseRunsJumpBetweenModesIsSettled) {
   const Analysis within = analyse(jumping_family());
-  // Read within the modes: the 5% change is a regression, the rest unchanged.
+  // Read within the modes: the 5% change is a regression. The rest are within ±0.3% inside each
+  // mode, but with 3 of 10 runs slow a side a move of runs into the slower mode (10% slower)
+  // could still hide a change of the mean time beyond the threshold: not yet unchanged, and the
+  // row says why (not "the CI is wider than ±2%").
   EXPECT_EQ(within.benchmarks[0].verdict, Verdict::Regression) << within.benchmarks[0].reason;
   for (int b = 1; b < 10; ++b) {
-    EXPECT_EQ(within.benchmarks[b].verdict, Verdict::Unchanged) << within.benchmarks[b].reason;
-    EXPECT_NE(within.benchmarks[b].reason.find("3 of 10 base runs and 3 of 10 PR runs in the "
-                                               "slower), compared within each mode"),
+    const BenchmarkAnalysis& x = within.benchmarks[b];
+    EXPECT_EQ(x.verdict, Verdict::Inconclusive) << x.reason;
+    EXPECT_LT(x.ci_high - x.ci_low, 0.01) << x.reason;
+    // (A benchmark whose rounds' signs follow the run order says that first.)
+    if (x.reason.starts_with("the sign follows run order")) continue;
+    EXPECT_NE(x.reason.find("inside each mode"), std::string::npos) << x.reason;
+    EXPECT_NE(x.reason.find("moved runs into the slower mode, which could change the mean time "
+                            "by up to 3."),
               std::string::npos)
-        << within.benchmarks[b].reason;
+        << x.reason;
   }
   // Across the modes, rounds whose two runs landed in different modes differ by 10%: nothing
   // is settled, not even the 5% change.

@@ -233,6 +233,8 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
             double size_p_adjusted) {
   BenchmarkAnalysis& a = w.out;
   const double margin = std::log1p(threshold);
+  // What a move of runs between the modes could hide (0 without modes): `unchanged` rules it out.
+  const double share_shift = stats::share_shift_bound(w.modes, 1 - 2 * opt.equivalence_alpha);
   const bool significant = a.p_adjusted <= opt.alpha;
   const bool worse = w.fit.mu > 0;
   const bool order = a.has_flag(BenchmarkFlag::Order);
@@ -262,7 +264,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
       if (need > 0) a.rounds_needed = std::max(need, a.rounds_used + 2);
     }
   } else if (std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) +
-                     stats::share_shift_bound(w.modes, 1 - 2 * opt.equivalence_alpha) <=
+                     share_shift <=
                  margin &&
              !w.modes.shares_differ) {
     // (Runs the PR moved between modes change its mean time however alike the modes are: the
@@ -280,6 +282,15 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
           "not significant after correcting for {} benchmarks (p {:.3f}, "
           "corrected {:.3f})",
           family.compared, a.p, a.p_adjusted);
+    } else if (share_shift > 0 &&
+               std::fabs(w.fit.mu) + w.fit.ci_half_width(1 - 2 * opt.equivalence_alpha) <= margin) {
+      // Settled within each mode; what stays open is how many runs land in the slower one.
+      a.no_signal = true;
+      a.reason = fmt::format(
+          "within ±{} inside each mode (95% CI {}), but these runs cannot rule out that the PR "
+          "moved runs into the slower mode, which could change the mean time by up to {}",
+          format_percent(threshold), format_interval(a.ci_low, a.ci_high),
+          format_percent(std::expm1(share_shift)));
     } else {
       a.no_signal = true;
       a.reason = fmt::format("no signal: the 95% CI {} is wider than ±{}",
