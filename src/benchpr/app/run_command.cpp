@@ -21,7 +21,6 @@
 #include "benchpr/app/pending_status.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/resume.hpp"
 #include "benchpr/app/shard_work.hpp"
@@ -204,17 +203,6 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   return setup;
 }
 
-// The results as `benchpr publish` reads them back from the file this run writes. Should the
-// file's reader refuse what this run produced (a limit meant for untrusted files), the run still
-// reports, from memory.
-Results as_stored(const Results& results) {
-  try {
-    return results_from_string(results_to_string(results));
-  } catch (const Error&) {
-    return results;
-  }
-}
-
 }  // namespace
 
 int run_command(const RunOptions& given) {
@@ -339,51 +327,34 @@ int run_command(const RunOptions& given) {
   progress.end_group();
   actions_files.warn_if_changed();
 
-  // The comment is rendered from the numbers as the results file holds them (10 significant
-  // digits), not from the full doubles in memory: `benchpr publish` of that file must give the
-  // same comment byte for byte, and a value at a rounding boundary would otherwise read one way
-  // here and the other way there.
-  const Report report = present_report(as_stored(results), targets, progress);
-  progress.line(fmt::format("recommendation: {} ({})",
-                            to_string(report.analysis.recommendation.kind),
-                            report.analysis.recommendation.reason));
-  if (progress.github_actions())
-    for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
-
-  PostOutcome posted;
-  if (shard) {
-    // One shard sees only its share: the comparison is judged, and posted, once merged.
-    progress.line(fmt::format(
-        "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
-        "results.json`, then `benchpr publish results.json`",
-        shard->index, shard->count,
-        options.output.empty() ? "results in " + ws.results_path : "results in " + options.output));
-  } else if (results.pull_request && comparison.fork_with_read_only_token &&
-             !github::token_from_environment().empty()) {
-    // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
-    std::cout << fork_notice("measured and wrote the job summary") << std::endl;
-  } else if (results.pull_request) {
-    posted =
-        post_comment(post_request(options, results, report.analysis, report.markdown), progress);
-  }
-  ReportEnd end;
-  end.results_path = options.output.empty() ? ws.results_path : options.output;
+  const std::string results_path = options.output.empty() ? ws.results_path : options.output;
+  ComparisonEnd end;
+  end.results_path = results_path;
+  end.earlier_write_error = session.write_error();
+  end.fail_on = options.fail_on;
   end.posting_after = options.markdown.empty() ? " (the report was printed)"
                                                : " (the report was printed and written)";
-  // A write that failed during the rounds (the work directory's copy included) or at the end:
-  // the comment is printed and posted all the same, the job fails naming the file.
-  end.write_errors = report.write_errors;
-  if (const std::optional<std::string>& during = session.write_error();
-      during && std::find(end.write_errors.begin(), end.write_errors.end(), *during) ==
-                    end.write_errors.end())
-    end.write_errors.push_back(*during);
   end.write_after = " (the comment was printed)";
-  const int exit_code = finish_report(report, posted, end, progress);
-  if (!results.complete) return kExitFailure;
-  if (const int code = fail_on_exit_code(options.fail_on, results, report.analysis);
-      code != kExitOk)
-    return code;
-  return exit_code;
+  end.annotate_regressions = true;
+  end.post = [&](const Report& report) {
+    PostOutcome posted;
+    if (shard) {
+      // One shard sees only its share: the comparison is judged, and posted, once merged.
+      progress.line(fmt::format(
+          "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
+          "results.json`, then `benchpr publish results.json`",
+          shard->index, shard->count, "results in " + results_path));
+    } else if (results.pull_request && comparison.fork_with_read_only_token &&
+               !github::token_from_environment().empty()) {
+      // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
+      std::cout << fork_notice("measured and wrote the job summary") << std::endl;
+    } else if (results.pull_request) {
+      posted =
+          post_comment(post_request(options, results, report.analysis, report.markdown), progress);
+    }
+    return posted;
+  };
+  return end_comparison(results, targets, end, progress);
 }
 
 }  // namespace benchpr::app
