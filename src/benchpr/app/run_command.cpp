@@ -203,18 +203,140 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   return setup;
 }
 
+// `--resume FILE`: the interrupted comparison, whose revisions and output file this run takes.
+std::optional<Results> take_resumed(RunOptions& options) {
+  if (options.resume.empty()) return std::nullopt;
+  Results resumed = read_resumable(options.resume);
+  take_revisions_from(options, resumed);
+  // The same file goes on growing.
+  if (options.output.empty()) options.output = options.resume;
+  return resumed;
+}
+
+// What is compared and where, before the configuration is known.
+Results comparison_results(const Comparison& comparison) {
+  Results results;
+  results.tool_version = BENCHPR_VERSION;
+  results.base = comparison.base;
+  results.head = comparison.head;
+  results.pull_request = comparison.pull_request;
+  results.machine = runner::read_machine_info();
+  results.workflow_run_url = this_workflow_run_url();
+  return results;
+}
+
+// Whether the PR edits the .benchpr.yml this comparison uses. With --config, neither
+// revision's .benchpr.yml is used: the PR's edits to it change nothing.
+bool config_changed_by_head(git::Repository& repo, const RunOptions& options,
+                            const Results& results) {
+  if (!options.config_file.empty()) return false;
+  const auto changed = repo.changed_paths(results.base.sha, results.head.sha);
+  return std::find(changed.begin(), changed.end(), ".benchpr.yml") != changed.end();
+}
+
+struct LockedWorkspace {
+  std::unique_ptr<runner::WorkspaceLock> lock;
+  runner::Workspace ws;
+};
+
+// The work directory (--workdir, else .git/benchpr), held for this run alone. A WorkspaceError
+// (not writable, locked by another run) ends with exit 2: nothing measured.
+LockedWorkspace lock_workspace(const RunOptions& options, git::Repository& repo) {
+  const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  LockedWorkspace locked;
+  locked.lock = std::make_unique<runner::WorkspaceLock>(root, 0);
+  locked.ws = runner::prepare_workspace(root);
+  return locked;
+}
+
+void warn_if_same_commit(const Results& results, const Progress& progress) {
+  if (results.base.sha != results.head.sha) return;
+  progress.line(fmt::format(
+      "warning: base {} and PR {} are the same commit ({}): every difference measured is "
+      "noise; pass the revisions to compare with --base and --head",
+      results.base.spec, results.head.spec, short_sha(results.base.sha)));
+}
+
+// A project without .benchpr.yml: its build and benchmarks found in the base's worktree.
+Config zero_config_in_base(const RunOptions& options, const std::string& base_dir,
+                           const Progress& progress) {
+  Config config = zero_config_for(options, base_dir);
+  progress.line("no .benchpr.yml in the base revision: building with `" + config.build +
+                "` and running every Google Benchmark executable it produces");
+  for (const std::string& note : runner::build_option_notes(base_dir)) progress.line(note);
+  return config;
+}
+
+// --seed; a shard's is the one every shard of the comparison computes alike; else a fresh one.
+std::uint64_t comparison_seed(const RunOptions& options, const std::optional<ShardSpec>& shard,
+                              const Results& results) {
+  if (options.seed) return *options.seed;
+  if (shard)
+    return shared_shard_seed(results.base.sha, results.head.sha,
+                             config_to_json(results.config).dump(), shard->count);
+  return fresh_seed();
+}
+
+void warn_if_too_few_rounds(const Config& config, const Progress& progress) {
+  if (config.rounds >= kMinDecidingRounds) return;
+  progress.line(fmt::format(
+      "warning: {} rounds can never give a verdict; use at least {} (`rounds:` in .benchpr.yml "
+      "or --rounds)",
+      config.rounds, kMinDecidingRounds));
+}
+
+// Builds both revisions and measures them (then, when asked, bisects the PR's commits), the
+// Actions files watched while the PR's code runs. Returns the write error the rounds met, if any.
+std::optional<std::string> build_and_measure(Results& results, const runner::SessionSetup& setup,
+                                             const RunOptions& options, bool sharded,
+                                             git::Repository& repo, exec::ProcessRunner& processes,
+                                             const runner::Workspace& ws,
+                                             const Progress& progress) {
+  progress.begin_group("benchpr: build and measure");
+  runner::Session session(processes, setup,
+                          [&progress](const std::string& l) { progress.line(l); });
+  const ActionsFilesWatch actions_files;  // before any code of the pull request runs
+  session.run(results);
+  if ((options.bisect || results.config.bisect == "auto") && !sharded)
+    bisect_after_comparison(repo, processes, results, ws, options.skip_build,
+                            [&progress](const std::string& l) { progress.line(l); });
+  progress.end_group();
+  actions_files.warn_if_changed();
+  return session.write_error();
+}
+
+// Posts the comment, or says why this run does not: a shard's comparison is posted once merged,
+// and the measuring half of the fork-safe pair has no token to post with.
+PostOutcome post_or_say_why_not(const Report& report, const RunOptions& options,
+                                const Results& results, const Comparison& comparison,
+                                const std::optional<ShardSpec>& shard,
+                                const std::string& results_path, const Progress& progress) {
+  if (shard) {
+    // One shard sees only its share: the comparison is judged, and posted, once merged.
+    progress.line(fmt::format(
+        "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
+        "results.json`, then `benchpr publish results.json`",
+        shard->index, shard->count, "results in " + results_path));
+    return {};
+  }
+  if (results.pull_request && comparison.fork_with_read_only_token &&
+      !github::token_from_environment().empty()) {
+    // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
+    std::cout << fork_notice("measured and wrote the job summary") << std::endl;
+    return {};
+  }
+  if (!results.pull_request) return {};
+  return post_comment(post_request(options, results, report.analysis, report.markdown), progress);
+}
+
 }  // namespace
 
 int run_command(const RunOptions& given) {
   if (!given.base_exe.empty() || !given.head_exe.empty()) return run_executables(given);
   RunOptions options = given;
-  std::optional<Results> resumed;
-  if (!options.resume.empty()) {
-    resumed = read_resumable(options.resume);
-    take_revisions_from(options, *resumed);
-    // The same file goes on growing.
-    if (options.output.empty()) options.output = options.resume;
-  }
+  std::optional<Results> resumed = take_resumed(options);
   exec::install_interrupt_handlers();
   protect_own_environment();  // before any code under test can start
   check_comment_key(options.key);
@@ -233,53 +355,20 @@ int run_command(const RunOptions& given) {
   warn_if_dirty(processes, options, comparison, progress);
   git::Repository& repo = *ctx.repo;
 
-  Results results;
-  results.tool_version = BENCHPR_VERSION;
-  results.base = comparison.base;
-  results.head = comparison.head;
-  results.pull_request = comparison.pull_request;
+  Results results = comparison_results(comparison);
   std::optional<Config> config = load_config(options, repo, results.base.sha);
   warn_if_config_ignored(repo, options, results.base, progress);
-  // With --config, neither revision's .benchpr.yml is used: the PR's edits to it change nothing.
-  results.config_changed_by_head = false;
-  if (options.config_file.empty())
-    for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
-      if (p == ".benchpr.yml") results.config_changed_by_head = true;
-  results.machine = runner::read_machine_info();
-  results.workflow_run_url = this_workflow_run_url();
-
-  const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
-  runner::Workspace ws;
-  std::unique_ptr<runner::WorkspaceLock> lock;
-  {
-    std::error_code ec;
-    std::filesystem::create_directories(root, ec);
-    // A WorkspaceError (not writable, locked by another run) ends with exit 2: nothing measured.
-    lock = std::make_unique<runner::WorkspaceLock>(root, 0);
-    ws = runner::prepare_workspace(root);
-  }
+  results.config_changed_by_head = config_changed_by_head(repo, options, results);
+  const LockedWorkspace locked = lock_workspace(options, repo);
+  const runner::Workspace& ws = locked.ws;
   check_outputs_outside_workspace(ws, {options.output, options.markdown, options.html});
   check_output_paths({options.output, options.markdown, options.html});
-  if (results.base.sha == results.head.sha) {
-    progress.line(fmt::format(
-        "warning: base {} and PR {} are the same commit ({}): every difference measured is "
-        "noise; pass the revisions to compare with --base and --head",
-        results.base.spec, results.head.spec, short_sha(results.base.sha)));
-  }
+  warn_if_same_commit(results, progress);
   // A resumed comparison reuses the worktrees and their builds as the interruption left them.
   if (!resumed) repo.materialise(results.base.sha, ws.base_dir);
   const bool zero_config = !config;
-  if (zero_config) {
-    config = zero_config_for(options, ws.base_dir);
-    progress.line("no .benchpr.yml in the base revision: building with `" + config->build +
-                  "` and running every Google Benchmark executable it produces");
-    for (const std::string& note : runner::build_option_notes(ws.base_dir)) progress.line(note);
-  }
-  results.config = *config;
-  results.seed = options.seed ? *options.seed
-                 : shard      ? shared_shard_seed(results.base.sha, results.head.sha,
-                                                  config_to_json(results.config).dump(), shard->count)
-                              : fresh_seed();
+  results.config = zero_config ? zero_config_in_base(options, ws.base_dir, progress) : *config;
+  results.seed = comparison_seed(options, shard, results);
   // The default plan spends the default budget: rounds go on (for the benchmarks still open)
   // until every benchmark is decided or the budget is spent. --rounds asks for a fixed plan, and
   // a shard's budget is the merged comparison's, so both keep the fixed rounds.
@@ -294,12 +383,7 @@ int run_command(const RunOptions& given) {
   }
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
-  if (results.config.rounds < kMinDecidingRounds) {
-    progress.line(fmt::format(
-        "warning: {} rounds can never give a verdict; use at least {} (`rounds:` in .benchpr.yml "
-        "or --rounds)",
-        results.config.rounds, kMinDecidingRounds));
-  }
+  warn_if_too_few_rounds(results.config, progress);
   if (!resumed)
     results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   progress.line(fmt::format(
@@ -316,43 +400,18 @@ int run_command(const RunOptions& given) {
     set_pending_status(options.api_url, github::token_from_environment(), *results.pull_request,
                        options.key, results.workflow_run_url, progress);
   }
-  progress.begin_group("benchpr: build and measure");
-  runner::Session session(processes, setup,
-                          [&progress](const std::string& l) { progress.line(l); });
-  const ActionsFilesWatch actions_files;  // before any code of the pull request runs
-  session.run(results);
-  if ((options.bisect || results.config.bisect == "auto") && !shard)
-    bisect_after_comparison(repo, processes, results, ws, options.skip_build,
-                            [&progress](const std::string& l) { progress.line(l); });
-  progress.end_group();
-  actions_files.warn_if_changed();
-
-  const std::string results_path = options.output.empty() ? ws.results_path : options.output;
   ComparisonEnd end;
-  end.results_path = results_path;
-  end.earlier_write_error = session.write_error();
+  end.earlier_write_error =
+      build_and_measure(results, setup, options, shard.has_value(), repo, processes, ws, progress);
+  end.results_path = options.output.empty() ? ws.results_path : options.output;
   end.fail_on = options.fail_on;
   end.posting_after = options.markdown.empty() ? " (the report was printed)"
                                                : " (the report was printed and written)";
   end.write_after = " (the comment was printed)";
   end.annotate_regressions = true;
   end.post = [&](const Report& report) {
-    PostOutcome posted;
-    if (shard) {
-      // One shard sees only its share: the comparison is judged, and posted, once merged.
-      progress.line(fmt::format(
-          "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
-          "results.json`, then `benchpr publish results.json`",
-          shard->index, shard->count, "results in " + results_path));
-    } else if (results.pull_request && comparison.fork_with_read_only_token &&
-               !github::token_from_environment().empty()) {
-      // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
-      std::cout << fork_notice("measured and wrote the job summary") << std::endl;
-    } else if (results.pull_request) {
-      posted =
-          post_comment(post_request(options, results, report.analysis, report.markdown), progress);
-    }
-    return posted;
+    return post_or_say_why_not(report, options, results, comparison, shard, end.results_path,
+                               progress);
   };
   return end_comparison(results, targets, end, progress);
 }
