@@ -16,6 +16,7 @@
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
+#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/time_plan.hpp"
@@ -152,15 +153,7 @@ int run_executables(const RunOptions& options) {
       "comparing base {} with PR {}, {} rounds + {} warm-up, work directory {}", options.base_exe,
       options.head_exe, config.rounds, config.warmup_rounds, ws.root));
 
-  runner::SessionSetup setup;
-  setup.base_dir = ws.base_dir;
-  setup.head_dir = ws.head_dir;
-  setup.out_dir = ws.out_dir;
-  setup.log_dir = ws.log_dir;
-  setup.persist_paths = {ws.results_path};
-  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
-  if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
-  setup.rounds_fixed = options.rounds.has_value();
+  const runner::SessionSetup setup = common_session_setup(ws, options, config);
   exec::PosixProcessRunner processes;
   progress.begin_group("benchpr: measure");
   runner::Session session(processes, setup,

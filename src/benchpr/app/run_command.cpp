@@ -23,6 +23,7 @@
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/resume.hpp"
+#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -162,19 +163,9 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
                                    const std::optional<ShardSpec>& shard,
                                    const std::optional<Results>& balance,
                                    exec::ProcessRunner& processes, const Progress& progress) {
-  runner::SessionSetup setup;
-  setup.base_dir = ws.base_dir;
-  setup.head_dir = ws.head_dir;
-  setup.out_dir = ws.out_dir;
-  setup.log_dir = ws.log_dir;
-  setup.persist_paths = {ws.results_path};
-  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
+  runner::SessionSetup setup = common_session_setup(ws, options, config);
   setup.skip_build = options.skip_build;
   setup.resume = !options.resume.empty();
-  // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
-  // to fit a CI job: the warm-up round tells what a round costs.
-  if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
-  setup.rounds_fixed = options.rounds.has_value();
   setup.why = options.why;
   if (zero_config) {
     const std::string base_dir = ws.base_dir;
