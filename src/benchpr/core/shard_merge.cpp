@@ -108,21 +108,6 @@ void check_shard_files(std::vector<ShardFile>& files) {
   }
 }
 
-// What every shard shares (checked by check_same), taken from the first.
-Results common_part(const Results& first) {
-  Results m;
-  m.tool_version = first.tool_version;
-  m.base = first.base;
-  m.head = first.head;
-  m.config = first.config;
-  m.machine = first.machine;
-  m.pull_request = first.pull_request;
-  m.config_changed_by_head = first.config_changed_by_head;
-  m.seed = first.seed;
-  m.workflow_run_url = first.workflow_run_url;
-  return m;
-}
-
 // Which shard the partition gives each benchmark (a whole suite of another format: name "");
 // a benchmark's instruction counts belong to the same shard as its time.
 class Owners {
@@ -322,7 +307,7 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
   check_shard_files(files);
   const Results& first = files[0].results;
   MergeOutcome out;
-  out.merged = common_part(first);
+  out.merged = same_comparison(first);  // what check_same found alike
   ShardInfo info;
   info.index = 0;
   info.count = first.shard->count;
