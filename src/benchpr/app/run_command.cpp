@@ -322,6 +322,38 @@ PostOutcome post_or_say_why_not(const Report& report, const RunOptions& options,
   return post_comment(post_request(options, results, report.analysis, report.markdown), progress);
 }
 
+// Continues the interrupted comparison: checked against what this run would compare (the same
+// revisions, configuration and builds), it replaces `results`.
+void resume_into(Results& results, Results resumed, const RunOptions& options, bool zero_config,
+                 const Progress& progress) {
+  check_resumable(options.resume, resumed, results, zero_config);
+  results = std::move(resumed);
+  progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
+                            options.resume, results.rounds_done, results.plan.size(),
+                            results.seed));
+}
+
+void announce_comparison(const Results& results, const runner::Workspace& ws,
+                         const Progress& progress) {
+  progress.line(fmt::format(
+      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
+      results.base.spec, short_sha(results.base.sha), results.head.spec,
+      short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
+}
+
+// How `run` ends beyond what every comparison does: where its results are, --fail-on, the words
+// after its failures, the regressions annotated in an Actions job.
+ComparisonEnd run_end(const RunOptions& options, const runner::Workspace& ws) {
+  ComparisonEnd end;
+  end.results_path = options.output.empty() ? ws.results_path : options.output;
+  end.fail_on = options.fail_on;
+  end.posting_after = options.markdown.empty() ? " (the report was printed)"
+                                               : " (the report was printed and written)";
+  end.write_after = " (the comment was printed)";
+  end.annotate_regressions = true;
+  return end;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& given) {
@@ -365,22 +397,13 @@ int run_command(const RunOptions& given) {
   // a shard's budget is the merged comparison's, so both keep the fixed rounds.
   if (!results.config.budget_seconds && !options.rounds && !shard)
     results.config.budget_seconds = kDefaultBudgetSeconds;
-  if (resumed) {
-    check_resumable(options.resume, *resumed, results, zero_config);
-    results = std::move(*resumed);
-    progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
-                              options.resume, results.rounds_done, results.plan.size(),
-                              results.seed));
-  }
+  if (resumed) resume_into(results, std::move(*resumed), options, zero_config, progress);
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   warn_if_too_few_rounds(results.config, progress);
   if (!resumed)
     results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
-  progress.line(fmt::format(
-      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
-      results.base.spec, short_sha(results.base.sha), results.head.spec,
-      short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
+  announce_comparison(results, ws, progress);
   if (!resumed) repo.materialise(results.head.sha, ws.head_dir);
 
   const runner::SessionSetup setup =
@@ -391,15 +414,9 @@ int run_command(const RunOptions& given) {
     set_pending_status(options.api_url, github::token_from_environment(), *results.pull_request,
                        options.key, results.workflow_run_url, progress);
   }
-  ComparisonEnd end;
+  ComparisonEnd end = run_end(options, ws);
   end.earlier_write_error =
       build_and_measure(results, setup, options, shard.has_value(), repo, processes, ws, progress);
-  end.results_path = options.output.empty() ? ws.results_path : options.output;
-  end.fail_on = options.fail_on;
-  end.posting_after = options.markdown.empty() ? " (the report was printed)"
-                                               : " (the report was printed and written)";
-  end.write_after = " (the comment was printed)";
-  end.annotate_regressions = true;
   end.post = [&](const Report& report) {
     return post_or_say_why_not(report, options, results, comparison, shard, end.results_path,
                                progress);
