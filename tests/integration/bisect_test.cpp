@@ -26,6 +26,32 @@ std::vector<GbenchCase> work(int steps) {
   return {{"BM_Work", chain(steps), ""}, {"BM_Same", chain(20000), ""}};
 }
 
+// Each test's repository and output directory, and benchpr's --bisect run on them.
+class Bisect : public ::testing::Test {
+ protected:
+  // Short benchmark runs; counted by Callgrind (one run per commit, exact) unless `timed`.
+  static GbenchConfig config(bool timed = false) {
+    GbenchConfig cfg;
+    cfg.min_time = "0.01";
+    if (!timed) cfg.metric = "instructions";
+    return cfg;
+  }
+
+  // `benchpr run --base main --head pr --bisect` on `repo`, its results in `out`/`file`.
+  BenchprRun run_bisect(TempRepo& in, const std::string& file,
+                        const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"run",    "-C", in.path(),  "--base",   "main",
+                                     "--head", "pr", "--bisect", "--output", out / file};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_benchpr(BENCHPR_BINARY, args);
+  }
+
+  json results(const std::string& file) const { return json::parse(read_file(out / file)); }
+
+  TempRepo repo;
+  TempDir out;
+};
+
 // The PR's five commits on `pr`; returns their SHAs, [0] the base.
 std::vector<std::string> five_commits(TempRepo& repo, const GbenchConfig& cfg) {
   std::vector<std::string> shas;
@@ -46,22 +72,17 @@ std::vector<std::string> five_commits(TempRepo& repo, const GbenchConfig& cfg) {
   return shas;
 }
 
-TEST(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) {
-  TempRepo repo;
-  GbenchConfig cfg;
+TEST_F(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) {
+  GbenchConfig cfg = config(true);
   cfg.rounds = 6;
   cfg.warmup = 1;
-  cfg.min_time = "0.01";
   cfg.extra = "budget: 8m\n";
   const std::vector<std::string> shas = five_commits(repo, cfg);
 
-  TempDir out;
   const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY,
-                  {"run", "-C", repo.path(), "--base", "main", "--head", "pr", "--bisect", "--seed",
-                   "5", "--output", out / "results.json", "--markdown", out / "comment.md"});
+      run_bisect(repo, "results.json", {"--seed", "5", "--markdown", out / "comment.md"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json doc = json::parse(read_file(out / "results.json"));
+  const json doc = results("results.json");
   ASSERT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "improvement") << r.err;
   ASSERT_TRUE(doc.contains("bisect")) << r.err;
   const json& b = doc["bisect"];
@@ -120,20 +141,14 @@ TEST(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) {
 
 // The same pull request counted under Callgrind (`metric: instructions`): exact counts, one run
 // per commit, so the notes-only commits show exactly no change and both steps carry all of it.
-TEST(Bisect, FiveCommitsByExactInstructionCounts) {
-  TempRepo repo;
-  GbenchConfig cfg;
-  cfg.min_time = "0.01";
-  cfg.metric = "instructions";
+TEST_F(Bisect, FiveCommitsByExactInstructionCounts) {
+  GbenchConfig cfg = config();
   cfg.extra = "budget: 8m\n";
   const std::vector<std::string> shas = five_commits(repo, cfg);
 
-  TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
-                                   "--bisect", "--output", out / "results.json"});
+  const BenchprRun r = run_bisect(repo, "results.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json doc = json::parse(read_file(out / "results.json"));
+  const json doc = results("results.json");
   ASSERT_TRUE(doc.contains("bisect")) << r.err;
   const json& b = doc["bisect"];
   EXPECT_EQ(b["method"], "instructions");
@@ -166,12 +181,8 @@ TEST(Bisect, FiveCommitsByExactInstructionCounts) {
 
 // Ten commits, the +10% in the seventh: longer than the commit-by-commit limit, so the search
 // halves the chain by exact counts and needs three comparisons, not ten.
-TEST(Bisect, TenCommitsAreHalvedByExactCounts) {
-  TempRepo repo;
-  GbenchConfig cfg;
-  cfg.min_time = "0.01";
-  cfg.metric = "instructions";
-  write_gbench_project(repo, work(20000), cfg);
+TEST_F(Bisect, TenCommitsAreHalvedByExactCounts) {
+  write_gbench_project(repo, work(20000), config());
   repo.commit_base_and_branch("pr");
   std::vector<std::string> shas = {""};
   for (int c = 1; c <= 10; ++c) {
@@ -180,12 +191,9 @@ TEST(Bisect, TenCommitsAreHalvedByExactCounts) {
     shas.push_back(repo.commit(c == 7 ? "More work per item" : "Notes " + std::to_string(c)));
   }
 
-  TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
-                                   "--bisect", "--output", out / "results.json"});
+  const BenchprRun r = run_bisect(repo, "results.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json doc = json::parse(read_file(out / "results.json"));
+  const json doc = results("results.json");
   ASSERT_TRUE(doc.contains("bisect")) << r.err;
   const json& b = doc["bisect"];
   EXPECT_TRUE(b["complete"].get<bool>()) << b.dump(1);
@@ -201,43 +209,34 @@ TEST(Bisect, TenCommitsAreHalvedByExactCounts) {
 
 // No search where there is nothing to find: a PR of two commits that changes nothing, and a PR
 // of one commit that changes a benchmark. Each says why in one line and writes no `bisect`.
-TEST(Bisect, NoSearchWithoutAChangeOrWithOneCommit) {
-  GbenchConfig cfg;
-  cfg.min_time = "0.01";
-  cfg.metric = "instructions";
-  const auto run = [](TempRepo& repo, const std::string& output) {
-    return run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "pr",
-                                        "--bisect", "--output", output});
-  };
-  TempDir out;
+TEST_F(Bisect, NoSearchWithoutAChangeOrWithOneCommit) {
   {
-    TempRepo repo;
-    write_gbench_project(repo, work(20000), cfg);
+    write_gbench_project(repo, work(20000), config());
     repo.commit_base_and_branch("pr");
     for (const char* notes : {"one\n", "two\n"}) {
       repo.write("README", notes);
       repo.commit("Notes");
     }
-    const BenchprRun r = run(repo, out / "flat.json");
+    const BenchprRun r = run_bisect(repo, "flat.json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("bisect: no search: no benchmark is a regression or an improvement"),
               std::string::npos)
         << r.err;
-    EXPECT_FALSE(json::parse(read_file(out / "flat.json")).contains("bisect"));
+    EXPECT_FALSE(results("flat.json").contains("bisect"));
   }
   {
-    TempRepo repo;
-    write_gbench_project(repo, work(20000), cfg);
-    repo.commit_base_and_branch("pr");
-    repo.write("bench.cpp", gbench_source(work(22000)));
-    repo.commit("More work per item");
-    const BenchprRun r = run(repo, out / "one.json");
+    TempRepo one_commit;
+    write_gbench_project(one_commit, work(20000), config());
+    one_commit.commit_base_and_branch("pr");
+    one_commit.write("bench.cpp", gbench_source(work(22000)));
+    one_commit.commit("More work per item");
+    const BenchprRun r = run_bisect(one_commit, "one.json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("bisect: no search: the pull request has one commit on its first-parent "
                          "chain from the base"),
               std::string::npos)
         << r.err;
-    const json doc = json::parse(read_file(out / "one.json"));
+    const json doc = results("one.json");
     EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression");
     EXPECT_FALSE(doc.contains("bisect"));
   }

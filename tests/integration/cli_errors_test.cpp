@@ -91,7 +91,13 @@ INSTANTIATE_TEST_SUITE_P(
         // Refused before anything runs; the regex library's own words follow in parentheses.
         ErrorCase{{"run", "--base", "main", "--filter", "BM_(a"},
                   "--filter: 'BM_(a' is not a regular expression (",
-                  true}));
+                  true},
+        ErrorCase{{"run", "--base", "main", "--why", "BM_[a"},
+                  "--why: 'BM_[a' is not a regular expression (",
+                  true},
+        // std::regex compiles by recursion: a pattern this long is refused before it is.
+        ErrorCase{{"run", "--base", "main", "--why", std::string(1001, 'a')},
+                  "--why: 1001 characters, more than 1000; shorten the pattern"}));
 
 // README's list of `benchpr run` options and `benchpr run --help` name the same options (among
 // them those added since the first release), the help exits 0, and it states the exit codes

@@ -331,5 +331,52 @@ TEST(BisectJson, TheSearchRoundTripsAndABadIndexIsRefusedByName) {
   EXPECT_THROW(bisection_from_json(bad), ResultsFormatError);
 }
 
+// Each reader names the field it refused, however deep: the file is untrusted and the message
+// is all its writer gets.
+TEST(BisectJson, EachProblemNamesItsField) {
+  Bisection b = chain(3, "time");
+  b.targets.push_back(target(0.10));
+  b.pairs.push_back(timed(0, 3, 0.10, 0.08, 0.12));
+  const nlohmann::json j = bisection_to_json(b);
+  const auto problem = [](const nlohmann::json& bad) -> std::string {
+    try {
+      bisection_from_json(bad);
+    } catch (const ResultsFormatError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  nlohmann::json bad = j;
+  bad["pairs"][0]["values"][0]["change"] = "ten percent";
+  EXPECT_EQ(problem(bad), "results file: bisect.pairs[0].values[0].change: expected a number");
+  bad = j;
+  bad["pairs"][0]["values"][0] = 3;
+  EXPECT_EQ(problem(bad), "results file: bisect.pairs[0].values[0]: expected an object");
+  bad = j;
+  bad["targets"][0]["exact"] = "yes";
+  EXPECT_EQ(problem(bad), "results file: bisect.targets[0].exact: expected true or false");
+  bad = j;
+  bad["targets"][0]["threshold"] = 2;
+  EXPECT_EQ(problem(bad),
+            "results file: bisect.targets[0].threshold: expected a fraction in (0, 1)");
+  bad = j;
+  bad["commits"][1]["subject"] = std::string(4097, 'x');
+  EXPECT_EQ(problem(bad), "results file: bisect.commits[1].subject: string too long");
+  bad = j;
+  bad["commits"][1]["subject"] = 7;
+  EXPECT_EQ(problem(bad), "results file: bisect.commits[1].subject: expected a string");
+  bad = j;
+  bad["commits"] = nlohmann::json::array({j["commits"][0]});
+  EXPECT_EQ(problem(bad),
+            "results file: bisect.commits: expected the base and at least one commit");
+  // Absent or null optional fields read as nothing.
+  bad = j;
+  bad["pairs"][0]["values"][0].erase("ci");
+  bad["pairs"][0]["values"][0]["change"] = nullptr;
+  const Bisection back = bisection_from_json(bad);
+  EXPECT_TRUE(std::isnan(back.pairs[0].values[0].change));
+  EXPECT_TRUE(std::isnan(back.pairs[0].values[0].ci_low));
+}
+
 }  // namespace
 }  // namespace benchpr

@@ -1,16 +1,12 @@
-#include <iostream>
-
 #include <fmt/format.h>
 
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/compare_results.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/config/config_parser.hpp"
-#include "benchpr/core/results_json.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -71,25 +67,10 @@ int compare_command(const CompareOptions& options) {
                             results.head.spec, results.stop_reason,
                             to_string(results.config.suites[0].format)));
 
-  // As `run` does: the comment is made from the results as the file stores them, so `benchpr
-  // publish` of that file gives the same comment.
-  Results stored = results;
-  try {
-    stored = results_from_string(results_to_string(results));
-  } catch (const Error&) {
-  }
-  const Report report = present_report(stored, targets, progress);
-  progress.line(fmt::format("recommendation: {} ({})",
-                            to_string(report.analysis.recommendation.kind),
-                            report.analysis.recommendation.reason));
-  ReportEnd end;
+  ComparisonEnd end;
   end.results_path = options.output;
-  end.write_after = " (the report was printed)";
-  end.write_errors = report.write_errors;
-  const int exit_code = finish_report(report, PostOutcome{}, end, progress);
-  if (const int code = fail_on_exit_code(options.fail_on, stored, report.analysis); code != kExitOk)
-    return code;
-  return exit_code;
+  end.fail_on = options.fail_on;
+  return end_comparison(results, targets, end, progress);
 }
 
 }  // namespace benchpr::app

@@ -15,10 +15,9 @@
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
+#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
@@ -154,15 +153,7 @@ int run_executables(const RunOptions& options) {
       "comparing base {} with PR {}, {} rounds + {} warm-up, work directory {}", options.base_exe,
       options.head_exe, config.rounds, config.warmup_rounds, ws.root));
 
-  runner::SessionSetup setup;
-  setup.base_dir = ws.base_dir;
-  setup.head_dir = ws.head_dir;
-  setup.out_dir = ws.out_dir;
-  setup.log_dir = ws.log_dir;
-  setup.persist_paths = {ws.results_path};
-  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
-  if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
-  setup.rounds_fixed = options.rounds.has_value();
+  const runner::SessionSetup setup = common_session_setup(ws, options, config);
   exec::PosixProcessRunner processes;
   progress.begin_group("benchpr: measure");
   runner::Session session(processes, setup,
@@ -170,27 +161,11 @@ int run_executables(const RunOptions& options) {
   session.run(results);
   progress.end_group();
 
-  Results stored = results;  // as `benchpr publish` reads the file back (see run)
-  try {
-    stored = results_from_string(results_to_string(results));
-  } catch (const Error&) {
-  }
-  const Report report = present_report(stored, targets, progress);
-  progress.line(fmt::format("recommendation: {} ({})",
-                            to_string(report.analysis.recommendation.kind),
-                            report.analysis.recommendation.reason));
-  ReportEnd end;
+  ComparisonEnd end;
   end.results_path = options.output.empty() ? ws.results_path : options.output;
-  end.write_after = " (the report was printed)";
-  end.write_errors = report.write_errors;
-  if (const std::optional<std::string>& during = session.write_error(); during)
-    end.write_errors.push_back(*during);
-  const int exit_code = finish_report(report, PostOutcome{}, end, progress);
-  if (!results.complete) return kExitFailure;
-  if (const int code = fail_on_exit_code(options.fail_on, results, report.analysis);
-      code != kExitOk)
-    return code;
-  return exit_code;
+  end.earlier_write_error = session.write_error();
+  end.fail_on = options.fail_on;
+  return end_comparison(results, targets, end, progress);
 }
 
 }  // namespace benchpr::app

@@ -1,11 +1,17 @@
 #include "benchpr/app/report_output.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include "benchpr/app/actions_report.hpp"
+#include "benchpr/app/options.hpp"
+#include "benchpr/app/report_failures.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/text.hpp"
@@ -107,6 +113,42 @@ Report present_report(const Results& results, ReportTargets targets, const Progr
   if (progress.github_actions())
     progress.print_untrusted_block("benchpr: comment", report.markdown);
   return report;
+}
+
+Results as_stored(const Results& results) {
+  try {
+    return results_from_string(results_to_string(results));
+  } catch (const Error&) {
+    return results;
+  }
+}
+
+int end_comparison(const Results& results, const ReportTargets& targets, const ComparisonEnd& end,
+                   const Progress& progress) {
+  const Report report = present_report(as_stored(results), targets, progress);
+  progress.line(fmt::format("recommendation: {} ({})",
+                            to_string(report.analysis.recommendation.kind),
+                            report.analysis.recommendation.reason));
+  if (end.annotate_regressions && progress.github_actions())
+    for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
+  const PostOutcome posted = end.post ? end.post(report) : PostOutcome{};
+
+  ReportEnd failures;
+  failures.results_path = end.results_path;
+  failures.posting_after = end.posting_after;
+  failures.write_after = end.write_after;
+  // A write that failed during the rounds (the work directory's copy included) or at the end:
+  // the report is printed and posted all the same, the job fails naming the file, once.
+  failures.write_errors = report.write_errors;
+  if (const std::optional<std::string>& earlier = end.earlier_write_error;
+      earlier && std::find(failures.write_errors.begin(), failures.write_errors.end(), *earlier) ==
+                     failures.write_errors.end())
+    failures.write_errors.push_back(*earlier);
+  const int exit_code = finish_report(report, posted, failures, progress);
+  if (!results.complete) return kExitFailure;
+  if (const int code = fail_on_exit_code(end.fail_on, results, report.analysis); code != kExitOk)
+    return code;
+  return exit_code;
 }
 
 }  // namespace benchpr::app

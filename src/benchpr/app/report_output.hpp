@@ -1,11 +1,15 @@
 // The end of every command: analyse, render, and write the markdown and the results where the
-// user asked. Shared by `run` and `publish` so both produce the same comment from the same data.
+// user asked. Shared by `run`, `compare` and `publish` so all produce the same comment from the
+// same data.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/templates.hpp"
 #include "benchpr/core/model.hpp"
@@ -71,5 +75,32 @@ Report make_report(const Results& results, const ReportTargets& targets);
 // is built rather than after the last round. Creates missing parent directories, as the writes
 // do; leaves existing files alone.
 void check_output_paths(const std::vector<std::string>& paths);
+
+// The results as `benchpr publish` reads them back from the file the command writes (10
+// significant digits, not the full doubles in memory), so that the file gives the same comment
+// byte for byte. Should the file's reader refuse them (a limit meant for untrusted files), the
+// results as they are.
+Results as_stored(const Results& results);
+
+// What the commands that compare (`run`, `run --base-exe/--head-exe`, `compare`) do differently
+// at their end.
+struct ComparisonEnd {
+  std::string results_path;  // named in the step outputs
+  // A results file that could not be written before the end (during the rounds), if any.
+  std::optional<std::string> earlier_write_error;
+  std::string fail_on = "never";  // --fail-on
+  std::string posting_after;      // see ReportEnd
+  std::string write_after = " (the report was printed)";
+  bool annotate_regressions = false;  // a warning annotation per regression in an Actions job
+  // Posts the report, or says why it does not; none: nothing is posted.
+  std::function<PostOutcome(const Report&)> post;
+};
+
+// The end of a comparison: the report made from the results as stored (as_stored) and shown,
+// the recommendation line, the annotations, the posting, then the Actions files and every
+// failure on stderr (finish_report). Returns the exit code: kExitFailure for a comparison that
+// did not finish, else the code --fail-on asks for, else finish_report's.
+int end_comparison(const Results& results, const ReportTargets& targets, const ComparisonEnd& end,
+                   const Progress& progress);
 
 }  // namespace benchpr::app

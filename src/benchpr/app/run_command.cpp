@@ -21,9 +21,9 @@
 #include "benchpr/app/pending_status.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/resume.hpp"
+#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -163,19 +163,9 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
                                    const std::optional<ShardSpec>& shard,
                                    const std::optional<Results>& balance,
                                    exec::ProcessRunner& processes, const Progress& progress) {
-  runner::SessionSetup setup;
-  setup.base_dir = ws.base_dir;
-  setup.head_dir = ws.head_dir;
-  setup.out_dir = ws.out_dir;
-  setup.log_dir = ws.log_dir;
-  setup.persist_paths = {ws.results_path};
-  if (!options.output.empty()) setup.persist_paths.push_back(options.output);
+  runner::SessionSetup setup = common_session_setup(ws, options, config);
   setup.skip_build = options.skip_build;
   setup.resume = !options.resume.empty();
-  // Without a budget of its own (which makes the rounds adaptive), a comparison is still sized
-  // to fit a CI job: the warm-up round tells what a round costs.
-  if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
-  setup.rounds_fixed = options.rounds.has_value();
   setup.why = options.why;
   if (zero_config) {
     const std::string base_dir = ws.base_dir;
@@ -204,15 +194,164 @@ runner::SessionSetup session_setup(const RunOptions& options, const Config& conf
   return setup;
 }
 
-// The results as `benchpr publish` reads them back from the file this run writes. Should the
-// file's reader refuse what this run produced (a limit meant for untrusted files), the run still
-// reports, from memory.
-Results as_stored(const Results& results) {
-  try {
-    return results_from_string(results_to_string(results));
-  } catch (const Error&) {
-    return results;
+// `--resume FILE`: the interrupted comparison, whose revisions and output file this run takes.
+std::optional<Results> take_resumed(RunOptions& options) {
+  if (options.resume.empty()) return std::nullopt;
+  Results resumed = read_resumable(options.resume);
+  take_revisions_from(options, resumed);
+  // The same file goes on growing.
+  if (options.output.empty()) options.output = options.resume;
+  return resumed;
+}
+
+// What is compared and where, before the configuration is known.
+Results comparison_results(const Comparison& comparison) {
+  Results results;
+  results.tool_version = BENCHPR_VERSION;
+  results.base = comparison.base;
+  results.head = comparison.head;
+  results.pull_request = comparison.pull_request;
+  results.machine = runner::read_machine_info();
+  results.workflow_run_url = this_workflow_run_url();
+  return results;
+}
+
+// Whether the PR edits the .benchpr.yml this comparison uses. With --config, neither
+// revision's .benchpr.yml is used: the PR's edits to it change nothing.
+bool config_changed_by_head(git::Repository& repo, const RunOptions& options,
+                            const Results& results) {
+  if (!options.config_file.empty()) return false;
+  const auto changed = repo.changed_paths(results.base.sha, results.head.sha);
+  return std::find(changed.begin(), changed.end(), ".benchpr.yml") != changed.end();
+}
+
+struct LockedWorkspace {
+  std::unique_ptr<runner::WorkspaceLock> lock;
+  runner::Workspace ws;
+};
+
+// The work directory (--workdir, else .git/benchpr), held for this run alone. A WorkspaceError
+// (not writable, locked by another run) ends with exit 2: nothing measured.
+LockedWorkspace lock_workspace(const RunOptions& options, git::Repository& repo) {
+  const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  LockedWorkspace locked;
+  locked.lock = std::make_unique<runner::WorkspaceLock>(root, 0);
+  locked.ws = runner::prepare_workspace(root);
+  return locked;
+}
+
+void warn_if_same_commit(const Results& results, const Progress& progress) {
+  if (results.base.sha != results.head.sha) return;
+  progress.line(fmt::format(
+      "warning: base {} and PR {} are the same commit ({}): every difference measured is "
+      "noise; pass the revisions to compare with --base and --head",
+      results.base.spec, results.head.spec, short_sha(results.base.sha)));
+}
+
+// A project without .benchpr.yml: its build and benchmarks found in the base's worktree.
+Config zero_config_in_base(const RunOptions& options, const std::string& base_dir,
+                           const Progress& progress) {
+  Config config = zero_config_for(options, base_dir);
+  progress.line("no .benchpr.yml in the base revision: building with `" + config.build +
+                "` and running every Google Benchmark executable it produces");
+  for (const std::string& note : runner::build_option_notes(base_dir)) progress.line(note);
+  return config;
+}
+
+// --seed; a shard's is the one every shard of the comparison computes alike; else a fresh one.
+std::uint64_t comparison_seed(const RunOptions& options, const std::optional<ShardSpec>& shard,
+                              const Results& results) {
+  if (options.seed) return *options.seed;
+  if (shard)
+    return shared_shard_seed(results.base.sha, results.head.sha,
+                             config_to_json(results.config).dump(), shard->count);
+  return fresh_seed();
+}
+
+void warn_if_too_few_rounds(const Config& config, const Progress& progress) {
+  if (config.rounds >= kMinDecidingRounds) return;
+  progress.line(fmt::format(
+      "warning: {} rounds can never give a verdict; use at least {} (`rounds:` in .benchpr.yml "
+      "or --rounds)",
+      config.rounds, kMinDecidingRounds));
+}
+
+// Builds both revisions and measures them (then, when asked, bisects the PR's commits), the
+// Actions files watched while the PR's code runs. Returns the write error the rounds met, if any.
+std::optional<std::string> build_and_measure(Results& results, const runner::SessionSetup& setup,
+                                             const RunOptions& options, bool sharded,
+                                             git::Repository& repo, exec::ProcessRunner& processes,
+                                             const runner::Workspace& ws,
+                                             const Progress& progress) {
+  progress.begin_group("benchpr: build and measure");
+  runner::Session session(processes, setup,
+                          [&progress](const std::string& l) { progress.line(l); });
+  const ActionsFilesWatch actions_files;  // before any code of the pull request runs
+  session.run(results);
+  if ((options.bisect || results.config.bisect == "auto") && !sharded)
+    bisect_after_comparison(repo, processes, results, ws, options.skip_build,
+                            [&progress](const std::string& l) { progress.line(l); });
+  progress.end_group();
+  actions_files.warn_if_changed();
+  return session.write_error();
+}
+
+// Posts the comment, or says why this run does not: a shard's comparison is posted once merged,
+// and the measuring half of the fork-safe pair has no token to post with.
+PostOutcome post_or_say_why_not(const Report& report, const RunOptions& options,
+                                const Results& results, const Comparison& comparison,
+                                const std::optional<ShardSpec>& shard,
+                                const std::string& results_path, const Progress& progress) {
+  if (shard) {
+    // One shard sees only its share: the comparison is judged, and posted, once merged.
+    progress.line(fmt::format(
+        "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
+        "results.json`, then `benchpr publish results.json`",
+        shard->index, shard->count, "results in " + results_path));
+    return {};
   }
+  if (results.pull_request && comparison.fork_with_read_only_token &&
+      !github::token_from_environment().empty()) {
+    // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
+    std::cout << fork_notice("measured and wrote the job summary") << std::endl;
+    return {};
+  }
+  if (!results.pull_request) return {};
+  return post_comment(post_request(options, results, report.analysis, report.markdown), progress);
+}
+
+// Continues the interrupted comparison: checked against what this run would compare (the same
+// revisions, configuration and builds), it replaces `results`.
+void resume_into(Results& results, Results resumed, const RunOptions& options, bool zero_config,
+                 const Progress& progress) {
+  check_resumable(options.resume, resumed, results, zero_config);
+  results = std::move(resumed);
+  progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
+                            options.resume, results.rounds_done, results.plan.size(),
+                            results.seed));
+}
+
+void announce_comparison(const Results& results, const runner::Workspace& ws,
+                         const Progress& progress) {
+  progress.line(fmt::format(
+      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
+      results.base.spec, short_sha(results.base.sha), results.head.spec,
+      short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
+}
+
+// How `run` ends beyond what every comparison does: where its results are, --fail-on, the words
+// after its failures, the regressions annotated in an Actions job.
+ComparisonEnd run_end(const RunOptions& options, const runner::Workspace& ws) {
+  ComparisonEnd end;
+  end.results_path = options.output.empty() ? ws.results_path : options.output;
+  end.fail_on = options.fail_on;
+  end.posting_after = options.markdown.empty() ? " (the report was printed)"
+                                               : " (the report was printed and written)";
+  end.write_after = " (the comment was printed)";
+  end.annotate_regressions = true;
+  return end;
 }
 
 }  // namespace
@@ -220,13 +359,7 @@ Results as_stored(const Results& results) {
 int run_command(const RunOptions& given) {
   if (!given.base_exe.empty() || !given.head_exe.empty()) return run_executables(given);
   RunOptions options = given;
-  std::optional<Results> resumed;
-  if (!options.resume.empty()) {
-    resumed = read_resumable(options.resume);
-    take_revisions_from(options, *resumed);
-    // The same file goes on growing.
-    if (options.output.empty()) options.output = options.resume;
-  }
+  std::optional<Results> resumed = take_resumed(options);
   exec::install_interrupt_handlers();
   protect_own_environment();  // before any code under test can start
   check_comment_key(options.key);
@@ -245,79 +378,32 @@ int run_command(const RunOptions& given) {
   warn_if_dirty(processes, options, comparison, progress);
   git::Repository& repo = *ctx.repo;
 
-  Results results;
-  results.tool_version = BENCHPR_VERSION;
-  results.base = comparison.base;
-  results.head = comparison.head;
-  results.pull_request = comparison.pull_request;
+  Results results = comparison_results(comparison);
   std::optional<Config> config = load_config(options, repo, results.base.sha);
   warn_if_config_ignored(repo, options, results.base, progress);
-  // With --config, neither revision's .benchpr.yml is used: the PR's edits to it change nothing.
-  results.config_changed_by_head = false;
-  if (options.config_file.empty())
-    for (const auto& p : repo.changed_paths(results.base.sha, results.head.sha))
-      if (p == ".benchpr.yml") results.config_changed_by_head = true;
-  results.machine = runner::read_machine_info();
-  results.workflow_run_url = this_workflow_run_url();
-
-  const std::string root = options.workdir.empty() ? repo.git_dir() + "/benchpr" : options.workdir;
-  runner::Workspace ws;
-  std::unique_ptr<runner::WorkspaceLock> lock;
-  {
-    std::error_code ec;
-    std::filesystem::create_directories(root, ec);
-    // A WorkspaceError (not writable, locked by another run) ends with exit 2: nothing measured.
-    lock = std::make_unique<runner::WorkspaceLock>(root, 0);
-    ws = runner::prepare_workspace(root);
-  }
+  results.config_changed_by_head = config_changed_by_head(repo, options, results);
+  const LockedWorkspace locked = lock_workspace(options, repo);
+  const runner::Workspace& ws = locked.ws;
   check_outputs_outside_workspace(ws, {options.output, options.markdown, options.html});
   check_output_paths({options.output, options.markdown, options.html});
-  if (results.base.sha == results.head.sha) {
-    progress.line(fmt::format(
-        "warning: base {} and PR {} are the same commit ({}): every difference measured is "
-        "noise; pass the revisions to compare with --base and --head",
-        results.base.spec, results.head.spec, short_sha(results.base.sha)));
-  }
+  warn_if_same_commit(results, progress);
   // A resumed comparison reuses the worktrees and their builds as the interruption left them.
   if (!resumed) repo.materialise(results.base.sha, ws.base_dir);
   const bool zero_config = !config;
-  if (zero_config) {
-    config = zero_config_for(options, ws.base_dir);
-    progress.line("no .benchpr.yml in the base revision: building with `" + config->build +
-                  "` and running every Google Benchmark executable it produces");
-    for (const std::string& note : runner::build_option_notes(ws.base_dir)) progress.line(note);
-  }
-  results.config = *config;
-  results.seed = options.seed ? *options.seed
-                 : shard      ? shared_shard_seed(results.base.sha, results.head.sha,
-                                                  config_to_json(results.config).dump(), shard->count)
-                              : fresh_seed();
+  results.config = zero_config ? zero_config_in_base(options, ws.base_dir, progress) : *config;
+  results.seed = comparison_seed(options, shard, results);
   // The default plan spends the default budget: rounds go on (for the benchmarks still open)
   // until every benchmark is decided or the budget is spent. --rounds asks for a fixed plan, and
   // a shard's budget is the merged comparison's, so both keep the fixed rounds.
   if (!results.config.budget_seconds && !options.rounds && !shard)
     results.config.budget_seconds = kDefaultBudgetSeconds;
-  if (resumed) {
-    check_resumable(options.resume, *resumed, results, zero_config);
-    results = std::move(*resumed);
-    progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
-                              options.resume, results.rounds_done, results.plan.size(),
-                              results.seed));
-  }
+  if (resumed) resume_into(results, std::move(*resumed), options, zero_config, progress);
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
-  if (results.config.rounds < kMinDecidingRounds) {
-    progress.line(fmt::format(
-        "warning: {} rounds can never give a verdict; use at least {} (`rounds:` in .benchpr.yml "
-        "or --rounds)",
-        results.config.rounds, kMinDecidingRounds));
-  }
+  warn_if_too_few_rounds(results.config, progress);
   if (!resumed)
     results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
-  progress.line(fmt::format(
-      "comparing base {} ({}) with PR {} ({}), {} rounds + {} warm-up, work directory {}",
-      results.base.spec, short_sha(results.base.sha), results.head.spec,
-      short_sha(results.head.sha), results.config.rounds, results.config.warmup_rounds, ws.root));
+  announce_comparison(results, ws, progress);
   if (!resumed) repo.materialise(results.head.sha, ws.head_dir);
 
   const runner::SessionSetup setup =
@@ -328,62 +414,14 @@ int run_command(const RunOptions& given) {
     set_pending_status(options.api_url, github::token_from_environment(), *results.pull_request,
                        options.key, results.workflow_run_url, progress);
   }
-  progress.begin_group("benchpr: build and measure");
-  runner::Session session(processes, setup,
-                          [&progress](const std::string& l) { progress.line(l); });
-  const ActionsFilesWatch actions_files;  // before any code of the pull request runs
-  session.run(results);
-  if ((options.bisect || results.config.bisect == "auto") && !shard)
-    bisect_after_comparison(repo, processes, results, ws, options.skip_build,
-                            [&progress](const std::string& l) { progress.line(l); });
-  progress.end_group();
-  actions_files.warn_if_changed();
-
-  // The comment is rendered from the numbers as the results file holds them (10 significant
-  // digits), not from the full doubles in memory: `benchpr publish` of that file must give the
-  // same comment byte for byte, and a value at a rounding boundary would otherwise read one way
-  // here and the other way there.
-  const Report report = present_report(as_stored(results), targets, progress);
-  progress.line(fmt::format("recommendation: {} ({})",
-                            to_string(report.analysis.recommendation.kind),
-                            report.analysis.recommendation.reason));
-  if (progress.github_actions())
-    for (const auto& line : regression_annotations(report.analysis)) std::cout << line << "\n";
-
-  PostOutcome posted;
-  if (shard) {
-    // One shard sees only its share: the comparison is judged, and posted, once merged.
-    progress.line(fmt::format(
-        "shard {} of {} done: {}; join the shards with `benchpr merge SHARD.json... --output "
-        "results.json`, then `benchpr publish results.json`",
-        shard->index, shard->count,
-        options.output.empty() ? "results in " + ws.results_path : "results in " + options.output));
-  } else if (results.pull_request && comparison.fork_with_read_only_token &&
-             !github::token_from_environment().empty()) {
-    // Without a token this is the measuring half of the fork-safe pair: nothing to point at.
-    std::cout << fork_notice("measured and wrote the job summary") << std::endl;
-  } else if (results.pull_request) {
-    posted =
-        post_comment(post_request(options, results, report.analysis, report.markdown), progress);
-  }
-  ReportEnd end;
-  end.results_path = options.output.empty() ? ws.results_path : options.output;
-  end.posting_after = options.markdown.empty() ? " (the report was printed)"
-                                               : " (the report was printed and written)";
-  // A write that failed during the rounds (the work directory's copy included) or at the end:
-  // the comment is printed and posted all the same, the job fails naming the file.
-  end.write_errors = report.write_errors;
-  if (const std::optional<std::string>& during = session.write_error();
-      during && std::find(end.write_errors.begin(), end.write_errors.end(), *during) ==
-                    end.write_errors.end())
-    end.write_errors.push_back(*during);
-  end.write_after = " (the comment was printed)";
-  const int exit_code = finish_report(report, posted, end, progress);
-  if (!results.complete) return kExitFailure;
-  if (const int code = fail_on_exit_code(options.fail_on, results, report.analysis);
-      code != kExitOk)
-    return code;
-  return exit_code;
+  ComparisonEnd end = run_end(options, ws);
+  end.earlier_write_error =
+      build_and_measure(results, setup, options, shard.has_value(), repo, processes, ws, progress);
+  end.post = [&](const Report& report) {
+    return post_or_say_why_not(report, options, results, comparison, shard, end.results_path,
+                               progress);
+  };
+  return end_comparison(results, targets, end, progress);
 }
 
 }  // namespace benchpr::app

@@ -21,16 +21,7 @@ namespace {
 // The results as they stood at a look: the first `rounds` analysed rounds, and only the series
 // still open there. The run records are left out; the analysis does not read them.
 Results at_look(const Results& results, int rounds, const std::vector<bool>& open) {
-  Results r;
-  r.schema_version = results.schema_version;
-  r.tool_version = results.tool_version;
-  r.base = results.base;
-  r.head = results.head;
-  r.config = results.config;
-  r.machine = results.machine;
-  r.pull_request = results.pull_request;
-  r.config_changed_by_head = results.config_changed_by_head;
-  r.seed = results.seed;
+  Results r = same_comparison(results);
   r.plan = results.plan;
   r.builds = results.builds;
   r.complete = true;  // a look is a planned point, not a partial run

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -11,7 +10,7 @@
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
-#include "benchpr/core/sentence.hpp"
+#include "benchpr/core/run_notes.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/value_range.hpp"
 #include "benchpr/core/wording.hpp"
@@ -344,72 +343,29 @@ SuiteSummary summarise_suite(const std::string& suite, const std::vector<Work>& 
   return out;
 }
 
-}  // namespace
-
-// "The PR's runs of micro left 3 processes running (in 2 of 12 runs); benchpr killed them.":
-// a benchmark that daemonises may have disturbed the runs after it, and the user should know
-// that their code leaves processes behind. One note per suite and side, in the order of the runs.
-static std::vector<Note> leftover_process_notes(const Results& results) {
-  struct Left {
-    std::string suite;
-    Side side;
-    int processes = 0, runs_with = 0, runs = 0;
-  };
-  std::vector<Left> lefts;
-  // One look-up per run: a results file may hold 100,000 run records of as many suites, where a
-  // search through the suites seen so far took seconds (an hour at the file size limit).
-  std::unordered_map<std::string, std::size_t> index[2];  // per side: suite -> lefts[i]
-  for (const RunRecord& r : results.runs) {
-    const auto [at, added] = index[r.side == Side::Base ? 0 : 1].try_emplace(r.suite, lefts.size());
-    if (added) lefts.push_back(Left{r.suite, r.side});
-    Left* it = &lefts[at->second];
-    ++it->runs;
-    if (r.leftover_processes > 0) {
-      it->processes += r.leftover_processes;
-      ++it->runs_with;
-    }
-  }
-  std::vector<Note> notes;
-  for (const Left& l : lefts) {
-    if (l.processes == 0) continue;
-    Sentence s;
-    s.text(fmt::format("The {} runs of suite ", l.side == Side::Base ? "base" : "PR"))
-        .code(l.suite)
-        .text(fmt::format(" left {} process{} running (in {} of {} runs); benchpr killed {} after "
-                          "each run.",
-                          l.processes, l.processes == 1 ? "" : "es", l.runs_with, l.runs,
-                          l.processes == 1 ? "it" : "them"));
-    notes.emplace_back(NoteKind::Other, std::move(s).take());
-  }
-  return notes;
-}
-
-Analysis analyse(const Results& results, const AnalysisOptions& options) {
-  Analysis out;
-  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
-  out.analysed_rounds = static_cast<int>(rounds.size());
-  out.alpha = options.alpha;
-  out.equivalence_level = 1 - 2 * options.equivalence_alpha;
-  std::vector<Work> works(results.series.size());
-  // A benchmark whose every value is below a picosecond measures nothing: it is named once in a
-  // note, not compared and not a failure of the comparison.
-  std::vector<bool> left_out(works.size(), false);
-  std::vector<TextPart> too_small;
-  int too_small_count = 0;
-  for (std::size_t i = 0; i < works.size(); ++i) {
+// The benchmarks too small to measure (every value below a picosecond, instruction counts
+// aside): left out of the comparison, named in a note. Per series, whether it is left out.
+std::vector<bool> leave_out_too_small(const Results& results, RunFacts& facts) {
+  std::vector<bool> left_out(results.series.size(), false);
+  for (std::size_t i = 0; i < results.series.size(); ++i) {
     if (is_instruction_series(results.series[i])) continue;
     const std::optional<double> tiny = too_small_to_measure(results.series[i]);
     if (!tiny) continue;
     left_out[i] = true;
-    if (too_small_count++ < 5) {
-      if (!too_small.empty()) too_small.push_back({", ", false});
-      too_small.push_back({results.series[i].name, true});
-      too_small.push_back({fmt::format(" ({:.2g} {})", *tiny, results.series[i].unit), false});
-    }
+    facts.too_small.push_back({results.series[i].name, *tiny, results.series[i].unit});
   }
+  return left_out;
+}
+
+// Each series' own numbers, before the family is known: exact counts take no part in the
+// family's statistics (their verdict is the change itself).
+std::vector<Work> analyse_each_series(const Results& results,
+                                      const std::vector<AnalysedRound>& rounds,
+                                      const std::vector<bool>& left_out,
+                                      const AnalysisOptions& options) {
+  std::vector<Work> works(results.series.size());
   for (std::size_t i = 0; i < works.size(); ++i) {
     if (left_out[i]) continue;
-    // Exact counts take no part in the family's statistics: their verdict is the change itself.
     if (is_instruction_series(results.series[i])) {
       works[i].out =
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
@@ -417,20 +373,80 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     }
     analyse_series(works[i], results.series[i], rounds, results.config, true, options);
   }
-  // A cold first round is the machine's and moves the whole family: unless the family shows it,
-  // a benchmark whose round 1 alone looked cold (heavy-tailed noise) keeps that round, unflagged.
-  {
-    std::vector<double> cold_ps;
-    for (std::size_t i = 0; i < works.size(); ++i)
-      if (!is_instruction_series(results.series[i])) cold_ps.push_back(works[i].rounds.cold_p);
-    if (!cold_start_shared(cold_ps)) {
-      for (std::size_t i = 0; i < works.size(); ++i) {
-        if (is_instruction_series(results.series[i]) || !works[i].rounds.cold_first) continue;
-        works[i] = Work{};
-        analyse_series(works[i], results.series[i], rounds, results.config, false, options);
-      }
-    }
+  return works;
+}
+
+// A cold first round is the machine's and moves the whole family: unless the family shows it,
+// a benchmark whose round 1 alone looked cold (heavy-tailed noise) keeps that round, unflagged.
+void keep_cold_rounds_unless_shared(std::vector<Work>& works, const Results& results,
+                                    const std::vector<AnalysedRound>& rounds,
+                                    const AnalysisOptions& options) {
+  std::vector<double> cold_ps;
+  for (std::size_t i = 0; i < works.size(); ++i)
+    if (!is_instruction_series(results.series[i])) cold_ps.push_back(works[i].rounds.cold_p);
+  if (cold_start_shared(cold_ps)) return;
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    if (is_instruction_series(results.series[i]) || !works[i].rounds.cold_first) continue;
+    works[i] = Work{};
+    analyse_series(works[i], results.series[i], rounds, results.config, false, options);
   }
+}
+
+// The verdicts: Benjamini-Hochberg over the family, of "no change" (`p`) and of "no more than
+// half the threshold" (`p_size`), then each comparable benchmark decided.
+void decide_each(std::vector<Work>& works, const std::vector<double>& p,
+                 const std::vector<double>& p_size, const AnalysisOptions& options,
+                 const Family& family) {
+  const std::vector<double> adjusted = stats::benjamini_hochberg(p);
+  const std::vector<double> size_adjusted = stats::benjamini_hochberg(p_size);
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    works[i].out.p_adjusted = adjusted[i];
+    if (works[i].comparable)
+      decide(works[i], works[i].out.threshold, options, family, size_adjusted[i]);
+  }
+}
+
+// The run's numbers over its compared benchmarks (the median MDEs, whether many follow the
+// run order, a summary per suite); counts the cold first rounds for the notes.
+void summarise_run(Analysis& out, const std::vector<Work>& works,
+                   const std::vector<AnalysedRound>& rounds, RunFacts& facts) {
+  int compared = 0, ordered = 0;
+  std::vector<double> mdes, label_mdes;
+  std::vector<std::string> suites;
+  for (const Work& w : works) {
+    if (w.out.dropped_round) ++facts.cold_left_out;
+    if (!w.out.dropped_round && w.rounds.cold_first) ++facts.cold_kept;
+    if (!w.comparable) continue;
+    ++compared;
+    if (w.out.has_flag(BenchmarkFlag::Order)) ++ordered;
+    if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
+    if (std::isfinite(w.out.mde_label)) label_mdes.push_back(w.out.mde_label);
+    if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
+      suites.push_back(w.out.suite);
+  }
+  out.run_mde = stats::median(mdes);
+  out.run_mde_label = stats::median(label_mdes);
+  // "Many": at least two benchmarks and a quarter of those compared; one is that benchmark's story.
+  out.order_warning = ordered >= 2 && ordered >= kOrderWarningShare * compared;
+  for (const std::string& suite : suites) {
+    out.suites.push_back(summarise_suite(suite, works, rounds));
+  }
+}
+
+}  // namespace
+
+Analysis analyse(const Results& results, const AnalysisOptions& options) {
+  Analysis out;
+  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  out.analysed_rounds = static_cast<int>(rounds.size());
+  out.alpha = options.alpha;
+  out.equivalence_level = 1 - 2 * options.equivalence_alpha;
+  RunFacts facts;
+  // A benchmark whose every value is below a picosecond measures nothing: it is named once in a
+  // note, not compared and not a failure of the comparison.
+  const std::vector<bool> left_out = leave_out_too_small(results, facts);
+  std::vector<Work> works = analyse_each_series(results, rounds, left_out, options);
+  keep_cold_rounds_unless_shared(works, results, rounds, options);
 
   // The run's variance prior from every compared benchmark, then each fit moderated by it.
   Family family;
@@ -501,73 +517,10 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
     // Each benchmark's size test is against half of its own threshold.
     p_size.push_back(w.comparable ? w.fit.p_beyond(std::log1p(w.out.threshold) / 2) : kMissing);
   }
-  const std::vector<double> adjusted = stats::benjamini_hochberg(p);
-  const std::vector<double> size_adjusted = stats::benjamini_hochberg(p_size);
-  for (std::size_t i = 0; i < works.size(); ++i) {
-    works[i].out.p_adjusted = adjusted[i];
-    if (works[i].comparable)
-      decide(works[i], works[i].out.threshold, options, family, size_adjusted[i]);
-  }
+  decide_each(works, p, p_size, options, family);
 
-  int compared = 0, ordered = 0, cold = 0, cold_kept = 0;
-  std::vector<double> mdes, label_mdes;
-  std::vector<std::string> suites;
-  for (const Work& w : works) {
-    if (w.out.dropped_round) ++cold;
-    if (!w.out.dropped_round && w.rounds.cold_first) ++cold_kept;
-    if (!w.comparable) continue;
-    ++compared;
-    if (w.out.has_flag(BenchmarkFlag::Order)) ++ordered;
-    if (std::isfinite(w.out.mde)) mdes.push_back(w.out.mde);
-    if (std::isfinite(w.out.mde_label)) label_mdes.push_back(w.out.mde_label);
-    if (std::find(suites.begin(), suites.end(), w.out.suite) == suites.end())
-      suites.push_back(w.out.suite);
-  }
-  out.run_mde = stats::median(mdes);
-  out.run_mde_label = stats::median(label_mdes);
-  // "Many": at least two benchmarks and a quarter of those compared; one is that benchmark's story.
-  out.order_warning = ordered >= 2 && ordered >= kOrderWarningShare * compared;
-  for (const std::string& suite : suites) {
-    out.suites.push_back(summarise_suite(suite, works, rounds));
-  }
-
-  if (cold > 0) {
-    out.notes.emplace_back(
-        NoteKind::ColdRounds,
-        fmt::format("Round 1 looked cold for {} benchmark{} and was left out for {}.", cold,
-                    cold == 1 ? "" : "s", cold == 1 ? "it" : "them"));
-  }
-  if (cold_kept > 0) {
-    out.notes.emplace_back(
-        NoteKind::ColdRounds,
-        fmt::format(
-            "Round 1 looked cold for {} benchmark{} but was kept: too few rounds to leave it out.",
-            cold_kept, cold_kept == 1 ? "" : "s"));
-  }
-  if (!results.complete) {
-    out.notes.emplace_back(NoteKind::Partial,
-                           partial_results_notice(out.analysed_rounds, planned_rounds(results),
-                                                  stopped_because(results)));
-  }
-  if (results.config_changed_by_head) {
-    out.notes.emplace_back(
-        NoteKind::ConfigEdited,
-        "This pull request edits .benchpr.yml; the base revision's configuration was used.");
-  }
-  for (Note& note : leftover_process_notes(results)) out.notes.push_back(std::move(note));
-
-  if (too_small_count > 0) {
-    std::vector<TextPart> parts = std::move(too_small);
-    if (too_small_count > 5)
-      parts.push_back({fmt::format(" and {} more", too_small_count - 5), false});
-    parts.push_back({fmt::format(": too small to measure (below 1 ps), not compared; leave {} out "
-                                 "with a suite's ",
-                                 too_small_count == 1 ? "it" : "them"),
-                     false});
-    parts.push_back({"exclude:", true});
-    parts.push_back({" in .benchpr.yml.", false});
-    out.notes.emplace_back(NoteKind::Other, std::move(parts));
-  }
+  summarise_run(out, works, rounds, facts);
+  out.notes = run_notes(results, out.analysed_rounds, facts);
   out.benchmarks.reserve(works.size());
   for (std::size_t i = 0; i < works.size(); ++i)
     if (!left_out[i]) out.benchmarks.push_back(std::move(works[i].out));

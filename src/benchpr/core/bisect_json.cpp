@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -38,27 +39,28 @@ const json& array(const json& j, const char* key, const std::string& where, std:
   return *it;
 }
 
-std::string text(const json& j, const char* key, const std::string& where) {
+// The value at `key` when `is` accepts it, `otherwise` when the key is absent or null.
+template <class T>
+T field(const json& j, const char* key, const std::string& where, T otherwise,
+        bool (json::*is)() const noexcept, const char* expected) {
   const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return {};
-  if (!it->is_string()) fail(where + "." + key, "expected a string");
-  std::string s = it->get<std::string>();
+  if (it == j.end() || it->is_null()) return otherwise;
+  if (!((*it).*is)()) fail(where + "." + key, expected);
+  return it->get<T>();
+}
+
+std::string text(const json& j, const char* key, const std::string& where) {
+  std::string s = field<std::string>(j, key, where, {}, &json::is_string, "expected a string");
   if (s.size() > kMaxText) fail(where + "." + key, "string too long");
   return s;
 }
 
 double number(const json& j, const char* key, const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nan("");
-  if (!it->is_number()) fail(where + "." + key, "expected a number");
-  return it->get<double>();
+  return field<double>(j, key, where, std::nan(""), &json::is_number, "expected a number");
 }
 
 bool flag(const json& j, const char* key, const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return false;
-  if (!it->is_boolean()) fail(where + "." + key, "expected true or false");
-  return it->get<bool>();
+  return field<bool>(j, key, where, false, &json::is_boolean, "expected true or false");
 }
 
 int index(const json& j, const char* key, const std::string& where, std::size_t commits) {
@@ -79,47 +81,117 @@ double interval_end(const json& j, std::size_t i, const std::string& where) {
   return (*it)[i].get<double>();
 }
 
+// Each entry of `items` (the array at `where`), an object read by `read(entry, its where)`.
+template <class Read>
+auto read_each(const json& items, const std::string& where, Read read) {
+  std::vector<decltype(read(items, where))> out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", where, i);
+    out.push_back(read(object(items[i], at), at));
+  }
+  return out;
+}
+
+json commit_json(const BisectCommit& c) {
+  json j = {{"sha", c.sha}, {"subject", c.subject}};
+  if (c.skipped) {
+    j["skipped"] = true;
+    j["skip_reason"] = c.skip_reason;
+  }
+  return j;
+}
+
+BisectCommit commit_from(const json& j, const std::string& w) {
+  BisectCommit c;
+  c.sha = text(j, "sha", w);
+  if (c.sha.size() != 40 || c.sha.find_first_not_of("0123456789abcdef") != std::string::npos)
+    fail(w + ".sha", "expected a full 40-hex commit SHA");
+  c.subject = text(j, "subject", w);
+  c.skipped = flag(j, "skipped", w);
+  c.skip_reason = text(j, "skip_reason", w);
+  return c;
+}
+
+json target_json(const BisectTarget& t) {
+  return {{"suite", t.suite},
+          {"name", t.name},
+          {"change", number_or_null(t.change)},
+          {"threshold", t.threshold},
+          {"exact", t.exact}};
+}
+
+BisectTarget target_from(const json& j, const std::string& w) {
+  BisectTarget t;
+  t.suite = text(j, "suite", w);
+  t.name = text(j, "name", w);
+  t.change = number(j, "change", w);
+  t.threshold = number(j, "threshold", w);
+  if (!(t.threshold > 0 && t.threshold < 1))
+    fail(w + ".threshold", "expected a fraction in (0, 1)");
+  t.exact = flag(j, "exact", w);
+  return t;
+}
+
+json value_json(const BisectValue& v) {
+  json j = {{"suite", v.suite},
+            {"name", v.name},
+            {"from_value", number_or_null(v.from_value)},
+            {"to_value", number_or_null(v.to_value)},
+            {"change", number_or_null(v.change)},
+            {"rounds", v.rounds}};
+  if (std::isfinite(v.ci_low) || std::isfinite(v.ci_high))
+    j["ci"] = json::array({number_or_null(v.ci_low), number_or_null(v.ci_high)});
+  return j;
+}
+
+BisectValue value_from(const json& j, const std::string& w) {
+  BisectValue v;
+  v.suite = text(j, "suite", w);
+  v.name = text(j, "name", w);
+  v.from_value = number(j, "from_value", w);
+  v.to_value = number(j, "to_value", w);
+  v.change = number(j, "change", w);
+  v.ci_low = interval_end(j, 0, w);
+  v.ci_high = interval_end(j, 1, w);
+  const double rounds = number(j, "rounds", w);
+  v.rounds = std::isfinite(rounds) && rounds >= 0 && rounds < 1e6 ? static_cast<int>(rounds) : 0;
+  return v;
+}
+
+json pair_json(const BisectPair& p) {
+  json values = json::array();
+  for (const BisectValue& v : p.values) values.push_back(value_json(v));
+  json j = {{"from", p.from}, {"to", p.to}, {"seconds", p.seconds}, {"values", values}};
+  if (!p.failure.empty()) j["failure"] = p.failure;
+  return j;
+}
+
+BisectPair pair_from(const json& j, const std::string& w, std::size_t commits) {
+  BisectPair p;
+  p.from = index(j, "from", w, commits);
+  p.to = index(j, "to", w, commits);
+  if (p.from >= p.to) fail(w, "expected from < to");
+  p.seconds = number(j, "seconds", w);
+  p.failure = text(j, "failure", w);
+  p.values = read_each(array(j, "values", w, kMaxTargets), w + ".values", value_from);
+  return p;
+}
+
+// Every element of `items` as `to_json` writes it.
+template <class T, class ToJson>
+json json_array(const std::vector<T>& items, ToJson to_json) {
+  json out = json::array();
+  for (const T& item : items) out.push_back(to_json(item));
+  return out;
+}
+
 }  // namespace
 
 json bisection_to_json(const Bisection& b) {
-  json commits = json::array();
-  for (const BisectCommit& c : b.commits) {
-    json j = {{"sha", c.sha}, {"subject", c.subject}};
-    if (c.skipped) {
-      j["skipped"] = true;
-      j["skip_reason"] = c.skip_reason;
-    }
-    commits.push_back(std::move(j));
-  }
-  json targets = json::array();
-  for (const BisectTarget& t : b.targets)
-    targets.push_back({{"suite", t.suite},
-                       {"name", t.name},
-                       {"change", number_or_null(t.change)},
-                       {"threshold", t.threshold},
-                       {"exact", t.exact}});
-  json pairs = json::array();
-  for (const BisectPair& p : b.pairs) {
-    json values = json::array();
-    for (const BisectValue& v : p.values) {
-      json j = {{"suite", v.suite},
-                {"name", v.name},
-                {"from_value", number_or_null(v.from_value)},
-                {"to_value", number_or_null(v.to_value)},
-                {"change", number_or_null(v.change)},
-                {"rounds", v.rounds}};
-      if (std::isfinite(v.ci_low) || std::isfinite(v.ci_high))
-        j["ci"] = json::array({number_or_null(v.ci_low), number_or_null(v.ci_high)});
-      values.push_back(std::move(j));
-    }
-    json j = {{"from", p.from}, {"to", p.to}, {"seconds", p.seconds}, {"values", values}};
-    if (!p.failure.empty()) j["failure"] = p.failure;
-    pairs.push_back(std::move(j));
-  }
   return {{"method", b.method},
-          {"commits", commits},
-          {"targets", targets},
-          {"pairs", pairs},
+          {"commits", json_array(b.commits, commit_json)},
+          {"targets", json_array(b.targets, target_json)},
+          {"pairs", json_array(b.pairs, pair_json)},
           {"budget_seconds", b.budget_seconds},
           {"seconds", b.seconds},
           {"complete", b.complete},
@@ -135,57 +207,11 @@ Bisection bisection_from_json(const json& j) {
     fail(w + ".method", "expected time or instructions");
   const json& commits = array(j, "commits", w, kMaxCommits);
   if (commits.size() < 2) fail(w + ".commits", "expected the base and at least one commit");
-  for (std::size_t i = 0; i < commits.size(); ++i) {
-    const std::string cw = fmt::format("{}.commits[{}]", w, i);
-    BisectCommit c;
-    c.sha = text(object(commits[i], cw), "sha", cw);
-    if (c.sha.size() != 40 || c.sha.find_first_not_of("0123456789abcdef") != std::string::npos)
-      fail(cw + ".sha", "expected a full 40-hex commit SHA");
-    c.subject = text(commits[i], "subject", cw);
-    c.skipped = flag(commits[i], "skipped", cw);
-    c.skip_reason = text(commits[i], "skip_reason", cw);
-    b.commits.push_back(std::move(c));
-  }
-  const json& targets = array(j, "targets", w, kMaxTargets);
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const std::string tw = fmt::format("{}.targets[{}]", w, i);
-    BisectTarget t;
-    t.suite = text(object(targets[i], tw), "suite", tw);
-    t.name = text(targets[i], "name", tw);
-    t.change = number(targets[i], "change", tw);
-    t.threshold = number(targets[i], "threshold", tw);
-    if (!(t.threshold > 0 && t.threshold < 1))
-      fail(tw + ".threshold", "expected a fraction in (0, 1)");
-    t.exact = flag(targets[i], "exact", tw);
-    b.targets.push_back(std::move(t));
-  }
-  const json& pairs = array(j, "pairs", w, kMaxPairs);
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const std::string pw = fmt::format("{}.pairs[{}]", w, i);
-    BisectPair p;
-    p.from = index(object(pairs[i], pw), "from", pw, b.commits.size());
-    p.to = index(pairs[i], "to", pw, b.commits.size());
-    if (p.from >= p.to) fail(pw, "expected from < to");
-    p.seconds = number(pairs[i], "seconds", pw);
-    p.failure = text(pairs[i], "failure", pw);
-    const json& values = array(pairs[i], "values", pw, kMaxTargets);
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      const std::string vw = fmt::format("{}.values[{}]", pw, k);
-      BisectValue v;
-      v.suite = text(object(values[k], vw), "suite", vw);
-      v.name = text(values[k], "name", vw);
-      v.from_value = number(values[k], "from_value", vw);
-      v.to_value = number(values[k], "to_value", vw);
-      v.change = number(values[k], "change", vw);
-      v.ci_low = interval_end(values[k], 0, vw);
-      v.ci_high = interval_end(values[k], 1, vw);
-      const double rounds = number(values[k], "rounds", vw);
-      v.rounds =
-          std::isfinite(rounds) && rounds >= 0 && rounds < 1e6 ? static_cast<int>(rounds) : 0;
-      p.values.push_back(std::move(v));
-    }
-    b.pairs.push_back(std::move(p));
-  }
+  b.commits = read_each(commits, w + ".commits", commit_from);
+  b.targets = read_each(array(j, "targets", w, kMaxTargets), w + ".targets", target_from);
+  b.pairs = read_each(
+      array(j, "pairs", w, kMaxPairs), w + ".pairs",
+      [&b](const json& p, const std::string& pw) { return pair_from(p, pw, b.commits.size()); });
   b.budget_seconds = number(j, "budget_seconds", w);
   if (!std::isfinite(b.budget_seconds)) b.budget_seconds = 0;
   b.seconds = number(j, "seconds", w);

@@ -159,31 +159,29 @@ struct GapFamilies {
   std::vector<GapCandidate> all;
 };
 
-GapFamilies gap_families(const Results& results,
-                         const std::vector<const BenchmarkSeries*>& series) {
-  // A neighbour's load stretches the wall time of every benchmark a process runs, so on its own
-  // a busy round's gap would pass for waiting. The benchmarks of one process run share that
-  // load: on a busy round each benchmark's gap is taken relative to the median gap of the
-  // suite's other benchmarks in that round (at least kMinReference of them; else the round is
-  // not used). Quiet rounds are used as they are. A PR that adds waiting to most of a suite's
-  // benchmarks moves that median too; on a quiet machine it is still seen.
-  constexpr std::size_t kMinReference = 2;
-  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
-  const std::vector<RoundLoad> loads = round_loads(results);
+// Per analysed round, whether it is judged as busy: a neighbour's load is bursty, so under CPU
+// hogs held all along a round's share can still come out above the busy bar (a short filtered
+// run between two bursts), and four such "quiet" rounds were enough to note a wall-time change
+// of -14.5% on an untouched benchmark. On a machine busy in many rounds, every round is judged
+// against the suite's other benchmarks.
+std::vector<bool> busy_rounds(const Results& results, const std::vector<AnalysedRound>& rounds) {
   std::unordered_set<int> busy_numbers;
-  for (const RoundLoad& l : loads)
+  for (const RoundLoad& l : round_loads(results))
     if (round_busy(l)) busy_numbers.insert(l.number);
   std::vector<bool> busy;
   for (const AnalysedRound& r : rounds) busy.push_back(busy_numbers.count(r.number) > 0);
-  // A neighbour's load is bursty: under CPU hogs held all along, a round's share can still come
-  // out above the busy bar (a short filtered run between two bursts), and four such "quiet"
-  // rounds were enough to note a wall-time change of -14.5% on an untouched benchmark. On a
-  // machine busy in many rounds, every round is judged against the suite's other benchmarks.
   const auto busy_count = static_cast<double>(std::count(busy.begin(), busy.end(), true));
   if (busy_count > 0 && busy_count >= kMostlyBusyShare * static_cast<double>(busy.size()))
     std::fill(busy.begin(), busy.end(), true);
-  // Per busy round, each suite's gaps, sorted.
-  std::vector<std::map<std::string, std::vector<double>>> suite_gaps(rounds.size());
+  return busy;
+}
+
+// Per analysed round (empty where it is not busy), each suite's gaps, sorted.
+using SuiteGaps = std::map<std::string, std::vector<double>>;
+std::vector<SuiteGaps> busy_suite_gaps(const std::vector<const BenchmarkSeries*>& series,
+                                       const std::vector<AnalysedRound>& rounds,
+                                       const std::vector<bool>& busy) {
+  std::vector<SuiteGaps> suite_gaps(rounds.size());
   for (std::size_t k = 0; k < rounds.size(); ++k) {
     if (!busy[k]) continue;
     for (const BenchmarkSeries* s : series) {
@@ -193,39 +191,64 @@ GapFamilies gap_families(const Results& results,
     }
     for (auto& [suite, gaps] : suite_gaps[k]) std::sort(gaps.begin(), gaps.end());
   }
+  return suite_gaps;
+}
+
+// The rounds one family's check uses, with each round's order and offset.
+struct CheckRounds {
+  std::vector<int> rounds;
+  std::vector<int> signs;
+  std::vector<double> offsets;
+  void add(const AnalysedRound& r, double offset) {
+    rounds.push_back(r.round);
+    signs.push_back(r.head_second ? 1 : -1);
+    offsets.push_back(offset);
+  }
+};
+
+WaitingCheck check_on(const BenchmarkSeries& x, const CheckRounds& c) {
+  return waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu, c.rounds, c.signs,
+                       c.offsets);
+}
+
+// At least this many of the suite's other benchmarks make a busy round's reference.
+constexpr std::size_t kMinReference = 2;
+
+GapFamilies gap_families(const Results& results,
+                         const std::vector<const BenchmarkSeries*>& series) {
+  // A neighbour's load stretches the wall time of every benchmark a process runs, so on its own
+  // a busy round's gap would pass for waiting. The benchmarks of one process run share that
+  // load: on a busy round each benchmark's gap is taken relative to the median gap of the
+  // suite's other benchmarks in that round (at least kMinReference of them; else the round is
+  // not used). Quiet rounds are used as they are. A PR that adds waiting to most of a suite's
+  // benchmarks moves that median too; on a quiet machine it is still seen.
+  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  const std::vector<bool> busy = busy_rounds(results, rounds);
+  const std::vector<SuiteGaps> suite_gaps = busy_suite_gaps(series, rounds, busy);
   GapFamilies out;
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (!series[i]) continue;
-    std::vector<int> idx[2];
-    std::vector<int> signs[2];
-    std::vector<double> offsets[2];
+    CheckRounds quiet, all;
     int busy_used = 0;
     for (std::size_t k = 0; k < rounds.size(); ++k) {
-      double offset = 0;
-      if (busy[k]) {
-        const double own = paired_gap(*series[i], rounds[k].round);
-        const auto gaps = suite_gaps[k].find(series[i]->suite);
-        if (std::isnan(own) || gaps == suite_gaps[k].end() ||
-            gaps->second.size() < kMinReference + 1)
-          continue;
-        offset = median_without(gaps->second, own);
-        ++busy_used;
+      if (!busy[k]) {
+        quiet.add(rounds[k], 0);
+        all.add(rounds[k], 0);
+        continue;
       }
-      for (int f = busy[k] ? 1 : 0; f < 2; ++f) {
-        idx[f].push_back(rounds[k].round);
-        signs[f].push_back(rounds[k].head_second ? 1 : -1);
-        offsets[f].push_back(offset);
-      }
+      const double own = paired_gap(*series[i], rounds[k].round);
+      const auto gaps = suite_gaps[k].find(series[i]->suite);
+      if (std::isnan(own) || gaps == suite_gaps[k].end() || gaps->second.size() < kMinReference + 1)
+        continue;
+      all.add(rounds[k], median_without(gaps->second, own));
+      ++busy_used;
     }
-    const BenchmarkSeries& x = *series[i];
-    const WaitingCheck quiet = waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu,
-                                             idx[0], signs[0], offsets[0]);
-    if (!std::isnan(quiet.p)) out.quiet.push_back({i, quiet});
+    const WaitingCheck quiet_check = check_on(*series[i], quiet);
+    if (!std::isnan(quiet_check.p)) out.quiet.push_back({i, quiet_check});
     if (busy_used == 0) continue;
-    WaitingCheck all = waiting_check(x.base_real, x.head_real, x.base_cpu, x.head_cpu, idx[1],
-                                     signs[1], offsets[1]);
-    all.busy_rounds = busy_used;
-    if (!std::isnan(all.p)) out.all.push_back({i, all});
+    WaitingCheck all_check = check_on(*series[i], all);
+    all_check.busy_rounds = busy_used;
+    if (!std::isnan(all_check.p)) out.all.push_back({i, all_check});
   }
   return out;
 }
@@ -247,6 +270,32 @@ std::map<std::size_t, WaitingCheck> accepted(const GapFamilies& families, Rule r
   return found;
 }
 
+// "Wall time moved while CPU time did not: `BM_A` (real time +12.0%, CPU time +0.1%) and ...",
+// naming the first kMaxNamedWaiting of `found` (series index -> check).
+std::vector<TextPart> waiting_sentence(const std::map<std::size_t, WaitingCheck>& found,
+                                       const Analysis& analysis) {
+  Sentence text;
+  text.text("Wall time moved while CPU time did not: ");
+  std::size_t named = 0;
+  for (const auto& [benchmark, c] : found) {
+    if (named == kMaxNamedWaiting) break;
+    if (named > 0) text.text(named + 1 == found.size() ? " and " : ", ");
+    text.code(analysis.benchmarks[benchmark].name)
+        .text(fmt::format(" (real time {}, CPU time {})", format_signed_percent(c.real_change),
+                          format_signed_percent(c.cpu_change)));
+    ++named;
+  }
+  if (found.size() > kMaxNamedWaiting)
+    text.text(fmt::format(" and {} more", found.size() - kMaxNamedWaiting));
+  text.text(fmt::format(
+      ". The PR changed how long {} wait (sleep, I/O, locks), which the compared CPU time does "
+      "not count.",
+      found.size() == 1 ? "this benchmark spends in" : "these benchmarks spend in"));
+  return std::move(text).take();
+}
+
+// Flags and names the benchmarks compared on CPU time whose wall time moved by a waiting the
+// CPU time does not count (waiting_noted).
 void waiting_notes(const Results& results, Analysis& analysis) {
   std::vector<const BenchmarkSeries*> series = series_of(results, analysis);
   for (const BenchmarkSeries*& s : series)
@@ -255,27 +304,10 @@ void waiting_notes(const Results& results, Analysis& analysis) {
       gap_families(results, series), [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
         return waiting_noted(c, p_adjusted, analysis.benchmarks[i].threshold);
       });
-  Sentence text;
-  text.text("Wall time moved while CPU time did not: ");
-  std::size_t noted = 0;
-  for (const auto& [benchmark, c] : found) {
-    BenchmarkAnalysis& b = analysis.benchmarks[benchmark];
-    b.add_flag(BenchmarkFlag::Waiting);
-    if (noted < kMaxNamedWaiting) {
-      if (noted > 0) text.text(noted + 1 == found.size() ? " and " : ", ");
-      text.code(b.name).text(fmt::format(" (real time {}, CPU time {})",
-                                         format_signed_percent(c.real_change),
-                                         format_signed_percent(c.cpu_change)));
-    }
-    ++noted;
-  }
-  if (noted == 0) return;
-  if (noted > kMaxNamedWaiting) text.text(fmt::format(" and {} more", noted - kMaxNamedWaiting));
-  text.text(fmt::format(
-      ". The PR changed how long {} wait (sleep, I/O, locks), which the compared CPU time does "
-      "not count.",
-      noted == 1 ? "this benchmark spends in" : "these benchmarks spend in"));
-  analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
+  if (found.empty()) return;
+  for (const auto& [benchmark, c] : found)
+    analysis.benchmarks[benchmark].add_flag(BenchmarkFlag::Waiting);
+  analysis.notes.emplace_back(NoteKind::Other, waiting_sentence(found, analysis));
 }
 
 // Names the benchmarks compared on wall time because their CPU time missed work, and flags them.

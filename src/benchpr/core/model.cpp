@@ -61,6 +61,22 @@ std::optional<Better> better_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+Results same_comparison(const Results& r) {
+  Results out;
+  out.schema_version = r.schema_version;
+  out.tool_version = r.tool_version;
+  out.origin = r.origin;
+  out.base = r.base;
+  out.head = r.head;
+  out.config = r.config;
+  out.machine = r.machine;
+  out.pull_request = r.pull_request;
+  out.config_changed_by_head = r.config_changed_by_head;
+  out.seed = r.seed;
+  out.workflow_run_url = r.workflow_run_url;
+  return out;
+}
+
 std::string_view to_string(Origin origin) {
   switch (origin) {
     case Origin::Revisions:

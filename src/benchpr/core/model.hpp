@@ -353,6 +353,11 @@ struct Results {
   Origin origin = Origin::Revisions;
 };
 
+// The same comparison with nothing measured: what says which comparison it is (tool version,
+// origin, revisions, configuration, machine, pull request, seed, workflow run), for results made
+// from another's (a look of the adaptive plan, shards merged).
+Results same_comparison(const Results& r);
+
 // ---------------------------------------------------------------------------------------------
 // The analysis (pure function of Results).
 

@@ -85,9 +85,10 @@ std::optional<std::string> shard_problem(const Results& r) {
   return std::nullopt;
 }
 
-}  // namespace
+using SeriesName = std::pair<std::string, std::string>;  // suite, name
 
-MergeOutcome merge_shards(std::vector<ShardFile> files) {
+// Every file a shard of one comparison, none twice; sorted by shard index.
+void check_shard_files(std::vector<ShardFile>& files) {
   if (files.empty()) fail("no shard files given");
   for (const ShardFile& f : files) {
     if (!f.results.shard)
@@ -105,60 +106,49 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
                        files[i - 1].path, files[i].path, files[i].results.shard->index,
                        files[i].results.shard->count));
   }
+}
 
-  const Results& first = files[0].results;
-  const int count = first.shard->count;
-  MergeOutcome out;
-  Results& m = out.merged;
-  m.tool_version = first.tool_version;
-  m.base = first.base;
-  m.head = first.head;
-  m.config = first.config;
-  m.machine = first.machine;
-  m.pull_request = first.pull_request;
-  m.config_changed_by_head = first.config_changed_by_head;
-  m.seed = first.seed;
-  m.workflow_run_url = first.workflow_run_url;
-  ShardInfo info;
-  info.index = 0;
-  info.count = count;
-  info.balance = first.shard->balance;
-  info.partition = first.shard->partition;
-
-  std::map<int, const ShardFile*> by_index;
-  for (const ShardFile& f : files) by_index[f.results.shard->index] = &f;
-  std::map<int, std::string> problems;  // shard -> why its unmeasured benchmarks are missing
-  bool all_complete = true;
-  BuildResult builds[2] = {{Side::Base, true, 0, "", ""}, {Side::Head, true, 0, "", ""}};
-  std::map<std::pair<std::string, std::string>, std::size_t> seen;  // series -> index in m
-  std::map<std::pair<std::string, std::string>, int> measured_by;
-  // Which shard the partition gives each benchmark (a whole suite of another format: name "");
-  // a benchmark's instruction counts belong to the same shard as its time.
-  std::map<std::pair<std::string, std::string>, int> owner;
-  for (const ShardUnit& u : info.partition) {
-    owner.try_emplace({u.suite, u.name}, u.shard);
-    owner.try_emplace({instruction_suite_name(u.suite), u.name}, u.shard);
+// Which shard the partition gives each benchmark (a whole suite of another format: name "");
+// a benchmark's instruction counts belong to the same shard as its time.
+class Owners {
+ public:
+  explicit Owners(const std::vector<ShardUnit>& partition) {
+    for (const ShardUnit& u : partition) {
+      owner_.try_emplace({u.suite, u.name}, u.shard);
+      owner_.try_emplace({instruction_suite_name(u.suite), u.name}, u.shard);
+    }
   }
-  const auto owner_of = [&owner](const BenchmarkSeries& s) {
-    auto it = owner.find({s.suite, s.name});
-    if (it == owner.end()) it = owner.find({s.suite, ""});
-    return it == owner.end() ? 0 : it->second;
-  };
+  // 0 where the partition does not name it.
+  int of(const BenchmarkSeries& s) const {
+    auto it = owner_.find({s.suite, s.name});
+    if (it == owner_.end()) it = owner_.find({s.suite, ""});
+    return it == owner_.end() ? 0 : it->second;
+  }
 
-  for (int k = 1; k <= count; ++k) {
+ private:
+  std::map<SeriesName, int> owner_;
+};
+
+// Joins the shards one at a time into `out`, keeping what the later steps need: why each shard
+// that did not measure its share did not, and which shard measured each benchmark.
+class ShardMerger {
+ public:
+  ShardMerger(MergeOutcome& out, ShardInfo& info)
+      : out_(out), m_(out.merged), info_(info), owners_(info.partition) {}
+
+  void add_missing(int k) {
     ShardRecord rec;
     rec.index = k;
-    const auto it = by_index.find(k);
-    if (it == by_index.end()) {
-      rec.status = "missing";
-      problems[k] = fmt::format("shard {} of {} is missing", k, count);
-      out.missing.push_back(k);
-      all_complete = false;
-      info.shards.push_back(rec);
-      continue;
-    }
-    const ShardFile& f = *it->second;
+    rec.status = "missing";
+    problems_[k] = fmt::format("shard {} of {} is missing", k, info_.count);
+    out_.missing.push_back(k);
+    info_.shards.push_back(rec);
+  }
+
+  void add(int k, const ShardFile& f) {
     const Results& r = f.results;
+    ShardRecord rec;
+    rec.index = k;
     rec.file = f.path;
     rec.machine = r.machine;
     rec.measuring_seconds = r.measuring_seconds;
@@ -167,13 +157,64 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
     rec.complete = !problem;
     rec.status = problem ? *problem : r.stop_reason;
     if (problem) {
-      problems[k] = fmt::format("shard {} of {} {}", k, count,
-                                r.complete ? "failed: " + *problem : "stopped: " + *problem);
-      all_complete = false;
-      out.warnings.push_back(fmt::format("{} (shard {} of {}): {}", f.path, k, count, *problem));
+      problems_[k] = fmt::format("shard {} of {} {}", k, info_.count,
+                                 r.complete ? "failed: " + *problem : "stopped: " + *problem);
+      out_.warnings.push_back(
+          fmt::format("{} (shard {} of {}): {}", f.path, k, info_.count, *problem));
     }
-    for (const BuildResult& b : r.builds) {
-      BuildResult& into = builds[b.side == Side::Base ? 0 : 1];
+    add_builds(k, r.builds);
+    add_runs_and_rounds(r);
+    for (const BenchmarkSeries& s : r.series) add_series(k, f.path, s);
+    rec.benchmarks = static_cast<int>(std::count_if(
+        r.series.begin(), r.series.end(),
+        [](const BenchmarkSeries& s) { return has_values(s.base) || has_values(s.head); }));
+    info_.shards.push_back(rec);
+  }
+
+  // What a missing or failed shard should have measured and nobody did: a row each, failed
+  // with the reason, so the comment lists them instead of comparing fewer benchmarks silently.
+  void mark_unmeasured_shares() {
+    std::set<std::string> suites_seen;
+    for (const BenchmarkSeries& s : m_.series) suites_seen.insert(s.suite);
+    for (const ShardUnit& u : info_.partition) {
+      const auto p = problems_.find(u.shard);
+      if (p == problems_.end()) continue;
+      if (u.name.empty()) {  // a whole suite of another format
+        if (!suites_seen.count(u.suite))
+          mark_not_measured(u.suite, "(suite " + u.suite + ")", p->second);
+        continue;
+      }
+      // A benchmark's time and, when its suite counts them, its instructions: both were the
+      // missing shard's to measure.
+      const SuiteConfig* suite = m_.config.find_suite(u.suite);
+      if (!suite || Config::measures_time(*suite)) mark_not_measured(u.suite, u.name, p->second);
+      if (suite && m_.config.counts_instructions(*suite))
+        mark_not_measured(instruction_suite_name(u.suite), u.name, p->second);
+    }
+  }
+
+  // Each side's build as the shards report it together.
+  void keep_builds() { m_.builds = {builds_[0], builds_[1]}; }
+
+  // "2 shards merged, all complete", or what each shard that was not lacked.
+  void state_completeness() {
+    m_.complete = problems_.empty();
+    if (m_.complete) {
+      m_.stop_reason = fmt::format("{} shards merged, all complete", info_.count);
+      return;
+    }
+    std::string list;
+    for (const auto& [k, why] : problems_)
+      list += (k == problems_.begin()->first ? "" : "; ") + why;
+    m_.stop_reason = fmt::format("{}; {} benchmark{} not measured", list, out_.not_measured.size(),
+                                 out_.not_measured.size() == 1 ? "" : "s");
+  }
+
+ private:
+  // The slower build of each side; the first failure, naming its shard.
+  void add_builds(int k, const std::vector<BuildResult>& shard_builds) {
+    for (const BuildResult& b : shard_builds) {
+      BuildResult& into = builds_[b.side == Side::Base ? 0 : 1];
       into.seconds = std::max(into.seconds, b.seconds);
       if (!b.ok && into.ok) {
         into.ok = false;
@@ -181,57 +222,53 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
         into.log_tail = b.log_tail;
       }
     }
-    for (const RunRecord& run : r.runs) m.runs.push_back(run);
-    // Each shard profiled the changes of its own share.
-    for (const BenchmarkProfile& p : r.profiles) m.profiles.push_back(p);
-    if (r.plan.size() > m.plan.size()) m.plan = r.plan;
-    m.config.rounds = std::max(m.config.rounds, r.config.rounds);
-    m.rounds_done = std::max(m.rounds_done, r.rounds_done);
-    m.measuring_seconds = std::max(m.measuring_seconds, r.measuring_seconds);
-    m.overhead_seconds = std::max(m.overhead_seconds, r.overhead_seconds);
-    for (const BenchmarkSeries& s : r.series) {
-      const auto key = std::make_pair(s.suite, s.name);
-      const bool measured = has_values(s.base) || has_values(s.head);
-      // A shard measures only its share: values for another shard's benchmark would stand in
-      // for that shard's (or, with that shard missing, for nothing at all).
-      if (const int shard = owner_of(s); measured && shard != 0 && shard != k)
-        fail(fmt::format(
-            "{}: benchmark {} has values, but the partition gives it to shard {}, not {}: a "
-            "shard's file holds only its own share (a file from another comparison, or edited)",
-            f.path, qualified_name(s.suite, s.name), shard, k));
-      if (auto at = seen.find(key); at != seen.end()) {
-        // The same benchmark from two shards: only a failure row (a suite that failed on both)
-        // may repeat; two measured series mean the shards did not split the same way.
-        BenchmarkSeries& kept = m.series[at->second];
-        if (measured && (has_values(kept.base) || has_values(kept.head)))
-          fail(
-              fmt::format("{}: benchmark {} was also measured by shard {}: the shards did not "
-                          "split the benchmarks the same way",
-                          f.path, qualified_name(s.suite, s.name), measured_by[key]));
-        if (measured) kept = s;
-        continue;
-      }
-      seen[key] = m.series.size();
-      if (measured) measured_by[key] = k;
-      m.series.push_back(s);
-    }
-    rec.benchmarks = static_cast<int>(std::count_if(
-        r.series.begin(), r.series.end(),
-        [](const BenchmarkSeries& s) { return has_values(s.base) || has_values(s.head); }));
-    info.shards.push_back(rec);
   }
-  m.builds = {builds[0], builds[1]};
 
-  // What a missing or failed shard should have measured and nobody did: a row each, failed
-  // with the reason, so the comment lists them instead of comparing fewer benchmarks silently.
-  std::set<std::string> suites_seen;
-  for (const BenchmarkSeries& s : m.series) suites_seen.insert(s.suite);
-  const auto mark_not_measured = [&](const std::string& suite, const std::string& name,
-                                     const std::string& why) {
-    const auto key = std::make_pair(suite, name);
-    if (measured_by.count(key) > 0) return;
-    if (seen.count(key)) {
-      BenchmarkSeries& s = m.series[seen[key]];
+  // Every run and profile; the longest plan and time of any shard.
+  void add_runs_and_rounds(const Results& r) {
+    for (const RunRecord& run : r.runs) m_.runs.push_back(run);
+    // Each shard profiled the changes of its own share.
+    for (const BenchmarkProfile& p : r.profiles) m_.profiles.push_back(p);
+    if (r.plan.size() > m_.plan.size()) m_.plan = r.plan;
+    m_.config.rounds = std::max(m_.config.rounds, r.config.rounds);
+    m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);
+    m_.measuring_seconds = std::max(m_.measuring_seconds, r.measuring_seconds);
+    m_.overhead_seconds = std::max(m_.overhead_seconds, r.overhead_seconds);
+  }
+
+  void add_series(int k, const std::string& path, const BenchmarkSeries& s) {
+    const SeriesName key{s.suite, s.name};
+    const bool measured = has_values(s.base) || has_values(s.head);
+    // A shard measures only its share: values for another shard's benchmark would stand in
+    // for that shard's (or, with that shard missing, for nothing at all).
+    if (const int shard = owners_.of(s); measured && shard != 0 && shard != k)
+      fail(fmt::format(
+          "{}: benchmark {} has values, but the partition gives it to shard {}, not {}: a "
+          "shard's file holds only its own share (a file from another comparison, or edited)",
+          path, qualified_name(s.suite, s.name), shard, k));
+    if (auto at = seen_.find(key); at != seen_.end()) {
+      // The same benchmark from two shards: only a failure row (a suite that failed on both)
+      // may repeat; two measured series mean the shards did not split the same way.
+      BenchmarkSeries& kept = m_.series[at->second];
+      if (measured && (has_values(kept.base) || has_values(kept.head)))
+        fail(
+            fmt::format("{}: benchmark {} was also measured by shard {}: the shards did not "
+                        "split the benchmarks the same way",
+                        path, qualified_name(s.suite, s.name), measured_by_[key]));
+      if (measured) kept = s;
+      return;
+    }
+    seen_[key] = m_.series.size();
+    if (measured) measured_by_[key] = k;
+    m_.series.push_back(s);
+  }
+
+  void mark_not_measured(const std::string& suite, const std::string& name,
+                         const std::string& why) {
+    const SeriesName key{suite, name};
+    if (measured_by_.count(key) > 0) return;
+    if (seen_.count(key)) {
+      BenchmarkSeries& s = m_.series[seen_[key]];
       if (s.base_failure.empty()) {
         s.base_failure = "not measured: " + why;
         s.base_failure_kind = FailureKind::NotMeasured;
@@ -248,39 +285,49 @@ MergeOutcome merge_shards(std::vector<ShardFile> files) {
       s.head_failure = s.base_failure;
       s.base_failure_kind = FailureKind::NotMeasured;
       s.head_failure_kind = FailureKind::NotMeasured;
-      seen[key] = m.series.size();
-      m.series.push_back(std::move(s));
+      seen_[key] = m_.series.size();
+      m_.series.push_back(std::move(s));
     }
-    out.not_measured.push_back(qualified_name(suite, name));
-  };
-  for (const ShardUnit& u : info.partition) {
-    const auto p = problems.find(u.shard);
-    if (p == problems.end()) continue;
-    if (u.name.empty()) {  // a whole suite of another format
-      if (!suites_seen.count(u.suite))
-        mark_not_measured(u.suite, "(suite " + u.suite + ")", p->second);
-      continue;
-    }
-    // A benchmark's time and, when its suite counts them, its instructions: both were the
-    // missing shard's to measure.
-    const SuiteConfig* suite = m.config.find_suite(u.suite);
-    if (!suite || Config::measures_time(*suite)) mark_not_measured(u.suite, u.name, p->second);
-    if (suite && m.config.counts_instructions(*suite))
-      mark_not_measured(instruction_suite_name(u.suite), u.name, p->second);
+    out_.not_measured.push_back(qualified_name(suite, name));
   }
 
-  m.complete = all_complete;
-  if (all_complete) {
-    m.stop_reason = fmt::format("{} shards merged, all complete", count);
-  } else {
-    std::vector<std::string> parts;
-    for (const auto& [k, why] : problems) parts.push_back(why);
-    std::string list;
-    for (std::size_t i = 0; i < parts.size(); ++i) list += (i ? "; " : "") + parts[i];
-    m.stop_reason = fmt::format("{}; {} benchmark{} not measured", list, out.not_measured.size(),
-                                out.not_measured.size() == 1 ? "" : "s");
+  MergeOutcome& out_;
+  Results& m_;
+  ShardInfo& info_;
+  const Owners owners_;
+  std::map<int, std::string> problems_;  // shard -> why its unmeasured benchmarks are missing
+  BuildResult builds_[2] = {{Side::Base, true, 0, "", ""}, {Side::Head, true, 0, "", ""}};
+  std::map<SeriesName, std::size_t> seen_;  // series -> index in m_.series
+  std::map<SeriesName, int> measured_by_;
+};
+
+}  // namespace
+
+MergeOutcome merge_shards(std::vector<ShardFile> files) {
+  check_shard_files(files);
+  const Results& first = files[0].results;
+  MergeOutcome out;
+  out.merged = same_comparison(first);  // what check_same found alike
+  ShardInfo info;
+  info.index = 0;
+  info.count = first.shard->count;
+  info.balance = first.shard->balance;
+  info.partition = first.shard->partition;
+
+  std::map<int, const ShardFile*> by_index;
+  for (const ShardFile& f : files) by_index[f.results.shard->index] = &f;
+  ShardMerger merger(out, info);
+  for (int k = 1; k <= info.count; ++k) {
+    const auto it = by_index.find(k);
+    if (it == by_index.end())
+      merger.add_missing(k);
+    else
+      merger.add(k, *it->second);
   }
-  m.shard = std::move(info);
+  merger.keep_builds();
+  merger.mark_unmeasured_shares();
+  merger.state_completeness();
+  out.merged.shard = std::move(info);
   return out;
 }
 

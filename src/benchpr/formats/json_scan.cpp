@@ -52,17 +52,34 @@ class Scanner {
     }
   }
 
+  // After an opening bracket: no entry, or `entry` per entry with commas between, then `close`.
+  template <class Entry>
+  bool entries(char close, Entry entry) {
+    skip_space();
+    if (p_ != end_ && *p_ == close) {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (!entry()) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != close) return false;
+      ++p_;
+      return true;
+    }
+  }
+
   bool object(int depth) {
     if (depth > kMaxJsonDepth) return false;
     ++p_;
     if (!events_.start_object(static_cast<std::size_t>(-1))) return false;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      return events_.end_object();
-    }
     std::string key;
-    for (;;) {
+    const auto member = [&] {
       skip_space();
       if (p_ == end_ || *p_ != '"') return false;
       key.clear();
@@ -70,40 +87,16 @@ class Scanner {
       skip_space();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
-      if (!value(depth)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != '}') return false;
-      ++p_;
-      return events_.end_object();
-    }
+      return value(depth);
+    };
+    return entries('}', member) && events_.end_object();
   }
 
   bool array(int depth) {
     if (depth > kMaxJsonDepth) return false;
     ++p_;
     if (!events_.start_array(static_cast<std::size_t>(-1))) return false;
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      return events_.end_array();
-    }
-    for (;;) {
-      if (!value(depth)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != ']') return false;
-      ++p_;
-      return events_.end_array();
-    }
+    return entries(']', [&] { return value(depth); }) && events_.end_array();
   }
 
   bool literal(std::string_view word) {

@@ -1,0 +1,165 @@
+// The end every comparing command shares (end_comparison): the exit code's order of causes, a
+// write error named once, the posting, and a report that the results file reproduces.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "benchpr/app/options.hpp"
+#include "benchpr/app/report_output.hpp"
+#include "benchpr/core/results_json.hpp"
+#include "benchpr/runner/results_store.hpp"
+#include "support/golden.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::app {
+namespace {
+
+using benchpr::testing::known_effects_session;
+using benchpr::testing::TempDir;
+
+struct Ended {
+  int exit_code = 0;
+  std::string out;
+  std::string err;
+};
+
+// end_comparison (outside GitHub Actions unless `actions`), with what it prints captured.
+Ended end_locally(const Results& results, const ComparisonEnd& end,
+                  const ReportTargets& targets = {}, bool actions = false) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  Ended e;
+  e.exit_code = end_comparison(results, targets, end, Progress(actions));
+  e.out = ::testing::internal::GetCapturedStdout();
+  e.err = ::testing::internal::GetCapturedStderr();
+  return e;
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST(AppReportOutput, KnownEffectsSessionAsksNotToMerge) {
+  // The premise of the exit-code tests below.
+  ComparisonEnd end;
+  Analysis seen;
+  end.post = [&seen](const Report& report) {
+    seen = report.analysis;
+    return PostOutcome{};
+  };
+  EXPECT_EQ(end_locally(known_effects_session(), end).exit_code, kExitOk);
+  EXPECT_EQ(seen.recommendation.kind, RecommendationKind::DoNotMerge);
+}
+
+TEST(AppReportOutput, FailOnRegressionGivesItsOwnCode) {
+  ComparisonEnd end;
+  end.fail_on = "regression";
+  EXPECT_EQ(end_locally(known_effects_session(), end).exit_code, kExitRegression);
+}
+
+// A comparison that did not finish fails the job, whatever --fail-on would say of its part.
+TEST(AppReportOutput, UnfinishedComparisonFailsBeforeFailOn) {
+  Results results = known_effects_session();
+  results.complete = false;
+  ComparisonEnd end;
+  end.fail_on = "regression";
+  EXPECT_EQ(end_locally(results, end).exit_code, kExitFailure);
+}
+
+TEST(AppReportOutput, FailedPostingFailsTheJobNamingWhy) {
+  ComparisonEnd end;
+  end.posting_after = " (the report was printed)";
+  end.post = [](const Report&) {
+    PostOutcome posted;
+    posted.state = PostOutcome::State::Failed;
+    posted.error = "HTTP 502 from the API";
+    return posted;
+  };
+  const Ended e = end_locally(known_effects_session(), end);
+  EXPECT_EQ(e.exit_code, kExitFailure);
+  EXPECT_NE(e.err.find("posting failed: HTTP 502 from the API (the report was printed)"),
+            std::string::npos)
+      << e.err;
+}
+
+// The same file failing during the rounds and at the end is one failure, named once.
+TEST(AppReportOutput, AWriteErrorSeenTwiceIsNamedOnce) {
+  TempDir dir;
+  benchpr::testing::write_file(dir / "file", "");
+  const std::string path = dir / "file/results.json";  // a file where a directory must be
+  std::string message;
+  try {
+    runner::write_file_atomically(path, "{}");
+  } catch (const runner::StoreError& e) {
+    message = e.what();
+  }
+  ASSERT_FALSE(message.empty());
+  ReportTargets targets;
+  targets.results_file = path;
+  ComparisonEnd end;
+  end.earlier_write_error = message;
+  end.write_after = " (the report was printed)";
+  const Ended e = end_locally(known_effects_session(), end, targets);
+  EXPECT_EQ(e.exit_code, kExitFailure);
+  EXPECT_EQ(count_of(e.err, message), 1u) << e.err;
+  EXPECT_NE(e.err.find(" (the report was printed)"), std::string::npos) << e.err;
+}
+
+// The report is made from the results as the file stores them, so the file the command wrote
+// gives the same comment again (what `benchpr publish` does with it).
+TEST(AppReportOutput, TheWrittenResultsFileGivesTheSameComment) {
+  TempDir dir;
+  ReportTargets targets;
+  targets.results_file = dir / "results.json";
+  Results results = known_effects_session();
+  // Values with more digits than the file keeps.
+  for (BenchmarkSeries& s : results.series)
+    for (double& v : s.head)
+      if (!is_missing(v)) v *= 1.0000000000123;
+  ComparisonEnd end;
+  Report posted;
+  end.post = [&posted](const Report& report) {
+    posted = report;
+    return PostOutcome{};
+  };
+  end_locally(results, end, targets);
+  ASSERT_FALSE(posted.markdown.empty());
+  ReportTargets again;
+  again.print_markdown = false;
+  const Report reread =
+      make_report(results_from_string(runner::read_text_file(targets.results_file)), again);
+  EXPECT_EQ(reread.markdown, posted.markdown);
+  // To the last bit: a value at a rounding boundary of the comment would read alike too.
+  ASSERT_EQ(reread.analysis.benchmarks.size(), posted.analysis.benchmarks.size());
+  for (std::size_t i = 0; i < posted.analysis.benchmarks.size(); ++i) {
+    const BenchmarkAnalysis& a = reread.analysis.benchmarks[i];
+    const BenchmarkAnalysis& b = posted.analysis.benchmarks[i];
+    EXPECT_TRUE(a.change == b.change || (std::isnan(a.change) && std::isnan(b.change)))
+        << b.name << ": " << a.change << " vs " << b.change;
+  }
+}
+
+TEST(AppReportOutput, RecommendationLineAndNoAnnotationsOutsideActions) {
+  ComparisonEnd end;
+  end.annotate_regressions = true;
+  const Ended e = end_locally(known_effects_session(), end);
+  EXPECT_NE(e.err.find("recommendation: do-not-merge"), std::string::npos) << e.err;
+  EXPECT_EQ(e.out.find("::warning"), std::string::npos);
+}
+
+TEST(AppReportOutput, RegressionsAnnotatedInActionsOnlyWhenAsked) {
+  ComparisonEnd end;
+  end.annotate_regressions = true;
+  const Ended asked = end_locally(known_effects_session(), end, {}, true);
+  EXPECT_NE(asked.out.find("::warning title=benchpr regression::BM_Tls/4096"), std::string::npos)
+      << asked.out;
+  end.annotate_regressions = false;
+  const Ended not_asked = end_locally(known_effects_session(), end, {}, true);
+  EXPECT_EQ(not_asked.out.find("::warning title=benchpr regression"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchpr::app
