@@ -459,6 +459,54 @@ TEST(CpuMissedWork, OnALoadedMachineTheProcessesCpuTimeShowsTheHelperThread) {
   EXPECT_NE(a.benchmarks[0].verdict, Verdict::Improvement);
 }
 
+// A loaded machine, every round busy: BM_Half moves half its work to a helper thread (CPU time
+// -50%, wall time the same); BM_Worse moves some too and does more (CPU time -5%, wall time
+// +7.1%). Four untouched benchmarks take the neighbours' load in turns: their wall-vs-CPU gaps
+// are +12%, -12%, +4% and -4% (log), a different one each round. Each busy round's gap is read
+// against the median of the suite's others: 0.04 while BM_Half is among them, 0 once it is
+// compared on wall time, so BM_Worse's gap reads 8% in the first reading and 12% in the waiting
+// guard's (its bar: 10%). Before, the guard then noted "waiting" beside a CPU-time "improvement".
+Results two_helper_threads_on_a_loaded_machine() {
+  constexpr int kRounds = 12;
+  const std::vector<double> turns = {0.12, -0.12, 0.04, -0.04};
+  Results r = make_results(kRounds);
+  std::vector<double> half_real, half_cpu, worse_real, worse_cpu;
+  for (int k = 0; k < kRounds; ++k) {
+    const double jitter = 0.004 * static_cast<double>(k % 3 - 1);
+    half_cpu.push_back(0.5);
+    half_real.push_back(std::exp(0.69 + jitter));
+    worse_cpu.push_back(0.95);
+    worse_real.push_back(std::exp(0.12 + jitter));
+  }
+  r.series.push_back(series("BM_Half", half_real, half_cpu));
+  r.series.push_back(series("BM_Worse", worse_real, worse_cpu));
+  for (int b = 0; b < 4; ++b) {
+    std::vector<double> real;
+    for (int k = 0; k < kRounds; ++k)
+      real.push_back(std::exp(turns[static_cast<std::size_t>((k + b) % 4)]));
+    r.series.push_back(series("BM_Same" + std::to_string(b), real));
+  }
+  all_rounds_busy(r, kRounds);
+  return r;
+}
+
+TEST(CpuMissedWork, AGapTheWaitingGuardWouldNoteAgainstItsCpuTimeIsMissedWork) {
+  const Results r = two_helper_threads_on_a_loaded_machine();
+  std::vector<std::string> names;
+  for (const MissedWork& m : cpu_time_missing_work(r)) names.push_back(m.name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("BM_Half", "BM_Worse"));
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    const bool helper = b.name == "BM_Half" || b.name == "BM_Worse";
+    EXPECT_EQ(b.has_flag(BenchmarkFlag::WallTime), helper) << b.name;
+    EXPECT_FALSE(b.has_flag(BenchmarkFlag::Waiting)) << b.name;
+    if (helper) {
+      EXPECT_NE(b.verdict, Verdict::Improvement) << b.name << ": " << b.reason;
+      EXPECT_NE(b.verdict, Verdict::Faster) << b.name << ": " << b.reason;
+    }
+  }
+}
+
 TEST(CpuMissedWork, OnALoadedMachineAScatteredGapAloneIsNotEnough) {
   // The same rounds, but the processes' CPU time did not move: the gap alone, 6 of 8 rounds on
   // busy rounds, is below the bar a neighbour's load cannot reach.
