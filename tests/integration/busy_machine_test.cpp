@@ -105,8 +105,9 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
     EXPECT_NE(v, "regression") << name << "\n" << r.out;
     EXPECT_NE(v, "improvement") << name << "\n" << r.out;
     constexpr double kDefaultThreshold = 0.02;
-    if (v == "slower" || v == "faster")
+    if (v == "slower" || v == "faster") {
       EXPECT_LT(std::fabs(b["change"].get<double>()), kDefaultThreshold) << name << "\n" << r.out;
+    }
   }
   for (const json& s : doc["series"]) EXPECT_EQ(s["metric"], "cpu_time") << s["name"];
   EXPECT_NE(r.out.find("The machine was busy: the benchmark processes got about"),

@@ -73,9 +73,11 @@ Results session() {
 TEST(RenderWhy, SectionsPhraseAndNote) {
   const Results r = session();
   const Analysis a = analyse_session(r);
-  for (const BenchmarkAnalysis& b : a.benchmarks)
-    if (b.name == kBm || b.name == "BM_Wait")
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    if (b.name == kBm || b.name == "BM_Wait") {
       ASSERT_EQ(b.verdict, Verdict::Regression) << b.name << ": " << b.reason;
+    }
+  }
   const std::string md = render_comment(r, a, {});
   // The phrase names the function that explains most of the change; the time-only change says
   // the instructions did not move.
