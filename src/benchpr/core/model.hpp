@@ -42,7 +42,8 @@ enum class FailureKind {
   BenchmarkError,   // the tool reported the benchmark as failed (error_occurred, missing data)
   ValueOutOfRange,  // a value that cannot be a measurement of its unit (NaN, 0, negative, ...)
   GivenUp,          // not run again: an earlier run of the suite on that side timed out
-  NotMeasured,      // its shard of a merged comparison is missing or failed
+  NotMeasured,      // its shard of a merged comparison is missing or failed, or no analysed
+                    // round holds a value of it (every round left out as lopsided)
   Setup,            // the configuration cannot be carried out (unknown format or metric)
   Other,            // a failure of no known kind (results written before kinds were recorded)
 };
