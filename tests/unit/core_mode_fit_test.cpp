@@ -57,6 +57,16 @@ TEST(ModeFit, TheShareShiftBoundIsWhatAMoveBetweenModesCouldHide) {
   fit.slow_base = 30;
   fit.slow_head = 30;
   EXPECT_NEAR(share_shift_bound(fit, 0.9), 0.010097, 1e-6);
+  // What docs/method.md states: with modes 10% apart and 30% of runs slow, about 35-40 runs a
+  // side bound the move within ±2% beside a within-mode interval of ±0.3%; 30 do not.
+  fit.runs = 38;
+  fit.slow_base = 11;
+  fit.slow_head = 11;
+  EXPECT_LT(share_shift_bound(fit, 0.9) + 0.003, std::log1p(0.02));
+  fit.runs = 30;
+  fit.slow_base = 9;
+  fit.slow_head = 9;
+  EXPECT_GT(share_shift_bound(fit, 0.9) + 0.003, std::log1p(0.02));
   // A single run far from the others is an outlier read apart, not a mode the PR could fill.
   fit.runs = 10;
   fit.slow_base = 1;
