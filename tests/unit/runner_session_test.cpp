@@ -45,6 +45,11 @@ class FakeGbench : public exec::ProcessRunner {
   std::set<std::string> noisy;        // their times vary by ±30% from one run to the next
   // Each repetition's CPU time varies by up to this fraction inside a process (0: none).
   double repetition_spread = 0;
+  // With three or more repetitions, the first is this much lower and the last this much higher
+  // (log scale) on that side; the others, and so the median, stay at the time: a process that
+  // reports a spread without changing its value.
+  double base_outliers = 0;
+  double head_outliers = 0;
   int fail_head_after = -1;  // head runs after this many exit with code 1 (-1: never)
   int head_runs = 0;
   std::mt19937 noise{5};
@@ -156,10 +161,13 @@ class FakeGbench : public exec::ProcessRunner {
       double t = head ? times.at(n).second : times.at(n).first;
       if (noisy.count(n)) t *= std::uniform_real_distribution<double>(0.7, 1.3)(noise);
       for (int rep = 0; rep < repetitions; ++rep) {
-        const double cpu = repetition_spread > 0
-                               ? t * (1 + std::uniform_real_distribution<double>(
-                                              -repetition_spread, repetition_spread)(noise))
-                               : t;
+        double cpu = repetition_spread > 0
+                         ? t * (1 + std::uniform_real_distribution<double>(
+                                        -repetition_spread, repetition_spread)(noise))
+                         : t;
+        const double outliers = head ? head_outliers : base_outliers;
+        if (repetitions >= 3 && rep == 0) cpu *= std::exp(-outliers);
+        if (repetitions >= 3 && rep == repetitions - 1) cpu *= std::exp(outliers);
         doc["benchmarks"].push_back({{"name", n},
                                      {"run_name", n},
                                      {"run_type", "iteration"},
@@ -743,6 +751,57 @@ TEST(Session, AdaptiveRoundsAreDesignedFromTheNoiseMeasured) {
               std::string::npos)
         << runs[i];
   }
+}
+
+// The designs the measured runs ran at, in order, each with how many runs in a row ran at it:
+// "--benchmark_min_time=0.01 --benchmark_repetitions=5 x48".
+std::vector<std::string> run_designs(const FakeGbench& fake) {
+  std::vector<std::pair<std::string, int>> runs;
+  const std::regex min_time(R"(--benchmark_min_time=\S+)");
+  const std::regex repetitions(R"(--benchmark_repetitions=[0-9]+)");
+  for (const std::string& c : fake.commands) {
+    std::smatch m;
+    std::smatch r;
+    if (c.find("--benchmark_out=") == std::string::npos || !std::regex_search(c, m, min_time) ||
+        !std::regex_search(c, r, repetitions))
+      continue;
+    const std::string design = m.str() + " " + r.str();
+    if (runs.empty() || runs.back().first != design) runs.emplace_back(design, 0);
+    ++runs.back().second;
+  }
+  std::vector<std::string> designs;
+  for (const auto& [design, count] : runs) designs.push_back(fmt::format("{} x{}", design, count));
+  return designs;
+}
+
+// The designs of a session whose processes differ by ±30% and whose base side reports
+// repetitions 5% apart (log scale), the head side `head_outliers` apart, their medians unchanged.
+// On a fake clock: the time left, and so the design, depends on nothing else.
+std::vector<std::string> designs_with_head_outliers(double head_outliers) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {100, 100}}};
+  f.fake.noisy = {"BM_A", "BM_B"};
+  f.fake.base_outliers = 0.05;
+  f.fake.head_outliers = head_outliers;
+  f.results.config.budget_seconds = 10;
+  testing::FakeClock clock;
+  f.fake.clock = &clock;
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  return run_designs(f.fake);
+}
+
+// The PR's code prints its own repetitions: a head side that reports 100 times the base's
+// within-process variance (repetitions 10 times as far apart) leaves the round design as it is.
+// The design reads that variance from the base side only; from both, the head's inflated spread
+// made the looks choose more repetitions per process (0.01 s x 10 for x 5).
+TEST(Session, TheRoundDesignIgnoresTheSpreadThePullRequestReports) {
+  const std::vector<std::string> honest = designs_with_head_outliers(0.05);
+  const std::vector<std::string> inflated = designs_with_head_outliers(0.5);
+  // The design moved away from the warm-up's (the test is about a design that is chosen).
+  ASSERT_GE(honest.size(), 2u);
+  EXPECT_EQ(inflated, honest);
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {

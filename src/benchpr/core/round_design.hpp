@@ -85,11 +85,12 @@ inline constexpr double kDesignSwitchGain = 1.1;
 RoundDesign choose_round_design(const RoundDesignInput& in);
 
 // A benchmark's noise from the rounds measured so far. `within` is its mean within-process
-// variance at the reference min time (from the repetitions of every process that had two or
-// more; kMissing without any). For each analysed round with values on both sides, `designs`
-// gives the (min time, repetitions) that round ran at; the between-process part is half the
-// variance of the per-round log ratios less the within part those designs leave, at least 0.
-// Without `within`, or with fewer than 3 such rounds, `between` is the prior.
+// variance at the reference min time (from the repetitions of every base-side process that had
+// two or more: the head side's are printed by the pull request's code; kMissing without any). For
+// each analysed round with values on both sides, `designs` gives the (min time, repetitions) that
+// round ran at; the between-process part is half the variance of the per-round log ratios less the
+// within part those designs leave, at least 0. Without `within`, or with fewer than 3 such rounds,
+// `between` is the prior.
 struct RoundRan {
   int round = 0;  // index into the series (warm-up included)
   double min_time = kPlannedMinTime;

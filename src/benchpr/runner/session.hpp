@@ -172,8 +172,9 @@ class Session {
   // starts, the library's own set-up), for the cost of a round after a look closed some.
   static constexpr double kFixedRoundShare = 0.2;
   // The round design: the repetitions benchpr asks for (0: the config's), each benchmark's
-  // within-process variance at the reference min time (sum and count, by series key), the design
-  // every analysed round ran at, and benchpr's own time spent around the rounds' processes.
+  // within-process variance at the reference min time, from the base side's runs only (sum and
+  // count, by series key), the design every analysed round ran at, and benchpr's own time spent
+  // around the rounds' processes.
   int repetitions_ = 0;
   std::map<std::string, std::pair<double, int>> within_;
   std::vector<RoundRan> rounds_ran_;

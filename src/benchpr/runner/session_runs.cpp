@@ -250,8 +250,10 @@ bool Session::record_output(Results& results, const RoundPlan& round, const Suit
     ParsedRun parsed = format.parse(output);
     keep_selected(parsed, results.config, suite);
     record_run(results, series_index_, suite, side, round.index, parsed);
-    // The run's min time, as run_command gave it: the repetitions' spread is read at it.
-    if (sized_by_plan(results.config, suite, /*reads_file=*/true))
+    // The run's min time, as run_command gave it: the repetitions' spread is read at it. From
+    // the base side only: the pull request's code prints the head side's numbers, and a spread it
+    // inflates would steer the round design (more repetitions, fewer rounds) for every benchmark.
+    if (side == Side::Base && sized_by_plan(results.config, suite, /*reads_file=*/true))
       note_within(suite.name, parsed, min_time_);
     return !parsed.measurements.empty() || !parsed.failures.empty();
   } catch (const formats::ParseError& e) {
