@@ -1,8 +1,10 @@
 #include "support/results_doc.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace benchpr::testing {
@@ -55,10 +57,28 @@ std::string recommendation_for(const json& doc) {
     for (const json& f : b.value("flags", json::array())) ordered += f == "order" ? 1 : 0;
   }
   if (regression) return "do-not-merge";
-  if (failed) return "failed";
+  if (failed && compared == 0) return "failed";
   if (compared == 0 || (ordered >= 2 && 4 * ordered >= estimated) || 4 * inconclusive >= compared)
     return "inconclusive";
-  return "merge";
+  return failed ? "failed" : "merge";
+}
+
+void expect_reading_beside_failures(const json& doc, const std::vector<std::string>& failed) {
+  const json& rec = doc.at("recommendation");
+  EXPECT_EQ(rec.at("verdict"), recommendation_for(doc)) << doc["benchmarks"].dump(1);
+  const std::string reason = rec.at("reason");
+  EXPECT_NE(reason.find(failed.size() == 1 ? " 1 benchmark failed and is not in this reading: "
+                                           : " benchmarks failed and are not in this reading: "),
+            std::string::npos)
+      << reason;
+  // The first three by name, the rest counted.
+  std::size_t named = 0;
+  for (const std::string& name : failed)
+    named += reason.find("`" + name + "`") != std::string::npos;
+  EXPECT_EQ(named, std::min<std::size_t>(failed.size(), 3)) << reason;
+  if (failed.size() > 3)
+    EXPECT_NE(reason.find(fmt::format("(and {} more)", failed.size() - 3)), std::string::npos)
+        << reason;
 }
 
 int rounds_compared(const json& b) {

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,12 +26,18 @@ bool is_comparison_verdict(const std::string& verdict);
 std::map<std::string, std::string> verdicts(const nlohmann::json& doc);
 
 // The recommendation the specified rules give for the file's benchmarks when both builds
-// succeeded and no pull request claims a performance change: a regression blocks, then a
-// failure; otherwise "inconclusive" when a quarter or more of the compared benchmarks are, or
-// when the sign follows run order for two or more and a quarter of those with an estimate;
-// else "merge". For tests whose benchmarks' verdicts are left to the machine: the
+// succeeded and no pull request claims a performance change: a regression blocks; "failed"
+// when benchmarks failed and none compared; otherwise "inconclusive" when a quarter or more of
+// the compared benchmarks are, or when the sign follows run order for two or more and a quarter
+// of those with an estimate; else "merge", or "failed" when a benchmark failed (a failure never
+// leaves a merge). For tests whose benchmarks' verdicts are left to the machine: the
 // recommendation must still follow from them.
 std::string recommendation_for(const nlohmann::json& doc);
+
+// Benchmarks `failed` failed beside others that compared: the recommendation is the others'
+// reading (recommendation_for), and its sentence says how many failed, naming the first three.
+void expect_reading_beside_failures(const nlohmann::json& doc,
+                                    const std::vector<std::string>& failed);
 
 // The analysed rounds in which benchmark `b` was compared: those its analysis used, and a first
 // round it left out as cold (on a busy machine the first round may look cold: it was still

@@ -218,6 +218,82 @@ TEST(Recommendation, FailedBuildsComeFirstAndAreNamedBySide) {
             "(timed out): nothing could be compared.");
 }
 
+BenchmarkAnalysis failed(std::string name, std::string reason) {
+  BenchmarkAnalysis b;
+  b.suite = "s";
+  b.name = std::move(name);
+  b.verdict = Verdict::Failed;
+  b.change = kMissing;
+  b.reason = std::move(reason);
+  return b;
+}
+
+// A failed benchmark beside compared ones: the headline reads the compared ones as it would
+// without the failure and names what failed, instead of "Could not compare.". What would be a
+// merge is `failed`, marked incomplete (its title says so): what failed may be what the pull
+// request broke.
+TEST(Recommendation, AFailureBesideComparedBenchmarksKeepsTheirReadingAndNamesIt) {
+  Analysis a = unchanged_analysis();
+  const Recommendation without = recommend(results_with(pr("Tidy the parser")), a);
+  ASSERT_EQ(without.kind, RecommendationKind::Merge);
+  EXPECT_FALSE(without.incomplete);
+  a.benchmarks.push_back(failed("BM_Crash", "PR: killed by signal 11 (SIGSEGV)"));
+  const Recommendation with = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(with.kind, RecommendationKind::Failed) << with.reason;
+  EXPECT_TRUE(with.incomplete);
+  EXPECT_EQ(with.reason, without.reason +
+                             " 1 benchmark failed and is not in this reading: `BM_Crash` (PR: "
+                             "killed by signal 11 (SIGSEGV)).");
+  // The failed benchmark's name is a code part, escaped as code by the renderer.
+  bool code = false;
+  for (const TextPart& p : with.reason_parts) code |= p.code && p.text == "BM_Crash";
+  EXPECT_TRUE(code);
+
+  // Beside a regression, as beside anything else: the count, then the first three names.
+  a.benchmarks.front().verdict = Verdict::Regression;
+  a.benchmarks.front().change = 0.1;
+  for (const char* name : {"BM_F2", "BM_F3", "BM_F4"}) a.benchmarks.push_back(failed(name, ""));
+  const Recommendation blocked = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(blocked.kind, RecommendationKind::DoNotMerge);
+  EXPECT_TRUE(blocked.incomplete);
+  EXPECT_NE(blocked.reason.find(". 4 benchmarks failed and are not in this reading: `BM_Crash` "
+                                "(PR: killed by signal 11 (SIGSEGV)); `BM_F2`; `BM_F3` (and 1 "
+                                "more)."),
+            std::string::npos)
+      << blocked.reason;
+
+  // An inconclusive reading stays inconclusive, the failures named.
+  a.benchmarks.front().verdict = Verdict::Inconclusive;
+  a.benchmarks.front().reason = "not significant";
+  const Recommendation open = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(open.kind, RecommendationKind::Inconclusive) << open.reason;
+  EXPECT_TRUE(open.incomplete);
+  EXPECT_NE(open.reason.find(" 4 benchmarks failed and are not in this reading: "),
+            std::string::npos)
+      << open.reason;
+}
+
+// "Could not compare" only when nothing compared.
+TEST(Recommendation, BenchmarksThatAllFailedAreNothingCompared) {
+  Analysis a;
+  a.benchmarks.push_back(failed("BM_Crash", "PR: killed by signal 11 (SIGSEGV)"));
+  Recommendation r = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(r.kind, RecommendationKind::Failed);
+  EXPECT_FALSE(r.incomplete);
+  EXPECT_EQ(r.reason,
+            "The only benchmark to compare failed: `BM_Crash` (PR: killed by signal 11 "
+            "(SIGSEGV)); nothing could be compared.");
+  a.benchmarks.push_back(failed("BM_Hang", "timed out"));
+  BenchmarkAnalysis added = unchanged_analysis().benchmarks.front();
+  added.verdict = Verdict::Added;
+  a.benchmarks.push_back(added);
+  r = recommend(results_with(pr("Tidy the parser")), a);
+  EXPECT_EQ(r.kind, RecommendationKind::Failed);
+  EXPECT_EQ(r.reason,
+            "All 2 benchmarks failed: `BM_Crash` (PR: killed by signal 11 (SIGSEGV)); `BM_Hang` "
+            "(timed out); nothing could be compared.");
+}
+
 TEST(Recommendation, OnlyAddedAndRemovedBenchmarksAreNothingCompared) {
   Analysis a = unchanged_analysis();
   a.benchmarks.front().verdict = Verdict::Added;

@@ -200,8 +200,29 @@ TEST(RenderGolden, PartialRun) {
   expect_verdict(a, "BM_Decode/corrupt", Verdict::Failed);
   expect_verdict(a, "BM_Batch/16", Verdict::Added);
   expect_verdict(a, "BM_Legacy/16", Verdict::Removed);
+  // The crash leaves a hole, not "Could not compare.": the others' reading (no regression), the
+  // crash named; failed, not a merge, with the title saying the comparison is incomplete.
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+  EXPECT_TRUE(a.recommendation.incomplete);
   expect_golden_comment("partial_run.md", render_comment(r, a));
+}
+
+// Every benchmark failed (the PR's binary crashes at start-up, on every one): nothing compared,
+// the one case besides a failed build where the headline is "Could not compare.".
+TEST(RenderGolden, EveryBenchmarkFailed) {
+  Results r = session();
+  for (const char* name : {"BM_Parse/64", "BM_Parse/4096"}) {
+    BenchmarkSeries crash = simulated_series(r, {.name = name, .level = 812});
+    for (double& v : crash.head) v = kMissing;
+    crash.head_failure = "killed by signal 6 (SIGABRT)";
+    crash.head_failure_kind = FailureKind::Signal;
+    r.series.push_back(crash);
+  }
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, "BM_Parse/64", Verdict::Failed);
+  expect_verdict(a, "BM_Parse/4096", Verdict::Failed);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Failed);
+  expect_golden_comment("every_benchmark_failed.md", render_comment(r, a));
 }
 
 TEST(RenderGolden, InconclusiveOrder) {

@@ -420,6 +420,10 @@ struct Recommendation {
   // A regression beside an improvement: the headline names both, and the title says it is
   // mixed rather than a plain "don't merge".
   bool mixed = false;
+  // Benchmarks failed beside compared ones: the sentence reads the compared ones and names the
+  // failures. A reading that would be a merge is `Failed` instead (a failure never leaves a
+  // merge), titled as what it is rather than "could not compare".
+  bool incomplete = false;
 };
 
 struct BenchmarkAnalysis {

@@ -191,23 +191,48 @@ Recommendation regressions_found(const ByVerdict& v, bool suites) {
     describe_largest(s, v.improvements, suites);
   }
   s.text(".");
-  if (!v.failed.empty())
-    s.text(fmt::format(" {} benchmark{} also failed.", v.failed.size(),
-                       v.failed.size() == 1 ? "" : "s"));
   Recommendation r = done(std::move(s), RecommendationKind::DoNotMerge);
   r.mixed = mixed;
   return r;
 }
 
-Recommendation benchmarks_failed(const ByVerdict& v, bool suites) {
-  Sentence s;
+// "`BM_X` (PR: killed by signal 11 (SIGSEGV)); `BM_Y` (…)", the first few failed benchmarks.
+void name_failed(Sentence& s, const ByVerdict& v, bool suites) {
   for (std::size_t i = 0; i < std::min(v.failed.size(), kNamedAtMost); ++i) {
-    s.text(i ? "; " : "").code(display_name(*v.failed[i], suites)).text(" failed");
+    s.text(i ? "; " : "").code(display_name(*v.failed[i], suites));
     if (!v.failed[i]->reason.empty()) s.text(" (" + v.failed[i]->reason + ")");
   }
   list_more(s, v.failed.size());
-  s.text(": the comparison is incomplete.");
+}
+
+// Benchmarks failed and none compared: there is nothing to read.
+Recommendation benchmarks_failed(const ByVerdict& v, bool suites) {
+  Sentence s;
+  s.text(v.failed.size() == 1 ? "The only benchmark to compare failed: "
+                              : fmt::format("All {} benchmarks failed: ", v.failed.size()));
+  name_failed(s, v, suites);
+  s.text("; nothing could be compared.");
   return done(std::move(s), RecommendationKind::Failed);
+}
+
+// The reading of the benchmarks that compared, followed by the ones that failed: "… 1 benchmark
+// failed and is not in this reading: `BM_X` (PR: killed by signal 11 (SIGSEGV))." A failure
+// leaves a hole in the comparison, not a reason to discard what the others showed; but what
+// failed may be what the pull request broke, so a merge becomes `Failed` (exit code 4 with
+// --fail-on failed, GitHub's "error" state), its title saying the reading is incomplete.
+Recommendation with_failures(Recommendation r, const ByVerdict& v, bool suites) {
+  if (v.failed.empty()) return r;
+  r.incomplete = true;
+  if (r.kind == RecommendationKind::Merge) r.kind = RecommendationKind::Failed;
+  Sentence s;
+  s.text(v.failed.size() == 1
+             ? " 1 benchmark failed and is not in this reading: "
+             : fmt::format(" {} benchmarks failed and are not in this reading: ", v.failed.size()));
+  name_failed(s, v, suites);
+  s.text(".");
+  for (TextPart& part : std::move(s).take()) r.reason_parts.push_back(std::move(part));
+  r.reason = plain_text(r.reason_parts);
+  return r;
 }
 
 // Says why the title or labels matter here: without the claim this run would be a merge.
@@ -412,15 +437,11 @@ Recommendation merge(const Results& results, const Analysis& analysis, const ByV
   return done(std::move(s), RecommendationKind::Merge);
 }
 
-}  // namespace
-
-// The first answer that applies, in order of what the reader must know first.
-Recommendation recommend(const Results& results, const Analysis& analysis) {
-  if (std::optional<Recommendation> builds = failed_builds(results)) return std::move(*builds);
-  const ByVerdict v(analysis);
-  const bool suites = several_suites(analysis);
+// The reading of the compared benchmarks: the first answer that applies, in order of what the
+// reader must know first.
+Recommendation reading(const Results& results, const Analysis& analysis, const ByVerdict& v,
+                       bool suites) {
   if (!v.regressions.empty()) return regressions_found(v, suites);
-  if (!v.failed.empty()) return benchmarks_failed(v, suites);
   const std::optional<PerformanceClaim> claim =
       results.pull_request ? performance_claim(*results.pull_request) : std::nullopt;
   if (claim && v.improvements.empty() && v.faster.empty()) return claim_not_shown(*claim, v);
@@ -433,6 +454,18 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
   if (const auto open = unsettled_of({&v.slower, &v.inconclusive}, true); !open.empty())
     return size_not_settled(open, v, suites);
   return merge(results, analysis, v, suites);
+}
+
+}  // namespace
+
+// "Could not compare" only when nothing could be: a failed build, or benchmarks that failed
+// with none compared. Otherwise the compared benchmarks' reading, with the failures named.
+Recommendation recommend(const Results& results, const Analysis& analysis) {
+  if (std::optional<Recommendation> builds = failed_builds(results)) return std::move(*builds);
+  const ByVerdict v(analysis);
+  const bool suites = several_suites(analysis);
+  if (!v.failed.empty() && v.compared == 0) return benchmarks_failed(v, suites);
+  return with_failures(reading(results, analysis, v, suites), v, suites);
 }
 
 }  // namespace benchpr

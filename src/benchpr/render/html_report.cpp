@@ -73,15 +73,9 @@ std::string html_parts(const std::vector<TextPart>& parts, std::size_t max_chars
 }
 
 std::string recommendation_html(const Recommendation& rec) {
-  static const std::map<RecommendationKind, std::string_view> kTitles = {
-      {RecommendationKind::Merge, "Looks good to merge."},
-      {RecommendationKind::DoNotMerge, "Don't merge as is."},
-      {RecommendationKind::Inconclusive, "No clear answer yet."},
-      {RecommendationKind::Failed, "Could not compare."}};
   const std::string reason =
       rec.reason_parts.empty() ? escape_html(rec.reason, 2000) : html_parts(rec.reason_parts, 2000);
-  const std::string_view title =
-      rec.mixed ? "Mixed: weigh the regression against the improvement." : kTitles.at(rec.kind);
+  const std::string title = recommendation_title(rec);
   return fmt::format("<p class=\"rec rec-{}\"><strong>{}</strong> {}</p>\n", to_string(rec.kind),
                      title, reason);
 }

@@ -203,8 +203,8 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   const Recommendation& rec = analysis.recommendation;
   out += "\n" +
          painted(recommendation_color(rec.kind),
-                 fmt::format("{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
-                             one_line(rec.reason, 1000)),
+                 fmt::format("{}{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
+                             rec.incomplete ? " (incomplete)" : "", one_line(rec.reason, 1000)),
                  color) +
          "\n";
   return out;

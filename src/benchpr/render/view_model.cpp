@@ -81,7 +81,7 @@ struct RowContext {
   std::string instruction_threshold;  // "0.5%"
   // The lines under changed rows from a search for the commits behind them (core/bisect).
   const std::map<std::pair<std::string, std::string>, std::string>* bisect_lines = nullptr;
-  const Results* results = nullptr;   // for the profiles that say where a change is
+  const Results* results = nullptr;  // for the profiles that say where a change is
 };
 
 // "90%", "96.7%": the level an interval was computed at.
@@ -509,21 +509,6 @@ std::string recommendation_reason(const Recommendation& rec) {
   return inline_parts(rec.reason_parts, kReasonMaxChars);
 }
 
-std::string recommendation_title(const Recommendation& rec) {
-  if (rec.mixed) return "Mixed: weigh the regression against the improvement.";
-  switch (rec.kind) {
-    case RecommendationKind::Merge:
-      return "Looks good to merge.";
-    case RecommendationKind::DoNotMerge:
-      return "Don't merge as is.";
-    case RecommendationKind::Inconclusive:
-      return "No clear answer yet.";
-    case RecommendationKind::Failed:
-      return "Could not compare.";
-  }
-  return "No clear answer yet.";
-}
-
 Data strings(const std::vector<std::string>& items, std::size_t limit = ViewLimits::kAll) {
   Data list(Data::type::list);
   for (std::size_t i = 0; i < items.size() && i < limit; ++i) list.push_back(Data(items[i]));
@@ -663,6 +648,24 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
 }
 
 }  // namespace
+
+std::string recommendation_title(const Recommendation& rec) {
+  if (rec.mixed) return "Mixed: weigh the regression against the improvement.";
+  // Benchmarks failed beside others that compared and read as a merge.
+  if (rec.incomplete && rec.kind == RecommendationKind::Failed)
+    return "Incomplete: no regression in what could be compared.";
+  switch (rec.kind) {
+    case RecommendationKind::Merge:
+      return "Looks good to merge.";
+    case RecommendationKind::DoNotMerge:
+      return "Don't merge as is.";
+    case RecommendationKind::Inconclusive:
+      return "No clear answer yet.";
+    case RecommendationKind::Failed:
+      return "Could not compare.";
+  }
+  return "No clear answer yet.";
+}
 
 std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis) {
   std::vector<std::pair<std::string, int>> counts;

@@ -114,6 +114,10 @@ struct ViewLimits {
   bool why_sections = true;  // the function-level sections (the closing note stays)
 };
 
+// The recommendation's title, the headline's bold start ("Looks good to merge."), shared by the
+// comment and the HTML report.
+std::string recommendation_title(const Recommendation& rec);
+
 CommentView make_view(const Results& results, const Analysis& analysis,
                       const RenderOptions& options);
 
