@@ -140,9 +140,11 @@ TEST(Init, NamesTheRepositorysDefaultBranch) {
   repo.git("branch -m main master");
   const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // The run to try compares the last commit with its parent, reading the new file by --config;
-  // the default branch is where the files go.
-  EXPECT_TRUE(contains(r.out, "--base HEAD~1 --head HEAD --config ")) << r.out;
+  // The run to try reads the new file by --config; in this repository of one commit there is no
+  // HEAD~1: the commit is compared with the working tree. The default branch is where the files
+  // go.
+  EXPECT_TRUE(contains(r.out, "--base HEAD --head WORKTREE --config ")) << r.out;
+  EXPECT_FALSE(contains(r.out, "--base HEAD~1")) << r.out;
   EXPECT_TRUE(contains(r.out, "commit the files to master")) << r.out;
   EXPECT_FALSE(contains(r.out, "--base main")) << r.out;
 }

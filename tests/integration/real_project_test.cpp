@@ -82,6 +82,36 @@ TEST(RealProject, InitThenTheSuggestedCommandComparesAGatedCMakeProject) {
   EXPECT_NE(doc["recommendation"]["verdict"], "failed") << run.err;
 }
 
+// In a repository of one commit there is no HEAD~1: init suggests comparing that commit with the
+// working tree, and the suggested command works there (here the edit doubles BM_Work's work).
+TEST(RealProject, InitInARepositoryOfOneCommitSuggestsARunThatWorksThere) {
+  TempRepo repo;
+  write_gated_cmake_project(repo, 2000);
+  repo.commit("the only commit");
+  write_gated_cmake_project(repo, 4000);  // uncommitted: BM_Work does twice the work
+
+  const BenchprRun init = run_benchpr(BENCHPR_BINARY, {"init"}, {}, repo.path());
+  ASSERT_EQ(init.exit_code, 0) << init.err;
+  const std::string marker = "`benchpr run ";
+  const auto at = init.out.find(marker);
+  ASSERT_NE(at, std::string::npos) << init.out;
+  const std::string suggested = init.out.substr(at + 1, init.out.find('`', at + 1) - at - 1);
+  EXPECT_EQ(suggested, "benchpr run --base HEAD --head WORKTREE --config .benchpr.yml");
+  EXPECT_NE(init.out.find("there is no HEAD~1 to compare with"), std::string::npos) << init.out;
+
+  std::vector<std::string> args = words(suggested);
+  args.erase(args.begin());  // "benchpr"
+  TempDir out;
+  for (const std::string& extra :
+       std::vector<std::string>{"--rounds", "4", "--output", out / "results.json"})
+    args.push_back(extra);
+  const BenchprRun run = run_benchpr(BENCHPR_BINARY, args, {}, repo.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(rounds_compared(benchmark_named(doc, "BM_Work")), 4) << run.err;
+  EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression") << run.err;
+}
+
 // The .benchpr.yml init writes is in no revision yet: a run without --config says at the start
 // that it is not used and how to use it (here the base has none and zero-config gives up).
 TEST(RealProject, AnUncommittedConfigurationIsNamedWithTheFlagThatUsesIt) {

@@ -7,6 +7,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/workflow_template.hpp"
 #include "benchpr/core/text.hpp"
+#include "benchpr/git/repository.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/zero_config.hpp"
 
@@ -94,6 +95,45 @@ std::string shell_safe(const std::string& branch) {
   return ok ? branch : "main";
 }
 
+bool resolves(git::Repository& repo, const std::string& revision) {
+  try {
+    repo.resolve(revision);
+    return true;
+  } catch (const git::GitError&) {
+    // Not found, or a repository that cannot say: either way not a revision to suggest.
+    return false;
+  }
+}
+
+// The first run to try the new file with, asked of the repository itself: "try it with
+// `benchpr run --base HEAD~1 --head HEAD --config .benchpr.yml` (the last commit against its
+// parent)". HEAD~1 does not exist in a repository of one commit, nor HEAD in one of none; the
+// working tree (WORKTREE) is then what HEAD is compared with.
+std::string first_run(const fs::path& dir, const std::string& in_dir,
+                      const std::string& config_arg) {
+  const auto command = [&](const std::string& revisions) {
+    return "`benchpr run" + in_dir + " " + revisions + " --config " + config_arg + "`";
+  };
+  const std::string against_worktree = command("--base HEAD --head WORKTREE");
+  std::unique_ptr<git::Repository> repo;
+  try {
+    repo = git::open_repository(dir.string());
+  } catch (const git::GitError&) {
+    return "make it a git repository with a first commit (benchpr compares revisions), try it "
+           "with " +
+           against_worktree + " (that commit against the working tree)";
+  }
+  if (resolves(*repo, "HEAD~1"))
+    return "try it with " + command("--base HEAD~1 --head HEAD") +
+           " (the last commit against its parent)";
+  if (resolves(*repo, "HEAD"))
+    return "try it with " + against_worktree +
+           " (the only commit against the working tree, uncommitted edits included: there is no "
+           "HEAD~1 to compare with)";
+  return "commit the project (the repository has no commit yet), try it with " + against_worktree +
+         " (that commit against the working tree)";
+}
+
 }  // namespace
 
 int init_command(const InitOptions& options) {
@@ -124,16 +164,14 @@ int init_command(const InitOptions& options) {
     std::cout << note << "\n";
   for (const std::string& note : runner::argument_notes(options.directory))
     std::cout << note << "\n";
-  // The new .benchpr.yml is in no revision yet, so a run reads it only through --config; the
-  // previous commit and HEAD are a pair every repository with history has.
+  // The new .benchpr.yml is in no revision yet, so a run reads it only through --config.
   const std::string config_arg =
       options.directory == "." ? ".benchpr.yml" : shell_quote((dir / ".benchpr.yml").string());
   const std::string in_dir =
       options.directory == "." ? "" : " -C " + shell_quote(options.directory);
-  std::cout << "Next: check the suites in .benchpr.yml, try it with `benchpr run" << in_dir
-            << " --base HEAD~1 --head HEAD --config " << config_arg
-            << "` (the last commit against its parent), check the `uses: " << kActionReference
-            << "` lines of the workflows (benchpr " << BENCHPR_VERSION
+  std::cout << "Next: check the suites in .benchpr.yml, " << first_run(dir, in_dir, config_arg)
+            << ", check the `uses: " << kActionReference << "` lines of the workflows (benchpr "
+            << BENCHPR_VERSION
             << "'s major release; put the OWNER/NAME@REF you take benchpr from), and commit the "
                "files to "
             << branch << " (pull requests are measured with the base branch's configuration)."
