@@ -5,7 +5,9 @@
 #include <cmath>
 #include <string>
 
+#include "benchpr/app/commands.hpp"
 #include "benchpr/app/options.hpp"
+#include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -67,6 +69,54 @@ TEST(AppReportOutput, UnfinishedComparisonFailsBeforeFailOn) {
   ComparisonEnd end;
   end.fail_on = "regression";
   EXPECT_EQ(end_locally(results, end).exit_code, kExitFailure);
+}
+
+// The order of the causes, for run, compare and publish alike: unfinished, then --fail-on, then a
+// failure of the end.
+TEST(AppReportOutput, ComparisonExitCodeOrdersItsCauses) {
+  EXPECT_EQ(comparison_exit_code(false, kExitOk, kExitOk), kExitOk);
+  EXPECT_EQ(comparison_exit_code(false, kExitOk, kExitFailure), kExitFailure);
+  EXPECT_EQ(comparison_exit_code(false, kExitRegression, kExitFailure), kExitRegression);
+  EXPECT_EQ(comparison_exit_code(false, kExitSuiteFailed, kExitFailure), kExitSuiteFailed);
+  EXPECT_EQ(comparison_exit_code(true, kExitRegression, kExitOk), kExitFailure);
+  EXPECT_EQ(comparison_exit_code(true, kExitOk, kExitFailure), kExitFailure);
+}
+
+// A failed posting beside --fail-on's regression: the job fails with 3 (what CI gates on),
+// naming the posting on stderr all the same.
+TEST(AppReportOutput, FailOnComesBeforeAFailedPosting) {
+  ComparisonEnd end;
+  end.fail_on = "regression";
+  end.post = [](const Report&) {
+    PostOutcome posted;
+    posted.state = PostOutcome::State::Failed;
+    posted.error = "HTTP 502 from the API";
+    return posted;
+  };
+  const Ended e = end_locally(known_effects_session(), end);
+  EXPECT_EQ(e.exit_code, kExitRegression);
+  EXPECT_NE(e.err.find("posting failed: HTTP 502 from the API"), std::string::npos) << e.err;
+}
+
+// `publish` of the same comparison decides as `run` does: a comment file it cannot write (a
+// file where its directory must be) beside --fail-on's regression exits 3, naming the file.
+// Before, publish put the write failure (1) first.
+TEST(AppReportOutput, PublishOrdersTheCausesAsRunDoes) {
+  TempDir dir;
+  benchpr::testing::write_file(dir / "results.json", results_to_string(known_effects_session()));
+  benchpr::testing::write_file(dir / "file", "");
+  PublishOptions options;
+  options.results_file = dir / "results.json";
+  options.dry_run = true;
+  options.fail_on = "regression";
+  options.markdown = dir / "file/comment.md";
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const int code = publish_command(options);
+  ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, kExitRegression) << err;
+  EXPECT_NE(err.find("comment.md"), std::string::npos) << err;
 }
 
 TEST(AppReportOutput, FailedPostingFailsTheJobNamingWhy) {

@@ -300,7 +300,8 @@ int run_cli(int argc, char** argv) {
       "1 the job failed (interrupted, a file could not be written, posting failed); 2 bad usage "
       "or configuration (nothing was measured); 3 --fail-on regression|failed and the "
       "recommendation is don't merge; 4 --fail-on failed and a build, a suite run or a benchmark "
-      "failed.");
+      "failed. When several apply (run, compare and publish alike): 1 if interrupted, then 3 or "
+      "4, then 1 for a file not written or a failed posting.");
   CLI::App* publish =
       app.add_subcommand("publish", "Render and post the comment from a results file");
   add_publish_options(*publish, publish_options);

@@ -110,9 +110,12 @@ int publish_command(const PublishOptions& options) {
   ReportEnd end;
   end.results_path = options.results_file;
   end.write_errors = report.write_errors;
-  const int exit_code = finish_report(report, posted, end, progress);
-  if (exit_code != kExitOk) return exit_code;
-  return fail_on_exit_code(options.fail_on, results, report.analysis);
+  const int report_code = finish_report(report, posted, end, progress);
+  // Publishing finishes what it was given: a file from an unfinished session (a merge missing a
+  // shard) failed the job that wrote it, and is reported here as it is.
+  return comparison_exit_code(/*unfinished=*/false,
+                              fail_on_exit_code(options.fail_on, results, report.analysis),
+                              report_code);
 }
 
 }  // namespace benchpr::app

@@ -44,4 +44,10 @@ int fail_on_exit_code(const std::string& fail_on, const Results& r, const Analys
   return failed ? kExitSuiteFailed : kExitOk;
 }
 
+int comparison_exit_code(bool unfinished, int fail_on_code, int report_code) {
+  if (unfinished) return kExitFailure;
+  if (fail_on_code != kExitOk) return fail_on_code;
+  return report_code;
+}
+
 }  // namespace benchpr::app

@@ -28,4 +28,11 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
 // not post" (1). `fail_on` is never, regression or failed.
 int fail_on_exit_code(const std::string& fail_on, const Results& results, const Analysis& analysis);
 
+// The exit code a comparison ends with, in one order for run, compare and publish: a session that
+// did not finish (kExitFailure: its verdicts are partial), then what --fail-on asks for (3 or 4:
+// what CI gates on; the job fails either way, and stderr names every failure of the end), then
+// a failure of the end itself (`report_code`, finish_report's: the Actions files, the posting, a
+// file not written), else kExitOk.
+int comparison_exit_code(bool unfinished, int fail_on_code, int report_code);
+
 }  // namespace benchpr::app

@@ -144,11 +144,9 @@ int end_comparison(const Results& results, const ReportTargets& targets, const C
       earlier && std::find(failures.write_errors.begin(), failures.write_errors.end(), *earlier) ==
                      failures.write_errors.end())
     failures.write_errors.push_back(*earlier);
-  const int exit_code = finish_report(report, posted, failures, progress);
-  if (!results.complete) return kExitFailure;
-  if (const int code = fail_on_exit_code(end.fail_on, results, report.analysis); code != kExitOk)
-    return code;
-  return exit_code;
+  const int report_code = finish_report(report, posted, failures, progress);
+  return comparison_exit_code(
+      !results.complete, fail_on_exit_code(end.fail_on, results, report.analysis), report_code);
 }
 
 }  // namespace benchpr::app
