@@ -102,10 +102,15 @@ TEST(AdaptivePlanTest, ConfigPlanLooksAtOnceTwiceAndThriceTheRounds) {
 }
 
 TEST(AdaptiveHelpers, DecidedVerdicts) {
-  EXPECT_FALSE(is_decided(Verdict::Inconclusive));
+  const auto with_verdict = [](Verdict v) {
+    BenchmarkAnalysis b;
+    b.verdict = v;
+    return b;
+  };
+  EXPECT_FALSE(is_decided(with_verdict(Verdict::Inconclusive)));
   for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::Slower, Verdict::Faster,
                     Verdict::Unchanged, Verdict::Added, Verdict::Removed, Verdict::Failed}) {
-    EXPECT_TRUE(is_decided(v)) << to_string(v);
+    EXPECT_TRUE(is_decided(with_verdict(v))) << to_string(v);
   }
   // A benchmark with no value in any analysed round (every round so far left out as lopsided)
   // failed nothing: the next look may measure it. One whose run failed is decided.

@@ -127,12 +127,10 @@ AnalysisOptions look_options(const AdaptivePlan& plan, int look_index) {
   return options;
 }
 
-bool is_decided(Verdict verdict) { return verdict != Verdict::Inconclusive; }
-
 bool is_decided(const BenchmarkAnalysis& benchmark) {
   if (benchmark.verdict == Verdict::Failed && benchmark.failure == FailureKind::NotMeasured)
     return false;
-  return is_decided(benchmark.verdict);
+  return benchmark.verdict != Verdict::Inconclusive;
 }
 
 LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look) {

@@ -94,11 +94,10 @@ struct BenchmarkKey {
   bool operator==(const BenchmarkKey&) const = default;
 };
 
-// A verdict that more rounds would not change: everything except inconclusive.
-bool is_decided(Verdict verdict);
-// A benchmark more rounds would not change: a decided verdict, except a benchmark that failed
-// only because no analysed round holds a value of it yet (every round so far left out as
-// lopsided on a busy machine): it failed nothing, and the next rounds may measure it.
+// A benchmark more rounds would not change: every verdict except inconclusive, and except a
+// benchmark that failed only because no analysed round holds a value of it yet (every round so
+// far left out as lopsided on a busy machine): it failed nothing, and the next rounds may
+// measure it.
 bool is_decided(const BenchmarkAnalysis& benchmark);
 
 struct LookDecision {
