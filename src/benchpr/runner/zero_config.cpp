@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/config/config_parser.hpp"
+#include "benchpr/runner/zero_config_gates.hpp"
 #include "benchpr/runner/zero_config_scan.hpp"
 #include "benchpr/runner/zero_config_yaml.hpp"
 

@@ -1,7 +1,8 @@
 // The scan of a project's build files for zero-config: its CMake files (Google Benchmark, the
 // executables that link it, the option()s and if()s that gate them, the arguments their main()
 // insists on) and its pom.xml files (JMH). A best effort on text, linear (no std::regex), bounded
-// in depth, files and bytes.
+// in depth, files and bytes. The files are found and read by zero_config_files, CMake text is
+// read by zero_config_cmake_text, and the gates become build options in zero_config_gates.
 #pragma once
 
 #include <map>
@@ -38,16 +39,8 @@ struct Project {
   std::string jmh_jar = "benchmarks.jar";
 };
 
-struct BuildOptions {
-  std::vector<std::string> on;     // -DNAME=ON for each
-  std::vector<std::string> notes;  // for a person: what was turned on, what could not be
-};
-
 // What the project's build files say (nothing recognised: cmake and jmh_module both unset).
 Project scan_project(const std::string& project_dir);
-
-// What the build must turn on for the benchmarks to be built, and the notes saying so.
-BuildOptions build_options(const Project& project);
 
 // A name or path that can go into YAML and a shell command unquoted.
 bool plain_word(std::string_view s);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/runner/zero_config.hpp"
+#include "benchpr/runner/zero_config_gates.hpp"
 
 namespace benchpr::runner::zero_config_detail {
 
