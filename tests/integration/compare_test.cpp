@@ -2,7 +2,8 @@
 // tiny project, the PR's doing twice the work in one benchmark), compared by the real benchpr
 // binary: repetitions inside one file per side, and several files per side. The comment says what
 // the files cannot tell (no order, no interleaving), and `publish` of the results file it wrote
-// gives the same comment.
+// gives the same comment. The two sides run at the same time, so a load that comes or goes
+// while they run cannot pass for a change.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,11 +40,26 @@ std::string build_bench(const TempDir& dir, const std::string& name,
   return dir / name;
 }
 
-// One run of `exe` writing Google Benchmark JSON to `out`.
+// The command of one run of `exe` writing Google Benchmark JSON to `out`.
+std::string bench_command(const std::string& exe, const std::string& out, int repetitions) {
+  return shell_quote(exe) +
+         " --benchmark_min_time=0.02 --benchmark_repetitions=" + std::to_string(repetitions) +
+         " --benchmark_out=" + shell_quote(out) + " --benchmark_out_format=json > /dev/null";
+}
+
 void run_bench(const std::string& exe, const std::string& out, int repetitions) {
-  run_checked(shell_quote(exe) +
-              " --benchmark_min_time=0.02 --benchmark_repetitions=" + std::to_string(repetitions) +
-              " --benchmark_out=" + shell_quote(out) + " --benchmark_out_format=json > /dev/null");
+  run_checked(bench_command(exe, out, repetitions));
+}
+
+// A run of each executable, both at the same time: whatever else the machine does while they
+// run (a build beside them, a core taken away) it does to both sides, so the pairs the files make
+// compare the two builds and not two moments of the machine. One after the other, a load that
+// came or went between them was measured as a change.
+void run_both(const std::string& base_exe, const std::string& base_out, const std::string& head_exe,
+              const std::string& head_out, int repetitions) {
+  run_checked(bench_command(base_exe, base_out, repetitions) + " & base=$!; " +
+              bench_command(head_exe, head_out, repetitions) + " & head=$!; " +
+              "wait $base && wait $head");
 }
 
 class Compare : public ::testing::Test {
@@ -57,8 +73,7 @@ class Compare : public ::testing::Test {
 };
 
 TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
-  run_bench(base_exe, dir / "base.json", 8);
-  run_bench(head_exe, dir / "head.json", 8);
+  run_both(base_exe, dir / "base.json", head_exe, dir / "head.json", 8);
   const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json",
                                                     "--output", dir / "results.json", "--html",
                                                     dir / "report.html", "--format", "markdown"});
@@ -102,14 +117,12 @@ TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
 TEST_F(Compare, SeveralFilesPerSideArePairedInOrder) {
   std::vector<std::string> args = {"compare", "--base"};
   for (int i = 1; i <= 5; ++i) {
-    run_bench(base_exe, dir / ("a" + std::to_string(i) + ".json"), 1);
+    run_both(base_exe, dir / ("a" + std::to_string(i) + ".json"), head_exe,
+             dir / ("b" + std::to_string(i) + ".json"), 1);
     args.push_back(dir / ("a" + std::to_string(i) + ".json"));
   }
   args.push_back("--head");
-  for (int i = 1; i <= 5; ++i) {
-    run_bench(head_exe, dir / ("b" + std::to_string(i) + ".json"), 1);
-    args.push_back(dir / ("b" + std::to_string(i) + ".json"));
-  }
+  for (int i = 1; i <= 5; ++i) args.push_back(dir / ("b" + std::to_string(i) + ".json"));
   for (const std::string& a : {std::string("--output"), dir / "results.json",
                                std::string("--fail-on"), std::string("regression")})
     args.push_back(a);
