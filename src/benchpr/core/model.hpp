@@ -278,6 +278,9 @@ struct LookRecord {
   double information = 0;
   double alpha = 0;              // significance: Benjamini-Hochberg q of this look
   double equivalence_alpha = 0;  // "unchanged": the (1 - 2 * this) CI inside the threshold
+  // The share of the information scale (and of α) of the looks up to the horizon; the looks past
+  // it spend the rest. 1: one stage, the horizon ends the looks (core/adaptive.hpp, next_look).
+  double horizon_share = 1;
 };
 
 // Sharding (`benchpr run --shard I/N`, `benchpr merge`): a comparison split over several

@@ -274,9 +274,16 @@ void Session::run_adaptive(Results& results) {
   const double budget = *results.config.budget_seconds;
   const double deadline = started_ + budget;
   // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
-  // budget lasts, up to the horizon.
+  // budget lasts, up to the horizon; past it, when the first look found the budget long enough,
+  // on the share of α kept for it, each look half again the rounds done, up to kMostLookedRounds.
   const int step = round_up_even(std::max(results.config.rounds, 2));
   const int horizon = kHorizonInFirstLooks * step;
+  // The most analysed rounds the looks read: the horizon in a one-stage session.
+  const auto last_round = [&] {
+    return !results.looks.empty() && results.looks.front().horizon_share < 1
+               ? std::max(horizon, kMostLookedRounds)
+               : horizon;
+  };
   const SpendingPolicy policy;
   // What a round of the still-open benchmarks costs: the time plan's estimate of a whole round
   // at first, then the last block's measured rounds, scaled down for the benchmarks a look closed.
@@ -286,26 +293,29 @@ void Session::run_adaptive(Results& results) {
   progress_(fmt::format(
       "plan: {} warm-up round(s), then a look every {} rounds (α spent {} over the rounds the "
       "budget allows); after each, only the benchmarks still open go on, until all are decided, "
-      "the {} budget is spent or {} rounds are reached",
-      warmup, step, to_string(policy.significance), format_duration(budget), horizon));
+      "the {} budget is spent or {} rounds are reached ({:.0f}% of α kept for looks past them "
+      "when the budget affords more, up to {} rounds)",
+      warmup, step, to_string(policy.significance), format_duration(budget), horizon,
+      100 * policy.late_share, std::max(horizon, kMostLookedRounds)));
   for (std::size_t k = 0;; ++k) {
     if (k >= results.looks.size()) {
       const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
       const double remaining = deadline - now_seconds();
       // Without a warm-up nothing has priced a round yet: the first look then counts on the
-      // horizon (its information is step / horizon), the later ones on measured rounds.
+      // horizon (one stage: its information is step / horizon), the later ones on measured rounds.
+      const int most = std::max(horizon, kMostLookedRounds) - analysed_done;
       const int affordable =
           std::isfinite(per_round) && per_round > 0
-              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, horizon))
-              : (remaining > 0 ? horizon : 0);
+              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, most))
+              : (remaining > 0 ? std::min(horizon, most) : 0);
       const std::optional<LookRecord> look =
-          next_look(results.looks, analysed_done, step,
-                    std::min(affordable, horizon - analysed_done), policy);
+          next_look(results.looks, analysed_done, step, affordable, policy, horizon);
       if (!look) {
         results.complete = true;
-        results.stop_reason = analysed_done >= horizon
-                                  ? fmt::format("{} rounds, the most the plan looks at", horizon)
-                                  : "the budget was spent";
+        results.stop_reason =
+            analysed_done >= last_round()
+                ? fmt::format("{} rounds, the most the plan looks at", last_round())
+                : "the budget was spent";
         break;
       }
       results.looks.push_back(*look);
@@ -352,24 +362,24 @@ void Session::run_adaptive(Results& results) {
       break;
     }
     if (cut || r.cut_short || look.information >= 1) {
-      const bool at_horizon = !cut && !r.cut_short && look.rounds >= horizon;
+      const bool at_horizon = !cut && !r.cut_short && look.rounds >= last_round();
       progress_(line +
                 (at_horizon ? ": the most rounds the plan looks at" : ": the budget is spent"));
       results.complete = true;
       results.stop_reason = at_horizon
-                                ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                ? fmt::format("{} rounds, the most the plan looks at", last_round())
                                 : "the budget was spent";
       break;
     }
     progress_(line + ": measuring only those");
     // The round design prices the open benchmarks' rounds on the last block's processes and
     // chooses the next rounds' min time and repetitions from the noise measured so far.
-    if (done > from && min_time_ > 0 && horizon - look.rounds >= 2) {
+    if (done > from && min_time_ > 0 && last_round() - look.rounds >= 2) {
       // The next look takes what the budget affords at the chosen design (next_look), so the
       // design need only leave room for one block.
       const RoundDesign design =
           redesign_rounds(results, measured_costs(results, from, done), &open,
-                          deadline - now_seconds(), horizon - look.rounds, 2);
+                          deadline - now_seconds(), last_round() - look.rounds, 2);
       if (design.round_seconds > 0) per_round = design.round_seconds;
     }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
