@@ -1432,7 +1432,10 @@ struct SpendTally {
 SpendTally run_spending(std::size_t model, const SpendDesign& d, int aa_prs, int pr_prs,
                         double budget = kBudgetRounds) {
   const NoiseModel& m = kModels[model];
-  const int most = reachable_rounds(d, budget);
+  // Every design reads the same sessions: simulated to the most rounds any design could reach.
+  SpendDesign longest = d;
+  longest.past_horizon = true;
+  const int most = reachable_rounds(longest, budget);
   SpendTally t;
   for (int i = 0; i < aa_prs; ++i) {
     const Session s = simulate(m, kBenchmarks, std::vector<double>(kBenchmarks, 0.0),

@@ -13,6 +13,7 @@
 #include "benchpr/core/series_key.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/undecided.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
@@ -346,19 +347,45 @@ void Session::run_adaptive(Results& results) {
       per_round =
           measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
     }
-    open_benchmarks_ = still;
+    // Benchmarks that could not settle in the rounds the budget still affords, even at the whole
+    // α (core/undecided.hpp), are measured no further: the rounds go to those that can.
+    const double reach = std::isfinite(per_round) && per_round > 0
+                             ? std::min<double>(last_round() - r.rounds,
+                                                std::max(0.0, deadline - now_seconds()) / per_round)
+                             : 0;
+    std::vector<BenchmarkKey> runnable;
+    for (std::size_t i = 0, o = 0; i < results.series.size(); ++i) {
+      if (r.decided_at[i] >= 0) continue;
+      if (!cannot_settle(r.benchmarks[i], r.rounds + static_cast<int>(reach)))
+        runnable.push_back(open[o]);
+      ++o;
+    }
+    const int unsettled = still - static_cast<int>(runnable.size());
+    if (unsettled > 0 && done > from && !runnable.empty())
+      per_round *= (kFixedRoundShare +
+                    (1 - kFixedRoundShare) * runnable.size() / static_cast<double>(still));
+    open_benchmarks_ = static_cast<int>(runnable.size());
     const double spent = now_seconds() - started_;
     std::string line = fmt::format(
         "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
-        "decided, {} still open; spent {} of {} (builds {}, rounds {}, looks {})",
+        "decided, {} still open{}; spent {} of {} (builds {}, rounds {}, looks {})",
         k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
         100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
+        unsettled > 0 ? fmt::format(" ({} of them cannot settle in the rounds left)", unsettled)
+                      : "",
         format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
         format_duration(rounds_seconds_), format_duration(looks_seconds_));
     if (still == 0) {
       progress_(line + ": every benchmark is decided");
       results.complete = true;
       results.stop_reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
+      break;
+    }
+    if (runnable.empty() && !cut && !r.cut_short && look.information < 1) {
+      progress_(line + ": stopping");
+      results.complete = true;
+      results.stop_reason =
+          fmt::format("the {} still open could not settle in the rounds the budget affords", still);
       break;
     }
     if (cut || r.cut_short || look.information >= 1) {
@@ -378,7 +405,7 @@ void Session::run_adaptive(Results& results) {
       // The next look takes what the budget affords at the chosen design (next_look), so the
       // design need only leave room for one block.
       const RoundDesign design =
-          redesign_rounds(results, measured_costs(results, from, done), &open,
+          redesign_rounds(results, measured_costs(results, from, done), &runnable,
                           deadline - now_seconds(), last_round() - look.rounds, 2);
       if (design.round_seconds > 0) per_round = design.round_seconds;
     }
@@ -386,7 +413,7 @@ void Session::run_adaptive(Results& results) {
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();
     for (const SuiteConfig& s : results.config.suites) open_[s.name];
-    for (const BenchmarkKey& key : open) open_[key.suite].push_back(key.name);
+    for (const BenchmarkKey& key : runnable) open_[key.suite].push_back(key.name);
   }
   // The schedule ends where the rounds did: no "of N planned" for rounds the budget never had.
   if (static_cast<int>(results.plan.size()) > results.rounds_done)
