@@ -62,9 +62,9 @@ TEST(AdaptiveDefault, DecidesWhatTheFixedPlanLeavesOpen) {
 }
 
 // A benchmark too noisy to settle ±threshold within the budget (runs drawn with 20% noise need
-// some 800 rounds for ±2%; a minute affords a few hundred of these short rounds at most): the
-// looks go on until one sees it cannot settle (or the budget ends them), the row says what the
-// data rule out and the too-noisy note names it once.
+// some 800 rounds for ±2% at the whole α, more at the looks' levels): the looks go on until one
+// sees it cannot settle in the rounds left, the budget or the 1,000 rounds end them; the row says
+// what the data rule out and the too-noisy note names it once.
 TEST(AdaptiveDefault, AnOpenBenchmarkThatCannotSettleEndsTheLooksAndIsBounded) {
   TempRepo repo;
   GbenchConfig cfg;
@@ -106,8 +106,10 @@ TEST(AdaptiveDefault, AnOpenBenchmarkThatCannotSettleEndsTheLooksAndIsBounded) {
   EXPECT_GE(analysed, 6) << r.err;
   EXPECT_GE(doc["looks"].size(), 3u) << r.err;
   const std::string stop = doc["stop_reason"];
+  // Which of the three ends it depends on how fast this machine runs the rounds: on a fast one a
+  // minute reaches the 1,000 rounds the looks read at most.
   EXPECT_TRUE(stop == "the 1 still open could not settle in the rounds the budget affords" ||
-              stop == "the budget was spent")
+              stop == "the budget was spent" || stop == "1000 rounds, the most the plan looks at")
       << stop;
   // What the data rule out, in the row, and the benchmark named once in the notes.
   const std::string all = r.out + r.err;

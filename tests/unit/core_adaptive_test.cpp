@@ -348,7 +348,7 @@ TEST(SpendingTest, LooksGoOnWhileTheBudgetAllowsAndTheLevelsAddUpToAlpha) {
 TEST(SpendingTest, ABudgetBeyondTheHorizonKeepsAFifthOfAlphaForLooksPastIt) {
   // Horizon 100 rounds, a look every 10, and a budget that affords 500 rounds at the first look:
   // two stages, the first on 80% of the information scale and of α.
-  const SpendingPolicy policy;  // late share 0.2, late looks +50% of the rounds done
+  const SpendingPolicy policy;  // late share 0.2, late looks +25% of the rounds done
   std::vector<LookRecord> looks;
   int done = 0;
   while (done < 100) {
@@ -373,23 +373,23 @@ TEST(SpendingTest, ABudgetBeyondTheHorizonKeepsAFifthOfAlphaForLooksPastIt) {
   };
   EXPECT_NEAR(sum(&LookRecord::alpha), 0.04, 1e-12);
   EXPECT_NEAR(sum(&LookRecord::equivalence_alpha), 0.04, 1e-12);
-  // Past the horizon: half again the rounds done (50 of 400 affordable, an eighth of the second
-  // stage): 0.2 * 0.05 ln(1 + (e - 1) / 8) = 0.0019457.
+  // Past the horizon: a quarter again the rounds done (26 of 400 affordable, whole blocks):
+  // 0.2 * 0.05 ln(1 + (e - 1) 26 / 400) = 0.0010588.
   std::optional<LookRecord> l = next_look(looks, done, 10, 400, policy, 100);
   ASSERT_TRUE(l.has_value());
-  EXPECT_EQ(l->rounds, 150);
-  EXPECT_NEAR(l->information, 0.825, 1e-12);
-  EXPECT_NEAR(l->alpha, 0.0019457, 1e-7);
+  EXPECT_EQ(l->rounds, 126);
+  EXPECT_NEAR(l->information, 0.8 + 0.2 * 26 / 400, 1e-12);
+  EXPECT_NEAR(l->alpha, 0.0010588, 1e-7);
   looks.push_back(*l);
-  // Then 76 more (half of 150, whole blocks), and a look that takes all the budget affords has
-  // the rest of α.
-  l = next_look(looks, 150, 10, 300, policy, 100);
+  // Then 32 more (a quarter of 126, whole blocks), and a look that takes all the budget affords
+  // has the rest of α.
+  l = next_look(looks, 126, 10, 300, policy, 100);
   ASSERT_TRUE(l.has_value());
-  EXPECT_EQ(l->rounds, 226);
+  EXPECT_EQ(l->rounds, 158);
   looks.push_back(*l);
-  l = next_look(looks, 226, 10, 60, policy, 100);
+  l = next_look(looks, 158, 10, 40, policy, 100);
   ASSERT_TRUE(l.has_value());
-  EXPECT_EQ(l->rounds, 286);
+  EXPECT_EQ(l->rounds, 198);
   EXPECT_DOUBLE_EQ(l->information, 1.0);
   looks.push_back(*l);
   EXPECT_NEAR(sum(&LookRecord::alpha), 0.05, 1e-12);
@@ -397,7 +397,7 @@ TEST(SpendingTest, ABudgetBeyondTheHorizonKeepsAFifthOfAlphaForLooksPastIt) {
   for (std::size_t k = 1; k < looks.size(); ++k) {
     EXPECT_GT(looks[k].information, looks[k - 1].information);
   }
-  EXPECT_FALSE(next_look(looks, 286, 10, 500, policy, 100).has_value());
+  EXPECT_FALSE(next_look(looks, 198, 10, 500, policy, 100).has_value());
 }
 
 TEST(SpendingTest, ABudgetThatEndsBeforeTheHorizonSpendsAllOfAlphaOnItsLastLook) {

@@ -696,8 +696,8 @@ TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
 
 // The budget is spent on what is open. A benchmark whose runs vary by ±10% needs well over the
 // horizon's 40 rounds to settle ±2%: the budget affords far more, so the first look splits α in
-// two stages and the looks go on past the horizon (each half again the rounds done) until it is
-// decided. Each look's levels are recorded and add up to at most α.
+// two stages and the looks go on past the horizon (each a quarter again the rounds done) until it
+// is decided. Each look's levels are recorded and add up to at most α.
 TEST(Session, AdaptiveLooksGoPastTheHorizonWhileTheBudgetAffordsRounds) {
   Fixture f;
   testing::FakeClock clock;
@@ -721,10 +721,11 @@ TEST(Session, AdaptiveLooksGoPastTheHorizonWhileTheBudgetAffordsRounds) {
   }
   EXPECT_LE(alpha, 0.05 + 1e-12);
   EXPECT_LE(eq, 0.05 + 1e-12);
-  // The horizon's look closes the first stage with 80% of α spent; past it, half again the rounds.
+  // The horizon's look closes the first stage with 80% of α spent; past it, a quarter again the
+  // rounds done.
   EXPECT_EQ(f.results.looks[9].rounds, 40);
   EXPECT_DOUBLE_EQ(f.results.looks[9].information, 0.8);
-  EXPECT_EQ(f.results.looks[10].rounds, 60);
+  EXPECT_EQ(f.results.looks[10].rounds, 50);
   EXPECT_GT(f.results.rounds_done, 61);
   // The decided benchmark was run only until its look.
   int values = 0;
@@ -787,6 +788,46 @@ TEST(Session, AdaptiveRoundsAreDesignedFromTheNoiseMeasured) {
     EXPECT_NE(runs[i].find(warmup ? "--benchmark_repetitions=3" : "--benchmark_repetitions=10"),
               std::string::npos)
         << runs[i];
+  }
+}
+
+// The design in force is in the results file, so a resumed session runs its rounds the same
+// way: interrupted after the first look (here: the file cut back to it), the resumed rounds run
+// at the designed 0.2 s x 10, not at the time plan's 0.05 s x 3.
+TEST(Session, AResumedSessionRunsItsRoundsAtTheDesignInForce) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {100, 100}}};
+  f.fake.repetition_spread = 0.2;
+  f.results.config.budget_seconds = 100000;
+  f.run();
+  ASSERT_TRUE(f.results.time_plan.has_value());
+  EXPECT_DOUBLE_EQ(f.results.time_plan->min_time_seconds, 0.2);
+  EXPECT_EQ(f.results.time_plan->repetitions, 10);
+
+  Results cut = f.results;
+  const int keep = cut.config.warmup_rounds + cut.looks.front().rounds;
+  cut.looks.resize(1);
+  cut.rounds_done = keep;
+  cut.complete = false;
+  cut.stop_reason.clear();
+  for (BenchmarkSeries& s : cut.series) {
+    s.base.resize(static_cast<std::size_t>(keep));
+    s.head.resize(static_cast<std::size_t>(keep));
+  }
+  std::erase_if(cut.runs, [&](const RunRecord& r) { return r.round >= keep; });
+  Fixture resumed;
+  resumed.fake.times = f.fake.times;
+  resumed.fake.repetition_spread = 0.2;
+  resumed.setup.resume = true;
+  resumed.results = cut;
+  resumed.run();
+  std::vector<std::string> runs;
+  for (const std::string& c : resumed.fake.commands)
+    if (c.find("--benchmark_out=") != std::string::npos) runs.push_back(c);
+  ASSERT_FALSE(runs.empty());
+  for (const std::string& run : runs) {
+    EXPECT_NE(run.find("--benchmark_min_time=0.2"), std::string::npos) << run;
+    EXPECT_NE(run.find("--benchmark_repetitions=10"), std::string::npos) << run;
   }
 }
 

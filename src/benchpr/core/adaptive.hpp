@@ -58,8 +58,9 @@ struct SpendingPolicy {
   // --spending` (docs/method.md, "Past the horizon").
   double late_share = 0.2;
   // Past the horizon a look reads this share of the rounds done more (at least a step), so the
-  // looks stay few (each is tested at its increment) however long the budget.
-  double late_growth = 0.5;
+  // looks stay few (each is tested at its increment) however long the budget. A quarter decided
+  // as much as a half in the study, in 11% fewer rounds.
+  double late_growth = 0.25;
 };
 
 // The spending of a session in two stages: a share c (LookRecord::horizon_share) of the

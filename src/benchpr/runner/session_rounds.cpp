@@ -175,7 +175,6 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   in.repetitions = repetitions(results);
   in.suites = measured_costs(results, 0, warmup_rounds);
   TimePlan plan = plan_time(in);
-  progress_(plan.summary);
   if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
   if (results.config.budget_seconds && plan.fits && min_time_ > 0) {
     // Adaptive: the rounds' min time and repetitions from the warm-up's within-process noise and
@@ -187,7 +186,10 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     plan.min_time_seconds = design.min_time;
     plan.repetitions = design.repetitions;
     if (design.round_seconds > 0) plan.round_seconds = design.round_seconds;
+    // Stated after the design, at the min time and cost the rounds will have.
+    plan.summary = describe_time_plan(plan, true);
   }
+  progress_(plan.summary);
   if (plan.rounds != results.config.rounds) {
     // Same seed: the warm-up and the first blocks are those of the configured schedule.
     results.plan = make_schedule(plan.rounds, warmup_rounds, results.seed);
@@ -276,7 +278,8 @@ void Session::run_adaptive(Results& results) {
   const double deadline = started_ + budget;
   // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
   // budget lasts, up to the horizon; past it, when the first look found the budget long enough,
-  // on the share of α kept for it, each look half again the rounds done, up to kMostLookedRounds.
+  // on the share of α kept for it, each look a quarter again the rounds done, up to
+  // kMostLookedRounds.
   const int step = round_up_even(std::max(results.config.rounds, 2));
   const int horizon = kHorizonInFirstLooks * step;
   // The most analysed rounds the looks read: the horizon in a one-stage session.
@@ -348,11 +351,13 @@ void Session::run_adaptive(Results& results) {
           measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
     }
     // Benchmarks that could not settle in the rounds the budget still affords, even at the whole
-    // α (core/undecided.hpp), are measured no further: the rounds go to those that can.
-    const double reach = std::isfinite(per_round) && per_round > 0
+    // α (core/undecided.hpp), are measured no further: the rounds go to those that can. The
+    // rounds are counted at the price of a round of one benchmark (the others may close).
+    const double one = per_round * (kFixedRoundShare + (1 - kFixedRoundShare) / std::max(1, still));
+    const double reach = std::isfinite(one) && one > 0
                              ? std::min<double>(last_round() - r.rounds,
-                                                std::max(0.0, deadline - now_seconds()) / per_round)
-                             : 0;
+                                                std::max(0.0, deadline - now_seconds()) / one)
+                             : last_round() - r.rounds;
     std::vector<BenchmarkKey> runnable;
     for (std::size_t i = 0, o = 0; i < results.series.size(); ++i) {
       if (r.decided_at[i] >= 0) continue;
@@ -408,6 +413,11 @@ void Session::run_adaptive(Results& results) {
           redesign_rounds(results, measured_costs(results, from, done), &runnable,
                           deadline - now_seconds(), last_round() - look.rounds, 2);
       if (design.round_seconds > 0) per_round = design.round_seconds;
+      // The file holds the design in force, so a resumed session runs its rounds the same way.
+      if (results.time_plan) {
+        results.time_plan->min_time_seconds = min_time_;
+        results.time_plan->repetitions = repetitions(results);
+      }
     }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
