@@ -25,6 +25,7 @@
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
+#include "benchpr/core/undecided.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace {
@@ -1352,12 +1353,14 @@ void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoi
 
 constexpr int kBudgetRounds = 30;
 constexpr double kFixedShare = 0.2;  // as the runner assumes (runner/session.hpp)
-constexpr int kSpendRounds = benchpr::kHorizonInFirstLooks * kRounds;
+constexpr int kHorizonRounds = benchpr::kHorizonInFirstLooks * kRounds;
 
 struct SpendDesign {
   const char* name;
   bool split;  // the 3-look Bonferroni split
   benchpr::SpendingPolicy policy;
+  bool past_horizon = false;      // a second stage past the horizon (on policy.late_share)
+  bool stop_unsettlable = false;  // measure no further what cannot settle (cannot_settle)
 };
 
 struct BudgetRun {
@@ -1367,8 +1370,18 @@ struct BudgetRun {
   double used = 0;  // budget used, in full rounds
 };
 
-BudgetRun run_on_budget(const Session& s, const SpendDesign& d) {
-  benchpr::Results results = to_results(s, kSpendRounds);
+// The most analysed rounds a design can reach on `budget` full rounds: every round after the
+// first look runs one benchmark at least, so costs at least kFixedShare + (1 − kFixedShare) / n.
+int reachable_rounds(const SpendDesign& d, double budget) {
+  if (!d.past_horizon) return kHorizonRounds;
+  const double cheapest = kFixedShare + (1 - kFixedShare) / kBenchmarks;
+  return std::min(benchpr::kMostLookedRounds,
+                  kRounds + static_cast<int>((budget - kRounds) / cheapest) + 2);
+}
+
+BudgetRun run_on_budget(const Session& s, const SpendDesign& d, double budget = kBudgetRounds) {
+  const int most = reachable_rounds(d, budget);
+  benchpr::Results results = to_results(s, most);
   const int n = static_cast<int>(s.base.size());
   const auto cost = [&](int open) { return kFixedShare + (1 - kFixedShare) * open / double(n); };
   const auto still_open = [](const benchpr::LookReadings& r) {
@@ -1381,7 +1394,7 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d) {
     const benchpr::AdaptivePlan plan = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
     for (std::size_t k = 0; k < plan.looks.size(); ++k) {
       const int more = plan.looks[k] - out.rounds;
-      if (k > 0 && out.used + more * cost(open) > kBudgetRounds + 1e-9) break;
+      if (k > 0 && out.used + more * cost(open) > budget + 1e-9) break;
       out.used += more * cost(open);
       out.rounds = plan.looks[k];
       r = benchpr::read_looks(results, plan, static_cast<int>(k));
@@ -1390,11 +1403,15 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d) {
     }
   } else {
     for (int k = 0;; ++k) {
+      // As the runner: the budget's rounds at today's cost, up to the most the design reads;
+      // one stage caps them at the horizon, two stages pass it on (next_look).
       const int affordable =
-          std::min(static_cast<int>((kBudgetRounds - out.used) / cost(open) + 1e-9),
-                   kSpendRounds - out.rounds);
+          std::min(static_cast<int>((budget - out.used) / cost(open) + 1e-9), most - out.rounds);
       const std::optional<benchpr::LookRecord> look =
-          benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy);
+          d.past_horizon
+              ? benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy,
+                                   kHorizonRounds)
+              : benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy);
       if (!look) break;
       results.looks.push_back(*look);
       out.used += (look->rounds - out.rounds) * cost(open);
@@ -1402,6 +1419,25 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d) {
       r = benchpr::read_looks(results, benchpr::plan_of(results), k);
       ++out.looks;
       if ((open = still_open(r)) == 0) break;
+      if (!d.stop_unsettlable) continue;
+      // As the runner: what could not settle in the rounds the budget still affords is measured
+      // no further (its later rounds are not run: blanked here), and nothing left to measure ends
+      // the session.
+      const double reach =
+          std::min<double>(most - out.rounds, std::max(0.0, budget - out.used) / cost(1));
+      int runnable = 0;
+      for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
+        if (r.decided_at[b] >= 0) continue;
+        if (!benchpr::cannot_settle(r.benchmarks[b], out.rounds + static_cast<int>(reach))) {
+          ++runnable;
+          continue;
+        }
+        benchpr::BenchmarkSeries& series = results.series[b];
+        for (std::size_t i = kWarmup + static_cast<std::size_t>(out.rounds); i < series.base.size();
+             ++i)
+          series.base[i] = series.head[i] = benchpr::kMissing;
+      }
+      if ((open = runnable) == 0) break;
     }
   }
   out.benchmarks = std::move(r.benchmarks);
@@ -1414,13 +1450,18 @@ struct SpendTally {
   double aa_rounds = 0, aa_used = 0, pr_rounds = 0;
 };
 
-SpendTally run_spending(std::size_t model, const SpendDesign& d, int aa_prs, int pr_prs) {
+SpendTally run_spending(std::size_t model, const SpendDesign& d, int aa_prs, int pr_prs,
+                        double budget = kBudgetRounds) {
   const NoiseModel& m = kModels[model];
+  // Every design reads the same sessions: simulated to the most rounds any design could reach.
+  SpendDesign longest = d;
+  longest.past_horizon = true;
+  const int most = reachable_rounds(longest, budget);
   SpendTally t;
   for (int i = 0; i < aa_prs; ++i) {
     const Session s = simulate(m, kBenchmarks, std::vector<double>(kBenchmarks, 0.0),
-                               seed_of(model, 40, i), kSpendRounds);
-    const BudgetRun run = run_on_budget(s, d);
+                               seed_of(model, 40, i), most);
+    const BudgetRun run = run_on_budget(s, d, budget);
     bool any_sig = false, any_alarm = false;
     for (const auto& a : run.benchmarks) {
       const Call c = from_benchpr(a);
@@ -1433,15 +1474,15 @@ SpendTally run_spending(std::size_t model, const SpendDesign& d, int aa_prs, int
     t.aa_any_sig.add(any_sig);
     t.aa_any_alarm.add(any_alarm);
     t.aa_rounds += run.rounds / static_cast<double>(aa_prs);
-    t.aa_used += run.used / kBudgetRounds / aa_prs;
+    t.aa_used += run.used / budget / aa_prs;
   }
   for (std::size_t e = 0; e < 2; ++e) {
     std::vector<double> changes(kBenchmarks, 0.0);
     for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = kEffects[e];
     for (int i = 0; i < pr_prs; ++i) {
-      const Session s = simulate(m, kBenchmarks, changes,
-                                 seed_of(model, 41 + static_cast<int>(e), i), kSpendRounds);
-      const BudgetRun run = run_on_budget(s, d);
+      const Session s =
+          simulate(m, kBenchmarks, changes, seed_of(model, 41 + static_cast<int>(e), i), most);
+      const BudgetRun run = run_on_budget(s, d, budget);
       for (std::size_t b = 0; b < changes.size(); ++b) {
         t.decided[e].add(run.benchmarks[b].verdict != Verdict::Inconclusive);
         if (changes[b] != 0) t.power[e].add(detected(from_benchpr(run.benchmarks[b]), changes[b]));
@@ -1483,8 +1524,51 @@ void print_spending(int aa_prs, int pr_prs) {
   }
 }
 
+// Past the horizon (`--horizon`): one stage that stops at 10 looks' rounds (before) against two
+// stages that keep a share of α for looks past it, on today's budget (30 full rounds) and on a long
+// one (150: a fast suite, or a budget raised for a noisy project), where the horizon binds.
+void print_horizon(int aa_prs, int pr_prs) {
+  using benchpr::SpendingPolicy;
+  const auto two_stage = [](double share, double growth) {
+    SpendingPolicy p;
+    p.late_share = share;
+    p.late_growth = growth;
+    return p;
+  };
+  const std::array<SpendDesign, 6> designs{{
+      {"one stage, stops at the horizon (before)", false, {}, false, false},
+      {"one stage, stops measuring what cannot settle", false, {}, false, true},
+      {"two stages, 10% past the horizon, looks +50%", false, two_stage(0.1, 0.5), true, true},
+      {"two stages, 20% past the horizon, looks +50%", false, two_stage(0.2, 0.5), true, true},
+      {"two stages, 30% past the horizon, looks +50%", false, two_stage(0.3, 0.5), true, true},
+      {"two stages, 20% past the horizon, looks +25% (shipped)", false, two_stage(0.2, 0.25), true,
+       true},
+  }};
+  ;
+  for (std::size_t model : {std::size_t{0}, std::size_t{6}, std::size_t{7}}) {
+    for (double budget : {double{kBudgetRounds}, 150.0}) {
+      fmt::print(
+          "### Past the horizon on a budget of {:g} full rounds ({}; {} A/A pull requests of 50, "
+          "{} with 5 of 50 changed per effect)\n\n",
+          budget, kModels[model].name, aa_prs, pr_prs);
+      print_header({"design", "A/A any significant", "A/A any label", "A/A decided",
+                    "A/A 95% CI coverage", "A/A rounds", "A/A budget used", "power +1%",
+                    "power +2%", "decided (+2% PRs)", "rounds (+2% PRs)"});
+      for (const SpendDesign& d : designs) {
+        const SpendTally t = run_spending(model, d, aa_prs, pr_prs, budget);
+        fmt::print("| {} | {} | {} | {} | {} | {:.1f} | {:.0f}% | {} | {} | {} | {:.1f} |\n",
+                   d.name, pct(t.aa_any_sig), pct(t.aa_any_alarm), pct(t.aa_decided),
+                   pct(t.aa_coverage), t.aa_rounds, 100 * t.aa_used, pct(t.power[0]),
+                   pct(t.power[1]), pct(t.decided[1]), t.pr_rounds);
+        std::fflush(stdout);
+      }
+      fmt::print("\n");
+    }
+  }
+}
+
 int main(int argc, char** argv) {
-  bool quick = false, check = false, targets_only = false, spending = false;
+  bool quick = false, check = false, targets_only = false, spending = false, horizon = false;
   bool uneven_only = false, robust_only = false;
   int divide = 1;  // --divide N: N times fewer simulations than the full run
   std::vector<std::size_t> uneven_chosen;
@@ -1498,6 +1582,8 @@ int main(int argc, char** argv) {
       check = true;
     } else if (arg == "--spending") {
       spending = true;
+    } else if (arg == "--horizon") {
+      horizon = true;
     } else if (arg == "--targets-only") {
       targets_only = true;
     } else if (arg == "--uneven-only") {
@@ -1534,6 +1620,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
                    "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
+                   "[--horizon] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;
@@ -1544,6 +1631,11 @@ int main(int argc, char** argv) {
   const MannWhitneyExact mw(kRounds);
   const benchpr::AdaptivePlan adaptive = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
 
+  if (horizon) {
+    // Sessions here run up to 1,000 rounds: a tenth of the other tables' counts.
+    print_horizon(quick ? aa_prs / 2 : aa_prs / 10, quick ? pr_prs / 2 : pr_prs / 10);
+    return 0;
+  }
   if (spending) {
     // Each pull request here replays up to 10 looks: a fifth of the other tables' counts.
     print_spending(quick ? aa_prs : aa_prs / 5, quick ? pr_prs : pr_prs / 5);

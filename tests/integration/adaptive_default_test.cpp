@@ -61,10 +61,11 @@ TEST(AdaptiveDefault, DecidesWhatTheFixedPlanLeavesOpen) {
   EXPECT_LE(alpha, 0.05 + 1e-12);
 }
 
-// A benchmark too noisy to settle ±threshold: the looks go on past the three of the planned
-// design (2, 4, 6 rounds) until the budget or the horizon (10 times the first look) ends them,
-// the row says what the data rule out and the too-noisy note names it once.
-TEST(AdaptiveDefault, KeepsLookingUntilTheBudgetEndsAndBoundsWhatStaysOpen) {
+// A benchmark too noisy to settle ±threshold within the budget (runs drawn with 20% noise need
+// some 800 rounds for ±2% at the whole α, more at the looks' levels): the looks go on until one
+// sees it cannot settle in the rounds left, the budget or the 1,000 rounds end them; the row says
+// what the data rule out and the too-noisy note names it once.
+TEST(AdaptiveDefault, AnOpenBenchmarkThatCannotSettleEndsTheLooksAndIsBounded) {
   TempRepo repo;
   GbenchConfig cfg;
   cfg.rounds = 2;
@@ -95,18 +96,20 @@ TEST(AdaptiveDefault, KeepsLookingUntilTheBudgetEndsAndBoundsWhatStaysOpen) {
   TempDir out;
   auto r = run_benchpr(BENCHPR_BINARY,
                        {"run", "-C", repo.path(), "--base", "main", "--head", "pr", "--seed", "3",
-                        "--budget", "10m", "--output", out / "results.json"});
+                        "--budget", "1m", "--output", out / "results.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
   const json& b = benchmark_named(doc, "BM_Noisy/manual_time");
   EXPECT_EQ(b["verdict"], "inconclusive") << r.out;
-  // Past the planned design's last look at 6 rounds, up to the horizon of 20.
+  // At least to the first look with 6 rounds (the fewest an estimate of what it needs reads).
   const int analysed = doc["rounds_done"].get<int>() - 1;
-  EXPECT_GT(analysed, 6) << r.err;
-  EXPECT_LE(analysed, 20) << r.err;
-  EXPECT_GT(doc["looks"].size(), 3u) << r.err;
+  EXPECT_GE(analysed, 6) << r.err;
+  EXPECT_GE(doc["looks"].size(), 3u) << r.err;
   const std::string stop = doc["stop_reason"];
-  EXPECT_TRUE(stop == "20 rounds, the most the plan looks at" || stop == "the budget was spent")
+  // Which of the three ends it depends on how fast this machine runs the rounds: on a fast one a
+  // minute reaches the 1,000 rounds the looks read at most.
+  EXPECT_TRUE(stop == "the 1 still open could not settle in the rounds the budget affords" ||
+              stop == "the budget was spent" || stop == "1000 rounds, the most the plan looks at")
       << stop;
   // What the data rule out, in the row, and the benchmark named once in the notes.
   const std::string all = r.out + r.err;
@@ -114,7 +117,7 @@ TEST(AdaptiveDefault, KeepsLookingUntilTheBudgetEndsAndBoundsWhatStaysOpen) {
   std::string notes;
   for (const json& n : doc["notes"]) notes += n.get<std::string>() + "\n";
   EXPECT_NE(
-      notes.find("Too noisy to settle ±2.0% within the 10m budget: `BM_Noisy/manual_time` (rounds "
+      notes.find("Too noisy to settle ±2.0% within the 1m budget: `BM_Noisy/manual_time` (rounds "
                  "vary by"),
       std::string::npos)
       << notes;

@@ -350,6 +350,93 @@ TEST(SpendingTest, LooksGoOnWhileTheBudgetAllowsAndTheLevelsAddUpToAlpha) {
   EXPECT_FALSE(next_look(looks, done, 10, 100, policy).has_value());
 }
 
+TEST(SpendingTest, ABudgetBeyondTheHorizonKeepsAFifthOfAlphaForLooksPastIt) {
+  // Horizon 100 rounds, a look every 10, and a budget that affords 500 rounds at the first look:
+  // two stages, the first on 80% of the information scale and of α.
+  const SpendingPolicy policy;  // late share 0.2, late looks +25% of the rounds done
+  std::vector<LookRecord> looks;
+  int done = 0;
+  while (done < 100) {
+    const std::optional<LookRecord> l = next_look(looks, done, 10, 500 - done, policy, 100);
+    ASSERT_TRUE(l.has_value());
+    EXPECT_EQ(l->rounds, done + 10);
+    EXPECT_DOUBLE_EQ(l->horizon_share, 0.8);
+    looks.push_back(*l);
+    done = l->rounds;
+  }
+  // By hand: 0.8 * 0.05 ln(1 + (e - 1) 0.1) = 0.0063426; the next look 0.8 * 0.05 (ln(1 + (e - 1)
+  // 0.2) - ln(1 + (e - 1) 0.1)) = 0.0054732. The horizon's look ends the first stage at 0.8 with
+  // 80% of both levels spent.
+  EXPECT_NEAR(looks[0].information, 0.08, 1e-12);
+  EXPECT_NEAR(looks[0].alpha, 0.0063426, 1e-7);
+  EXPECT_NEAR(looks[1].alpha, 0.0054732, 1e-7);
+  EXPECT_DOUBLE_EQ(looks.back().information, 0.8);
+  const auto sum = [&](double LookRecord::*level) {
+    double total = 0;
+    for (const LookRecord& l : looks) total += l.*level;
+    return total;
+  };
+  EXPECT_NEAR(sum(&LookRecord::alpha), 0.04, 1e-12);
+  EXPECT_NEAR(sum(&LookRecord::equivalence_alpha), 0.04, 1e-12);
+  // Past the horizon: a quarter again the rounds done (26 of 400 affordable, whole blocks):
+  // 0.2 * 0.05 ln(1 + (e - 1) 26 / 400) = 0.0010588.
+  std::optional<LookRecord> l = next_look(looks, done, 10, 400, policy, 100);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->rounds, 126);
+  EXPECT_NEAR(l->information, 0.8 + 0.2 * 26 / 400, 1e-12);
+  EXPECT_NEAR(l->alpha, 0.0010588, 1e-7);
+  looks.push_back(*l);
+  // Then 32 more (a quarter of 126, whole blocks), and a look that takes all the budget affords
+  // has the rest of α.
+  l = next_look(looks, 126, 10, 300, policy, 100);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->rounds, 158);
+  looks.push_back(*l);
+  l = next_look(looks, 158, 10, 40, policy, 100);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->rounds, 198);
+  EXPECT_DOUBLE_EQ(l->information, 1.0);
+  looks.push_back(*l);
+  EXPECT_NEAR(sum(&LookRecord::alpha), 0.05, 1e-12);
+  EXPECT_NEAR(sum(&LookRecord::equivalence_alpha), 0.05, 1e-12);
+  for (std::size_t k = 1; k < looks.size(); ++k) {
+    EXPECT_GT(looks[k].information, looks[k - 1].information);
+  }
+  EXPECT_FALSE(next_look(looks, 198, 10, 500, policy, 100).has_value());
+}
+
+TEST(SpendingTest, ABudgetThatEndsBeforeTheHorizonSpendsAllOfAlphaOnItsLastLook) {
+  // Two stages planned (500 affordable at first), then the rounds get dearer: the look that takes
+  // every round the budget still affords has all the information, the late share included.
+  std::vector<LookRecord> looks;
+  std::optional<LookRecord> l = next_look(looks, 0, 10, 500, {}, 100);
+  ASSERT_TRUE(l.has_value());
+  looks.push_back(*l);
+  l = next_look(looks, 10, 10, 12, {}, 100);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->rounds, 22);
+  EXPECT_DOUBLE_EQ(l->information, 1.0);
+  EXPECT_NEAR(looks[0].alpha + l->alpha, 0.05, 1e-12);
+}
+
+TEST(SpendingTest, ABudgetThatDoesNotReachTheHorizonAtFirstIsOneStage) {
+  // 100 affordable rounds at the first look, horizon 100: one stage, all of α by the horizon, and
+  // no look past it however cheap the rounds become.
+  std::vector<LookRecord> looks;
+  int done = 0;
+  while (const std::optional<LookRecord> l = next_look(looks, done, 10, 100, {}, 100)) {
+    EXPECT_DOUBLE_EQ(l->horizon_share, 1.0);
+    looks.push_back(*l);
+    done = l->rounds;
+  }
+  EXPECT_EQ(done, 100);
+  EXPECT_DOUBLE_EQ(looks.back().information, 1.0);
+  double alpha = 0;
+  for (const LookRecord& r : looks) alpha += r.alpha;
+  EXPECT_NEAR(alpha, 0.05, 1e-12);
+  EXPECT_FALSE(next_look(looks, 100, 10, 900, {}, 100).has_value());
+}
+
 TEST(SpendingTest, NoLookWhenFewerThanTwoRoundsAreAffordable) {
   EXPECT_FALSE(next_look({}, 0, 10, 1, {}).has_value());
   EXPECT_FALSE(next_look({}, 0, 10, 0, {}).has_value());

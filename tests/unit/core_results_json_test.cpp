@@ -193,6 +193,18 @@ TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
             std::string::npos);
   EXPECT_NE(with_looks([](json& l) { l[0]["information"] = 1.5; }).find("looks[0].information"),
             std::string::npos);
+  // One stage writes no horizon share; two stages write theirs on every look, the same on each.
+  EXPECT_FALSE(looks[0].contains("horizon_share"));
+  Results two = a;
+  for (LookRecord& l : two.looks) l.horizon_share = 0.8;
+  EXPECT_DOUBLE_EQ(results_from_string(results_to_string(two)).looks[1].horizon_share, 0.8);
+  EXPECT_NE(with_looks([](json& l) { l[0]["horizon_share"] = 0; }).find("looks[0].horizon_share"),
+            std::string::npos);
+  EXPECT_NE(with_looks([](json& l) {
+              l[0]["horizon_share"] = 0.8;
+              l[1]["horizon_share"] = 0.9;
+            }).find("looks[1].horizon_share"),
+            std::string::npos);
 }
 
 TEST(ResultsJson, ProfilesRoundTripAndAreChecked) {

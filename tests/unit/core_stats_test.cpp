@@ -26,6 +26,17 @@ TEST(StudentT, KnownQuantilesAndPValues) {
   EXPECT_DOUBLE_EQ(t_two_sided_p(0, 5), 1.0);
 }
 
+TEST(StudentT, ALevelTooSmallToRepresentGivesAFarButFiniteQuantile) {
+  // A late look of a long budget tests "unchanged" at a level like 1e-40: 1 - level rounds to 1.
+  // The quantile is then the one 1e-15 from the end, never infinite and never a throw.
+  const double far = t_quantile(1 - 1e-40, 8);
+  EXPECT_TRUE(std::isfinite(far));
+  EXPECT_DOUBLE_EQ(far, t_quantile(1 - kFarthestTail, 8));
+  EXPECT_GT(far, t_quantile(1 - 1e-9, 8));
+  // (1 - 1e-15 is not exactly a double, so the two ends agree to 0.1%.)
+  EXPECT_NEAR(t_quantile(0, 8), -far, 1e-3 * far);
+}
+
 TEST(CrossoverFit, BalancedDesignSeparatesEffectAndPosition) {
   // d = 1,3,2,4 with the PR first, second, first, second.
   // mu = mean = 2.5; gamma = ((3+4) - (1+2)) / 4 = 1; residuals -.5 -.5 .5 .5 -> rss 1, df 2,

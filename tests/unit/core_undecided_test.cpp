@@ -37,6 +37,42 @@ BenchmarkAnalysis unchanged(const std::string& name, double lo, double hi) {
   return b;
 }
 
+TEST(Undecided, ABenchmarkCannotSettleWhenEvenItsWholeIntervalShrinkingWouldNotDoIt) {
+  // 10 rounds, no change, a 95% CI of ±0.05 in logs at t(8) = 2.306004, ±0.042497 at 1.959964.
+  // Within ±2% needs a half-width of ln 1.02 = 0.0198026: 10 (0.042497 / 0.0198026)^2 = 46.05
+  // rounds.
+  BenchmarkAnalysis flat = open_benchmark("BM_Flat", std::expm1(-0.05), std::expm1(0.05), 10, 64);
+  flat.change = 0;
+  EXPECT_TRUE(cannot_settle(flat, 46));
+  EXPECT_FALSE(cannot_settle(flat, 47));
+  // At +1% it is judged at its best case, no change (its estimate wanders as rounds come in):
+  // the same 46.05 rounds.
+  BenchmarkAnalysis half = flat;
+  half.change = 0.01;
+  EXPECT_TRUE(cannot_settle(half, 46));
+  EXPECT_FALSE(cannot_settle(half, 47));
+  // +5%: the interval need only leave 0 out, ln 1.05 = 0.04879: 10 (0.042497 / 0.04879)^2 = 7.6,
+  // fewer than it has: it can settle in any number of rounds from now on.
+  BenchmarkAnalysis far = flat;
+  far.change = 0.05;
+  EXPECT_FALSE(cannot_settle(far, 10));
+  BenchmarkAnalysis wide = far;  // the same at twice the width: 30.4 rounds
+  wide.ci_low = std::expm1(0.05 - 0.1);
+  wide.ci_high = std::expm1(0.05 + 0.1);
+  EXPECT_TRUE(cannot_settle(wide, 30));
+  EXPECT_FALSE(cannot_settle(wide, 31));
+  // Only open benchmarks with an interval from 6 rounds or more.
+  BenchmarkAnalysis decided = flat;
+  decided.verdict = Verdict::Unchanged;
+  EXPECT_FALSE(cannot_settle(decided, 2));
+  BenchmarkAnalysis early = flat;
+  early.rounds_used = 4;
+  EXPECT_FALSE(cannot_settle(early, 2));
+  BenchmarkAnalysis missing = flat;
+  missing.ci_low = kMissing;
+  EXPECT_FALSE(cannot_settle(missing, 2));
+}
+
 TEST(Undecided, TheRowStatesTheFartherEndOfTheInterval) {
   EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.031, 0.046, 10, 40)), "no change beyond ±4.6%");
   EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.072, 0.01, 10, 40)), "no change beyond ±7.2%");

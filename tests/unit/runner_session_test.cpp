@@ -42,7 +42,8 @@ class FakeGbench : public exec::ProcessRunner {
   bool hang_on_head = false;
   std::vector<std::string> commands;  // "base: cmd" / "head: cmd"
   std::vector<std::string> run_logs;  // the log path of every run that wrote results
-  std::set<std::string> noisy;        // their times vary by ±30% from one run to the next
+  std::set<std::string> noisy;        // their times vary by ±noise_amplitude between runs
+  double noise_amplitude = 0.3;
   // Each repetition's CPU time varies by up to this fraction inside a process (0: none).
   double repetition_spread = 0;
   // With three or more repetitions, the first is this much lower and the last this much higher
@@ -159,7 +160,9 @@ class FakeGbench : public exec::ProcessRunner {
       repetitions = std::stoi(reps[1].str());
     for (const auto& n : selected) {
       double t = head ? times.at(n).second : times.at(n).first;
-      if (noisy.count(n)) t *= std::uniform_real_distribution<double>(0.7, 1.3)(noise);
+      if (noisy.count(n))
+        t *=
+            std::uniform_real_distribution<double>(1 - noise_amplitude, 1 + noise_amplitude)(noise);
       for (int rep = 0; rep < repetitions; ++rep) {
         double cpu = repetition_spread > 0
                          ? t * (1 + std::uniform_real_distribution<double>(
@@ -699,28 +702,71 @@ TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
   EXPECT_NE(log.find(": measuring only those"), std::string::npos) << log;
 }
 
-// The budget is spent on what is open: a benchmark that never settles gets looks past the three
-// of the planned design, up to the horizon (10 times the first look's rounds), each look's
-// levels recorded, adding up to alpha.
-TEST(Session, AdaptiveLooksGoOnUntilTheHorizonForABenchmarkThatNeverSettles) {
+// The budget is spent on what is open. A benchmark whose runs vary by ±10% needs well over the
+// horizon's 40 rounds to settle ±2%: the budget affords far more, so the first look splits α in
+// two stages and the looks go on past the horizon (each a quarter again the rounds done) until it
+// is decided. Each look's levels are recorded and add up to at most α.
+TEST(Session, AdaptiveLooksGoPastTheHorizonWhileTheBudgetAffordsRounds) {
   Fixture f;
+  testing::FakeClock clock;
+  f.fake.clock = &clock;
+  f.fake.run_seconds = 1;  // a round of both sides: 2 s of a 10,000 s budget
   f.fake.times = {{"BM_Decided", {100, 200}}, {"BM_Open", {100, 100}}};
   f.fake.noisy = {"BM_Open"};
+  f.fake.noise_amplitude = 0.1;
   f.results.config.budget_seconds = 10000;
-  f.run();
-  EXPECT_EQ(f.results.stop_reason, "40 rounds, the most the plan looks at");
-  ASSERT_EQ(f.results.looks.size(), 10u);
-  double alpha = 0;
-  for (const LookRecord& l : f.results.looks) alpha += l.alpha;
-  EXPECT_NEAR(alpha, 0.05, 1e-12);
-  EXPECT_DOUBLE_EQ(f.results.looks.back().information, 1.0);
-  EXPECT_EQ(f.results.rounds_done, 41);
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  EXPECT_EQ(f.results.stop_reason.rfind("every benchmark was decided after ", 0), 0u)
+      << f.results.stop_reason;
+  ASSERT_GT(f.results.looks.size(), 10u);
+  double alpha = 0, eq = 0;
+  for (const LookRecord& l : f.results.looks) {
+    alpha += l.alpha;
+    eq += l.equivalence_alpha;
+    EXPECT_DOUBLE_EQ(l.horizon_share, 0.8);
+  }
+  EXPECT_LE(alpha, 0.05 + 1e-12);
+  EXPECT_LE(eq, 0.05 + 1e-12);
+  // The horizon's look closes the first stage with 80% of α spent; past it, a quarter again the
+  // rounds done.
+  EXPECT_EQ(f.results.looks[9].rounds, 40);
+  EXPECT_DOUBLE_EQ(f.results.looks[9].information, 0.8);
+  EXPECT_EQ(f.results.looks[10].rounds, 50);
+  EXPECT_GT(f.results.rounds_done, 61);
   // The decided benchmark was run only until its look.
-  const auto& decided =
-      f.results.series[0].name == "BM_Decided" ? f.results.series[0] : f.results.series[1];
   int values = 0;
-  for (double v : decided.head) values += is_missing(v) ? 0 : 1;
+  for (double v : f.series("BM_Decided").head) values += is_missing(v) ? 0 : 1;
   EXPECT_LT(values, 10);
+}
+
+// A benchmark whose runs vary by ±30% would need about 600 rounds to settle ±2%; a budget of
+// 200 s affords about 100 (2 s a round): it is measured no further once a look sees that, and
+// with nothing else open the session stops there instead of spending the budget on it.
+TEST(Session, AdaptiveLooksStopMeasuringWhatCannotSettleWithinTheBudget) {
+  Fixture f;
+  testing::FakeClock clock;
+  f.fake.clock = &clock;
+  f.fake.run_seconds = 1;
+  f.fake.times = {{"BM_Decided", {100, 200}}, {"BM_Open", {100, 100}}};
+  f.fake.noisy = {"BM_Open"};
+  f.results.config.budget_seconds = 200;
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  EXPECT_EQ(f.results.stop_reason,
+            "the 1 still open could not settle in the rounds the budget affords");
+  std::string log;
+  for (const std::string& line : f.progress) log += line + "\n";
+  EXPECT_NE(log.find("1 still open (1 of them cannot settle in the rounds left)"),
+            std::string::npos)
+      << log;
+  // Stopped at the first look with 6 rounds or more, far inside the budget.
+  const int analysed = f.results.rounds_done - f.results.config.warmup_rounds;
+  EXPECT_LE(analysed, 12) << log;
+  EXPECT_LT(clock.now_seconds() - 1000, 100) << log;
+  EXPECT_TRUE(f.results.complete);
 }
 
 // The rounds are designed from the noise measured: here repetitions inside a process differ by
@@ -802,6 +848,46 @@ TEST(Session, TheRoundDesignIgnoresTheSpreadThePullRequestReports) {
   // The design moved away from the warm-up's (the test is about a design that is chosen).
   ASSERT_GE(honest.size(), 2u);
   EXPECT_EQ(inflated, honest);
+}
+
+// The design in force is in the results file, so a resumed session runs its rounds the same
+// way: interrupted after the first look (here: the file cut back to it), the resumed rounds run
+// at the designed 0.2 s x 10, not at the time plan's 0.05 s x 3.
+TEST(Session, AResumedSessionRunsItsRoundsAtTheDesignInForce) {
+  Fixture f;
+  f.fake.times = {{"BM_A", {100, 100}}, {"BM_B", {100, 100}}};
+  f.fake.repetition_spread = 0.2;
+  f.results.config.budget_seconds = 100000;
+  f.run();
+  ASSERT_TRUE(f.results.time_plan.has_value());
+  EXPECT_DOUBLE_EQ(f.results.time_plan->min_time_seconds, 0.2);
+  EXPECT_EQ(f.results.time_plan->repetitions, 10);
+
+  Results cut = f.results;
+  const int keep = cut.config.warmup_rounds + cut.looks.front().rounds;
+  cut.looks.resize(1);
+  cut.rounds_done = keep;
+  cut.complete = false;
+  cut.stop_reason.clear();
+  for (BenchmarkSeries& s : cut.series) {
+    s.base.resize(static_cast<std::size_t>(keep));
+    s.head.resize(static_cast<std::size_t>(keep));
+  }
+  std::erase_if(cut.runs, [&](const RunRecord& r) { return r.round >= keep; });
+  Fixture resumed;
+  resumed.fake.times = f.fake.times;
+  resumed.fake.repetition_spread = 0.2;
+  resumed.setup.resume = true;
+  resumed.results = cut;
+  resumed.run();
+  std::vector<std::string> runs;
+  for (const std::string& c : resumed.fake.commands)
+    if (c.find("--benchmark_out=") != std::string::npos) runs.push_back(c);
+  ASSERT_FALSE(runs.empty());
+  for (const std::string& run : runs) {
+    EXPECT_NE(run.find("--benchmark_min_time=0.2"), std::string::npos) << run;
+    EXPECT_NE(run.find("--benchmark_repetitions=10"), std::string::npos) << run;
+  }
 }
 
 TEST(Session, BuildFailureStopsBeforeAnyRound) {

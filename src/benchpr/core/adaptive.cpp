@@ -83,23 +83,52 @@ std::string_view to_string(SpendingRule rule) {
   return rule == SpendingRule::OBrienFleming ? "O'Brien–Fleming-type" : "Pocock-type";
 }
 
+double spent_alpha(SpendingRule rule, double information, double alpha, double horizon_share) {
+  const double c = std::clamp(horizon_share, 0.0, 1.0);
+  if (c >= 1) return spent_alpha(rule, information, alpha);
+  if (information <= c) return c * spent_alpha(rule, c > 0 ? information / c : 1, alpha);
+  return c * alpha + (1 - c) * spent_alpha(rule, (information - c) / (1 - c), alpha);
+}
+
 std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
-                                    int affordable, const SpendingPolicy& policy) {
+                                    int affordable, const SpendingPolicy& policy, int horizon) {
   const double before = looks.empty() ? 0.0 : looks.back().information;
   if (before >= 1) return std::nullopt;
   affordable -= affordable % 2;  // whole AB/BA blocks
   if (affordable < 2) return std::nullopt;
-  int more = round_up_even(std::max(step, 2));
+  step = round_up_even(std::max(step, 2));
+  // The stages are fixed at the first look: a second one only when the budget affords the
+  // horizon's rounds at the first look's cost (later rounds run fewer benchmarks, so cost less).
+  const double c = !looks.empty() ? looks.back().horizon_share
+                   : horizon > 0 && affordable > horizon - rounds_done
+                       ? 1 - std::clamp(policy.late_share, 0.0, 1.0)
+                       : 1.0;
+  const bool late = horizon > 0 && c < 1 && rounds_done >= horizon;
+  // The rounds this stage can still read: up to the horizon, then what the budget affords.
+  const int stage = late || horizon <= 0
+                        ? affordable
+                        : std::min(affordable, round_up_even(horizon - rounds_done));
+  if (stage < 2) return std::nullopt;  // a one-stage session at its horizon
+  int more =
+      late ? std::max(step,
+                      round_up_even(static_cast<int>(std::ceil(policy.late_growth * rounds_done))))
+           : step;
   // A tail shorter than half a step would be a look that adds little: it joins this one.
-  if (affordable - more < std::max(2, more / 2)) more = affordable;
+  if (stage - more < std::max(2, more / 2)) more = stage;
+  // Position on the stage's own scale [0, 1], then on the session's.
+  const double from = late ? (before - c) / (1 - c) : before / c;
+  const double on_stage =
+      more == stage ? 1.0 : from + (1 - from) * more / static_cast<double>(stage);
   LookRecord l;
   l.rounds = rounds_done + more;
-  l.information =
-      more == affordable ? 1.0 : before + (1 - before) * more / static_cast<double>(affordable);
-  l.alpha = spent_alpha(policy.significance, l.information, policy.alpha) -
-            spent_alpha(policy.significance, before, policy.alpha);
-  l.equivalence_alpha = spent_alpha(policy.equivalence, l.information, policy.equivalence_alpha) -
-                        spent_alpha(policy.equivalence, before, policy.equivalence_alpha);
+  l.horizon_share = c;
+  // Every round the budget affords: all of the information, whatever the stage.
+  l.information = more == affordable ? 1.0 : late ? c + (1 - c) * on_stage : c * on_stage;
+  l.alpha = spent_alpha(policy.significance, l.information, policy.alpha, c) -
+            spent_alpha(policy.significance, before, policy.alpha, c);
+  l.equivalence_alpha =
+      spent_alpha(policy.equivalence, l.information, policy.equivalence_alpha, c) -
+      spent_alpha(policy.equivalence, before, policy.equivalence_alpha, c);
   return l;
 }
 

@@ -51,24 +51,46 @@ struct SpendingPolicy {
   SpendingRule equivalence = SpendingRule::OBrienFleming;
   double alpha = 0.05;
   double equivalence_alpha = 0.05;
+  // The share of both levels kept for looks past the horizon, spent only when the budget at the
+  // first look affords the horizon's rounds (a fast suite, a long budget): the looks up to the
+  // horizon spend the rest on the same functions, and the later ones this share, on the same
+  // functions over the rounds the budget affords past the horizon. Chosen in `method_study
+  // --spending` (docs/method.md, "Past the horizon").
+  double late_share = 0.2;
+  // Past the horizon a look reads this share of the rounds done more (at least a step), so the
+  // looks stay few (each is tested at its increment) however long the budget. A quarter decided
+  // as much as a half in the study, in 11% fewer rounds.
+  double late_growth = 0.25;
 };
 
-// The next look, given the looks so far, the analysed rounds done, the rounds between looks
-// (`step`) and the rounds the budget still allows after `rounds_done` at the current cost of a
-// round (`affordable`). The next look reads min(step, affordable) more rounds, all of the
-// affordable ones when fewer than half a step would be left after it; its information fraction
-// moves from the previous look's toward 1 by the share of the affordable rounds it uses, so it
-// never decreases however the estimate of what the budget allows changes, and reaches 1 (the rest
-// of α) on the last look the budget allows. Nothing when fewer than 2 rounds are affordable or the
-// previous look already had all the information.
-std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
-                                    int affordable, const SpendingPolicy& policy = {});
+// The spending of a session in two stages: a share c (LookRecord::horizon_share) of the
+// information scale and of α up to the horizon, the rest past it. c = 1 is one stage.
+double spent_alpha(SpendingRule rule, double information, double alpha, double horizon_share);
 
-// The most analysed rounds an adaptive session looks at, in first looks' rounds: beyond 10 times
-// the first look's rounds a benchmark's interval has shrunk by √10 and what is still open is
-// too close to its threshold to settle; a fast suite with a long budget stops there instead of
-// spreading α over hundreds of looks.
+// The next look, given the looks so far, the analysed rounds done, the rounds between looks
+// (`step`), the rounds the budget still allows after `rounds_done` at the current cost of a
+// round (`affordable`) and the horizon (analysed rounds the first stage looks at; 0: none, the
+// budget alone). The next look reads min(step, affordable) more rounds, all of the
+// affordable ones when fewer than half a step would be left after it; its information fraction
+// moves from the previous look's toward the end of its stage by the share of the stage's
+// affordable rounds it uses, so it never decreases however the estimate of what the budget allows
+// changes. A look that takes every round the budget affords has all the information (the rest of
+// α). The first look fixes the stages: when the budget affords the horizon's rounds, the looks up
+// to it spend 1 - late_share of α and the looks past it (every late_growth of the rounds done,
+// at least a step) the rest; otherwise the horizon ends the looks with all of α spent. Nothing
+// when fewer than 2 rounds are affordable or the previous look already had all the information.
+std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
+                                    int affordable, const SpendingPolicy& policy = {},
+                                    int horizon = 0);
+
+// The most analysed rounds the first stage of an adaptive session looks at, in first looks'
+// rounds: beyond 10 times the first look's rounds a benchmark's interval has shrunk by √10, and
+// spreading all of α over more looks would starve the early ones. A budget that affords more
+// goes on past it on the late share (SpendingPolicy::late_share).
 inline constexpr int kHorizonInFirstLooks = 10;
+// The most analysed rounds any adaptive session looks at: past them a benchmark's noise is what
+// keeps it open, not its rounds.
+inline constexpr int kMostLookedRounds = 1000;
 
 // The recorded looks as a plan (for replay), or, in a file without them, adaptive_plan_for.
 AdaptivePlan plan_of(const Results& results);

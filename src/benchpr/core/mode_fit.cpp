@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/stats.hpp"
+
 namespace benchpr::stats {
 
 namespace {
@@ -268,7 +270,8 @@ double share_shift_bound(const ModeFit& fit, double level) {
   const double n = fit.runs + 2.0;
   const double pb = (fit.slow_base + 1.0) / n;
   const double ph = (fit.slow_head + 1.0) / n;
-  const double z = boost::math::quantile(boost::math::normal(), 1 - (1 - level) / 2);
+  const double z = boost::math::quantile(boost::math::normal(),
+                                         std::min(1 - (1 - level) / 2, 1 - stats::kFarthestTail));
   const double half = z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n);
   const double diff = ph - pb;
   return std::fabs(fit.gap) * std::max(std::fabs(diff - half), std::fabs(diff + half));

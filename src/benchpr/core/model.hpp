@@ -260,8 +260,10 @@ struct BenchmarkSeries {
 // How the session was sized to its time budget (runner/time_plan). Absent in results written
 // before the time plan existed, and when the rounds ran as configured.
 struct TimePlan {
-  double budget_seconds = 0;    // the whole comparison, builds included
-  double min_time_seconds = 0;  // Google Benchmark --benchmark_min_time; 0 = not set by benchpr
+  double budget_seconds = 0;  // the whole comparison, builds included
+  // Google Benchmark --benchmark_min_time (0 = not set by benchpr) and repetitions of the rounds:
+  // with a budget, the round design in force (updated at every look, so --resume keeps it).
+  double min_time_seconds = 0;
   int repetitions = 0;
   int rounds = 0;            // analysed rounds planned
   double round_seconds = 0;  // estimated cost of one round
@@ -278,6 +280,9 @@ struct LookRecord {
   double information = 0;
   double alpha = 0;              // significance: Benjamini-Hochberg q of this look
   double equivalence_alpha = 0;  // "unchanged": the (1 - 2 * this) CI inside the threshold
+  // The share of the information scale (and of α) of the looks up to the horizon; the looks past
+  // it spend the rest. 1: one stage, the horizon ends the looks (core/adaptive.hpp, next_look).
+  double horizon_share = 1;
 };
 
 // Sharding (`benchpr run --shard I/N`, `benchpr merge`): a comparison split over several

@@ -413,7 +413,11 @@ std::vector<LookRecord> read_look_records(const json& j) {
     l.information = get_number(j[i], "information", w, 0);
     l.alpha = get_number(j[i], "alpha", w, 0);
     l.equivalence_alpha = get_number(j[i], "equivalence_alpha", w, 0);
+    l.horizon_share = get_number(j[i], "horizon_share", w, 1);
     if (!(l.information >= 0 && l.information <= 1)) fail(w + ".information", "not in [0, 1]");
+    if (!(l.horizon_share > 0 && l.horizon_share <= 1)) fail(w + ".horizon_share", "not in (0, 1]");
+    if (i > 0 && l.horizon_share != out.back().horizon_share)
+      fail(w + ".horizon_share", "the first look fixes it for every look");
     if (!(l.alpha >= 0 && l.alpha < 0.5)) fail(w + ".alpha", "not in [0, 0.5)");
     if (!(l.equivalence_alpha >= 0 && l.equivalence_alpha < 0.5))
       fail(w + ".equivalence_alpha", "not in [0, 0.5)");

@@ -271,10 +271,13 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   if (!r.looks.empty()) {
     w.top("looks");
     w.lines(r.looks, [&w](const LookRecord& l) {
-      w.dom({{"rounds", l.rounds},
-             {"information", l.information},
-             {"alpha", l.alpha},
-             {"equivalence_alpha", l.equivalence_alpha}});
+      json look = {{"rounds", l.rounds},
+                   {"information", l.information},
+                   {"alpha", l.alpha},
+                   {"equivalence_alpha", l.equivalence_alpha}};
+      // One-stage sessions (and files written before there were two) leave it out.
+      if (l.horizon_share < 1) look["horizon_share"] = l.horizon_share;
+      w.dom(look);
     });
   }
   if (!r.profiles.empty()) {

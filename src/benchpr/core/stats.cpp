@@ -60,6 +60,10 @@ double median(std::vector<double> values) {
 }
 
 double t_quantile(double probability, double df) {
+  // A look late in a long budget can test at a level of 1e-40: 1 - level/2 rounds to 1, whose
+  // quantile is infinite (Boost throws). Within 1e-15 of 0 or 1 the quantile is so far out that
+  // nothing is shown significant or equivalent at it, which is what such a level means.
+  probability = std::clamp(probability, kFarthestTail, 1 - kFarthestTail);
   // Only a handful of (probability, df) pairs occur in a run but they are asked for once per
   // benchmark: memoise them (Boost's inverse is the hot spot at 10,000 benchmarks).
   struct Entry {

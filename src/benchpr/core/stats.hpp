@@ -8,6 +8,9 @@ namespace benchpr::stats {
 
 double median(std::vector<double> values);  // NaN for an empty input
 
+// Quantiles are taken no farther out than this from 0 or 1 (a smaller tail rounds to 0 or 1).
+inline constexpr double kFarthestTail = 1e-15;
+
 // Student t quantile and two-sided p-value (Boost.Math). df >= 1.
 double t_quantile(double probability, double df);
 double t_two_sided_p(double t, double df);

@@ -39,6 +39,27 @@ double round_seconds(const std::vector<SuiteCost>& suites, double min_time, int 
   return total;
 }
 
+std::string describe_time_plan(const TimePlan& p, bool sized) {
+  const double left = std::max(0.0, p.budget_seconds - p.spent_before);
+  const double total = p.rounds * p.round_seconds;
+  const std::string min_time =
+      sized ? fmt::format(" at --benchmark_min_time={}", min_time_text(p.min_time_seconds)) : "";
+  if (p.fits) {
+    return fmt::format("plan: {} rounds of about {} each{}, done in about {} ({} spent, budget {})",
+                       p.rounds, format_duration(p.round_seconds), min_time, format_duration(total),
+                       format_duration(p.spent_before), format_duration(p.budget_seconds));
+  }
+  const int could = p.round_seconds > 0 ? static_cast<int>(left / p.round_seconds) : 0;
+  const double needed = p.spent_before + p.rounds * p.round_seconds;
+  return fmt::format(
+      "plan: even {} rounds{} (about {} each) overrun the budget of {}: {} is left, which "
+      "fits {}; running {} rounds anyway, done in about {} (set budget: {} or more, or "
+      "fewer suites)",
+      p.rounds, min_time, format_duration(p.round_seconds), format_duration(p.budget_seconds),
+      format_duration(left), could == 1 ? std::string("1 round") : fmt::format("{} rounds", could),
+      p.rounds, format_duration(total), format_duration(std::ceil(needed / 60) * 60));
+}
+
 TimePlan plan_time(const TimePlanInput& in) {
   TimePlan p;
   p.budget_seconds = in.budget_seconds;
@@ -80,27 +101,7 @@ TimePlan plan_time(const TimePlanInput& in) {
   p.fits = found;
   p.round_seconds =
       round_seconds(in.suites, any_sized ? p.min_time_seconds : kPlannedMinTime, p.repetitions);
-  const double total = p.rounds * p.round_seconds;
-  const std::string min_time =
-      any_sized ? fmt::format(" at --benchmark_min_time={}", min_time_text(p.min_time_seconds))
-                : "";
-  if (p.fits) {
-    p.summary =
-        fmt::format("plan: {} rounds of about {} each{}, done in about {} ({} spent, budget {})",
-                    p.rounds, format_duration(p.round_seconds), min_time, format_duration(total),
-                    format_duration(in.spent_seconds), format_duration(in.budget_seconds));
-  } else {
-    const int could = p.round_seconds > 0 ? static_cast<int>(left / p.round_seconds) : 0;
-    const double needed = in.spent_seconds + p.rounds * p.round_seconds;
-    p.summary = fmt::format(
-        "plan: even {} rounds{} (about {} each) overrun the budget of {}: {} is left, which "
-        "fits {}; running {} rounds anyway, done in about {} (set budget: {} or more, or "
-        "fewer suites)",
-        p.rounds, min_time, format_duration(p.round_seconds), format_duration(in.budget_seconds),
-        format_duration(left),
-        could == 1 ? std::string("1 round") : fmt::format("{} rounds", could), p.rounds,
-        format_duration(total), format_duration(std::ceil(needed / 60) * 60));
-  }
+  p.summary = describe_time_plan(p, any_sized);
   return p;
 }
 

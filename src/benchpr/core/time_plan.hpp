@@ -51,6 +51,10 @@ struct TimePlanInput {
 // Seconds one round (both sides) costs at `min_time` with `repetitions`.
 double round_seconds(const std::vector<SuiteCost>& suites, double min_time, int repetitions);
 
+// The progress line that states a plan (TimePlan::summary); `sized`: a suite's min time is set by
+// benchpr, so the line names it.
+std::string describe_time_plan(const TimePlan& plan, bool sized);
+
 // The plan, with `summary` the sentence progress prints ("10 rounds of about 40s each, done in
 // about 7m"), or, when even the minimal plan overruns the budget, what would fit.
 TimePlan plan_time(const TimePlanInput& in);

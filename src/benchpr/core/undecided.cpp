@@ -1,5 +1,6 @@
 #include "benchpr/core/undecided.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/stats.hpp"
 #include "benchpr/core/wording.hpp"
 
 namespace benchpr {
@@ -14,6 +16,7 @@ namespace benchpr {
 namespace {
 
 constexpr std::size_t kNamedAtMost = 5;
+constexpr double kZ975 = 1.959964;  // the normal 97.5% quantile
 
 // Without rounds_needed the analysis found no count up to 1,000 rounds that would settle it.
 bool too_noisy(const BenchmarkAnalysis& b) {
@@ -22,6 +25,27 @@ bool too_noisy(const BenchmarkAnalysis& b) {
 }
 
 }  // namespace
+
+bool cannot_settle(const BenchmarkAnalysis& b, int reachable_rounds) {
+  if (b.verdict != Verdict::Inconclusive || b.rounds_used < 6) return false;
+  if (!std::isfinite(b.ci_low) || !std::isfinite(b.ci_high) || !std::isfinite(b.change) ||
+      b.ci_low <= -1 || b.change <= -1 || !(b.threshold > 0))
+    return false;
+  // The interval of few rounds is wide partly for its t quantile, which more rounds bring down
+  // to the normal one: read at z (1.96) rather than t(rounds − 2), the width left is the noise's.
+  // (A variance prior adds degrees of freedom, so this if anything overstates the t.)
+  const double t = stats::t_quantile(0.975, b.rounds_used - 2);
+  const double half =
+      (std::log1p(b.ci_high) - std::log1p(b.ci_low)) / 2 * (kZ975 / std::max(t, kZ975));
+  // Its own best case: no change (within ±threshold then needs a half-width of the threshold),
+  // or the change it reads, where that is beyond the threshold (leaving out 0 needs that much).
+  // Its estimate wanders as rounds come in, so neither the harder middle ground nor its present
+  // distance from the threshold is held against it.
+  const double target = std::max(std::log1p(b.threshold), std::fabs(std::log1p(b.change)));
+  if (!(half > 0) || !(target > 0)) return false;
+  const double needed = b.rounds_used * (half / target) * (half / target);
+  return needed > reachable_rounds;
+}
 
 double round_noise(const BenchmarkAnalysis& b) {
   std::vector<double> logs;

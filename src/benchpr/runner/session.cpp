@@ -161,8 +161,12 @@ void Session::resume(Results& results) {
     return;
   }
   if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
-  if (results.time_plan && results.time_plan->min_time_seconds > 0)
+  // The round design in force when it stopped (the time plan's, updated at every look).
+  if (results.time_plan && results.time_plan->min_time_seconds > 0) {
     min_time_ = results.time_plan->min_time_seconds;
+    if (results.config.budget_seconds && results.time_plan->repetitions > 0)
+      repetitions_ = results.time_plan->repetitions;
+  }
   run_rounds_and_finish(results);
 }
 

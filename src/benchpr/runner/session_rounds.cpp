@@ -13,6 +13,7 @@
 #include "benchpr/core/series_key.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/undecided.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
@@ -174,7 +175,6 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   in.repetitions = repetitions(results);
   in.suites = measured_costs(results, 0, warmup_rounds);
   TimePlan plan = plan_time(in);
-  progress_(plan.summary);
   if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
   if (results.config.budget_seconds && plan.fits && min_time_ > 0) {
     // Adaptive: the rounds' min time and repetitions from the warm-up's within-process noise and
@@ -186,7 +186,10 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
     plan.min_time_seconds = design.min_time;
     plan.repetitions = design.repetitions;
     if (design.round_seconds > 0) plan.round_seconds = design.round_seconds;
+    // Stated after the design, at the min time and cost the rounds will have.
+    plan.summary = describe_time_plan(plan, true);
   }
+  progress_(plan.summary);
   if (plan.rounds != results.config.rounds) {
     // Same seed: the warm-up and the first blocks are those of the configured schedule.
     results.plan = make_schedule(plan.rounds, warmup_rounds, results.seed);
@@ -274,9 +277,17 @@ void Session::run_adaptive(Results& results) {
   const double budget = *results.config.budget_seconds;
   const double deadline = started_ + budget;
   // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
-  // budget lasts, up to the horizon.
+  // budget lasts, up to the horizon; past it, when the first look found the budget long enough,
+  // on the share of α kept for it, each look a quarter again the rounds done, up to
+  // kMostLookedRounds.
   const int step = round_up_even(std::max(results.config.rounds, 2));
   const int horizon = kHorizonInFirstLooks * step;
+  // The most analysed rounds the looks read: the horizon in a one-stage session.
+  const auto last_round = [&] {
+    return !results.looks.empty() && results.looks.front().horizon_share < 1
+               ? std::max(horizon, kMostLookedRounds)
+               : horizon;
+  };
   const SpendingPolicy policy;
   // What a round of the still-open benchmarks costs: the time plan's estimate of a whole round
   // at first, then the last block's measured rounds, scaled down for the benchmarks a look closed.
@@ -286,26 +297,29 @@ void Session::run_adaptive(Results& results) {
   progress_(fmt::format(
       "plan: {} warm-up round(s), then a look every {} rounds (α spent {} over the rounds the "
       "budget allows); after each, only the benchmarks still open go on, until all are decided, "
-      "the {} budget is spent or {} rounds are reached",
-      warmup, step, to_string(policy.significance), format_duration(budget), horizon));
+      "the {} budget is spent or {} rounds are reached ({:.0f}% of α kept for looks past them "
+      "when the budget affords more, up to {} rounds)",
+      warmup, step, to_string(policy.significance), format_duration(budget), horizon,
+      100 * policy.late_share, std::max(horizon, kMostLookedRounds)));
   for (std::size_t k = 0;; ++k) {
     if (k >= results.looks.size()) {
       const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
       const double remaining = deadline - now_seconds();
       // Without a warm-up nothing has priced a round yet: the first look then counts on the
-      // horizon (its information is step / horizon), the later ones on measured rounds.
+      // horizon (one stage: its information is step / horizon), the later ones on measured rounds.
+      const int most = std::max(horizon, kMostLookedRounds) - analysed_done;
       const int affordable =
           std::isfinite(per_round) && per_round > 0
-              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, horizon))
-              : (remaining > 0 ? horizon : 0);
+              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, most))
+              : (remaining > 0 ? std::min(horizon, most) : 0);
       const std::optional<LookRecord> look =
-          next_look(results.looks, analysed_done, step,
-                    std::min(affordable, horizon - analysed_done), policy);
+          next_look(results.looks, analysed_done, step, affordable, policy, horizon);
       if (!look) {
         results.complete = true;
-        results.stop_reason = analysed_done >= horizon
-                                  ? fmt::format("{} rounds, the most the plan looks at", horizon)
-                                  : "the budget was spent";
+        results.stop_reason =
+            analysed_done >= last_round()
+                ? fmt::format("{} rounds, the most the plan looks at", last_round())
+                : "the budget was spent";
         break;
       }
       results.looks.push_back(*look);
@@ -336,13 +350,34 @@ void Session::run_adaptive(Results& results) {
       per_round =
           measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
     }
-    open_benchmarks_ = still;
+    // Benchmarks that could not settle in the rounds the budget still affords, even at the whole
+    // α (core/undecided.hpp), are measured no further: the rounds go to those that can. The
+    // rounds are counted at the price of a round of one benchmark (the others may close).
+    const double one = per_round * (kFixedRoundShare + (1 - kFixedRoundShare) / std::max(1, still));
+    const double reach = std::isfinite(one) && one > 0
+                             ? std::min<double>(last_round() - r.rounds,
+                                                std::max(0.0, deadline - now_seconds()) / one)
+                             : last_round() - r.rounds;
+    std::vector<BenchmarkKey> runnable;
+    for (std::size_t i = 0, o = 0; i < results.series.size(); ++i) {
+      if (r.decided_at[i] >= 0) continue;
+      if (!cannot_settle(r.benchmarks[i], r.rounds + static_cast<int>(reach)))
+        runnable.push_back(open[o]);
+      ++o;
+    }
+    const int unsettled = still - static_cast<int>(runnable.size());
+    if (unsettled > 0 && done > from && !runnable.empty())
+      per_round *= (kFixedRoundShare +
+                    (1 - kFixedRoundShare) * runnable.size() / static_cast<double>(still));
+    open_benchmarks_ = static_cast<int>(runnable.size());
     const double spent = now_seconds() - started_;
     std::string line = fmt::format(
         "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
-        "decided, {} still open; spent {} of {} (builds {}, rounds {}, looks {})",
+        "decided, {} still open{}; spent {} of {} (builds {}, rounds {}, looks {})",
         k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
         100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
+        unsettled > 0 ? fmt::format(" ({} of them cannot settle in the rounds left)", unsettled)
+                      : "",
         format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
         format_duration(rounds_seconds_), format_duration(looks_seconds_));
     if (still == 0) {
@@ -351,32 +386,44 @@ void Session::run_adaptive(Results& results) {
       results.stop_reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
       break;
     }
+    if (runnable.empty() && !cut && !r.cut_short && look.information < 1) {
+      progress_(line + ": stopping");
+      results.complete = true;
+      results.stop_reason =
+          fmt::format("the {} still open could not settle in the rounds the budget affords", still);
+      break;
+    }
     if (cut || r.cut_short || look.information >= 1) {
-      const bool at_horizon = !cut && !r.cut_short && look.rounds >= horizon;
+      const bool at_horizon = !cut && !r.cut_short && look.rounds >= last_round();
       progress_(line +
                 (at_horizon ? ": the most rounds the plan looks at" : ": the budget is spent"));
       results.complete = true;
       results.stop_reason = at_horizon
-                                ? fmt::format("{} rounds, the most the plan looks at", horizon)
+                                ? fmt::format("{} rounds, the most the plan looks at", last_round())
                                 : "the budget was spent";
       break;
     }
     progress_(line + ": measuring only those");
     // The round design prices the open benchmarks' rounds on the last block's processes and
     // chooses the next rounds' min time and repetitions from the noise measured so far.
-    if (done > from && min_time_ > 0 && horizon - look.rounds >= 2) {
+    if (done > from && min_time_ > 0 && last_round() - look.rounds >= 2) {
       // The next look takes what the budget affords at the chosen design (next_look), so the
       // design need only leave room for one block.
       const RoundDesign design =
-          redesign_rounds(results, measured_costs(results, from, done), &open,
-                          deadline - now_seconds(), horizon - look.rounds, 2);
+          redesign_rounds(results, measured_costs(results, from, done), &runnable,
+                          deadline - now_seconds(), last_round() - look.rounds, 2);
       if (design.round_seconds > 0) per_round = design.round_seconds;
+      // The file holds the design in force, so a resumed session runs its rounds the same way.
+      if (results.time_plan) {
+        results.time_plan->min_time_seconds = min_time_;
+        results.time_plan->repetitions = repetitions(results);
+      }
     }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
     open_.clear();
     for (const SuiteConfig& s : results.config.suites) open_[s.name];
-    for (const BenchmarkKey& key : open) open_[key.suite].push_back(key.name);
+    for (const BenchmarkKey& key : runnable) open_[key.suite].push_back(key.name);
   }
   // The schedule ends where the rounds did: no "of N planned" for rounds the budget never had.
   if (static_cast<int>(results.plan.size()) > results.rounds_done)
