@@ -76,9 +76,10 @@ void expect_reading_beside_failures(const json& doc, const std::vector<std::stri
   for (const std::string& name : failed)
     named += reason.find("`" + name + "`") != std::string::npos;
   EXPECT_EQ(named, std::min<std::size_t>(failed.size(), 3)) << reason;
-  if (failed.size() > 3)
+  if (failed.size() > 3) {
     EXPECT_NE(reason.find(fmt::format("(and {} more)", failed.size() - 3)), std::string::npos)
         << reason;
+  }
 }
 
 int rounds_compared(const json& b) {
