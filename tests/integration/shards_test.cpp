@@ -38,6 +38,10 @@ class Shards {
     repo_ = new TempRepo;
     GbenchConfig cfg;
     cfg.rounds = 6;
+    // Each of the test's comparisons spends at most this: the unchanged benchmarks are looked
+    // at until they settle or the budget ends, which on a busy machine (rounds varying by 20%
+    // and more) would otherwise take up to the 1,000 rounds the looks read.
+    cfg.extra = "budget: 40s\n";
     const std::vector<GbenchCase> base = {{"BM_Slower", spin(2000), ""},
                                           {"BM_Faster", spin(8000), ""},
                                           {"BM_SameA", spin(3000), ""},

@@ -385,6 +385,9 @@ TEST(SpendingTest, ABudgetBeyondTheHorizonKeepsAFifthOfAlphaForLooksPastIt) {
   EXPECT_EQ(l->rounds, 126);
   EXPECT_NEAR(l->information, 0.8 + 0.2 * 26 / 400, 1e-12);
   EXPECT_NEAR(l->alpha, 0.0010588, 1e-7);
+  // "Unchanged" past the horizon on the Pocock-type function too: the same increment (on the
+  // O'Brien–Fleming-type one it would be 0.2 (2 - 2 Phi(1.96 / sqrt 0.065)) = 3.0e-15).
+  EXPECT_NEAR(l->equivalence_alpha, 0.0010588, 1e-7);
   looks.push_back(*l);
   // Then 32 more (a quarter of 126, whole blocks), and a look that takes all the budget affords
   // has the rest of α.

@@ -173,6 +173,25 @@ TEST(Bisect, WhatTheStepsDoNotCarryIsSaid) {
             "came with `a200000 commit 2` (+9.0%); no single commit shows the rest (+2.8%)");
 }
 
+// A commit that changed nothing (notes only) has its 95% interval leave out 0 about once in twenty
+// comparisons; a step is named only from half the threshold on, so +0.6% (0.1 … 1.1%) beside the
+// +10% step is not named, while +1.5% with the same certainty is.
+TEST(Bisect, ATimeStepBelowHalfTheThresholdIsNotNamedWhateverItsInterval) {
+  Bisection b = chain(2, "time");
+  b.targets.push_back(target(0.106));
+  b.pairs.push_back(timed(0, 2, 0.106, 0.09, 0.12));
+  b.pairs.push_back(timed(0, 1, 0.006, 0.001, 0.011));
+  b.pairs.push_back(timed(1, 2, 0.10, 0.08, 0.12));
+  BisectFinding f = attribute(b).findings.at(0);
+  ASSERT_EQ(f.steps.size(), 1u);
+  EXPECT_EQ(plain_text(f.line), "came with `a200000 commit 2` (+10.0%)");
+
+  b.pairs[1] = timed(0, 1, 0.015, 0.005, 0.025);
+  f = attribute(b).findings.at(0);
+  ASSERT_EQ(f.steps.size(), 2u);
+  EXPECT_EQ(f.steps[0].to, 1);
+}
+
 TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
   Bisection b = chain(3, "time");
   b.targets.push_back(target(0.10));

@@ -83,11 +83,12 @@ std::string_view to_string(SpendingRule rule) {
   return rule == SpendingRule::OBrienFleming ? "O'Brien–Fleming-type" : "Pocock-type";
 }
 
-double spent_alpha(SpendingRule rule, double information, double alpha, double horizon_share) {
+double spent_alpha(SpendingRule rule, SpendingRule late_rule, double information, double alpha,
+                   double horizon_share) {
   const double c = std::clamp(horizon_share, 0.0, 1.0);
   if (c >= 1) return spent_alpha(rule, information, alpha);
   if (information <= c) return c * spent_alpha(rule, c > 0 ? information / c : 1, alpha);
-  return c * alpha + (1 - c) * spent_alpha(rule, (information - c) / (1 - c), alpha);
+  return c * alpha + (1 - c) * spent_alpha(late_rule, (information - c) / (1 - c), alpha);
 }
 
 std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
@@ -124,11 +125,13 @@ std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int ro
   l.horizon_share = c;
   // Every round the budget affords: all of the information, whatever the stage.
   l.information = more == affordable ? 1.0 : late ? c + (1 - c) * on_stage : c * on_stage;
-  l.alpha = spent_alpha(policy.significance, l.information, policy.alpha, c) -
-            spent_alpha(policy.significance, before, policy.alpha, c);
+  const auto increment = [&](SpendingRule rule, SpendingRule late_rule, double alpha) {
+    return spent_alpha(rule, late_rule, l.information, alpha, c) -
+           spent_alpha(rule, late_rule, before, alpha, c);
+  };
+  l.alpha = increment(policy.significance, policy.late_significance, policy.alpha);
   l.equivalence_alpha =
-      spent_alpha(policy.equivalence, l.information, policy.equivalence_alpha, c) -
-      spent_alpha(policy.equivalence, before, policy.equivalence_alpha, c);
+      increment(policy.equivalence, policy.late_equivalence, policy.equivalence_alpha);
   return l;
 }
 

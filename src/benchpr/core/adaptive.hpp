@@ -61,11 +61,19 @@ struct SpendingPolicy {
   // looks stay few (each is tested at its increment) however long the budget. A quarter decided
   // as much as a half in the study, in 11% fewer rounds.
   double late_growth = 0.25;
+  // The spending functions past the horizon. Pocock-type for "unchanged" too: a benchmark still
+  // open at the horizon has narrow intervals already, and an O'Brien–Fleming-type share would
+  // keep nearly all of its level for the last look the budget allows, so a benchmark that is
+  // unchanged would run to the end of the budget (docs/method.md, "Past the horizon").
+  SpendingRule late_significance = SpendingRule::Pocock;
+  SpendingRule late_equivalence = SpendingRule::Pocock;
 };
 
 // The spending of a session in two stages: a share c (LookRecord::horizon_share) of the
-// information scale and of α up to the horizon, the rest past it. c = 1 is one stage.
-double spent_alpha(SpendingRule rule, double information, double alpha, double horizon_share);
+// information scale and of α up to the horizon on `rule`, the rest past it on `late_rule`. c = 1
+// is one stage.
+double spent_alpha(SpendingRule rule, SpendingRule late_rule, double information, double alpha,
+                   double horizon_share);
 
 // The next look, given the looks so far, the analysed rounds done, the rounds between looks
 // (`step`), the rounds the budget still allows after `rounds_done` at the current cost of a

@@ -258,9 +258,14 @@ bool only_skipped_between(const Bisection& b, int from, int to) {
   return true;
 }
 
+// A timed step needs its interval to leave out 0 and its estimate to reach half the threshold:
+// a commit that changed nothing leaves out 0 about once in twenty comparisons, and it does so with
+// a small estimate (the labels' own rule asks the change shown beyond half the threshold).
 bool is_step(const Bisection& b, const BisectTarget& t, const Edge& e) {
   if (!e.measured) return false;
-  return exact(b) ? exact_step(e.change, t.threshold) : interval_excludes_zero(e.ci_low, e.ci_high);
+  if (exact(b)) return exact_step(e.change, t.threshold);
+  return interval_excludes_zero(e.ci_low, e.ci_high) && !is_missing(e.change) &&
+         std::fabs(e.change) >= t.threshold / 2;
 }
 
 const BisectCommit& commit(const Bisection& b, int c) {
