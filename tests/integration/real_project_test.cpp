@@ -103,12 +103,16 @@ TEST(RealProject, InitInARepositoryOfOneCommitSuggestsARunThatWorksThere) {
   args.erase(args.begin());  // "benchpr"
   TempDir out;
   for (const std::string& extra :
-       std::vector<std::string>{"--rounds", "4", "--output", out / "results.json"})
+       std::vector<std::string>{"--rounds", "6", "--output", out / "results.json"})
     args.push_back(extra);
   const BenchprRun run = run_benchpr(BENCHPR_BINARY, args, {}, repo.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json doc = json::parse(read_file(out / "results.json"));
-  EXPECT_EQ(rounds_compared(benchmark_named(doc, "BM_Work")), 4) << run.err;
+  // Six rounds, so that one left out on a busy machine (a side starved of CPU) still leaves the
+  // four a verdict needs.
+  const int compared = rounds_compared(benchmark_named(doc, "BM_Work"));
+  EXPECT_GE(compared, 4) << run.err;
+  EXPECT_LE(compared, 6) << run.err;
   EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression") << run.err;
 }
 
