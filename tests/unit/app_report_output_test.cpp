@@ -82,17 +82,20 @@ TEST(AppReportOutput, ComparisonExitCodeOrdersItsCauses) {
   EXPECT_EQ(comparison_exit_code(true, kExitOk, kExitFailure), kExitFailure);
 }
 
+// A posting the API refused.
+PostOutcome failed_posting(const Report&) {
+  PostOutcome posted;
+  posted.state = PostOutcome::State::Failed;
+  posted.error = "HTTP 502 from the API";
+  return posted;
+}
+
 // A failed posting beside --fail-on's regression: the job fails with 3 (what CI gates on),
 // naming the posting on stderr all the same.
 TEST(AppReportOutput, FailOnComesBeforeAFailedPosting) {
   ComparisonEnd end;
   end.fail_on = "regression";
-  end.post = [](const Report&) {
-    PostOutcome posted;
-    posted.state = PostOutcome::State::Failed;
-    posted.error = "HTTP 502 from the API";
-    return posted;
-  };
+  end.post = failed_posting;
   const Ended e = end_locally(known_effects_session(), end);
   EXPECT_EQ(e.exit_code, kExitRegression);
   EXPECT_NE(e.err.find("posting failed: HTTP 502 from the API"), std::string::npos) << e.err;
@@ -122,12 +125,7 @@ TEST(AppReportOutput, PublishOrdersTheCausesAsRunDoes) {
 TEST(AppReportOutput, FailedPostingFailsTheJobNamingWhy) {
   ComparisonEnd end;
   end.posting_after = " (the report was printed)";
-  end.post = [](const Report&) {
-    PostOutcome posted;
-    posted.state = PostOutcome::State::Failed;
-    posted.error = "HTTP 502 from the API";
-    return posted;
-  };
+  end.post = failed_posting;
   const Ended e = end_locally(known_effects_session(), end);
   EXPECT_EQ(e.exit_code, kExitFailure);
   EXPECT_NE(e.err.find("posting failed: HTTP 502 from the API (the report was printed)"),
