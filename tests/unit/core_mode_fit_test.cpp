@@ -206,6 +206,44 @@ TEST(ModeFit, APullRequestThatMovesEveryRunIsAChangeNotAMode) {
   EXPECT_EQ(modes_phrase(m), "");
 }
 
+TEST(ModeFit, AWithinModeChangeAMoveOfRunsMayOutweighIsSaidSo) {
+  // 3 of 10 base runs and 10 of 10 PR runs in a mode 70% slower (gap ln 1.7 = 0.530628), the PR
+  // 0.2 faster within the modes (se 0.02 on 7 df: half-width 2.364624 x 0.02 = 0.047292).
+  // Agresti-Caffo: pb = 4/12, ph = 11/12, the move's shift 0.530628 x 0.583333 = 0.309533 with
+  // half-width 0.530628 x 1.959964 x sqrt((0.222222 + 0.076389) / 12) = 0.164063; together
+  // hypot(0.047292, 0.164063) = 0.170743. The mean time's change, -0.2 + 0.309533 = +0.109533,
+  // is not shown to be below 0: outweighed.
+  ModeFit m;
+  m.modes = true;
+  m.runs = 10;
+  m.slow_base = 3;
+  m.slow_head = 10;
+  m.gap = std::log(1.7);
+  m.share_p = 0.003;
+  m.shares_differ = true;
+  m.fit.n = 10;
+  m.fit.df = 7;
+  m.fit.se_mu = 0.02;
+  m.fit.mu = -0.2;
+  EXPECT_NEAR(m.fit.ci_half_width(0.95), 0.047292, 1e-6);
+  EXPECT_TRUE(within_change_outweighed(m, 0.05, 0.95));
+  // 0.5 faster within the modes: -0.5 + 0.309533 = -0.190467, whose interval ends at
+  // -0.190467 + 0.170743 = -0.0197 < 0: the gain stands.
+  m.fit.mu = -0.5;
+  EXPECT_FALSE(within_change_outweighed(m, 0.05, 0.95));
+  // Within-mode change and move the same way: nothing to outweigh.
+  m.fit.mu = 0.2;
+  EXPECT_FALSE(within_change_outweighed(m, 0.05, 0.95));
+  // Shares that differ only at p 0.1: a chance move, not read against the change (table 11).
+  m.fit.mu = -0.2;
+  m.share_p = 0.1;
+  EXPECT_FALSE(within_change_outweighed(m, 0.05, 0.95));
+  EXPECT_TRUE(within_change_outweighed(m, 0.2, 0.95));
+  // Compared as a whole already: nothing to add.
+  m.whole = true;
+  EXPECT_FALSE(within_change_outweighed(m, 0.2, 0.95));
+}
+
 // A family of 10 benchmarks whose runs land in a mode 10% slower in some rounds (3 of 10 on
 // each side, in different rounds), with 0.5% noise from a fixed generator; benchmark 0 is also
 // 5% slower within both modes.

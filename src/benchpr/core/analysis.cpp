@@ -32,8 +32,8 @@ struct Work {
   // The PR moved runs into one mode while, within the modes, it reads the other way, and the
   // move could outweigh it: the mean time may have gone either way. `fit` is then the plain
   // fit (the mean time, as a whole) and the verdict is never more than inconclusive.
-  bool modes_oppose = false;
-  stats::CrossoverFit within;  // the within-mode fit, when modes_oppose
+  bool outweighed = false;
+  stats::CrossoverFit within;  // the within-mode fit, when outweighed
 };
 
 // Share of rounds (with d != 0) whose sign agrees with the position code s: near 1 when the PR
@@ -163,13 +163,12 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
   }
   w.fit =
       w.modes.modes ? w.modes.fit : stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
-  if (w.modes.modes && !w.modes.whole && w.modes.shares_differ && w.fit.usable() &&
-      (w.modes.slow_head > w.modes.slow_base) != (w.fit.mu > 0) &&
-      std::fabs(w.fit.mu) - w.fit.ci_half_width(0.95) <= stats::share_shift_bound(w.modes, 0.95)) {
+  if (options.modes.outweighed_alpha > 0 &&
+      stats::within_change_outweighed(w.modes, options.modes.outweighed_alpha, 0.95)) {
     // A helper thread on a busy machine, for one: the PR's runs all slow, each faster than the
     // slow base runs. Read within the modes alone, that is a confident "faster" for a benchmark
     // whose mean time grew; the mean time is what a user waits for.
-    w.modes_oppose = true;
+    w.outweighed = true;
     w.within = w.fit;
     w.fit = stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
   }
@@ -259,7 +258,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
   // leave-one-round-out check: held to the family's level it cost 14 points of power at +2%
   // in a PR of 50, and without it the heavy-tail models of the study still show no false
   // `regression` (docs/method.md).
-  if (w.modes_oppose) {
+  if (w.outweighed) {
     a.verdict = Verdict::Inconclusive;
     const double half = w.within.ci_half_width(0.95);
     const double lo = to_change(w.within.mu - half, a.better);
@@ -338,7 +337,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
     if (a.rounds_used >= 3 && (a.worse_rounds == a.rounds_used || a.better_rounds == a.rounds_used))
       a.reason += "; " + rounds_phrase(w);
   }
-  if (w.modes.modes && !w.modes_oppose) a.reason += "; " + stats::modes_phrase(w.modes);
+  if (w.modes.modes && !w.outweighed) a.reason += "; " + stats::modes_phrase(w.modes);
   if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
     // At the level the family tests one benchmark at (alpha / m), as the MDE.
     const int need =

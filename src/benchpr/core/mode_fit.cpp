@@ -277,6 +277,25 @@ double share_shift_bound(const ModeFit& fit, double level) {
   return std::fabs(fit.gap) * std::max(std::fabs(diff - half), std::fabs(diff + half));
 }
 
+bool within_change_outweighed(const ModeFit& fit, double share_alpha, double level) {
+  if (!fit.modes || fit.whole || fit.runs <= 0 || fit.share_p > share_alpha || !fit.fit.usable())
+    return false;
+  const double mu = fit.fit.mu;
+  const int moved = fit.slow_head - fit.slow_base;  // > 0: the PR's runs moved into the slower
+  if (moved == 0 || (moved > 0) == (mu > 0)) return false;
+  const double n = fit.runs + 2.0;
+  const double pb = (fit.slow_base + 1.0) / n;
+  const double ph = (fit.slow_head + 1.0) / n;
+  const double z = boost::math::quantile(boost::math::normal(),
+                                         std::min(1 - (1 - level) / 2, 1 - stats::kFarthestTail));
+  const double shift = fit.gap * (ph - pb);
+  const double shift_half =
+      std::fabs(fit.gap) * z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n);
+  const double half = std::hypot(fit.fit.ci_half_width(level), shift_half);
+  // mu's side of the interval of mu + shift: its near end at or past 0.
+  return (mu > 0 ? 1.0 : -1.0) * (mu + shift) - half <= 0;
+}
+
 std::string modes_phrase(const ModeFit& fit) {
   if (!fit.modes) return {};
   const double gap = std::expm1(fit.gap) * 100;

@@ -68,6 +68,11 @@ struct ModeOptions {
   // fit of runs whose shares differ by chance is biased by the imbalance: at 5% it made most of
   // the A/A benchmarks it read significant.
   double whole_alpha = 0.001;
+  // A within-mode change that the runs' move between modes, the other way, may outweigh
+  // (within_change_outweighed, with shares that differ at this level) is no verdict: analyse()
+  // reads such a benchmark as a whole and leaves it inconclusive. At 20% (share_alpha) it cost
+  // 6 points of power at +1% where runs jump by chance (method study, table 11); 0 turns it off.
+  double outweighed_alpha = 0.05;
 };
 ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>& s,
                             const std::vector<double>& base_log, const ModeOptions& options);
@@ -80,6 +85,15 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
 // or when the smaller group is a single run (a run far from all others is read apart, as an
 // outlier, not as a mode the PR could fill).
 double share_shift_bound(const ModeFit& fit, double level);
+
+// Whether the runs' move between modes may outweigh the change within them: with shares that
+// differ (at most `share_alpha`) the other way than the within-mode change mu, the change of
+// the mean time is about mu + gap x (PR's share - base's share) of the slower mode, and its
+// `level` interval (mu's half-width and the Agresti-Caffo one of the shares' difference times
+// the gap, added in quadrature) reaches past 0 from mu's side. A PR that moves work to a
+// helper thread, read on wall time on a busy machine: every PR run in the slow mode, each
+// faster there than the base's, is "faster" within the modes while its mean time grew.
+bool within_change_outweighed(const ModeFit& fit, double share_alpha, double level);
 
 // "runs in two modes 9.5% apart (3 of 10 base runs and 4 of 10 PR runs in the slower), compared
 // within each mode", or, with shares that differ, that the PR moved runs between the modes, or
