@@ -31,12 +31,12 @@ RoundDesignInput input(double fixed, BenchmarkNoise noise) {
   return in;
 }
 
-TEST(RoundDesign, MedianOfRepetitions) {
-  EXPECT_DOUBLE_EQ(median_variance_factor(1), 1.0);
-  EXPECT_DOUBLE_EQ(median_variance_factor(2), 0.5);  // the median of two is their mean
-  EXPECT_DOUBLE_EQ(median_variance_factor(3), 0.4487);
-  EXPECT_DOUBLE_EQ(median_variance_factor(5), 0.2868);
-  EXPECT_NEAR(median_variance_factor(100), 0.0157, 1e-4);  // π / 200
+TEST(RoundDesign, TheValueOfRepetitions) {
+  EXPECT_DOUBLE_EQ(value_variance_factor(1), 1.0);
+  EXPECT_DOUBLE_EQ(value_variance_factor(2), 0.5);  // the median of two is their mean
+  EXPECT_DOUBLE_EQ(value_variance_factor(3), 0.4487);
+  EXPECT_DOUBLE_EQ(value_variance_factor(5), 0.2868);
+  EXPECT_NEAR(value_variance_factor(100), 0.0157, 1e-4);  // π / 200
 }
 
 TEST(RoundDesign, RoundChangeVarianceSplitsBetweenAndWithin) {

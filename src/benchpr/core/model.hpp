@@ -110,7 +110,7 @@ struct Config {
   double timeout_seconds = 10 * 60;      // default per suite invocation
   std::optional<double> budget_seconds;  // adaptive rounds stop here
   std::vector<std::string> scrub_env;    // extra variables removed from children's environment
-  int repetitions = 3;                   // Google Benchmark repetitions per run (median taken)
+  int repetitions = 3;                   // Google Benchmark repetitions per run (least taken)
   CommentPolicy comment = CommentPolicy::Always;  // when to post
   std::string filter;      // --filter: ECMAScript regex; only benchmarks whose name matches count
   std::string bench_args;  // --bench-args: appended to every suite's command (shell words)
@@ -143,9 +143,10 @@ struct Measurement {
   std::string name;  // exactly as the tool reports it, e.g. "BM_Copy/64"
   std::string unit;  // unit of value, e.g. "ns", "ops/ms", "B/s"
   Better better = Better::Lower;
-  double value = 0;  // the run's value (e.g. median of its repetitions); always > 0
+  double value = 0;  // the run's value (e.g. least time of its repetitions); always > 0
   // Google Benchmark: which time `value` is ("cpu_time" or "real_time"; "" for other metrics),
-  // and both times (medians, ns; kMissing when the tool did not report them), so the results
+  // and both times (least of the repetitions, ns; kMissing when the tool did not report them),
+  // so the results
   // keep what was not compared (contention and waiting are read from the difference).
   std::string metric = {};
   double real_time = kMissing;

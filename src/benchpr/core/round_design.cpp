@@ -51,7 +51,7 @@ std::string design_text(const RoundDesign& d) {
 
 }  // namespace
 
-double median_variance_factor(int repetitions) {
+double value_variance_factor(int repetitions) {
   static constexpr double kSmall[] = {1.0, 0.5, 0.4487, 0.3433, 0.2868};
   if (repetitions <= 1) return 1.0;
   if (repetitions <= 5) return kSmall[repetitions - 1];
@@ -62,7 +62,7 @@ double round_change_variance(const BenchmarkNoise& noise, double min_time, int r
                              double within_exponent) {
   const double within =
       noise.within * std::pow(kReferenceMinTime / std::max(min_time, 1e-6), within_exponent);
-  return 2 * (noise.between + median_variance_factor(repetitions) * within);
+  return 2 * (noise.between + value_variance_factor(repetitions) * within);
 }
 
 RoundDesign choose_round_design(const RoundDesignInput& in) {
@@ -102,7 +102,7 @@ BenchmarkNoise estimate_noise(const BenchmarkSeries& series, const std::vector<R
     const double b = series.base[i], h = series.head[i];
     if (is_missing(b) || is_missing(h) || !(b > 0) || !(h > 0)) continue;
     changes.push_back(std::log(h / b));
-    within_part += 2 * median_variance_factor(r.repetitions) * within *
+    within_part += 2 * value_variance_factor(r.repetitions) * within *
                    std::pow(kReferenceMinTime / std::max(r.min_time, 1e-6), within_exponent);
   }
   const auto n = changes.size();

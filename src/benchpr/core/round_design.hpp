@@ -8,8 +8,8 @@
 // randomisation, a fresh copy of the executable, frequency, neighbours) and no repetition inside
 // the process removes, `within(m)` the variance of one repetition at min time m (it falls as
 // (kReferenceMinTime / m)^kWithinExponent: a longer repetition averages more of the fluctuations
-// inside a process), and g(R) the variance of the median of R repetitions in units of one
-// repetition's (the run's value is their median). A round costs the processes of both sides
+// inside a process), and g(R) the variance of the run's value over R repetitions in units of one
+// repetition's (value_variance_factor). A round costs the processes of both sides
 // (time_plan's cost model: a fixed part per process, plus the benchmarks' repetitions at min
 // time m) and benchpr's own work per round (the fresh copies). Within a budget the variance of
 // a benchmark's mean change after n rounds is that per-round variance over n, n being what the
@@ -45,9 +45,14 @@ struct BenchmarkNoise {
   double between = kMissing;  // variance of a process's log value that repetitions leave
 };
 
-// The variance of the median of `repetitions` independent normal values, in units of one
-// value's: 1, 1/2, 0.449, 0.343, 0.287 for 1 to 5, then π / (2R).
-double median_variance_factor(int repetitions);
+// The variance of a run's value over `repetitions` repetitions, in units of one repetition's:
+// 1, 1/2, 0.449, 0.343, 0.287 for 1 to 5, then π / (2R), the median's under normal noise. The
+// value is the least time of the repetitions (formats/google_benchmark_format.cpp), whose factor
+// depends on the noise: for R = 1, 2, 3, 5 and 10, 1, 0.68, 0.56, 0.45 and 0.34 under normal
+// noise; under the one-sided bursts measured on cctz a whole round's variance fell as 1, 0.51,
+// 0.37, 0.17 and 0.046 (docs/method.md, "The run's value"). The median's factors lie between the
+// two: they neither promise the bursts' gains on a quiet machine nor forgo them on a shared one.
+double value_variance_factor(int repetitions);
 
 // The variance of one round's log ratio (both sides) at min time m with R repetitions.
 double round_change_variance(const BenchmarkNoise& noise, double min_time, int repetitions,
