@@ -2,10 +2,12 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/disturbed_runs.hpp"
 #include "benchpr/core/measurement_notes.hpp"
 #include "benchpr/core/undecided.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchpr {
@@ -31,16 +33,22 @@ Analysis read_session(const Results& results) {
 }  // namespace
 
 Results as_compared(const Results& results) {
-  return without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
+  const Results compared =
+      without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
+  return without_disturbed_runs(compared, disturbed_runs(compared));
 }
 
 Analysis analyse_session(const Results& results) {
   // A benchmark whose CPU time missed work is compared on its wall time, before starved rounds
-  // are left out of the wall-time comparisons (it is one of them now).
+  // are left out of the wall-time comparisons (it is one of them now). Processes the machine
+  // slowed as a whole are found on what is left.
   const std::vector<MissedWork> missed = cpu_time_missing_work(results);
   const Results compared = compared_on_wall_time(results, missed);
-  Analysis a = read_session(without_lopsided_rounds(compared));
+  const Results fair = without_lopsided_rounds(compared);
+  const DisturbedRuns disturbed = disturbed_runs(fair);
+  Analysis a = read_session(without_disturbed_runs(fair, disturbed));
   add_measurement_notes(compared, a, missed);
+  for (std::string& note : disturbed_notes(disturbed)) a.notes.push_back(std::move(note));
   return a;
 }
 

@@ -1,0 +1,149 @@
+#include "benchpr/core/disturbed_runs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/measurement_notes.hpp"
+#include "benchpr/core/mode_fit.hpp"
+#include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/stats.hpp"
+#include "benchpr/core/wording.hpp"
+
+namespace benchpr {
+namespace {
+
+// A side's values of one series over the analysed rounds, as logs signed so that + is worse.
+std::vector<std::pair<std::size_t, double>> side_logs(const std::vector<double>& values,
+                                                      const std::vector<AnalysedRound>& rounds,
+                                                      Better better) {
+  std::vector<std::pair<std::size_t, double>> out;
+  for (const AnalysedRound& r : rounds) {
+    const auto i = static_cast<std::size_t>(r.round);
+    if (i >= values.size() || is_missing(values[i]) || !(values[i] > 0)) continue;
+    const double l = std::log(values[i]);
+    out.emplace_back(i, better == Better::Lower ? l : -l);
+  }
+  return out;
+}
+
+struct RunKey {
+  std::size_t round;
+  Side side;
+  auto operator<=>(const RunKey&) const = default;
+};
+
+}  // namespace
+
+DisturbedRuns disturbed_runs(const Results& results) {
+  DisturbedRuns out;
+  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  if (static_cast<int>(rounds.size()) < kDisturbedMinRounds) return out;
+  std::map<std::size_t, int> number_of;
+  for (const AnalysedRound& r : rounds) number_of[static_cast<std::size_t>(r.round)] = r.number;
+
+  std::set<std::string> suites;
+  for (const BenchmarkSeries& s : results.series) suites.insert(s.suite);
+  for (const std::string& suite : suites) {
+    // Each run's distances above its side's median, one per benchmark it ran.
+    std::map<RunKey, std::vector<double>> distances;
+    for (const BenchmarkSeries& s : results.series) {
+      if (s.suite != suite) continue;
+      for (const Side side : {Side::Base, Side::Head}) {
+        const auto logs = side_logs(side == Side::Base ? s.base : s.head, rounds, s.better);
+        if (logs.size() < 3) continue;
+        std::vector<double> values;
+        for (const auto& [i, l] : logs) values.push_back(l);
+        const double median = stats::median(values);
+        for (const auto& [i, l] : logs) distances[{i, side}].push_back(l - median);
+      }
+    }
+    std::vector<std::pair<RunKey, double>> shifts;
+    for (auto& [key, d] : distances)
+      if (static_cast<int>(d.size()) >= kDisturbedMinBenchmarks)
+        shifts.emplace_back(key, stats::median(d));
+    if (static_cast<int>(shifts.size()) < 2 * kDisturbedMinRounds) continue;
+    std::vector<double> all;
+    for (const auto& [key, shift] : shifts) all.push_back(shift);
+    const double center = stats::median(all);
+    std::vector<double> deviations;
+    for (double x : all) deviations.push_back(std::fabs(x - center));
+    const double robust_sd = 1.4826 * stats::median(deviations);
+    const double bar = center + std::max(kDisturbedFloor, kDisturbedRobustSds * robust_sd);
+
+    std::vector<DisturbedRun> found;
+    int base = 0, head = 0, base_runs = 0, head_runs = 0;
+    std::set<std::size_t> found_rounds;
+    for (const auto& [key, shift] : shifts) {
+      (key.side == Side::Base ? base_runs : head_runs)++;
+      if (shift <= bar) continue;
+      (key.side == Side::Base ? base : head)++;
+      found_rounds.insert(key.round);
+      found.push_back({suite, static_cast<int>(key.round), number_of[key.round], key.side, shift});
+    }
+    if (found.empty()) continue;
+    // Disturbances come and go: many rounds of them are the machine's normal state (then
+    // leaving them out would cost more than it brings), and many more on one side may be the
+    // PR's doing.
+    if (4 * found_rounds.size() > rounds.size()) continue;
+    if (stats::fisher_exact_p(base, base_runs, head, head_runs) <= 0.05) {
+      out.kept.push_back({suite, base, head});
+      continue;
+    }
+    out.runs.insert(out.runs.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+Results without_disturbed_runs(const Results& results, const DisturbedRuns& disturbed) {
+  if (disturbed.runs.empty()) return results;
+  Results out = results;
+  for (BenchmarkSeries& s : out.series) {
+    for (const DisturbedRun& r : disturbed.runs) {
+      if (r.suite != s.suite) continue;
+      const auto i = static_cast<std::size_t>(r.round);
+      if (i < s.base.size()) s.base[i] = kMissing;
+      if (i < s.head.size()) s.head[i] = kMissing;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> disturbed_notes(const DisturbedRuns& disturbed) {
+  std::vector<std::string> notes;
+  std::map<std::string, std::vector<const DisturbedRun*>> by_suite;
+  for (const DisturbedRun& r : disturbed.runs) by_suite[r.suite].push_back(&r);
+  for (const auto& [suite, runs] : by_suite) {
+    std::vector<int> base, head;
+    double least = runs.front()->shift, most = least;
+    for (const DisturbedRun* r : runs) {
+      (r->side == Side::Base ? base : head).push_back(r->number);
+      least = std::min(least, r->shift);
+      most = std::max(most, r->shift);
+    }
+    std::vector<std::string> where;
+    if (!base.empty()) where.push_back("the base's in " + round_ranges(base));
+    if (!head.empty()) where.push_back("the PR's in " + round_ranges(head));
+    notes.push_back(fmt::format(
+        "Suite `{}`: {} process{} ran as a whole {}{} slower than the others of {} side ({}): "
+        "a disturbance of the machine, not of either revision's code, so {} left out of its "
+        "comparisons.",
+        suite, runs.size(), runs.size() == 1 ? "" : "es",
+        least == most ? "" : format_percent(std::expm1(least)) + "–",
+        format_percent(std::expm1(most)), runs.size() == 1 ? "its" : "their",
+        fmt::join(where, ", "), runs.size() == 1 ? "that round is" : "those rounds are"));
+  }
+  for (const DisturbedRuns::Kept& k : disturbed.kept) {
+    notes.push_back(fmt::format(
+        "Suite `{}`: {} base and {} PR processes ran as a whole far slower than the others of "
+        "their side. Far more on one side may be the PR's doing: their rounds are kept.",
+        k.suite, k.base, k.head));
+  }
+  return notes;
+}
+
+}  // namespace benchpr

@@ -1,0 +1,63 @@
+// Processes the machine slowed as a whole. On a shared machine (a VM's stolen cycles, a
+// neighbour's burst) one process now and then runs every benchmark far slower than that side's
+// other processes do: on cctz, with each run's value the least time of its repetitions, 20 of
+// 186 processes sat 4.5-40% above their side's others while the rest sat within 2% (median
+// over the suite's benchmarks; docs/method.md, "The run's value"). Such a process is no reading
+// of either revision's code. Its round adds tens of percent of noise to every benchmark of the
+// suite, and its runs land in a "slower mode" whose share no test can bound: benchmarks within
+// ±2% in each mode stayed open for it. Its round is left out of the suite's comparisons.
+//
+// The test is on levels, never on the PR's change: a process's shift is the median over the
+// suite's benchmarks of how far its value sits above the median of that benchmark's values on
+// the same side, so a PR that slows every benchmark moves its side's medians with it and shifts
+// no process. Both sides are judged alike, and when the disturbed processes are lopsided
+// between them (Fisher p <= 0.05) nothing is left out: the PR may be what slows them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "benchpr/core/model.hpp"
+
+namespace benchpr {
+
+// A process is disturbed when its shift exceeds the suite's median shift by this many of its
+// robust SDs (1.4826 x MAD) and by at least kDisturbedFloor: at 6 robust SDs an undisturbed
+// process is flagged with probability about 1e-9 under normal noise.
+inline constexpr double kDisturbedRobustSds = 6;
+inline constexpr double kDisturbedFloor = 0.05;  // log units: about 5%
+// The shift of a process is read only when it ran at least this many of the suite's benchmarks,
+// and a suite is read only with at least this many analysed rounds.
+inline constexpr int kDisturbedMinBenchmarks = 5;
+inline constexpr int kDisturbedMinRounds = 10;
+
+struct DisturbedRun {
+  std::string suite;
+  int round = 0;   // plan index
+  int number = 0;  // analysed-round number, as people count them
+  Side side = Side::Base;
+  double shift = 0;  // log units above the side's other processes
+};
+
+struct DisturbedRuns {
+  std::vector<DisturbedRun> runs;  // left out: their rounds are removed from the suite
+  // Suites whose disturbed processes were lopsided between the sides (kept), with their counts.
+  struct Kept {
+    std::string suite;
+    int base = 0;
+    int head = 0;
+  };
+  std::vector<Kept> kept;
+};
+
+DisturbedRuns disturbed_runs(const Results& results);
+
+// The results with the rounds of `runs` removed from their suites' series (both sides, so the
+// rounds stay paired).
+Results without_disturbed_runs(const Results& results, const DisturbedRuns& disturbed);
+
+// Notes for the comment: what was left out and why, or why it was kept. Empty when nothing was
+// found.
+std::vector<std::string> disturbed_notes(const DisturbedRuns& disturbed);
+
+}  // namespace benchpr

@@ -1,0 +1,138 @@
+// Processes the machine slowed as a whole: found on levels, left out with their rounds, and kept
+// when they crowd one side.
+#include "benchpr/core/disturbed_runs.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/session_analysis.hpp"
+
+namespace benchpr {
+namespace {
+
+// `rounds` analysed rounds (no warm-up) of a suite of 8 benchmarks at 100 ns (benchmark b at
+// 100 + 10 b), each run off by at most ±0.5% (a fixed pattern), the PR `change` slower in every
+// run; `slowed` lists (round, side, factor) processes the machine slowed as a whole.
+struct Slowed {
+  int round;
+  Side side;
+  double factor;
+};
+Results suite(int rounds, double change, const std::vector<Slowed>& slowed) {
+  Results r;
+  r.config.threshold = 0.02;
+  for (int i = 0; i < rounds; ++i)
+    r.plan.push_back({i, false, i % 4 == 0 || i % 4 == 3 ? Side::Base : Side::Head});
+  r.rounds_done = rounds;
+  r.complete = true;
+  for (int b = 0; b < 8; ++b) {
+    BenchmarkSeries s;
+    s.suite = "s";
+    s.name = "BM_" + std::to_string(b);
+    s.unit = "ns";
+    for (int i = 0; i < rounds; ++i) {
+      const double base = (100 + 10 * b) * (1 + 0.005 * std::sin(1.7 * i + b));
+      const double head = (100 + 10 * b) * (1 + change) * (1 + 0.005 * std::cos(1.3 * i + 2 * b));
+      double fb = 1, fh = 1;
+      for (const Slowed& x : slowed)
+        if (x.round == i) (x.side == Side::Base ? fb : fh) = x.factor;
+      s.base.push_back(base * fb);
+      s.head.push_back(head * fh);
+    }
+    r.series.push_back(std::move(s));
+  }
+  return r;
+}
+
+TEST(DisturbedRuns, AProcessSlowedAsAWholeIsFoundAndItsRoundLeftOut) {
+  // Round 6's base process 30% slower in every benchmark, round 13's PR process 20% (19.9%
+  // above the median of its side, which the noise moves a little).
+  const Results r = suite(20, 0, {{5, Side::Base, 1.3}, {12, Side::Head, 1.2}});
+  const DisturbedRuns d = disturbed_runs(r);
+  ASSERT_EQ(d.runs.size(), 2u);
+  EXPECT_TRUE(d.kept.empty());
+  EXPECT_EQ(d.runs[0].round, 5);
+  EXPECT_EQ(d.runs[0].number, 6);
+  EXPECT_EQ(d.runs[0].side, Side::Base);
+  EXPECT_NEAR(d.runs[0].shift, std::log(1.3), 0.01);
+  EXPECT_EQ(d.runs[1].round, 12);
+  EXPECT_EQ(d.runs[1].side, Side::Head);
+  EXPECT_NEAR(d.runs[1].shift, std::log(1.2), 0.01);
+
+  // Both sides of those rounds go, so the rounds stay paired; every other value stays.
+  const Results kept = without_disturbed_runs(r, d);
+  for (const BenchmarkSeries& s : kept.series) {
+    for (int i = 0; i < 20; ++i) {
+      const bool gone = i == 5 || i == 12;
+      EXPECT_EQ(is_missing(s.base[static_cast<std::size_t>(i)]), gone) << s.name << " " << i;
+      EXPECT_EQ(is_missing(s.head[static_cast<std::size_t>(i)]), gone) << s.name << " " << i;
+    }
+  }
+  const std::vector<std::string> notes = disturbed_notes(d);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "Suite `s`: 2 processes ran as a whole 19.9%–30.0% slower than the others of their "
+            "side (the base's in round 6, the PR's in round 13): a disturbance of the machine, "
+            "not of either revision's code, so those rounds are left out of its comparisons.");
+
+  // The session's reading leaves them out and says so: every benchmark is unchanged on the 18
+  // rounds left, where round 6's +30% would have widened every interval.
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    EXPECT_EQ(b.rounds_used, 18) << b.name;
+    EXPECT_EQ(b.verdict, Verdict::Unchanged) << b.name << ": " << b.reason;
+  }
+  bool noted = false;
+  for (const std::string& n : plain_texts(a.notes)) noted = noted || n == notes[0];
+  EXPECT_TRUE(noted);
+}
+
+TEST(DisturbedRuns, APullRequestThatSlowsEveryBenchmarkShiftsNoProcess) {
+  // Every PR run 10% slower: each side is read against its own medians.
+  const Results r = suite(20, 0.10, {});
+  EXPECT_TRUE(disturbed_runs(r).runs.empty());
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    EXPECT_EQ(b.rounds_used, 20) << b.name;
+    EXPECT_EQ(b.verdict, Verdict::Regression) << b.name;
+  }
+}
+
+TEST(DisturbedRuns, SlowedProcessesCrowdingOneSideAreKept) {
+  // 6 of 40 PR processes slowed, no base one: Fisher p = 2 C(40,6) / C(80,6) = 0.026, at most 0.05:
+  // the PR may be what slows them.
+  std::vector<Slowed> slowed;
+  for (int i : {3, 9, 15, 21, 27, 33}) slowed.push_back({i, Side::Head, 1.25});
+  const DisturbedRuns d = disturbed_runs(suite(40, 0, slowed));
+  EXPECT_TRUE(d.runs.empty());
+  ASSERT_EQ(d.kept.size(), 1u);
+  EXPECT_EQ(d.kept[0].base, 0);
+  EXPECT_EQ(d.kept[0].head, 6);
+  EXPECT_EQ(disturbed_notes(d).at(0),
+            "Suite `s`: 0 base and 6 PR processes ran as a whole far slower than the others of "
+            "their side. Far more on one side may be the PR's doing: their rounds are kept.");
+  // Four of 40 are not that many (p 0.116): left out.
+  slowed.resize(4);
+  EXPECT_EQ(disturbed_runs(suite(40, 0, slowed)).runs.size(), 4u);
+}
+
+TEST(DisturbedRuns, ManyDisturbedRoundsAreTheMachinesNormalStateAndStay) {
+  // 6 of 20 rounds (more than a quarter) with a slowed process, on both sides.
+  std::vector<Slowed> slowed;
+  for (int i : {1, 4, 7, 10, 13, 16}) slowed.push_back({i, i % 2 ? Side::Base : Side::Head, 1.3});
+  EXPECT_TRUE(disturbed_runs(suite(20, 0, slowed)).runs.empty());
+}
+
+TEST(DisturbedRuns, TooFewRoundsOrBenchmarksAreNotRead) {
+  EXPECT_TRUE(disturbed_runs(suite(8, 0, {{3, Side::Base, 1.5}})).runs.empty());
+  Results few = suite(20, 0, {{3, Side::Base, 1.5}});
+  few.series.resize(4);  // a process of 4 benchmarks says too little about the machine
+  EXPECT_TRUE(disturbed_runs(few).runs.empty());
+}
+
+}  // namespace
+}  // namespace benchpr
