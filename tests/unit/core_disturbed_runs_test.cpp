@@ -72,7 +72,7 @@ TEST(DisturbedRuns, AProcessSlowedAsAWholeIsFoundAndItsRoundLeftOut) {
       EXPECT_EQ(is_missing(s.head[static_cast<std::size_t>(i)]), gone) << s.name << " " << i;
     }
   }
-  const std::vector<std::string> notes = disturbed_notes(d);
+  const std::vector<std::string> notes = plain_texts(disturbed_notes(d));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0],
             "Suite `s`: 2 processes ran as a whole 19.9%–30.0% slower than the others of their "
@@ -112,7 +112,7 @@ TEST(DisturbedRuns, SlowedProcessesCrowdingOneSideAreKept) {
   ASSERT_EQ(d.kept.size(), 1u);
   EXPECT_EQ(d.kept[0].base, 0);
   EXPECT_EQ(d.kept[0].head, 6);
-  EXPECT_EQ(disturbed_notes(d).at(0),
+  EXPECT_EQ(disturbed_notes(d).at(0).plain(),
             "Suite `s`: 0 base and 6 PR processes ran as a whole far slower than the others of "
             "their side. Far more on one side may be the PR's doing: their rounds are kept.");
   // Four of 40 are not that many (p 0.116): left out.

@@ -1,5 +1,7 @@
 #include "benchpr/core/adaptive.hpp"
 
+#include "benchpr/core/disturbed_runs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -184,7 +186,11 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     const int rounds = std::min(plan.looks[static_cast<std::size_t>(k)], available);
     // Reading the same rounds again at a later look's level would only spend alpha twice.
     if (k > 0 && rounds <= previous_rounds) break;
-    const Results snapshot = at_look(results, rounds, open);
+    // Processes the machine slowed as a whole are found on the rounds this look reads (every
+    // benchmark's), never on later ones: the session's look and its replay read the same.
+    const Results upto = at_look(results, rounds, std::vector<bool>(n, true));
+    const Results snapshot =
+        at_look(without_disturbed_runs(upto, disturbed_runs(upto)), rounds, open);
     AnalysisOptions options = look_options(plan, k);
     if (k == 0) {
       out.last_analysis = analyse(snapshot, options);

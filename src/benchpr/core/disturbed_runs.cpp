@@ -11,6 +11,7 @@
 #include "benchpr/core/measurement_notes.hpp"
 #include "benchpr/core/mode_fit.hpp"
 #include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/sentence.hpp"
 #include "benchpr/core/stats.hpp"
 #include "benchpr/core/wording.hpp"
 
@@ -113,8 +114,8 @@ Results without_disturbed_runs(const Results& results, const DisturbedRuns& dist
   return out;
 }
 
-std::vector<std::string> disturbed_notes(const DisturbedRuns& disturbed) {
-  std::vector<std::string> notes;
+std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
+  std::vector<Note> notes;
   std::map<std::string, std::vector<const DisturbedRun*>> by_suite;
   for (const DisturbedRun& r : disturbed.runs) by_suite[r.suite].push_back(&r);
   for (const auto& [suite, runs] : by_suite) {
@@ -128,20 +129,24 @@ std::vector<std::string> disturbed_notes(const DisturbedRuns& disturbed) {
     std::vector<std::string> where;
     if (!base.empty()) where.push_back("the base's in " + round_ranges(base));
     if (!head.empty()) where.push_back("the PR's in " + round_ranges(head));
-    notes.push_back(fmt::format(
-        "Suite `{}`: {} process{} ran as a whole {}{} slower than the others of {} side ({}): "
-        "a disturbance of the machine, not of either revision's code, so {} left out of its "
+    Sentence text;
+    text.text("Suite ").code(suite).text(fmt::format(
+        ": {} process{} ran as a whole {}{} slower than the others of {} side ({}): a "
+        "disturbance of the machine, not of either revision's code, so {} left out of its "
         "comparisons.",
-        suite, runs.size(), runs.size() == 1 ? "" : "es",
+        runs.size(), runs.size() == 1 ? "" : "es",
         least == most ? "" : format_percent(std::expm1(least)) + "–",
         format_percent(std::expm1(most)), runs.size() == 1 ? "its" : "their",
         fmt::join(where, ", "), runs.size() == 1 ? "that round is" : "those rounds are"));
+    notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
   for (const DisturbedRuns::Kept& k : disturbed.kept) {
-    notes.push_back(fmt::format(
-        "Suite `{}`: {} base and {} PR processes ran as a whole far slower than the others of "
-        "their side. Far more on one side may be the PR's doing: their rounds are kept.",
-        k.suite, k.base, k.head));
+    Sentence text;
+    text.text("Suite ").code(k.suite).text(fmt::format(
+        ": {} base and {} PR processes ran as a whole far slower than the others of their "
+        "side. Far more on one side may be the PR's doing: their rounds are kept.",
+        k.base, k.head));
+    notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
   return notes;
 }

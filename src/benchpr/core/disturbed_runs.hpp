@@ -1,8 +1,8 @@
 // Processes the machine slowed as a whole. On a shared machine (a VM's stolen cycles, a
 // neighbour's burst) one process now and then runs every benchmark far slower than that side's
-// other processes do: on cctz, with each run's value the least time of its repetitions, 20 of
-// 186 processes sat 4.5-40% above their side's others while the rest sat within 2% (median
-// over the suite's benchmarks; docs/method.md, "The run's value"). Such a process is no reading
+// other processes do: on cctz, with each run's value the least time of its repetitions, 18 of
+// 184 processes sat 4.6-49% above their side's others while 150 sat within 2% (median over the
+// suite's benchmarks; docs/method.md, "The run's value"). Such a process is no reading
 // of either revision's code. Its round adds tens of percent of noise to every benchmark of the
 // suite, and its runs land in a "slower mode" whose share no test can bound: benchmarks within
 // ±2% in each mode stayed open for it. Its round is left out of the suite's comparisons.
@@ -58,6 +58,6 @@ Results without_disturbed_runs(const Results& results, const DisturbedRuns& dist
 
 // Notes for the comment: what was left out and why, or why it was kept. Empty when nothing was
 // found.
-std::vector<std::string> disturbed_notes(const DisturbedRuns& disturbed);
+std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed);
 
 }  // namespace benchpr

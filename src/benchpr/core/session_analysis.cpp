@@ -16,6 +16,8 @@ namespace {
 
 Analysis read_session(const Results& results) {
   if (results.config.budget_seconds) {
+    // Each look leaves out the processes the machine slowed as a whole that its own rounds show
+    // (read_looks), as the session did.
     Analysis a = adaptive_analysis(results, plan_of(results));
     name_too_noisy(results, a);
     // Say how many rounds ran, why the session stopped and what the time went to: the reader
@@ -27,28 +29,26 @@ Analysis read_session(const Results& results) {
     }
     return a;
   }
-  return analyse(results);
+  return analyse(without_disturbed_runs(results, disturbed_runs(results)));
 }
 
 }  // namespace
 
 Results as_compared(const Results& results) {
-  const Results compared =
-      without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
-  return without_disturbed_runs(compared, disturbed_runs(compared));
+  return without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
 }
 
 Analysis analyse_session(const Results& results) {
   // A benchmark whose CPU time missed work is compared on its wall time, before starved rounds
   // are left out of the wall-time comparisons (it is one of them now). Processes the machine
-  // slowed as a whole are found on what is left.
+  // slowed as a whole are found on what is left (core/disturbed_runs).
   const std::vector<MissedWork> missed = cpu_time_missing_work(results);
   const Results compared = compared_on_wall_time(results, missed);
   const Results fair = without_lopsided_rounds(compared);
-  const DisturbedRuns disturbed = disturbed_runs(fair);
-  Analysis a = read_session(without_disturbed_runs(fair, disturbed));
+  Analysis a = read_session(fair);
   add_measurement_notes(compared, a, missed);
-  for (std::string& note : disturbed_notes(disturbed)) a.notes.push_back(std::move(note));
+  // Named as the whole session's rounds show them (an early look read only its own rounds).
+  for (Note& note : disturbed_notes(disturbed_runs(fair))) a.notes.push_back(std::move(note));
   return a;
 }
 
