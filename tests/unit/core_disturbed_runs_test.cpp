@@ -91,6 +91,15 @@ TEST(DisturbedRuns, AProcessSlowedAsAWholeIsFoundAndItsRoundLeftOut) {
   EXPECT_TRUE(noted);
 }
 
+TEST(DisturbedRuns, ALookReadsOnlyItsOwnRounds) {
+  // Round 16's base process 30% slower: not among the first 12 rounds a look reads, so not
+  // found there, and found once all 20 are read.
+  const Results r = suite(20, 0, {{15, Side::Base, 1.3}});
+  EXPECT_TRUE(disturbed_runs(r, 12).runs.empty());
+  ASSERT_EQ(disturbed_runs(r, 20).runs.size(), 1u);
+  EXPECT_EQ(disturbed_runs(r).runs.at(0).number, 16);
+}
+
 TEST(DisturbedRuns, APullRequestThatSlowsEveryBenchmarkShiftsNoProcess) {
   // Every PR run 10% slower: each side is read against its own medians.
   const Results r = suite(20, 0.10, {});

@@ -188,9 +188,8 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     if (k > 0 && rounds <= previous_rounds) break;
     // Processes the machine slowed as a whole are found on the rounds this look reads (every
     // benchmark's), never on later ones: the session's look and its replay read the same.
-    const Results upto = at_look(results, rounds, std::vector<bool>(n, true));
     const Results snapshot =
-        at_look(without_disturbed_runs(upto, disturbed_runs(upto)), rounds, open);
+        without_disturbed_runs(at_look(results, rounds, open), disturbed_runs(results, rounds));
     AnalysisOptions options = look_options(plan, k);
     if (k == 0) {
       out.last_analysis = analyse(snapshot, options);

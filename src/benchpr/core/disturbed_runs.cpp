@@ -40,9 +40,11 @@ struct RunKey {
 
 }  // namespace
 
-DisturbedRuns disturbed_runs(const Results& results) {
+DisturbedRuns disturbed_runs(const Results& results, int read) {
   DisturbedRuns out;
-  const std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  std::vector<AnalysedRound> rounds = analysed_rounds(results);
+  if (read >= 0 && static_cast<std::size_t>(read) < rounds.size())
+    rounds.resize(static_cast<std::size_t>(read));
   if (static_cast<int>(rounds.size()) < kDisturbedMinRounds) return out;
   std::map<std::size_t, int> number_of;
   for (const AnalysedRound& r : rounds) number_of[static_cast<std::size_t>(r.round)] = r.number;

@@ -50,7 +50,9 @@ struct DisturbedRuns {
   std::vector<Kept> kept;
 };
 
-DisturbedRuns disturbed_runs(const Results& results);
+// On the first `rounds` analysed rounds (all of them when negative): an adaptive look reads only
+// its own rounds.
+DisturbedRuns disturbed_runs(const Results& results, int rounds = -1);
 
 // The results with the rounds of `runs` removed from their suites' series (both sides, so the
 // rounds stay paired).
