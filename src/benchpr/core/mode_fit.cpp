@@ -261,20 +261,33 @@ ModeFit fit_crossover_modes(const std::vector<double>& d, const std::vector<int>
   return out;
 }
 
-double share_shift_bound(const ModeFit& fit, double level) {
-  if (!fit.modes || fit.whole || fit.runs <= 0) return 0;
-  const int slow = fit.slow_base + fit.slow_head;
-  const int fast = 2 * fit.runs - slow;
-  if (std::min(slow, fast) < 2) return 0;
-  // Agresti-Caffo: one success and one failure added to each side, then the Wald interval.
+namespace {
+
+// The difference of the slower mode's shares, PR minus base, and the half-width of its `level`
+// interval (Agresti-Caffo: one success and one failure added to each side, then the Wald
+// interval).
+struct ShareDifference {
+  double diff = 0;
+  double half = 0;
+};
+ShareDifference share_difference(const ModeFit& fit, double level) {
   const double n = fit.runs + 2.0;
   const double pb = (fit.slow_base + 1.0) / n;
   const double ph = (fit.slow_head + 1.0) / n;
   const double z = boost::math::quantile(boost::math::normal(),
                                          std::min(1 - (1 - level) / 2, 1 - stats::kFarthestTail));
-  const double half = z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n);
-  const double diff = ph - pb;
-  return std::fabs(fit.gap) * std::max(std::fabs(diff - half), std::fabs(diff + half));
+  return {ph - pb, z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n)};
+}
+
+}  // namespace
+
+double share_shift_bound(const ModeFit& fit, double level) {
+  if (!fit.modes || fit.whole || fit.runs <= 0) return 0;
+  const int slow = fit.slow_base + fit.slow_head;
+  const int fast = 2 * fit.runs - slow;
+  if (std::min(slow, fast) < 2) return 0;
+  const ShareDifference s = share_difference(fit, level);
+  return std::fabs(fit.gap) * std::max(std::fabs(s.diff - s.half), std::fabs(s.diff + s.half));
 }
 
 bool within_change_outweighed(const ModeFit& fit, double share_alpha, double level) {
@@ -283,15 +296,9 @@ bool within_change_outweighed(const ModeFit& fit, double share_alpha, double lev
   const double mu = fit.fit.mu;
   const int moved = fit.slow_head - fit.slow_base;  // > 0: the PR's runs moved into the slower
   if (moved == 0 || (moved > 0) == (mu > 0)) return false;
-  const double n = fit.runs + 2.0;
-  const double pb = (fit.slow_base + 1.0) / n;
-  const double ph = (fit.slow_head + 1.0) / n;
-  const double z = boost::math::quantile(boost::math::normal(),
-                                         std::min(1 - (1 - level) / 2, 1 - stats::kFarthestTail));
-  const double shift = fit.gap * (ph - pb);
-  const double shift_half =
-      std::fabs(fit.gap) * z * std::sqrt(pb * (1 - pb) / n + ph * (1 - ph) / n);
-  const double half = std::hypot(fit.fit.ci_half_width(level), shift_half);
+  const ShareDifference s = share_difference(fit, level);
+  const double shift = fit.gap * s.diff;
+  const double half = std::hypot(fit.fit.ci_half_width(level), std::fabs(fit.gap) * s.half);
   // mu's side of the interval of mu + shift: its near end at or past 0.
   return (mu > 0 ? 1.0 : -1.0) * (mu + shift) - half <= 0;
 }

@@ -14,7 +14,7 @@ namespace benchpr {
 
 namespace {
 
-Analysis read_session(const Results& results) {
+Analysis read_session(const Results& results, const DisturbedRuns& disturbed) {
   if (results.config.budget_seconds) {
     // Each look leaves out the processes the machine slowed as a whole that its own rounds show
     // (read_looks), as the session did.
@@ -29,7 +29,7 @@ Analysis read_session(const Results& results) {
     }
     return a;
   }
-  return analyse(without_disturbed_runs(results, disturbed_runs(results)));
+  return analyse(without_disturbed_runs(results, disturbed));
 }
 
 }  // namespace
@@ -45,10 +45,11 @@ Analysis analyse_session(const Results& results) {
   const std::vector<MissedWork> missed = cpu_time_missing_work(results);
   const Results compared = compared_on_wall_time(results, missed);
   const Results fair = without_lopsided_rounds(compared);
-  Analysis a = read_session(fair);
-  add_measurement_notes(compared, a, missed);
   // Named as the whole session's rounds show them (an early look read only its own rounds).
-  for (Note& note : disturbed_notes(disturbed_runs(fair))) a.notes.push_back(std::move(note));
+  const DisturbedRuns disturbed = disturbed_runs(fair);
+  Analysis a = read_session(fair, disturbed);
+  add_measurement_notes(compared, a, missed);
+  for (Note& note : disturbed_notes(disturbed)) a.notes.push_back(std::move(note));
   return a;
 }
 

@@ -26,10 +26,10 @@ constexpr std::string_view kTitle = "Google Benchmark";
 // tens of percent and never shortens one, so the least time of a process's repetitions is its
 // undisturbed time and moves far less from one process to the next than their median. Measured
 // on cctz's 36 benchmarks at 0.01 s x 10 (docs/method.md, "The run's value"): the rounds' log
-// ratios varied by 5.7% (median over the benchmarks) with the least time, 15.1% with the median
-// and 11.7% with the mean (Chen & Revels 2016 reach the same estimator for the same reason).
-// A rate from the time (bytes or items per second) takes the highest. A user counter need not
-// be a time (a size, a count): its median.
+// ratios varied by 5.3% (median over the benchmarks, 100 rounds) with the least time, 15.3% with
+// the median and 11.8% with the mean (Chen & Revels 2016 reach the same estimator for the same
+// reason). A rate from the time (bytes or items per second) takes the highest. A user counter need
+// not be a time (a size, a count): its median.
 enum class Summary { Least, Most, Median };
 
 struct MetricSpec {
