@@ -440,6 +440,27 @@ TEST(SpendingTest, ABudgetThatDoesNotReachTheHorizonAtFirstIsOneStage) {
   EXPECT_FALSE(next_look(looks, 100, 10, 900, {}, 100).has_value());
 }
 
+TEST(SpendingTest, TheStagesAreReadOnWhatTheCheapestRoundsWouldReach) {
+  // 60 full rounds affordable at the first look, horizon 100: one stage on those alone, but the
+  // rounds after the first look would reach 270 if one benchmark were left open, so two stages.
+  // The first look still reads the 60 it can afford: information 0.8 × 10 / 60.
+  const std::optional<LookRecord> two = next_look({}, 0, 10, 60, {}, 100, 270);
+  ASSERT_TRUE(two.has_value());
+  EXPECT_DOUBLE_EQ(two->horizon_share, 0.8);
+  EXPECT_DOUBLE_EQ(two->information, 0.8 * 10 / 60);
+  EXPECT_EQ(two->rounds, 10);
+  // Not reaching past the horizon even then (100 rounds, no more): one stage.
+  const std::optional<LookRecord> one = next_look({}, 0, 10, 60, {}, 100, 100);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_DOUBLE_EQ(one->horizon_share, 1.0);
+  EXPECT_DOUBLE_EQ(one->information, 10.0 / 60);
+  // Once fixed, the stages stay: a later look's `reachable` changes nothing.
+  std::vector<LookRecord> looks{*one};
+  const std::optional<LookRecord> later = next_look(looks, 10, 10, 50, {}, 100, 900);
+  ASSERT_TRUE(later.has_value());
+  EXPECT_DOUBLE_EQ(later->horizon_share, 1.0);
+}
+
 TEST(SpendingTest, NoLookWhenFewerThanTwoRoundsAreAffordable) {
   EXPECT_FALSE(next_look({}, 0, 10, 1, {}).has_value());
   EXPECT_FALSE(next_look({}, 0, 10, 0, {}).has_value());

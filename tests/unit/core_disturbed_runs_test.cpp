@@ -124,9 +124,23 @@ TEST(DisturbedRuns, SlowedProcessesCrowdingOneSideAreKept) {
   EXPECT_EQ(disturbed_notes(d).at(0).plain(),
             "Suite `s`: 0 base and 6 PR processes ran as a whole far slower than the others of "
             "their side. Far more on one side may be the PR's doing: their rounds are kept.");
-  // Four of 40 are not that many (p 0.116): left out.
+  // Four of 40 are not that many (p = 2 C(40,4) / C(80,4) = 0.116): left out, and the note says
+  // that the PR's side has more of them, since leaving them out would hide a PR that did it.
   slowed.resize(4);
-  EXPECT_EQ(disturbed_runs(suite(40, 0, slowed)).runs.size(), 4u);
+  const DisturbedRuns four = disturbed_runs(suite(40, 0, slowed));
+  EXPECT_EQ(four.runs.size(), 4u);
+  ASSERT_EQ(four.leaning.size(), 1u);
+  EXPECT_NEAR(four.leaning[0].p, 2.0 * 91390 / 1581580, 1e-9);
+  const std::string note = disturbed_notes(four).at(0).plain();
+  EXPECT_NE(note.find("More of them are the PR's (4 against 0, Fisher p 0.12): should the PR's "
+                      "code slow a whole process now and then, leaving them out hides it, and a "
+                      "rerun would tell."),
+            std::string::npos)
+      << note;
+  // As many on the base's side: nothing leans.
+  slowed = {
+      {3, Side::Head, 1.25}, {9, Side::Base, 1.25}, {15, Side::Head, 1.25}, {21, Side::Base, 1.25}};
+  EXPECT_TRUE(disturbed_runs(suite(40, 0, slowed)).leaning.empty());
 }
 
 TEST(DisturbedRuns, ManyDisturbedRoundsAreTheMachinesNormalStateAndStay) {

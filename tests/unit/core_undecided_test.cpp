@@ -80,6 +80,26 @@ TEST(Undecided, TheRowStatesTheFartherEndOfTheInterval) {
   EXPECT_EQ(no_change_beyond(none), "");
 }
 
+// An adaptive look tests "unchanged" on a wider interval than the 95% one shown: a 95% bound of
+// ±1.4% beside a 2% threshold would read as if the benchmark were unchanged, so the row names the
+// interval that was tested and how far it reaches.
+TEST(Undecided, ABoundInsideTheThresholdNamesTheWiderIntervalUnchangedWasTestedOn) {
+  BenchmarkAnalysis b = open_benchmark("a", -0.012, 0.014, 100, std::nullopt);
+  b.eq_low = -0.019;
+  b.eq_high = 0.023;
+  b.eq_level = 0.9997;
+  EXPECT_EQ(no_change_beyond(b),
+            "no change beyond ±1.4% at 95% (±2.3% at the 99.97% that “unchanged” tests)");
+  // A 95% bound at or beyond the threshold says all there is to say.
+  BenchmarkAnalysis wide = b;
+  wide.ci_high = 0.0197;  // reads 2.0%, level with the threshold
+  EXPECT_EQ(no_change_beyond(wide), "no change beyond ±2.0%");
+  // Without a wider tested interval (a fixed plan's 90%), nothing to add.
+  BenchmarkAnalysis fixed = b;
+  fixed.eq_level = 0.90;
+  EXPECT_EQ(no_change_beyond(fixed), "no change beyond ±1.4%");
+}
+
 TEST(Undecided, LevelsNeverReadAsAHundredPercent) {
   EXPECT_EQ(format_level(0.9), "90%");
   EXPECT_EQ(format_level(0.983), "98.3%");

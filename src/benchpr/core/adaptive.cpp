@@ -94,16 +94,19 @@ double spent_alpha(SpendingRule rule, SpendingRule late_rule, double information
 }
 
 std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
-                                    int affordable, const SpendingPolicy& policy, int horizon) {
+                                    int affordable, const SpendingPolicy& policy, int horizon,
+                                    int reachable) {
   const double before = looks.empty() ? 0.0 : looks.back().information;
   if (before >= 1) return std::nullopt;
   affordable -= affordable % 2;  // whole AB/BA blocks
   if (affordable < 2) return std::nullopt;
   step = round_up_even(std::max(step, 2));
-  // The stages are fixed at the first look: a second one only when the budget affords the
-  // horizon's rounds at the first look's cost (later rounds run fewer benchmarks, so cost less).
+  // The stages are fixed at the first look: a second one when the budget could reach past the
+  // horizon at the price of the cheapest rounds (only one benchmark left open): the first look's
+  // full rounds would understate it, since the looks close benchmarks and the rounds get cheaper.
+  if (reachable < 0) reachable = affordable;
   const double c = !looks.empty() ? looks.back().horizon_share
-                   : horizon > 0 && affordable > horizon - rounds_done
+                   : horizon > 0 && reachable > horizon - rounds_done
                        ? 1 - std::clamp(policy.late_share, 0.0, 1.0)
                        : 1.0;
   const bool late = horizon > 0 && c < 1 && rounds_done >= horizon;

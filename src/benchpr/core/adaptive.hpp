@@ -85,11 +85,15 @@ double spent_alpha(SpendingRule rule, SpendingRule late_rule, double information
 // changes. A look that takes every round the budget affords has all the information (the rest of
 // α). The first look fixes the stages: when the budget affords the horizon's rounds, the looks up
 // to it spend 1 - late_share of α and the looks past it (every late_growth of the rounds done,
-// at least a step) the rest; otherwise the horizon ends the looks with all of α spent. Nothing
-// when fewer than 2 rounds are affordable or the previous look already had all the information.
+// at least a step) the rest; otherwise the horizon ends the looks with all of α spent. Whether
+// the budget affords the horizon is read on `reachable`: the rounds it would afford if the
+// cheapest rounds (one benchmark open) followed the first look (-1: `affordable`), since most
+// sessions close benchmarks as they go (method_study --horizon, "Two stages on the cheapest
+// rounds"). Nothing when fewer than 2 rounds are affordable or the previous look already had all
+// the information.
 std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
                                     int affordable, const SpendingPolicy& policy = {},
-                                    int horizon = 0);
+                                    int horizon = 0, int reachable = -1);
 
 // The most analysed rounds the first stage of an adaptive session looks at, in first looks'
 // rounds: beyond 10 times the first look's rounds a benchmark's interval has shrunk by √10, and

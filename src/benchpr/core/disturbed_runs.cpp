@@ -93,10 +93,12 @@ DisturbedRuns disturbed_runs(const Results& results, int read) {
     // leaving them out would cost more than it brings), and many more on one side may be the
     // PR's doing.
     if (4 * found_rounds.size() > rounds.size()) continue;
-    if (stats::fisher_exact_p(base, base_runs, head, head_runs) <= 0.05) {
+    const double p = stats::fisher_exact_p(base, base_runs, head, head_runs);
+    if (p <= 0.05) {
       out.kept.push_back({suite, base, head});
       continue;
     }
+    if (head > base) out.leaning.push_back({suite, base, head, p});
     out.runs.insert(out.runs.end(), found.begin(), found.end());
   }
   return out;
@@ -140,6 +142,13 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
         least == most ? "" : format_percent(std::expm1(least)) + "–",
         format_percent(std::expm1(most)), runs.size() == 1 ? "its" : "their",
         fmt::join(where, ", "), runs.size() == 1 ? "that round is" : "those rounds are"));
+    for (const DisturbedRuns::Leaning& l : disturbed.leaning)
+      if (l.suite == suite)
+        text.text(fmt::format(
+            " More of them are the PR's ({} against {}, Fisher p {:.2f}): should the PR's code "
+            "slow a whole process now and then, leaving them out hides it, and a rerun would "
+            "tell.",
+            l.head, l.base, l.p));
     notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
   for (const DisturbedRuns::Kept& k : disturbed.kept) {

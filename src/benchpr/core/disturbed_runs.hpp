@@ -48,6 +48,16 @@ struct DisturbedRuns {
     int head = 0;
   };
   std::vector<Kept> kept;
+  // Suites whose left-out processes are more the PR's than the base's, though not enough to keep
+  // them (Fisher p above 0.05): a PR that slowed some of its own processes as a whole would look
+  // like this, and the note says so rather than let the leaving out hide it.
+  struct Leaning {
+    std::string suite;
+    int base = 0;
+    int head = 0;
+    double p = 1;  // Fisher's exact test between the sides' shares of disturbed processes
+  };
+  std::vector<Leaning> leaning;
 };
 
 // On the first `rounds` analysed rounds (all of them when negative): an adaptive look reads only

@@ -53,7 +53,15 @@ std::string format_level(double level) {
 std::string no_change_beyond(const BenchmarkAnalysis& b) {
   const double bound = undecided_bound(b);
   if (!std::isfinite(bound)) return "";
-  return "no change beyond ±" + format_percent(bound);
+  std::string text = "no change beyond ±" + format_percent(bound);
+  // A 95% bound inside the threshold beside "inconclusive" would read as a contradiction: the
+  // look tested "unchanged" on a wider interval (α spent over the looks), so say how wide.
+  const double eq_bound = std::max(std::fabs(b.eq_low), std::fabs(b.eq_high));
+  if (!reads_at_least(bound, b.threshold) && std::isfinite(eq_bound) && std::isfinite(b.eq_level) &&
+      b.eq_level > 0.95 && reads_at_least(eq_bound, b.threshold))
+    text += fmt::format(" at 95% (±{} at the {} that “unchanged” tests)", format_percent(eq_bound),
+                        format_level(b.eq_level));
+  return text;
 }
 
 std::string format_signed_percent(double fraction) {

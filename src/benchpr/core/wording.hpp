@@ -35,7 +35,8 @@ std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
 // 0.046 for a CI of −3.1 … +4.6%. NaN without a finite interval.
 double undecided_bound(const BenchmarkAnalysis& b);
 // "no change beyond ±4.6%" for that bound, written as the CI column writes its end; "" without
-// one.
+// one. When that bound is inside the threshold, the wider interval "unchanged" was tested on is
+// named too: "no change beyond ±1.4% at 95% (±2.3% at the 99.97% that “unchanged” tests)".
 std::string no_change_beyond(const BenchmarkAnalysis& b);
 // A confidence level in percent that never reads as 100%: 0.9 -> "90%", 0.983 -> "98.3%",
 // 0.99998 -> "99.998%" (an early adaptive look tests "unchanged" at such levels).

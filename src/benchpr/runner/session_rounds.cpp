@@ -312,8 +312,21 @@ void Session::run_adaptive(Results& results) {
           std::isfinite(per_round) && per_round > 0
               ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, most))
               : (remaining > 0 ? std::min(horizon, most) : 0);
+      // Whether the budget reaches past the horizon is read once, here, on the first look's rounds
+      // at today's price and the rest at the cheapest (one benchmark open): the looks close
+      // benchmarks, and the rounds of those left cost less.
+      int reachable = -1;
+      if (k == 0 && std::isfinite(per_round) && per_round > 0 && !results.series.empty()) {
+        const double cheapest =
+            per_round * (kFixedRoundShare +
+                         (1 - kFixedRoundShare) / static_cast<double>(results.series.size()));
+        const double after_first = std::max(0.0, remaining) - step * per_round;
+        reachable = after_first <= 0
+                        ? affordable
+                        : static_cast<int>(std::min<double>(step + after_first / cheapest, most));
+      }
       const std::optional<LookRecord> look =
-          next_look(results.looks, analysed_done, step, affordable, policy, horizon);
+          next_look(results.looks, analysed_done, step, affordable, policy, horizon, reachable);
       if (!look) {
         results.complete = true;
         results.stop_reason =
