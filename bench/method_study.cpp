@@ -22,6 +22,7 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/disturbed_runs.hpp"
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
@@ -67,6 +68,14 @@ struct NoiseModel {
   // The PR's runs land in the slow mode with this probability instead (negative: mode_share):
   // a pull request that moves runs between modes.
   double head_mode_share = -1;
+  // Processes slowed as a whole (a neighbour's burst, a VM's stolen cycles): each side's process
+  // of a round is, with probability burst_share, slower in every benchmark by one shift drawn
+  // log-uniform in [burst_lo, burst_hi]. head_burst_share (negative: burst_share) is the PR's:
+  // above burst_share it is a PR that slows some of its own processes as a whole.
+  double burst_share = 0;
+  double head_burst_share = -1;
+  double burst_lo = 0.05;
+  double burst_hi = 0.5;
 };
 
 constexpr std::array<NoiseModel, 9> kModels{{
@@ -147,14 +156,27 @@ Session simulate(const NoiseModel& m, int benchmarks, const std::vector<double>&
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
   std::uniform_real_distribution<double> level(std::log(10.0), std::log(1e6));  // 10 ns .. 1 ms
   const std::size_t rounds = s.plan.size();
+  // Whole-process shifts, shared by every benchmark of the round's process; drawn from a stream
+  // of their own, so the other models keep theirs.
+  std::vector<double> burst_base(rounds, 0.0), burst_head(rounds, 0.0);
+  const double head_burst = m.head_burst_share >= 0 ? m.head_burst_share : m.burst_share;
+  if (m.burst_share > 0 || head_burst > 0) {
+    std::mt19937_64 bursts(seed ^ 0xb0b5b0b5b0b5ULL);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::uniform_real_distribution<double> shift(std::log1p(m.burst_lo), std::log1p(m.burst_hi));
+    for (std::size_t r = 0; r < rounds; ++r) {
+      if (u(bursts) < m.burst_share) burst_base[r] = shift(bursts);
+      if (u(bursts) < head_burst) burst_head[r] = shift(bursts);
+    }
+  }
   for (int b = 0; b < benchmarks; ++b) {
     const double true_log = level(rng);
     const double effect = std::log1p(true_change[static_cast<std::size_t>(b)]);
     const double noise_sd = noise_sd_of(m, b, rng);
     std::vector<double> eb(rounds), eh(rounds);
     for (std::size_t r = 0; r < rounds; ++r) {
-      eb[r] = draw_noise(m, noise_sd, rng);
-      eh[r] = draw_noise(m, noise_sd, rng, true);
+      eb[r] = draw_noise(m, noise_sd, rng) + burst_base[r];
+      eh[r] = draw_noise(m, noise_sd, rng, true) + burst_head[r];
     }
     // A cold first analysed round (plan index kWarmup; the sequential designs' first run).
     eb[kWarmup] += std::log1p(m.cold);
@@ -1595,8 +1617,104 @@ void print_horizon(int aa_prs, int pr_prs) {
   }
 }
 
+// Processes slowed as a whole (`--bursts`): benchpr's reading of 30 rounds with and without
+// leaving out the disturbed processes (core/disturbed_runs), on bursts that hit both sides alike
+// and on a pull request that slows some of its own processes (what the leaving out can hide).
+struct BurstCase {
+  const char* name;
+  NoiseModel model;
+};
+
+void print_bursts(int aa_prs, int pr_prs) {
+  constexpr int kBurstRounds = 30;
+  NoiseModel plain = kModels[0];
+  NoiseModel both = plain;
+  both.burst_share = 0.08;  // cctz: 18 of 184 processes, 4.6-49% above their side's others
+  NoiseModel spread = kModels[6];
+  spread.burst_share = 0.08;
+  NoiseModel pr_only = plain;
+  pr_only.head_burst_share = 0.1;  // a PR whose code slows a tenth of its processes by 20%
+  pr_only.burst_lo = pr_only.burst_hi = 0.2;
+  NoiseModel pr_more = pr_only;
+  pr_more.head_burst_share = 0.2;
+  const std::array<BurstCase, 5> cases{{
+      {"plain 1% noise, no bursts", plain},
+      {"plain 1% noise, 8% of processes slowed 5–50% as a whole, both sides", both},
+      {"noise spread 0.5–2%, 8% of processes slowed 5–50%, both sides", spread},
+      {"plain 1% noise, the PR slows 10% of its processes by 20% (mean time +1.8%)", pr_only},
+      {"plain 1% noise, the PR slows 20% of its processes by 20% (mean time +3.7%)", pr_more},
+  }};
+  fmt::print(
+      "### Processes slowed as a whole ({} rounds; {} pull requests of 50 benchmarks per row, {} "
+      "with 5 of 50 changed by +2%)\n\n",
+      kBurstRounds, aa_prs, pr_prs);
+  print_header({"case", "disturbed processes", "PRs with any significant", "any label",
+                "benchmarks decided", "benchmarks unchanged", "95% CI covers the true change",
+                "power +2%", "benchmarks read slower (PR's bursts)", "processes left out"});
+  for (const BurstCase& c : cases) {
+    const bool pr_effect = c.model.head_burst_share > c.model.burst_share;
+    // Kept; every one left out (the first version); one side's excess left out only while it
+    // hides at most a quarter of the threshold (shipped).
+    for (int variant = 0; variant < 3; ++variant) {
+      const bool leave_out = variant > 0;
+      Rate any_sig, any_alarm, decided, unchanged, coverage, power, slower;
+      double left_out = 0, processes = 0;
+      const auto read = [&](const Session& s) {
+        const benchpr::Results r = to_results(s, kBurstRounds);
+        const benchpr::DisturbedRuns d =
+            benchpr::disturbed_runs(r, -1, variant == 1 ? -1 : benchpr::kDisturbedHiddenShare);
+        if (leave_out) left_out += static_cast<double>(d.runs.size());
+        processes += 2.0 * kBurstRounds;
+        return benchpr::analyse(leave_out ? benchpr::without_disturbed_runs(r, d) : r);
+      };
+      for (int i = 0; i < aa_prs; ++i) {
+        const Session s = simulate(c.model, kBenchmarks, std::vector<double>(kBenchmarks, 0.0),
+                                   seed_of(0, 60, i), kBurstRounds);
+        const benchpr::Analysis a = read(s);
+        bool sig = false, alarm = false;
+        for (const benchpr::BenchmarkAnalysis& b : a.benchmarks) {
+          const Call call = from_benchpr(b);
+          sig |= call.significant;
+          alarm |= call.alarm;
+          decided.add(b.verdict != Verdict::Inconclusive);
+          unchanged.add(call.unchanged);
+          // The PR's bursts are its change: their mean, in logs.
+          const double truth =
+              pr_effect ? std::expm1(c.model.head_burst_share * std::log1p(c.model.burst_lo)) : 0;
+          coverage.add(covers(call, truth));
+          slower.add(call.significant && call.change > 0);
+        }
+        any_sig.add(sig);
+        any_alarm.add(alarm);
+      }
+      if (!pr_effect) {
+        std::vector<double> changes(kBenchmarks, 0.0);
+        for (int b = 0; b < kChanged; ++b) changes[static_cast<std::size_t>(b * 10)] = 0.02;
+        for (int i = 0; i < pr_prs; ++i) {
+          const Session s =
+              simulate(c.model, kBenchmarks, changes, seed_of(0, 61, i), kBurstRounds);
+          const benchpr::Analysis a = read(s);
+          for (std::size_t b = 0; b < changes.size(); ++b)
+            if (changes[b] != 0) power.add(detected(from_benchpr(a.benchmarks[b]), changes[b]));
+        }
+      }
+      fmt::print(
+          "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f}% |\n", c.name,
+          variant == 0 ? "kept"
+          : variant == 1
+              ? "all left out (first version)"
+              : "one side's excess left out only while it hides ≤ ¼ of the threshold (shipped)",
+          pct(any_sig), pct(any_alarm), pct(decided), pct(unchanged), pct(coverage),
+          pr_effect ? "–" : pct(power), pr_effect ? pct(slower) : "–", 100 * left_out / processes);
+      std::fflush(stdout);
+    }
+  }
+  fmt::print("\n");
+}
+
 int main(int argc, char** argv) {
-  bool quick = false, check = false, targets_only = false, spending = false, horizon = false;
+  bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
+       bursts = false;
   bool uneven_only = false, robust_only = false;
   int divide = 1;  // --divide N: N times fewer simulations than the full run
   std::vector<std::size_t> uneven_chosen;
@@ -1612,6 +1730,8 @@ int main(int argc, char** argv) {
       spending = true;
     } else if (arg == "--horizon") {
       horizon = true;
+    } else if (arg == "--bursts") {
+      bursts = true;
     } else if (arg == "--targets-only") {
       targets_only = true;
     } else if (arg == "--uneven-only") {
@@ -1648,7 +1768,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
                    "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
-                   "[--horizon] "
+                   "[--horizon] [--bursts] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;
@@ -1659,6 +1779,10 @@ int main(int argc, char** argv) {
   const MannWhitneyExact mw(kRounds);
   const benchpr::AdaptivePlan adaptive = benchpr::make_adaptive_plan(kRounds, kMaxRounds, kAlpha);
 
+  if (bursts) {
+    print_bursts(aa_prs / 4, pr_prs / 4);
+    return 0;
+  }
   if (horizon) {
     // Sessions here run up to 1,000 rounds: a tenth of the other tables' counts.
     print_horizon(quick ? aa_prs / 2 : aa_prs / 10, quick ? pr_prs / 2 : pr_prs / 10);

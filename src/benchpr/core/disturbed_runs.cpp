@@ -38,9 +38,24 @@ struct RunKey {
   auto operator<=>(const RunKey&) const = default;
 };
 
+// What the note says of one side's excess of disturbed processes.
+std::string uneven_words(const DisturbedRuns::Uneven& u) {
+  const bool pr = u.head > u.base;
+  std::string out = fmt::format(
+      "More were found on the {} side ({} against {}, Fisher p {:.2f}), which may be that "
+      "revision's doing: ",
+      pr ? "PR's" : "base's", pr ? u.head : u.base, pr ? u.base : u.head, u.p);
+  if (u.kept > 0)
+    return out + fmt::format("{} of them stay{} in the comparison, where {} show{}.", u.kept,
+                             u.kept == 1 ? "s" : "", u.kept == 1 ? "it" : "they",
+                             u.kept == 1 ? "s" : "");
+  return out + fmt::format("leaving them out hides at most {} of its mean time.",
+                           format_percent(std::expm1(u.hidden)));
+}
+
 }  // namespace
 
-DisturbedRuns disturbed_runs(const Results& results, int read) {
+DisturbedRuns disturbed_runs(const Results& results, int read, double hidden_share) {
   DisturbedRuns out;
   std::vector<AnalysedRound> rounds = analysed_rounds(results);
   if (read >= 0 && static_cast<std::size_t>(read) < rounds.size())
@@ -98,8 +113,39 @@ DisturbedRuns disturbed_runs(const Results& results, int read) {
       out.kept.push_back({suite, base, head});
       continue;
     }
-    if (head > base) out.leaning.push_back({suite, base, head, p});
-    out.runs.insert(out.runs.end(), found.begin(), found.end());
+    if (base == head || hidden_share < 0) {
+      out.runs.insert(out.runs.end(), found.begin(), found.end());
+      continue;
+    }
+    // The lighter side's all go; the heavier side's, largest first, as many as the lighter side
+    // has, and more only while the excess left out hides at most hidden_share of the threshold
+    // (a smaller one may still fit where a larger one did not).
+    const Side heavier = head > base ? Side::Head : Side::Base;
+    std::vector<DisturbedRun> heavy;
+    double light_sum = 0;
+    for (const DisturbedRun& r : found) {
+      if (r.side == heavier) {
+        heavy.push_back(r);
+      } else {
+        light_sum += r.shift;
+        out.runs.push_back(r);
+      }
+    }
+    std::sort(heavy.begin(), heavy.end(),
+              [](const DisturbedRun& a, const DisturbedRun& b) { return a.shift > b.shift; });
+    const int paired = std::min(base, head);
+    const double allowed = hidden_share * std::log1p(results.config.threshold);
+    const auto n = static_cast<double>(rounds.size());
+    double heavy_sum = 0;
+    int taken = 0;
+    for (const DisturbedRun& r : heavy) {
+      if (taken >= paired && (heavy_sum + r.shift - light_sum) / n > allowed) continue;
+      heavy_sum += r.shift;
+      ++taken;
+      out.runs.push_back(r);
+    }
+    out.uneven.push_back({suite, base, head, p, static_cast<int>(heavy.size()) - taken,
+                          std::max(0.0, (heavy_sum - light_sum) / n)});
   }
   return out;
 }
@@ -142,13 +188,18 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
         least == most ? "" : format_percent(std::expm1(least)) + "–",
         format_percent(std::expm1(most)), runs.size() == 1 ? "its" : "their",
         fmt::join(where, ", "), runs.size() == 1 ? "that round is" : "those rounds are"));
-    for (const DisturbedRuns::Leaning& l : disturbed.leaning)
-      if (l.suite == suite)
-        text.text(fmt::format(
-            " More of them are the PR's ({} against {}, Fisher p {:.2f}): should the PR's code "
-            "slow a whole process now and then, leaving them out hides it, and a rerun would "
-            "tell.",
-            l.head, l.base, l.p));
+    for (const DisturbedRuns::Uneven& u : disturbed.uneven)
+      if (u.suite == suite) text.text(" " + uneven_words(u));
+    notes.emplace_back(NoteKind::Other, std::move(text).take());
+  }
+  // A suite whose disturbed processes were all one side's excess, all kept.
+  for (const DisturbedRuns::Uneven& u : disturbed.uneven) {
+    if (by_suite.count(u.suite)) continue;
+    Sentence text;
+    text.text("Suite ").code(u.suite).text(fmt::format(
+        ": {} base and {} PR processes ran as a whole far slower than the others of their side. ",
+        u.base, u.head));
+    text.text(uneven_words(u));
     notes.emplace_back(NoteKind::Other, std::move(text).take());
   }
   for (const DisturbedRuns::Kept& k : disturbed.kept) {
