@@ -487,6 +487,11 @@ TEST_F(AdaptiveTest, RecordedLooksAreReplayedAtTheirOwnLevels) {
   EXPECT_EQ(a.notes.back().plain(),
             "Adaptive rounds (looks after 10, 20 rounds; α spent over the budget: 1%, 4%): "
             "1 benchmark decided after 10 rounds, 1 after 20.");
+  // A last look the budget cut short (22 planned, 20 run) is named by the rounds it read.
+  results_.looks = {{10, 0.4, 0.01, 0.02}, {22, 1.0, 0.04, 0.03}};
+  EXPECT_EQ(adaptive_analysis(results_, plan_of(results_)).notes.back().plain(),
+            "Adaptive rounds (looks after 10, 20 rounds; α spent over the budget: 1%, 4%): "
+            "1 benchmark decided after 10 rounds, 1 after 20.");
   // Without recorded looks a budgeted file replays the three planned looks of before.
   results_.looks.clear();
   results_.config.budget_seconds = 900;

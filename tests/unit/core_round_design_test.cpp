@@ -87,12 +87,24 @@ TEST(RoundDesign, CctzLikeNoiseGetsShortRepetitionsAndMoreOfThem) {
   in.max_rounds = 100;
   in.current.min_time = 0.05;
   in.current.repetitions = 3;
+  in.repetitions = {1, 2, 3, 5, 10};
   const RoundDesign d = choose_round_design(in);
   EXPECT_DOUBLE_EQ(d.min_time, 0.01);
   EXPECT_EQ(d.repetitions, 5);
   EXPECT_NEAR(d.round_seconds, 7.0, 1e-9);
   EXPECT_EQ(d.rounds, 84);
   EXPECT_NEAR(d.variance, 0.012068118 / 84, 1e-9);
+  // As shipped only 10 repetitions are offered (the least time's gain the model does not see):
+  // 0.01 s x 10 costs 2 * (0.5 + 40 * 10 * 1.5 * 0.01) = 13 s, 46 rounds, each of variance
+  // 2 * (0.0018 + π/20 * 0.0107 * 5^0.2) = 0.0082380; 0.02 s x 10 (25 s, 24 rounds of 0.0076376)
+  // would leave 3.18e-4, more than 1.79e-4.
+  const RoundDesign shipped = choose_round_design(RoundDesignInput{
+      in.benchmarks, in.suites, 0, 600, 100, 2, in.current, RoundDesignInput{}.min_times});
+  EXPECT_DOUBLE_EQ(shipped.min_time, 0.01);
+  EXPECT_EQ(shipped.repetitions, 10);
+  EXPECT_NEAR(shipped.round_seconds, 13.0, 1e-9);
+  EXPECT_EQ(shipped.rounds, 46);
+  EXPECT_NEAR(shipped.variance, 0.0082380 / 46, 1e-8);
 }
 
 TEST(RoundDesign, RoundsBeyondTheHorizonBuyNothing) {

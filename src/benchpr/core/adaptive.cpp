@@ -338,6 +338,8 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
       plan.looks.begin(),
       plan.looks.begin() +
           std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(plan.looks.size()), r.look + 1));
+  // A last look the budget cut short read the rounds that ran, not the ones it planned.
+  if (!looks_read.empty()) looks_read.back() = std::min(looks_read.back(), r.rounds);
   std::vector<double> alphas_read(
       plan.alpha_per_look.begin(),
       plan.alpha_per_look.begin() + static_cast<std::ptrdiff_t>(looks_read.size()));

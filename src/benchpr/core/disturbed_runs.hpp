@@ -11,7 +11,9 @@
 // suite's benchmarks of how far its value sits above the median of that benchmark's values on
 // the same side, so a PR that slows every benchmark moves its side's medians with it and shifts
 // no process. Both sides are judged alike, and when the disturbed processes are lopsided
-// between them (Fisher p <= 0.05) nothing is left out: the PR may be what slows them.
+// between them (Fisher p <= 0.05) nothing is left out: the PR may be what slows them. Below
+// that, one side's excess is left out only while it hides little of the mean time
+// (kDisturbedHiddenShare), since a PR that slows a few of its own processes looks the same.
 #pragma once
 
 #include <string>

@@ -78,11 +78,14 @@ struct RoundDesignInput {
   int min_rounds = 2;    // rounds the design must leave room for (the next look)
   RoundDesign current;   // the design of the latest rounds: kept unless another is clearly better
   std::vector<double> min_times = {0.01, 0.02, 0.05, 0.1, 0.2};
-  // Five or ten: the run's value is the least time of its repetitions, whose gain from more of
-  // them under the bursts of a shared machine the normal model above does not see (cctz: rounds
-  // varied by 18.8% at 2 and 5.3% at 10). Left to the model, a session on cctz went from 5
-  // repetitions to 2 after its first look.
-  std::vector<int> repetitions = {5, 10};
+  // Ten: the run's value is the least time of its repetitions, whose gain from more of them
+  // under the bursts of a shared machine the normal model above does not see (cctz: rounds varied
+  // by 18.8% at 2, 11.5% at 5 and 5.3% at 10, re-read from one session's raw output). Left to
+  // the model, a session on cctz went from 5 repetitions to 2 after its first look; offered 5 or
+  // 10, sessions went from 10 to 5 "for 1.1x less variance", and the rounds' SD (median over the
+  // benchmarks) doubled: 8.1% over rounds 1-10 at 10, 16.7% over rounds 11-40 at 5 (docs/method.md,
+  // "The run's value"). The design chooses the min time.
+  std::vector<int> repetitions = {10};
   double within_exponent = kWithinExponent;
 };
 
