@@ -176,6 +176,9 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
       least = std::min(least, r->shift);
       most = std::max(most, r->shift);
     }
+    // In round order, whatever order they were chosen in.
+    std::sort(base.begin(), base.end());
+    std::sort(head.begin(), head.end());
     std::vector<std::string> where;
     if (!base.empty()) where.push_back("the base's in " + round_ranges(base));
     if (!head.empty()) where.push_back("the PR's in " + round_ranges(head));
