@@ -1441,11 +1441,10 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d, double budget = 
       const int affordable =
           std::min(static_cast<int>((budget - out.used) / cost(open) + 1e-9), most - out.rounds);
       // As the runner: the first look's rounds at today's price, the rest at the cheapest.
-      const double after_first = budget - out.used - kRounds * cost(open);
-      const int reachable = d.cheapest_reach && k == 0 && after_first > 0
-                                ? std::min(kRounds + static_cast<int>(after_first / cost(1) + 1e-9),
-                                           most - out.rounds)
-                                : -1;
+      const int reachable = d.cheapest_reach && k == 0 ? benchpr::rounds_within_reach(
+                                                             budget - out.used, cost(open), kRounds,
+                                                             n, kFixedShare, most - out.rounds)
+                                                       : -1;
       const std::optional<benchpr::LookRecord> look =
           d.past_horizon
               ? benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy,

@@ -461,6 +461,21 @@ TEST(SpendingTest, TheStagesAreReadOnWhatTheCheapestRoundsWouldReach) {
   EXPECT_DOUBLE_EQ(later->horizon_share, 1.0);
 }
 
+TEST(SpendingTest, TheReachIsTheFirstLookAtTodaysPriceAndTheRestAtTheCheapest) {
+  // cctz at its first look: 750 s left, rounds of 12.5 s for 36 benchmarks. The first look's 10
+  // rounds cost 125 s; one benchmark's round 12.5 (0.2 + 0.8 / 36) = 2.7778 s; 625 s buy 225 of
+  // them: 235 rounds, past a horizon of 100 (its full rounds alone would buy 60).
+  EXPECT_EQ(rounds_within_reach(750, 12.5, 10, 36, 0.2, 1000), 235);
+  EXPECT_EQ(rounds_within_reach(750, 12.5, 10, 36, 0.2, 200), 200);  // at most `most`
+  // Not even the first look's rounds: what today's price buys (100 / 12.5).
+  EXPECT_EQ(rounds_within_reach(100, 12.5, 10, 36, 0.2, 1000), 8);
+  EXPECT_EQ(rounds_within_reach(-5, 12.5, 10, 36, 0.2, 1000), 0);
+  // Nothing priced a round yet, or nothing to run: no reach, next_look reads `affordable`.
+  EXPECT_EQ(rounds_within_reach(750, NAN, 10, 36, 0.2, 1000), -1);
+  EXPECT_EQ(rounds_within_reach(750, 0, 10, 36, 0.2, 1000), -1);
+  EXPECT_EQ(rounds_within_reach(750, 12.5, 10, 0, 0.2, 1000), -1);
+}
+
 TEST(SpendingTest, NoLookWhenFewerThanTwoRoundsAreAffordable) {
   EXPECT_FALSE(next_look({}, 0, 10, 1, {}).has_value());
   EXPECT_FALSE(next_look({}, 0, 10, 0, {}).has_value());

@@ -93,6 +93,17 @@ double spent_alpha(SpendingRule rule, SpendingRule late_rule, double information
   return c * alpha + (1 - c) * spent_alpha(late_rule, (information - c) / (1 - c), alpha);
 }
 
+int rounds_within_reach(double seconds_left, double per_round, int step, int benchmarks,
+                        double fixed_share, int most) {
+  if (!std::isfinite(per_round) || !(per_round > 0) || benchmarks <= 0) return -1;
+  const double left = std::max(0.0, seconds_left);
+  const double after_first = left - step * per_round;
+  // (1e-9: a budget of exactly so many rounds buys them, whatever the rounding of the division.)
+  if (after_first <= 0) return std::min(static_cast<int>(left / per_round + 1e-9), most);
+  const double cheapest = per_round * (fixed_share + (1 - fixed_share) / benchmarks);
+  return static_cast<int>(std::min<double>(step + after_first / cheapest + 1e-9, most));
+}
+
 std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int rounds_done, int step,
                                     int affordable, const SpendingPolicy& policy, int horizon,
                                     int reachable) {

@@ -95,6 +95,13 @@ std::optional<LookRecord> next_look(const std::vector<LookRecord>& looks, int ro
                                     int affordable, const SpendingPolicy& policy = {},
                                     int horizon = 0, int reachable = -1);
 
+// `reachable` for next_look at the first look: the analysed rounds `seconds_left` could buy if
+// the first look's `step` rounds cost `per_round` each (a round of every one of `benchmarks`)
+// and every later round the cheapest (one benchmark open; `fixed_share` of a round's cost is the
+// processes' start, which no closed benchmark saves), at most `most`. -1 without a price.
+int rounds_within_reach(double seconds_left, double per_round, int step, int benchmarks,
+                        double fixed_share, int most);
+
 // The most analysed rounds the first stage of an adaptive session looks at, in first looks'
 // rounds: beyond 10 times the first look's rounds a benchmark's interval has shrunk by √10, and
 // spreading all of α over more looks would starve the early ones. A budget that affords more

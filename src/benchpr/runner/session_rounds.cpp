@@ -9,6 +9,7 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/series_key.hpp"
 #include "benchpr/core/session_analysis.hpp"
@@ -316,14 +317,13 @@ void Session::run_adaptive(Results& results) {
       // at today's price and the rest at the cheapest (one benchmark open): the looks close
       // benchmarks, and the rounds of those left cost less.
       int reachable = -1;
-      if (k == 0 && std::isfinite(per_round) && per_round > 0 && !results.series.empty()) {
-        const double cheapest =
-            per_round * (kFixedRoundShare +
-                         (1 - kFixedRoundShare) / static_cast<double>(results.series.size()));
-        const double after_first = std::max(0.0, remaining) - step * per_round;
-        reachable = after_first <= 0
-                        ? affordable
-                        : static_cast<int>(std::min<double>(step + after_first / cheapest, most));
+      if (k == 0) {
+        // The benchmarks the rounds run (instruction counts are not measured in rounds).
+        const auto timed =
+            std::count_if(results.series.begin(), results.series.end(),
+                          [](const BenchmarkSeries& s) { return !is_instruction_series(s); });
+        reachable = rounds_within_reach(remaining, per_round, step, static_cast<int>(timed),
+                                        kFixedRoundShare, most);
       }
       const std::optional<LookRecord> look =
           next_look(results.looks, analysed_done, step, affordable, policy, horizon, reachable);
