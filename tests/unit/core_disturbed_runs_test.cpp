@@ -170,8 +170,8 @@ TEST(DisturbedRuns, AnUnevenExcessIsLeftOutOnlyWhileItHidesLittle) {
             std::string::npos)
       << note;
   EXPECT_NE(note.find("More were found on the base's side (3 against 1, Fisher p 0.62), which "
-                      "may be that revision's doing: leaving them out hides at most 0.46% of its "
-                      "mean time."),
+                      "may be that revision's doing: leaving them out hides about 0.46% of a "
+                      "typical benchmark's mean time."),
             std::string::npos)
       << note;
   // On 40 rounds the pair alone would hide 0.0056: it goes (the base's largest, 1.5, with the

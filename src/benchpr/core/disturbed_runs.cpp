@@ -49,7 +49,7 @@ std::string uneven_words(const DisturbedRuns::Uneven& u) {
     return out + fmt::format("{} of them stay{} in the comparison, where {} show{}.", u.kept,
                              u.kept == 1 ? "s" : "", u.kept == 1 ? "it" : "they",
                              u.kept == 1 ? "s" : "");
-  return out + fmt::format("leaving them out hides at most {} of its mean time.",
+  return out + fmt::format("leaving them out hides about {} of a typical benchmark's mean time.",
                            format_percent(std::expm1(u.hidden)));
 }
 

@@ -65,7 +65,7 @@ struct DisturbedRuns {
     int head = 0;
     double p = 1;       // Fisher's exact test between the sides' shares of them
     int kept = 0;       // of the heavier side's, kept in the comparison
-    double hidden = 0;  // what the excess left out could hide of the mean time, log units
+    double hidden = 0;  // what the excess left out hides of a typical benchmark's mean time (logs)
   };
   std::vector<Uneven> uneven;
 };
