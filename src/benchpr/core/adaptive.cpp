@@ -200,10 +200,9 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     const int rounds = std::min(plan.looks[static_cast<std::size_t>(k)], available);
     // Reading the same rounds again at a later look's level would only spend alpha twice.
     if (k > 0 && rounds <= previous_rounds) break;
-    // Processes the machine slowed as a whole are found on the rounds this look reads (every
-    // benchmark's), never on later ones: the session's look and its replay read the same.
-    const Results snapshot =
-        without_disturbed_runs(at_look(results, rounds, open), disturbed_runs(results, rounds));
+    // Every process of the rounds this look reads counts: processes slowed as a whole are
+    // named by the session's notes, never left out (core/disturbed_runs.hpp).
+    const Results snapshot = at_look(results, rounds, open);
     AnalysisOptions options = look_options(plan, k);
     if (k == 0) {
       out.last_analysis = analyse(snapshot, options);

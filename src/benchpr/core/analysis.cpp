@@ -22,12 +22,65 @@ namespace {
 constexpr double kOrderShare = 0.9;  // "the sign follows run order" in >= 90% of rounds
 constexpr double kOrderWarningShare = 0.25;
 
+// How far each process's mean time sits above its least time (its repetitions' stalls and
+// spread), the PR's against the base's, over the paired rounds: a paired t test on the
+// difference of ln(mean / least). The least time alone is blind to a PR whose repetitions stall
+// (30% of them 20% longer cost 6% and leave the least time where it was) and reads a PR whose
+// repetitions merely spread more as faster; the mean time sees both, and this names the cause.
+struct SpreadShift {
+  int rounds = 0;
+  double base = 0;  // mean over the rounds of ln(mean / least), the base's processes
+  double head = 0;  // the PR's
+  double p = 1;     // two-sided, of "no difference"
+  bool shown(double alpha) const { return rounds >= kMinDecidingRounds && p <= alpha; }
+};
+
+SpreadShift spread_shift(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds) {
+  SpreadShift out;
+  if (series.base_least.empty() || series.head_least.empty()) return out;
+  const auto at = [](const std::vector<double>& v, std::size_t i) {
+    return i < v.size() && std::isfinite(v[i]) && v[i] > 0 ? v[i] : kMissing;
+  };
+  std::vector<double> diff;
+  for (const AnalysedRound& r : rounds) {
+    const auto i = static_cast<std::size_t>(r.round);
+    const double b = at(series.base, i), h = at(series.head, i);
+    const double bl = at(series.base_least, i), hl = at(series.head_least, i);
+    if (is_missing(b) || is_missing(h) || is_missing(bl) || is_missing(hl)) continue;
+    // Above the least time for a time, below the highest rate for a rate: >= 0 either way.
+    const double sb = std::fabs(std::log(b / bl)), sh = std::fabs(std::log(h / hl));
+    out.base += sb;
+    out.head += sh;
+    diff.push_back(sh - sb);
+  }
+  out.rounds = static_cast<int>(diff.size());
+  if (out.rounds < 2) return out;
+  const auto n = static_cast<double>(out.rounds);
+  out.base /= n;
+  out.head /= n;
+  const double mean = (out.head - out.base);
+  double ss = 0;
+  for (double x : diff) ss += (x - mean) * (x - mean);
+  const double se = std::sqrt(ss / (n - 1) / n);
+  if (se > 0) {
+    out.p = stats::t_two_sided_p(mean / se, n - 1);
+  } else {
+    out.p = mean != 0 ? 0 : 1;
+  }
+  return out;
+}
+
 // Per-benchmark state kept between the passes (fit, then BH, then verdicts).
 struct Work {
   BenchmarkAnalysis out;
   PairedRounds rounds;
   stats::CrossoverFit fit;
   stats::ModeFit modes;     // the runs' modes, when options.mode_aware
+  // The runs' modes as a finding (options.mode_aware false): what the PR's runs did, read beside
+  // the mean time, never in its place.
+  stats::ModeFit found_modes;
+  // How the mean and the least time of each process's repetitions part between the sides.
+  SpreadShift spread;
   bool comparable = false;  // has a usable fit and no terminal verdict yet
   // The PR moved runs into one mode while, within the modes, it reads the other way, and the
   // move could outweigh it: the mean time may have gone either way. `fit` is then the plain
@@ -154,12 +207,14 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     return;
   }
 
-  if (options.mode_aware) {
+  w.spread = spread_shift(series, rounds);
+  {
     // Each run's log value, sign-flipped as d is when higher is better: the PR's is base + d.
     std::vector<double> base_log;
     for (double b : r.base)
       base_log.push_back(a.better == Better::Lower ? std::log(b) : -std::log(b));
-    w.modes = stats::fit_crossover_modes(r.d, r.s, base_log, options.modes);
+    (options.mode_aware ? w.modes : w.found_modes) =
+        stats::fit_crossover_modes(r.d, r.s, base_log, options.modes);
   }
   w.fit =
       w.modes.modes ? w.modes.fit : stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
@@ -226,6 +281,42 @@ void read_fit(Work& w, const AnalysisOptions& opt, double family_alpha) {
   const bool gamma_dominates =
       w.fit.has_gamma && a.position_p < opt.alpha && std::fabs(w.fit.gamma) >= std::fabs(w.fit.mu);
   if (sign_follows || gamma_dominates) a.add_flag(BenchmarkFlag::Order);
+}
+
+// What the PR's runs did that the mean time holds and a reshaped reading would have set aside,
+// each tested on its own, in words for the row: runs moved between modes (Fisher's exact test of
+// the slower mode's shares), and repetitions that stall or spread more on one side (the paired
+// test of SpreadShift). Either side's excess is named: the base's is a cost the PR removed.
+std::vector<std::string> findings(const Work& w, const AnalysisOptions& opt) {
+  std::vector<std::string> out;
+  const stats::ModeFit& m = w.found_modes;
+  // Named where the shares differ beyond chance, and wherever the mean time is not shown
+  // unchanged: there they may be why.
+  if (m.modes && m.slow_base != m.slow_head &&
+      (m.share_p <= opt.alpha || w.out.verdict != Verdict::Unchanged)) {
+    const bool head = m.slow_head > m.slow_base;
+    if (std::min(m.slow_base, m.slow_head) == 0 && std::max(m.slow_base, m.slow_head) == 1) {
+      out.push_back(fmt::format("one {} run {} slower than all others, counted in the mean time",
+                                head ? "PR" : "base", format_percent(std::expm1(m.gap))));
+    } else {
+      out.push_back(fmt::format(
+          "the {} ran {} of {} runs in a mode {} slower against {} of {} for the {} (Fisher p "
+          "{:.3f}): counted in the mean time",
+          head ? "PR" : "base", std::max(m.slow_base, m.slow_head), m.runs,
+          format_percent(std::expm1(m.gap)), std::min(m.slow_base, m.slow_head), m.runs,
+          head ? "base" : "PR", m.share_p));
+    }
+  }
+  if (w.spread.shown(opt.alpha)) {
+    const bool head = w.spread.head > w.spread.base;
+    out.push_back(fmt::format(
+        "the {}'s repetitions stall or spread more: its mean time sits {} above its least, the "
+        "{}'s {} (p {:.3f}); the mean time decides",
+        head ? "PR" : "base", format_percent(std::expm1(head ? w.spread.head : w.spread.base)),
+        head ? "base" : "PR", format_percent(std::expm1(head ? w.spread.base : w.spread.head)),
+        w.spread.p));
+  }
+  return out;
 }
 
 // How the run reads its benchmarks as a family: the variance prior and the number compared.
@@ -338,6 +429,7 @@ void decide(Work& w, double threshold, const AnalysisOptions& opt, const Family&
       a.reason += "; " + rounds_phrase(w);
   }
   if (w.modes.modes && !w.outweighed) a.reason += "; " + stats::modes_phrase(w.modes);
+  for (const std::string& finding : findings(w, opt)) a.reason += "; " + finding;
   if (a.verdict == Verdict::Inconclusive && w.fit.residual_sd > 0) {
     // At the level the family tests one benchmark at (alpha / m), as the MDE.
     const int need =

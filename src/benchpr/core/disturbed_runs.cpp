@@ -216,4 +216,47 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
   return notes;
 }
 
+std::vector<Note> kept_disturbance_notes(const DisturbedRuns& found, int rounds) {
+  std::map<std::string, std::pair<int, int>> counts;  // suite -> (base, PR) processes found
+  std::map<std::string, std::pair<double, double>> range;
+  for (const DisturbedRun& r : found.runs) {
+    auto& [base, head] = counts[r.suite];
+    (r.side == Side::Base ? base : head)++;
+    auto [it, inserted] = range.try_emplace(r.suite, r.shift, r.shift);
+    it->second.first = std::min(it->second.first, r.shift);
+    it->second.second = std::max(it->second.second, r.shift);
+  }
+  for (const DisturbedRuns::Kept& k : found.kept) counts[k.suite] = {k.base, k.head};
+  std::vector<Note> notes;
+  for (const auto& [suite, c] : counts) {
+    const auto [base, head] = c;
+    const double p = stats::fisher_exact_p(base, rounds, head, rounds);
+    Sentence text;
+    text.text("Suite ").code(suite).text(fmt::format(
+        ": {} base and {} PR process{} ran every benchmark as a whole", base, head,
+        base + head == 1 ? "" : "es"));
+    if (const auto it = range.find(suite); it != range.end()) {
+      const auto [least, most] = it->second;
+      text.text(fmt::format(" {}{}", least == most ? "" : format_percent(std::expm1(least)) + "–",
+                            format_percent(std::expm1(most))));
+    } else {
+      text.text(" far");
+    }
+    text.text(
+        " slower than the others of their side. They are kept in the comparison: a machine's "
+        "disturbance and a cost the revision's own code pays in some processes look alike, and "
+        "the mean time counts both.");
+    if (head > base && p <= 0.05) {
+      text.text(fmt::format(
+          " Far more are the PR's (Fisher p {:.3f}): its code may be what slows them.", p));
+    } else if (base > head && p <= 0.05) {
+      text.text(fmt::format(
+          " Far more are the base's (Fisher p {:.3f}): the base's code may be what slows them.",
+          p));
+    }
+    notes.emplace_back(NoteKind::Other, std::move(text).take());
+  }
+  return notes;
+}
+
 }  // namespace benchpr

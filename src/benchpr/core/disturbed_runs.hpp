@@ -81,7 +81,14 @@ DisturbedRuns disturbed_runs(const Results& results, int rounds = -1,
 Results without_disturbed_runs(const Results& results, const DisturbedRuns& disturbed);
 
 // Notes for the comment: what was left out and why, or why it was kept. Empty when nothing was
-// found.
+// found. (The method study's reading, which leaves processes out.)
 std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed);
+
+// Notes for the comment of the session's reading, which leaves nothing out: the processes found
+// (disturbed_runs with a negative hidden_share) are named per suite and side, kept in the
+// comparison, their counts tested between the sides (Fisher): a PR that pays a one-off cost in
+// some of its processes looks exactly like a machine that slowed them, and only the mean time
+// over every process is what its users pay. `rounds`: the analysed rounds (processes per side).
+std::vector<Note> kept_disturbance_notes(const DisturbedRuns& found, int rounds);
 
 }  // namespace benchpr

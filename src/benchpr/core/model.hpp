@@ -143,14 +143,18 @@ struct Measurement {
   std::string name;  // exactly as the tool reports it, e.g. "BM_Copy/64"
   std::string unit;  // unit of value, e.g. "ns", "ops/ms", "B/s"
   Better better = Better::Lower;
-  double value = 0;  // the run's value (e.g. least time of its repetitions); always > 0
+  double value = 0;  // the run's value (e.g. mean time of its repetitions); always > 0
   // Google Benchmark: which time `value` is ("cpu_time" or "real_time"; "" for other metrics),
-  // and both times (least of the repetitions, ns; kMissing when the tool did not report them),
-  // so the results
-  // keep what was not compared (contention and waiting are read from the difference).
+  // and both times (mean of the repetitions, ns; kMissing when the tool did not report them),
+  // so the results keep what was not compared (contention and waiting are read from the
+  // difference).
   std::string metric = {};
   double real_time = kMissing;
   double cpu_time = kMissing;
+  // The least of the repetitions' compared values (the highest rate), kept beside the mean: where
+  // the two part between the sides the PR's repetitions stall or spread (core/analysis.cpp).
+  // kMissing when the format has no repetitions.
+  double least = kMissing;
   // The sample variance of log(value) over the run's repetitions (kMissing with fewer than two):
   // the within-process noise the round design reads (core/round_design.hpp). Not persisted.
   double repetition_log_variance = kMissing;
@@ -256,6 +260,10 @@ struct BenchmarkSeries {
   std::vector<double> head_real;
   std::vector<double> base_cpu;
   std::vector<double> head_cpu;
+  // The least of each run's repetitions of the compared metric, per round like base/head (empty
+  // when the format reports no repetitions): a reading beside the mean, never in its place.
+  std::vector<double> base_least;
+  std::vector<double> head_least;
 };
 
 // How the session was sized to its time budget (runner/time_plan). Absent in results written

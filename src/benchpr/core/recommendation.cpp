@@ -385,6 +385,62 @@ Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& ope
   return done(std::move(s), RecommendationKind::Inconclusive);
 }
 
+// How much worse the change could be: the worse end of the interval the verdicts test (the
+// one-sided bound at Analysis::equivalence_level), as a change in the worse direction (+ for
+// slower, for less throughput too); NaN when the benchmark has no interval.
+double worse_bound(const BenchmarkAnalysis& b) {
+  if (!std::isfinite(b.eq_low) || !std::isfinite(b.eq_high)) return kMissing;
+  return b.better == Better::Lower ? b.eq_high : 1 / (1 + b.eq_low) - 1;
+}
+
+// The compared benchmarks that could be worse by their threshold or more: their interval's
+// worse end reaches it. "Looks good to merge" and "No benchmark changed by 2.0% or more" would
+// claim what these did not show, whatever their estimates read. Widest first.
+std::vector<const BenchmarkAnalysis*> could_be_worse(const ByVerdict& v) {
+  std::vector<const BenchmarkAnalysis*> out;
+  for (const auto* list : {&v.slower, &v.inconclusive, &v.unchanged, &v.faster})
+    for (const BenchmarkAnalysis* b : *list)
+      if (const double x = worse_bound(*b); std::isfinite(x) && reads_at_least(x, b->threshold))
+        out.push_back(b);
+  std::stable_sort(out.begin(), out.end(), [](const auto* x, const auto* y) {
+    return worse_bound(*x) > worse_bound(*y);
+  });
+  return out;
+}
+
+// "`BM_Noisy` could be up to 5.8% slower (estimate +1.0%, 90% CI −3.5 … +5.8%): about 12 more
+// rounds would settle it." Not a merge, not a do-not-merge: what would settle it.
+Recommendation not_shown_within(const Analysis& analysis,
+                                const std::vector<const BenchmarkAnalysis*>& open,
+                                const ByVerdict& v, bool suites) {
+  Sentence s;
+  s.text("Not shown to be free of regressions: ");
+  for (std::size_t i = 0; i < std::min(open.size(), kNamedAtMost); ++i) {
+    const BenchmarkAnalysis& b = *open[i];
+    if (i) s.text("; ");
+    s.code(display_name(b, suites));
+    const double x = worse_bound(b);
+    s.text(fmt::format(" could be up to {} {} (estimate {}, {} CI {}, {})", format_percent(x),
+                       worse_word(b.better), format_signed_percent(b.change),
+                       format_level(analysis.equivalence_level),
+                       format_interval(b.eq_low, b.eq_high), to_string(b.verdict)));
+    const int more = b.rounds_needed ? *b.rounds_needed - b.rounds_used : 0;
+    if (more > 0) {
+      s.text(fmt::format(": about {} more round{} would settle it", more, more == 1 ? "" : "s"));
+    } else {
+      s.text(": more rounds would settle it");
+    }
+  }
+  list_more(s, open.size());
+  s.text(".");
+  if (!v.improvements.empty()) {
+    s.text(" Against that, ");
+    describe_largest(s, v.improvements, suites);
+    s.text(".");
+  }
+  return done(std::move(s), RecommendationKind::Inconclusive);
+}
+
 Recommendation merge(const Results& results, const Analysis& analysis, const ByVerdict& v,
                      bool suites) {
   Sentence s;
@@ -453,6 +509,8 @@ Recommendation reading(const Results& results, const Analysis& analysis, const B
   if (too_inconclusive(analysis, v)) return mostly_inconclusive(results, analysis, v, suites);
   if (const auto open = unsettled_of({&v.slower, &v.inconclusive}, true); !open.empty())
     return size_not_settled(open, v, suites);
+  if (const auto open = could_be_worse(v); !open.empty())
+    return not_shown_within(analysis, open, v, suites);
   return merge(results, analysis, v, suites);
 }
 

@@ -42,6 +42,7 @@ std::optional<std::vector<double>>* SeriesFields::values(std::string_view key) {
 SeriesFields::Times* SeriesFields::times(std::string_view key) {
   if (key == "real_time") return &real_time;
   if (key == "cpu_time") return &cpu_time;
+  if (key == "least") return &least;
   return nullptr;
 }
 
@@ -95,6 +96,8 @@ BenchmarkSeries finish_series(SeriesFields&& f, const std::string& w) {
   s.head_failure_kind = failure_kind(f.head_failure_kind, s.head_failure);
   take_time(s, "real_time", f.real_time, s.base_real, s.head_real);
   take_time(s, "cpu_time", f.cpu_time, s.base_cpu, s.head_cpu);
+  s.base_least = std::move(f.least.base);
+  s.head_least = std::move(f.least.head);
   return s;
 }
 

@@ -65,7 +65,7 @@ struct SeriesFields {
   std::optional<std::string> suite, name, unit, better, metric;
   std::optional<std::string> base_failure, head_failure, base_failure_kind, head_failure_kind;
   std::optional<std::vector<double>> base, head;
-  Times real_time, cpu_time;
+  Times real_time, cpu_time, least;
 
   // The slot of the field `key` of each kind; nullptr when `key` is not a field of that kind.
   std::optional<std::string>* text(std::string_view key);

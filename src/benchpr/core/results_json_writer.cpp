@@ -86,6 +86,9 @@ void write_series(Writer& w, const BenchmarkSeries& s) {
   if (s.metric != "cpu_time" && (!s.base_cpu.empty() || !s.head_cpu.empty())) {
     w.base_and_head("cpu_time", s.base_cpu, s.head_cpu);
   }
+  if (!s.base_least.empty() || !s.head_least.empty()) {
+    w.base_and_head("least", s.base_least, s.head_least);
+  }
   w.raw("}");
 }
 

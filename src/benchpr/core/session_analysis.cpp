@@ -14,10 +14,8 @@ namespace benchpr {
 
 namespace {
 
-Analysis read_session(const Results& results, const DisturbedRuns& disturbed) {
+Analysis read_session(const Results& results) {
   if (results.config.budget_seconds) {
-    // Each look leaves out the processes the machine slowed as a whole that its own rounds show
-    // (read_looks), as the session did.
     Analysis a = adaptive_analysis(results, plan_of(results));
     name_too_noisy(results, a);
     // Say how many rounds ran, why the session stopped and what the time went to: the reader
@@ -29,7 +27,7 @@ Analysis read_session(const Results& results, const DisturbedRuns& disturbed) {
     }
     return a;
   }
-  return analyse(without_disturbed_runs(results, disturbed));
+  return analyse(results);
 }
 
 }  // namespace
@@ -40,16 +38,18 @@ Results as_compared(const Results& results) {
 
 Analysis analyse_session(const Results& results) {
   // A benchmark whose CPU time missed work is compared on its wall time, before starved rounds
-  // are left out of the wall-time comparisons (it is one of them now). Processes the machine
-  // slowed as a whole are found on what is left (core/disturbed_runs).
+  // are left out of the wall-time comparisons (it is one of them now). Processes slowed as a
+  // whole are found on what is left (core/disturbed_runs) and named, never left out: the PR's
+  // code can slow its own processes as much as the machine can.
   const std::vector<MissedWork> missed = cpu_time_missing_work(results);
   const Results compared = compared_on_wall_time(results, missed);
   const Results fair = without_lopsided_rounds(compared);
   // Named as the whole session's rounds show them (an early look read only its own rounds).
-  const DisturbedRuns disturbed = disturbed_runs(fair);
-  Analysis a = read_session(fair, disturbed);
+  const DisturbedRuns disturbed = disturbed_runs(fair, -1, -1);
+  Analysis a = read_session(fair);
   add_measurement_notes(compared, a, missed);
-  for (Note& note : disturbed_notes(disturbed)) a.notes.push_back(std::move(note));
+  for (Note& note : kept_disturbance_notes(disturbed, a.analysed_rounds))
+    a.notes.push_back(std::move(note));
   return a;
 }
 

@@ -64,6 +64,8 @@ void record_measurement(Results& r, SeriesIndex& index, const std::string& suite
     set_value(side == Side::Base ? s.base_real : s.head_real, round, m.real_time);
   if (!is_missing(m.cpu_time))
     set_value(side == Side::Base ? s.base_cpu : s.head_cpu, round, m.cpu_time);
+  if (!is_missing(m.least))
+    set_value(side == Side::Base ? s.base_least : s.head_least, round, m.least);
 }
 
 void record_run(Results& r, SeriesIndex& index, const SuiteConfig& suite, Side side, int round,
