@@ -18,6 +18,7 @@
 
 namespace benchpr {
 namespace {
+using testing::contains;
 
 constexpr int kRounds = 10;
 constexpr int kRepetitions = 10;
@@ -29,6 +30,7 @@ struct ProcessShape {
   double stall = 0;   // share of repetitions that stall ...
   double stalled = 1;  // ... and take this times as long
   double spread = 0.01;  // the repetitions' own noise (log SD)
+  double noise = -1;     // the process's noise (log SD); negative: write_runs' process_noise
 };
 // The shape of benchmark `b`'s process on `side` in analysed round `round` (0-based).
 using Shaper = std::function<ProcessShape(int b, Side side, int round)>;
@@ -39,10 +41,11 @@ struct Written {
   const BenchmarkAnalysis& first() const { return analysis.benchmarks.at(0); }
 };
 
-Written write_runs(const Shaper& shape, std::uint64_t seed, double process_noise = 0.01) {
+Written write_runs(const Shaper& shape, std::uint64_t seed, double process_noise = 0.01,
+                   int rounds = kRounds) {
   Written w;
   Results& r = w.results;
-  r = testing::one_suite_session(kRounds, seed);
+  r = testing::one_suite_session(rounds, seed);
   r.rounds_done = static_cast<int>(r.plan.size());
   r.complete = true;
   std::mt19937_64 rng(seed);
@@ -57,7 +60,8 @@ Written write_runs(const Shaper& shape, std::uint64_t seed, double process_noise
       for (const Side side : {Side::Base, Side::Head}) {
         const int round = static_cast<int>(i) - 1;  // plan index 0 is the warm-up
         const ProcessShape p = shape(b, side, std::max(0, round));
-        const double process = 100 * p.level * std::exp(process_noise * normal(rng));
+        const double sd = p.noise >= 0 ? p.noise : process_noise;
+        const double process = 100 * p.level * std::exp(sd * normal(rng));
         double sum = 0, least = 1e300;
         for (int k = 0; k < kRepetitions; ++k) {
           double t = process * std::exp(p.spread * normal(rng));
@@ -84,19 +88,20 @@ void expect_not_hidden(const Written& w) {
 }
 
 TEST(MeanTime, APullRequestThatMovesHalfItsRunsIntoASlowerModeIsNotMerged) {
-  // Base: every run in the fast mode. PR: 5 of 10 runs in a mode 10% slower, +1% inside the
-  // mode: the mean time grew by about exp(0.5 ln 1.10 + ln 1.01) - 1 = +5.9%.
+  // Base: every run in the fast mode. PR: 5 of 10 runs (rounds 1, 2, 4, 5 and 8, not one
+  // order's) in a mode 10% slower, +1% inside the mode: the mean time grew by about
+  // exp(0.5 ln 1.10 + ln 1.01) - 1 = +5.9%.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     const Written w = write_runs(
         [](int b, Side side, int round) {
           ProcessShape p;
-          if (b == 0 && side == Side::Head) p.level = (round % 2 ? 1.10 : 1.0) * 1.01;
+          if (b == 0 && side == Side::Head) p.level = ((round * 7 + 3) % 10 < 5 ? 1.10 : 1.0) * 1.01;
           return p;
         },
         seed);
     expect_not_hidden(w);
     EXPECT_GT(w.first().change, 0.03) << w.first().reason;
-    EXPECT_TRUE(contains(w.first().reason, "mode")) << w.first().reason;
+    EXPECT_TRUE(contains(w.first().reason, "mode")) << seed << ": " << w.first().reason;
   }
 }
 
@@ -131,22 +136,24 @@ TEST(MeanTime, OneFarPullRequestRunCountsInTheMeanTime) {
 }
 
 TEST(MeanTime, ProcessesThePullRequestSlowsAsAWholeStayInTheComparison) {
-  // The PR slows 2 of its processes by 60% (a one-off cost some runs pay) while the machine
-  // slowed 2 base processes by 6%: every benchmark's mean time grew by about +9%.
+  // The PR slows 2 of its 30 processes by 60% (a one-off cost some runs pay) while the
+  // machine slowed 2 base processes by 6%: every benchmark's mean time grew by
+  // exp((2 ln 1.6 - 2 ln 1.06) / 30) - 1 = +2.8%. Left out as "the machine's", all four
+  // rounds hid it.
   const Written w = write_runs(
       [](int, Side side, int round) {
         ProcessShape p;
-        if (side == Side::Head && (round == 2 || round == 7)) p.level = 1.6;
-        if (side == Side::Base && (round == 4 || round == 8)) p.level = 1.06;
+        if (side == Side::Head && (round == 5 || round == 17)) p.level = 1.6;
+        if (side == Side::Base && (round == 9 || round == 24)) p.level = 1.06;
         return p;
       },
-      11);
+      11, 0.01, 30);
   expect_not_hidden(w);
-  EXPECT_GT(w.first().change, 0.03);
+  EXPECT_GT(w.first().change, 0.02);
   bool named = false;
   for (const Note& n : w.analysis.notes)
     named |= contains(n.plain(), "kept in the comparison");
-  EXPECT_TRUE(named);
+  EXPECT_TRUE(named) << (w.analysis.notes.empty() ? "" : w.analysis.notes.back().plain());
 }
 
 TEST(MeanTime, RepetitionsThatStallAreARegressionThoughTheLeastTimeDoesNotMove) {
@@ -187,6 +194,29 @@ TEST(MeanTime, ANoisyRegressionIsNeverCalledGoodToMerge) {
   }
 }
 
+TEST(MeanTime, OneNoisyBenchmarkAmongQuietOnesIsNamedWithItsWorstBound) {
+  // Nine quiet benchmarks shown unchanged; BM_0 +5% with 8% noise per process, which 10 rounds
+  // cannot settle: the recommendation names how much slower it could be, not a merge.
+  int named = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const Written w = write_runs(
+        [](int b, Side side, int) {
+          ProcessShape p;
+          p.noise = b == 0 ? 0.08 : 0.003;
+          if (b == 0 && side == Side::Head) p.level = 1.05;
+          return p;
+        },
+        seed);
+    const std::string& why = w.analysis.recommendation.reason;
+    EXPECT_NE(w.analysis.recommendation.kind, RecommendationKind::Merge) << why;
+    if (w.first().verdict == Verdict::Inconclusive) {
+      EXPECT_TRUE(contains(why, "`BM_0` could be up to") || contains(why, "`BM_0` is")) << why;
+      named += contains(why, "could be up to") ? 1 : 0;
+    }
+  }
+  EXPECT_GT(named, 0);
+}
+
 TEST(MeanTime, EqualMeansWithAWiderSpreadAreNeitherFasterNorSlower) {
   // The PR's repetitions spread 3% instead of 1% around the same mean: its least time falls by
   // about 2.6%, its mean time does not move.
@@ -210,9 +240,9 @@ TEST(MeanTime, EqualMeansWithAWiderSpreadAreNeitherFasterNorSlower) {
 TEST(MeanTime, TheRecommendationNamesTheWorstBoundWhenItReachesTheThreshold) {
   // Unchanged code on 4% process noise: nothing is shown, and the widest interval reaches 2%.
   const Written w = write_runs([](int, Side, int) { return ProcessShape{}; }, 3, 0.04);
-  ASSERT_NE(w.analysis.recommendation.kind, RecommendationKind::Merge);
+  EXPECT_EQ(w.analysis.recommendation.kind, RecommendationKind::Inconclusive);
   EXPECT_TRUE(contains(w.analysis.recommendation.reason, "could be up to") ||
-              contains(w.analysis.recommendation.reason, "inconclusive"))
+              contains(w.analysis.recommendation.reason, "No benchmark changed by more than"))
       << w.analysis.recommendation.reason;
 }
 

@@ -474,7 +474,7 @@ Results two_helper_threads_on_a_loaded_machine() {
   for (int k = 0; k < kRounds; ++k) {
     const double jitter = 0.004 * static_cast<double>(k % 3 - 1);
     half_cpu.push_back(0.5);
-    half_real.push_back(std::exp(0.69 + jitter));
+    half_real.push_back(std::exp(std::log(2.0) + jitter));
     worse_cpu.push_back(0.95);
     worse_real.push_back(std::exp(0.12 + jitter));
   }

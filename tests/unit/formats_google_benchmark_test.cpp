@@ -67,23 +67,26 @@ std::string document(const std::vector<std::string>& entries) {
                      fmt::join(entries, ", "));
 }
 
-TEST(GoogleBenchmarkFormat, RealRepetitionsGiveTheLeastTimeInNanoseconds) {
+TEST(GoogleBenchmarkFormat, RealRepetitionsGiveTheMeanTimeInNanosecondsAndKeepTheLeast) {
   const ParsedRun run = parse(data("repetitions.json"));
   EXPECT_THAT(names(run), ::testing::ElementsAre("BM_Checksum", "BM_Copy/64", "BM_Copy/1024",
                                                  "BM_Spin/threads:2"));
-  // real_time of the three repetitions: 317.826..., 314.659..., 313.740... -> the least.
+  // real_time of the three repetitions: 317.826..., 314.659..., 313.740... -> their mean, the
+  // least kept beside.
   const Measurement& checksum = measurement(run, "BM_Checksum");
-  EXPECT_DOUBLE_EQ(checksum.value, 313.74028418112044);
+  EXPECT_NEAR(checksum.value, 315.40855909897522, 1e-9);
+  EXPECT_DOUBLE_EQ(checksum.least, 313.74028418112044);
   EXPECT_EQ(checksum.unit, "ns");
   EXPECT_EQ(checksum.better, Better::Lower);
-  // Reported in us: 0.0026298..., 0.0026596..., 0.0027109... -> 0.0026298 us.
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0026298089212425883 * 1e3);
-  // 0.0097847..., 0.0096968..., 0.0095686... -> 0.0095686 us.
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/1024").value, 0.009568626940270102 * 1e3);
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 21.97041745190254);
-  // The times kept beside are the least of each: CPU time 317.135..., 314.664..., 313.746....
-  EXPECT_DOUBLE_EQ(checksum.real_time, 313.74028418112044);
-  EXPECT_DOUBLE_EQ(checksum.cpu_time, 313.74675086832974);
+  // Reported in us: 0.0026298..., 0.0026596..., 0.0027109... -> mean 0.0026668 us.
+  EXPECT_NEAR(measurement(run, "BM_Copy/64").value, 2.6667940910281538, 1e-12);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").least, 0.0026298089212425883 * 1e3);
+  // 0.0097847..., 0.0096968..., 0.0095686... -> mean 0.0096834 us.
+  EXPECT_NEAR(measurement(run, "BM_Copy/1024").value, 9.6834157444257514, 1e-12);
+  EXPECT_NEAR(measurement(run, "BM_Spin/threads:2").value, 22.005824583834471, 1e-12);
+  // The times kept beside are the mean of each: CPU time 317.135..., 314.664..., 313.746....
+  EXPECT_NEAR(checksum.real_time, 315.40855909897522, 1e-9);
+  EXPECT_NEAR(checksum.cpu_time, 315.18203557520263, 1e-9);
 }
 
 TEST(GoogleBenchmarkFormat, TheRepetitionsSpreadIsTheWithinProcessNoise) {
@@ -121,10 +124,12 @@ TEST(GoogleBenchmarkFormat, RealRandomInterleavingKeepsFirstAppearanceOrder) {
   const ParsedRun run = parse(data("random_interleaving.json"));
   EXPECT_THAT(names(run), ::testing::ElementsAre("BM_Checksum", "BM_Copy/64", "BM_Spin/threads:2",
                                                  "BM_Copy/1024"));
-  // 0.0026525..., 0.0047169..., 0.0027700... -> 0.0026525 us (the second was disturbed).
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0026525135035604342 * 1e3);
-  // 24.3218..., 20.1959..., 17.9557... -> 17.9557.
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 17.955740003734498);
+  // 0.0026525..., 0.0047169..., 0.0027700... -> mean 0.0033798 us: the second one's stall is
+  // paid, the least time 0.0026525 us kept beside.
+  EXPECT_NEAR(measurement(run, "BM_Copy/64").value, 3.3798406971730093, 1e-12);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").least, 0.0026525135035604342 * 1e3);
+  // 24.3218..., 20.1959..., 17.9557... -> mean 20.8245.
+  EXPECT_NEAR(measurement(run, "BM_Spin/threads:2").value, 20.824544687286025, 1e-12);
 }
 
 TEST(GoogleBenchmarkFormat, RealSingleRunUsesItsOnlyIteration) {
@@ -137,16 +142,19 @@ TEST(GoogleBenchmarkFormat, RealSingleRunUsesItsOnlyIteration) {
 TEST(GoogleBenchmarkFormat, MetricCpuTime) {
   const ParsedRun run = parse(data("repetitions.json"), "cpu_time");
   // cpu_time of BM_Spin/threads:2 sums both threads: 43.9257..., 43.9761..., 43.7316...
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").value, 43.73163952079683);
-  EXPECT_DOUBLE_EQ(measurement(run, "BM_Copy/64").value, 0.0026266999787144495 * 1e3);
+  EXPECT_NEAR(measurement(run, "BM_Spin/threads:2").value, 43.877864898819915, 1e-12);
+  EXPECT_DOUBLE_EQ(measurement(run, "BM_Spin/threads:2").least, 43.73163952079683);
+  EXPECT_NEAR(measurement(run, "BM_Copy/64").value, 2.6650023484736849, 1e-12);
   EXPECT_EQ(measurement(run, "BM_Copy/64").better, Better::Lower);
 }
 
 TEST(GoogleBenchmarkFormat, MetricBytesPerSecondIsHigherIsBetter) {
   const ParsedRun run = parse(data("repetitions.json"), "bytes_per_second");
-  // 12915631503.72, 13017048598.83, 13055115275.82 -> the highest rate.
+  // 12915631503.72, 13017048598.83, 13055115275.82 -> the rate of the mean time (their
+  // harmonic mean), the highest kept beside.
   const Measurement& m = measurement(run, "BM_Checksum");
-  EXPECT_DOUBLE_EQ(m.value, 13055115275.819925);
+  EXPECT_NEAR(m.value, 12995664529.308783, 1e-3);
+  EXPECT_DOUBLE_EQ(m.least, 13055115275.819925);
   EXPECT_EQ(m.unit, "B/s");
   EXPECT_EQ(m.better, Better::Higher);
   // BM_Spin reports no bytes: a failure that says which values it has.
@@ -157,7 +165,8 @@ TEST(GoogleBenchmarkFormat, MetricBytesPerSecondIsHigherIsBetter) {
 TEST(GoogleBenchmarkFormat, MetricItemsPerSecond) {
   const ParsedRun run = parse(data("repetitions.json"), "items_per_second");
   const Measurement& m = measurement(run, "BM_Checksum");
-  EXPECT_DOUBLE_EQ(m.value, 3187284.002885724);  // the highest of the three
+  EXPECT_NEAR(m.value, 3172769.660475777, 1e-6);  // the harmonic mean of the three
+  EXPECT_DOUBLE_EQ(m.least, 3187284.002885724);   // the highest
   EXPECT_EQ(m.unit, "items/s");
   EXPECT_EQ(m.better, Better::Higher);
 }
@@ -195,14 +204,16 @@ TEST(GoogleBenchmarkFormat, RealNonFiniteCountersAreReadAndRefused) {
             "floor is negative infinite");
 }
 
-TEST(GoogleBenchmarkFormat, TimesTakeTheLeastRatesTheMostCountersTheMedian) {
-  // Interference only adds time: the least time of the repetitions, whichever time is compared.
+TEST(GoogleBenchmarkFormat, TimesTakeTheMeanRatesTheRateOfTheMeanCountersTheMedian) {
+  // What a user pays: the mean time of the repetitions, whichever time is compared; the least
+  // kept beside.
   const ParsedRun times = parse(document({
       iteration("BM_A", R"("real_time": 10, "cpu_time": 12, "time_unit": "ns")"),
       iteration("BM_A", R"("real_time": 30, "cpu_time": 9, "time_unit": "ns")"),
       iteration("BM_A", R"("real_time": 20, "cpu_time": 20, "time_unit": "ns")"),
   }));
-  EXPECT_DOUBLE_EQ(measurement(times, "BM_A").value, 10);
+  EXPECT_DOUBLE_EQ(measurement(times, "BM_A").value, 20);
+  EXPECT_DOUBLE_EQ(measurement(times, "BM_A").least, 10);
   EXPECT_DOUBLE_EQ(
       parse(document({
                 iteration("BM_A", R"("real_time": 10, "cpu_time": 12, "time_unit": "ns")"),
@@ -211,15 +222,17 @@ TEST(GoogleBenchmarkFormat, TimesTakeTheLeastRatesTheMostCountersTheMedian) {
             "cpu_time")
           .measurements.front()
           .value,
-      9);
+      10.5);
 
-  // A rate from the time: the most.
+  // A rate from the time: the rate of the mean time, 3 / (1/300 + 1/500 + 1/100) = 195.65...;
+  // the most kept beside.
   const std::string rates = document({
       iteration("BM_R", R"("real_time": 1, "time_unit": "ns", "bytes_per_second": 300)"),
       iteration("BM_R", R"("real_time": 1, "time_unit": "ns", "bytes_per_second": 500)"),
       iteration("BM_R", R"("real_time": 1, "time_unit": "ns", "bytes_per_second": 100)"),
   });
-  EXPECT_DOUBLE_EQ(measurement(parse(rates, "bytes_per_second"), "BM_R").value, 500);
+  EXPECT_DOUBLE_EQ(measurement(parse(rates, "bytes_per_second"), "BM_R").value, 4500.0 / 23);
+  EXPECT_DOUBLE_EQ(measurement(parse(rates, "bytes_per_second"), "BM_R").least, 500);
 
   // A user counter need not be a time: the median, odd and even.
   const ParsedRun odd =
@@ -323,7 +336,8 @@ TEST(GoogleBenchmarkFormat, NameFallsBackWhenRunNameIsAbsent) {
                          {"name": "BM_Old/8", "real_time": 4, "time_unit": "ns"}]})");
   ASSERT_EQ(run.measurements.size(), 1u);
   EXPECT_EQ(run.measurements[0].name, "BM_Old/8");
-  EXPECT_DOUBLE_EQ(run.measurements[0].value, 3);
+  EXPECT_DOUBLE_EQ(run.measurements[0].value, 4);
+  EXPECT_DOUBLE_EQ(run.measurements[0].least, 3);
 }
 
 TEST(GoogleBenchmarkFormat, TruncatedRealCaptureIsAParseError) {
