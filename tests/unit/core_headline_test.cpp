@@ -20,13 +20,13 @@ using testing::simulated_series;
 
 constexpr double kUniformForSd1 = 0.01732;  // uniform in ±1.732% has an SD of 1%
 
-Results one_of_fifty(double effect, std::uint64_t seed) {
+Results one_of_fifty(double effect, std::uint64_t seed, double noise = kUniformForSd1) {
   Results r = golden_session(10);
   for (int b = 0; b < 50; ++b) {
     r.series.push_back(simulated_series(r, {.name = "BM_" + std::to_string(b),
                                             .level = 100.0 + b,
                                             .effect = b == 0 ? effect : 0,
-                                            .noise = kUniformForSd1,
+                                            .noise = noise,
                                             .seed = seed * 100 + static_cast<std::uint64_t>(b)}));
   }
   return r;
@@ -68,10 +68,12 @@ TEST(Headline, NoPlainMergeWhileASlowerEstimateReadsAtTheThreshold) {
   EXPECT_GE(unsettled, 20);
 }
 
+// A small slowdown merges only once its whole interval is below the threshold: with rounds half
+// as noisy, +1.2% reads significant and its 90% bound stays under 2%.
 TEST(Headline, SmallSlowerBelowTheThresholdStillMerges) {
   int merged_with_small = 0;
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
-    const Analysis a = analyse(one_of_fifty(0.012, seed));
+    const Analysis a = analyse(one_of_fifty(0.012, seed, kUniformForSd1 / 2));
     const BenchmarkAnalysis& x = a.benchmarks.front();
     if (x.verdict != Verdict::Slower || reads_at_least(x.change, 0.02)) continue;
     if (a.recommendation.kind != RecommendationKind::Merge) continue;

@@ -343,8 +343,9 @@ TEST(Session, RunsBothSidesInThePlannedOrderAndPersistsEveryRound) {
   // metric: auto compares CPU time (single-threaded) and keeps real time beside it.
   EXPECT_EQ(f.series("BM_A").metric, "cpu_time");
   EXPECT_DOUBLE_EQ(f.series("BM_A").base[2], 100);
-  EXPECT_DOUBLE_EQ(f.series("BM_A").base_real[2], 100);  // the least of 100, 100.1, 100.2
-  EXPECT_DOUBLE_EQ(f.series("BM_A").head_real[2], 200);
+  // The mean of 100, 100.1, 100.2 (and of 200, 200.2, 200.4): the mean time is the target.
+  EXPECT_DOUBLE_EQ(f.series("BM_A").base_real[2], 100.1);
+  EXPECT_DOUBLE_EQ(f.series("BM_A").head_real[2], 200.2);
   EXPECT_DOUBLE_EQ(f.series("BM_A").head_cpu[2], 200);
   const Results back = results_from_string(testing::read_file(f.dir / "results.json"));
   EXPECT_EQ(back.rounds_done, 5);
@@ -847,7 +848,13 @@ TEST(Session, TheRoundDesignIgnoresTheSpreadThePullRequestReports) {
   const std::vector<std::string> inflated = designs_with_head_outliers(0.5);
   // The design moved away from the warm-up's (the test is about a design that is chosen).
   ASSERT_GE(honest.size(), 2u);
-  EXPECT_EQ(inflated, honest);
+  // How many rounds ran at it may differ: the inflated repetitions raise the PR's mean time by
+  // 2.5% (e^-0.5 + e^0.5 for 2 of 10), a regression the session may settle sooner.
+  const auto without_counts = [](std::vector<std::string> designs) {
+    for (std::string& d : designs) d = d.substr(0, d.rfind(" x"));
+    return designs;
+  };
+  EXPECT_EQ(without_counts(inflated), without_counts(honest));
 }
 
 // The design in force is in the results file, so a resumed session runs its rounds the same
