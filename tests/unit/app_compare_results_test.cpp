@@ -324,7 +324,9 @@ TEST(CompareResults, LargeFilesAreReadInOnePass) {
   in.head = {file("head.json", big)};
   Results r = results_from_files(in);
   ASSERT_EQ(r.plan.size(), 1u);
-  EXPECT_EQ(r.series.at(0).base.at(0), 100);  // the reader's summary of 2,000 repetitions
+  // The reader's summary of 2,000 repetitions of 100 to 106 ns.
+  EXPECT_GE(r.series.at(0).base.at(0), 100);
+  EXPECT_LE(r.series.at(0).base.at(0), 106);
 
   // 20,000 processes are more rounds than a results file holds: refused, after one pass.
   const auto times_file = [](int n) {

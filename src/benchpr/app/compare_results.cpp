@@ -57,8 +57,9 @@ namespace {
 
 // How a Google Benchmark file made a benchmark's value: from N repetitions, or from one
 // aggregate (--benchmark_report_aggregates_only). Both sides' processes must be summarised
-// alike, or the comparison measures the summaries: the least of 10 repetitions is smaller than
-// the least of 3 of the same distribution, and a median is not a least time.
+// alike, or the comparison measures the summaries: the mean of 10 repetitions spreads less from
+// process to process than the mean of 3, the least time kept beside it falls with their number,
+// and a median aggregate is another statistic than the reader's.
 struct GbSummary {
   std::string how;          // "10 repetitions", "only the median aggregate"
   const std::string* path;  // the first file that summarised it so
@@ -243,9 +244,12 @@ Results results_from_files(const CompareInput& input) {
   const std::size_t rounds = std::max(base_runs, head_runs);
   if (rounds > results_schema::kMaxRounds) {
     throw UserError(fmt::format(
-        "the {} side's files hold {} runs, more than the {} rounds one comparison holds (its "
+        "{} side's files hold {} runs, more than the {} rounds one comparison holds (its "
         "results file could not be read back); compare fewer runs",
-        base_runs > head_runs ? "base" : "PR", rounds, results_schema::kMaxRounds));
+        base_runs == head_runs  ? "each"
+        : base_runs > head_runs ? "the base"
+                                : "the PR",
+        rounds, results_schema::kMaxRounds));
   }
   r.config.rounds = static_cast<int>(rounds);
   // One order for every round: the files do not say which side ran first (or whether the runs
