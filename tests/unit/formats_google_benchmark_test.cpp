@@ -340,6 +340,11 @@ TEST(GoogleBenchmarkFormat, ANameTwoBenchmarksShareIsAFailureNotASummary) {
       {iteration("BM_dup", R"("repetition_index": 0, "real_time": 200, "time_unit": "ns")"),
        iteration("BM_dup", R"("repetition_index": 0, "real_time": 50, "time_unit": "ns")")}));
   EXPECT_THAT(failure(old, "BM_dup").reason, HasSubstr("two results for repetition 0"));
+  // --benchmark_report_aggregates_only: two medians of one name.
+  const ParsedRun aggregates =
+      parse(document({aggregate("BM_dup", "median", R"("real_time": 200)"),
+                      aggregate("BM_dup", "median", R"("real_time": 50)")}));
+  EXPECT_THAT(failure(aggregates, "BM_dup").reason, HasSubstr("two median aggregates"));
   // Repetitions of one benchmark are not duplicates, with or without the indexes.
   EXPECT_EQ(names(parse(document({rep("BM_ok", 2, 0, 10), rep("BM_ok", 2, 1, 11)}))),
             (std::vector<std::string>{"BM_ok"}));

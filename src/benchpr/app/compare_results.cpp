@@ -77,6 +77,7 @@ void check_gb_summaries(const ResultFile& file, std::unordered_map<std::string, 
   }
   struct Group {
     std::vector<const formats::detail::GbEntry*> iterations;
+    std::vector<const formats::detail::GbEntry*> aggregates;
     std::string aggregate;  // "median" or "mean" when only aggregates summarise it
   };
   std::unordered_map<std::string_view, Group> groups;
@@ -88,14 +89,17 @@ void check_gb_summaries(const ResultFile& file, std::unordered_map<std::string, 
     if (inserted) order.push_back(key);
     if (e.run_type != "aggregate") {
       it->second.iterations.push_back(&e);
-    } else if (e.aggregate_name == "median" ||
-               (e.aggregate_name == "mean" && it->second.aggregate.empty())) {
+      continue;
+    }
+    it->second.aggregates.push_back(&e);
+    if (e.aggregate_name == "median" ||
+        (e.aggregate_name == "mean" && it->second.aggregate.empty())) {
       it->second.aggregate = e.aggregate_name;
     }
   }
   for (std::string_view name : order) {
     const Group& g = groups.at(name);
-    if (const auto problem = formats::detail::gb_duplicate_problem(g.iterations)) {
+    if (const auto problem = formats::detail::gb_duplicate_problem(g.iterations, g.aggregates)) {
       throw UserError(fmt::format("{}: {}: {}", file.path, name,
                                   formats::detail::gb_duplicate_reason(*problem)));
     }

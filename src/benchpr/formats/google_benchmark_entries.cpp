@@ -310,7 +310,12 @@ class Reader final : public JsonEvents {
 
 }  // namespace
 
-std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations) {
+std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations,
+                                                const std::vector<const GbEntry*>& aggregates) {
+  for (std::size_t i = 0; i < aggregates.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (aggregates[i]->aggregate_name == aggregates[j]->aggregate_name)
+        return fmt::format("it has two {} aggregates", aggregates[i]->aggregate_name);
   if (iterations.size() < 2) return std::nullopt;
   // Registered twice: the entries name two (family, instance) pairs.
   const GbEntry* first = nullptr;

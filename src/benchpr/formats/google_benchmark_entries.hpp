@@ -66,7 +66,10 @@ GbDocument read_gb_document(std::string_view content, std::string_view title,
 // one benchmark: "2 results for repetition 0", "from 2 registered benchmarks (family_index 0 and
 // 3)"; nothing when they are. Two benchmarks registered under one name write entries no reader
 // can tell apart: summarised together, the faster one's time would stand for both.
-std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations);
+// `aggregates` are the group's aggregate entries: the same aggregate (a second "median") twice
+// is two benchmarks too, in a file written with --benchmark_report_aggregates_only.
+std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations,
+                                                const std::vector<const GbEntry*>& aggregates = {});
 
 // The sentence for such a problem, naming the benchmark and what to do.
 std::string gb_duplicate_reason(std::string_view problem);

@@ -165,7 +165,7 @@ class GoogleBenchmarkFormat final : public Format {
     run.measurements.reserve(groups.size());
     for (const Group& group : groups) {
       // Two benchmarks under one name are not one benchmark's repetitions: neither is compared.
-      if (const auto problem = detail::gb_duplicate_problem(group.iterations)) {
+      if (const auto problem = detail::gb_duplicate_problem(group.iterations, group.aggregates)) {
         run.failures.push_back({std::string(group.name), detail::gb_duplicate_reason(*problem),
                                 FailureKind::BadOutput});
         continue;
