@@ -1,9 +1,9 @@
 // benchpr's own time to read `benchpr compare`'s result files into Results (the format readers
-// and the recording; no analysis): the files of issue 39's item 7, which took quadratic time or
-// memory when each repetition or run became a copy of its file.
+// and the recording; no analysis), on files that took quadratic time or memory when each
+// repetition or run became a copy of its file (docs/performance.md has the figures).
 //   BM_GoogleBenchmarkFile/R   two files (one a side) of one benchmark with R repetitions and a
 //                              1 MB context: 1.4 MB at R = 2,000 (was: out of memory at 6 GB)
-//   BM_HyperfineTimes/T        two hyperfine files of one command run T times (90 KB at T =
+//   BM_HyperfineTimes/T        two hyperfine files of one command run T times (130 KB at T =
 //                              10,000; 20,000 took 126 s, now refused: over the 10,000 rounds a
 //                              results file holds)
 //   BM_HyperfineLongCommand/T  a 1 MB command name run T times (was: 3.9 GB and 113 s at 2,000)
