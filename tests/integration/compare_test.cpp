@@ -1,6 +1,6 @@
 // `benchpr compare`: result files written by a real Google Benchmark binary (two builds of a
 // tiny project, the PR's doing twice the work in one benchmark), compared by the real benchpr
-// binary: repetitions inside one file per side, and several files per side. The comment says what
+// binary: each file one process, several files per side. The comment says what
 // the files cannot tell (no order, no interleaving), and `publish` of the results file it wrote
 // gives the same comment. The two sides run at the same time, so a load that comes or goes
 // while they run cannot pass for a change.
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "support/benchpr_process.hpp"
@@ -72,24 +73,35 @@ class Compare : public ::testing::Test {
   std::string base_exe, head_exe;
 };
 
-TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
-  run_both(base_exe, dir / "base.json", head_exe, dir / "head.json", 8);
-  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json",
-                                                    "--output", dir / "results.json", "--html",
-                                                    dir / "report.html", "--format", "markdown"});
+// Each file is one process: its repetitions are its value, not rounds. Four files a side are
+// four rounds.
+TEST_F(Compare, FilesWithRepetitionsAreOneRoundEach) {
+  std::vector<std::string> args = {"compare", "--base"};
+  for (int i = 1; i <= 4; ++i) {
+    run_both(base_exe, dir / fmt::format("base{}.json", i), head_exe,
+             dir / fmt::format("head{}.json", i), 3);
+    args.push_back(dir / fmt::format("base{}.json", i));
+  }
+  args.push_back("--head");
+  for (int i = 1; i <= 4; ++i) args.push_back(dir / fmt::format("head{}.json", i));
+  for (const std::string& a :
+       {std::string("--output"), dir / "results.json", std::string("--html"), dir / "report.html",
+        std::string("--format"), std::string("markdown")})
+    args.push_back(a);
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, args);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json doc = json::parse(read_file(dir / "results.json"));
-  EXPECT_EQ(doc.at("origin"), "result-files");
-  EXPECT_EQ(doc.at("plan").size(), 8u);
+  EXPECT_EQ(doc.at("plan").size(), 4u);
   EXPECT_EQ(benchmark_named(doc, "BM_Grows").at("verdict"), "regression") << r.out;
-  expect_compared_in_every_round(doc, "BM_Grows", 8);
-  expect_compared_in_every_round(doc, "BM_Fixed", 8);
+  expect_compared_in_every_round(doc, "BM_Grows", 4);
+  expect_compared_in_every_round(doc, "BM_Fixed", 4);
+  EXPECT_TRUE(contains(r.out, "4 rounds paired from result files, run order unknown")) << r.out;
+  EXPECT_EQ(doc.at("origin"), "result-files");
   EXPECT_EQ(doc.at("recommendation").at("verdict"), recommendation_for(doc));
   // What the files cannot say, in the comment and the reports.
   EXPECT_TRUE(contains(r.out, "Compared result files, not revisions")) << r.out;
   EXPECT_TRUE(contains(r.out, "do not say in which order, how interleaved or on which machine"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "8 rounds paired from result files, run order unknown")) << r.out;
   EXPECT_FALSE(contains(r.out, "interleaved AB/BA")) << r.out;
   EXPECT_FALSE(contains(r.out, "AB: the base ran first")) << r.out;
   EXPECT_TRUE(contains(r.out, "which ran first is not known")) << r.out;
@@ -103,10 +115,18 @@ TEST_F(Compare, TwoFilesWithRepetitionsGiveARoundPerRepetition) {
   EXPECT_FALSE(contains(html, "ran second"));
   // The terminal's text report names the files where a run names commits.
   const BenchprRun text = run_benchpr(
-      BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json", "--format", "text"});
+      BENCHPR_BINARY, {"compare", dir / "base1.json", dir / "head1.json", "--format", "text"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_TRUE(contains(text.out, "base " + dir / "base.json" + " vs PR " + dir / "head.json"))
+  EXPECT_TRUE(contains(text.out, "base " + dir / "base1.json" + " vs PR " + dir / "head1.json"))
       << text.out;
+  // One file a side is one process a side: no verdict, and the comment says why.
+  const BenchprRun one =
+      run_benchpr(BENCHPR_BINARY, {"compare", dir / "base1.json", dir / "head1.json", "--format",
+                                   "markdown", "--output", dir / "one.json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(contains(one.out, "a results file is one process")) << one.out;
+  const json one_doc = json::parse(read_file(dir / "one.json"));
+  EXPECT_EQ(benchmark_named(one_doc, "BM_Grows").at("verdict"), "inconclusive") << one.out;
   // The results file reads back to the same comment.
   const BenchprRun again = run_benchpr(
       BENCHPR_BINARY, {"publish", dir / "results.json", "--dry-run", "--format", "markdown"});
@@ -187,6 +207,33 @@ TEST_F(Compare, RunComparesTwoExecutablesInInterleavedRounds) {
     EXPECT_TRUE(run.at("failure").get<std::string>().empty()) << run.dump();
   }
   EXPECT_EQ(runs, 2 * 7);
+}
+
+// A PR that registers a second benchmark under BM_Fixed's name: its entries and BM_Fixed's are
+// the same name per repetition. Read as BM_Fixed's repetitions, the faster one's time stood for
+// both ("2.0x faster"); `compare` refuses the file naming it, `run` fails that benchmark on the
+// PR side with the reason, and compares the rest.
+TEST_F(Compare, ANameTwoBenchmarksShareIsNeverReadAsOne) {
+  std::vector<GbenchCase> twice = cases(2000);
+  twice.push_back({"BM_Alias", chain(500), "->Name(\"BM_Fixed\")"});
+  const std::string dup_exe = build_bench(dir, "dup_bench", twice);
+  run_bench(base_exe, dir / "base.json", 2);
+  run_bench(dup_exe, dir / "head.json", 2);
+  const BenchprRun c =
+      run_benchpr(BENCHPR_BINARY, {"compare", dir / "base.json", dir / "head.json"});
+  EXPECT_EQ(c.exit_code, 2) << c.out;
+  EXPECT_TRUE(contains(c.err, dir / "head.json" + ": BM_Fixed: the name is reported twice"))
+      << c.err;
+
+  const BenchprRun r = run_benchpr(
+      BENCHPR_BINARY, {"run", "--base-exe", base_exe, "--head-exe", dup_exe, "--rounds", "4",
+                       "--bench-args", "--benchmark_min_time=0.01", "--workdir", dir / "work",
+                       "--output", dir / "results.json", "--format", "markdown"});
+  const json doc = json::parse(read_file(dir / "results.json"));
+  const json& fixed = benchmark_named(doc, "BM_Fixed");
+  EXPECT_EQ(fixed.at("verdict"), "failed") << fixed.dump();
+  EXPECT_TRUE(contains(r.out, "reported twice in one results file")) << r.out;
+  EXPECT_NE(benchmark_named(doc, "BM_Grows").at("verdict"), "failed");
 }
 
 TEST_F(Compare, RunWithExecutablesRefusesRevisionOptions) {

@@ -329,6 +329,43 @@ TEST(GoogleBenchmarkFormat, AggregatesOnlyFallsBackToMeanThenFails) {
   EXPECT_EQ(run.measurements.size(), 2u);
 }
 
+// Two benchmarks registered under one name (BENCHMARK twice, ->Name()): per repetition one
+// entry of each. Summarised as one benchmark's repetitions, the faster stood for both; it is a
+// failure naming what to do instead, and the other benchmarks are still read.
+TEST(GoogleBenchmarkFormat, ANameTwoBenchmarksShareIsAFailureNotASummary) {
+  const auto rep = [](const std::string& name, int family, int index, int time) {
+    return iteration(name, fmt::format(R"("family_index": {}, "per_family_instance_index": 0, )"
+                                       R"("repetition_index": {}, "real_time": {}, )"
+                                       R"("time_unit": "ns")",
+                                       family, index, time));
+  };
+  const ParsedRun run =
+      parse(document({rep("BM_dup", 0, 0, 200), rep("BM_dup", 1, 0, 50), rep("BM_ok", 2, 0, 10),
+                      rep("BM_dup", 0, 1, 200), rep("BM_dup", 1, 1, 50), rep("BM_ok", 2, 1, 11)}));
+  EXPECT_EQ(names(run), (std::vector<std::string>{"BM_ok"}));
+  const BenchmarkFailure& f = failure(run, "BM_dup");
+  EXPECT_THAT(f.reason, HasSubstr("reported twice in one results file"));
+  EXPECT_THAT(f.reason, HasSubstr("family_index 0 and 1"));
+  EXPECT_THAT(f.reason, HasSubstr("give each benchmark a name of its own"));
+  EXPECT_EQ(f.kind, FailureKind::BadOutput);
+  // Without family_index: the same repetition index twice.
+  const ParsedRun old = parse(document(
+      {iteration("BM_dup", R"("repetition_index": 0, "real_time": 200, "time_unit": "ns")"),
+       iteration("BM_dup", R"("repetition_index": 0, "real_time": 50, "time_unit": "ns")")}));
+  EXPECT_THAT(failure(old, "BM_dup").reason, HasSubstr("two results for repetition 0"));
+  // --benchmark_report_aggregates_only: two medians of one name.
+  const ParsedRun aggregates =
+      parse(document({aggregate("BM_dup", "median", R"("real_time": 200)"),
+                      aggregate("BM_dup", "median", R"("real_time": 50)")}));
+  EXPECT_THAT(failure(aggregates, "BM_dup").reason, HasSubstr("two median aggregates"));
+  // Repetitions of one benchmark are not duplicates, with or without the indexes.
+  EXPECT_EQ(names(parse(document({rep("BM_ok", 2, 0, 10), rep("BM_ok", 2, 1, 11)}))),
+            (std::vector<std::string>{"BM_ok"}));
+  EXPECT_EQ(names(parse(document({iteration("BM_ok", R"("real_time": 10)"),
+                                  iteration("BM_ok", R"("real_time": 11)")}))),
+            (std::vector<std::string>{"BM_ok"}));
+}
+
 TEST(GoogleBenchmarkFormat, NameFallsBackWhenRunNameIsAbsent) {
   const ParsedRun run = parse(
       R"({"benchmarks": [{"name": "BM_Old/8", "real_time": 3, "time_unit": "ns"},

@@ -40,6 +40,29 @@ TEST(SeriesIndex, EachValueGoesToItsSeriesInItsRound) {
   EXPECT_EQ(r.series[2].base.size(), 3u);
 }
 
+// A name measured twice in one run (two commands alike in a hyperfine file, two JMH results
+// alike) is no value of either: the series gets a failure that names it, never the last value.
+TEST(SeriesIndex, ANameMeasuredTwiceInOneRunIsAFailure) {
+  Results r;
+  SeriesIndex index;
+  SuiteConfig suite;
+  suite.name = "micro";
+  ParsedRun twice;
+  twice.measurements = {measured("BM_dup", 200), measured("BM_ok", 5), measured("BM_dup", 50)};
+  record_run(r, index, suite, Side::Head, 0, twice);
+  ASSERT_EQ(r.series.size(), 2u);
+  for (const BenchmarkSeries& s : r.series) {
+    if (s.name == "BM_ok") {
+      EXPECT_EQ(s.head, (std::vector<double>{5}));
+      continue;
+    }
+    EXPECT_TRUE(s.head.empty());
+    EXPECT_EQ(s.head_failure, duplicate_reason("BM_dup"));
+    EXPECT_EQ(s.head_failure_kind, FailureKind::BadOutput);
+  }
+  EXPECT_NE(duplicate_reason("BM_dup").find("BM_dup is reported twice"), std::string::npos);
+}
+
 // A series created for a failure (no unit yet) takes the first measurement's unit and direction.
 TEST(SeriesIndex, ASeriesWithoutAUnitTakesTheFirstMeasurements) {
   Results r;

@@ -131,7 +131,8 @@ void add_compare_options(CLI::App& compare, CompareOptions& o) {
   compare.add_option("files", o.files, "BASE.json HEAD.json: one results file of each side");
   compare
       .add_option("--base", o.base_files,
-                  "Results files of the base, one run each (or repetitions inside)")
+                  "Results files of the base, one process each (hyperfine: one per run); 4 or more "
+                  "for a verdict")
       ->expected(1, -1);
   compare
       .add_option("--head", o.head_files, "Results files of the PR, paired with --base in order")

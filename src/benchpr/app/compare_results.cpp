@@ -1,13 +1,18 @@
 #include "benchpr/app/compare_results.hpp"
 
 #include <algorithm>
-#include <map>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "benchpr/app/user_error.hpp"
+#include "benchpr/core/results_json_schema.hpp"
 #include "benchpr/formats/format.hpp"
+#include "benchpr/formats/google_benchmark_entries.hpp"
 #include "benchpr/runner/series_index.hpp"
 
 namespace benchpr::app {
@@ -50,72 +55,138 @@ std::string detect_result_format(const ResultFile& file) {
 
 namespace {
 
-// hyperfine runs each command N times and keeps every time: run k holds the k-th time (and exit
-// code) of each command that has one.
-std::vector<std::string> hyperfine_runs(const ResultFile& file) {
-  const json j = load(file, "hyperfine");
-  if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) return {file.content};
-  std::size_t n = 0;
-  for (const json& result : j["results"]) {
-    if (!result.is_object()) return {file.content};
-    const auto times = result.find("times");
-    if (times == result.end() || !times->is_array()) return {file.content};
-    n = std::max(n, times->size());
+// How a Google Benchmark file made a benchmark's value: from N repetitions, or from one
+// aggregate (--benchmark_report_aggregates_only). Both sides' processes must be summarised
+// alike, or the comparison measures the summaries: the mean of 10 repetitions spreads less from
+// process to process than the mean of 3, the least time kept beside it falls with their number,
+// and a median aggregate is another statistic than the reader's.
+struct GbSummary {
+  std::string how;          // "10 repetitions", "only the median aggregate"
+  const std::string* path;  // the first file that summarised it so
+};
+
+// The summary of each benchmark of one file, checked against those of the files before it
+// (`seen`); throws UserError naming the benchmark, both files and the difference, and for a
+// name two benchmarks share in one file.
+void check_gb_summaries(const ResultFile& file, std::unordered_map<std::string, GbSummary>& seen) {
+  formats::detail::GbDocument document;
+  try {
+    document = formats::detail::read_gb_document(file.content, "Google Benchmark", "");
+  } catch (const Error& e) {
+    throw UserError(file.path + ": " + e.what());
   }
-  if (n < 2) return {file.content};
-  std::vector<std::string> runs;
-  for (std::size_t k = 0; k < n; ++k) {
-    json run = j;
-    run["results"] = json::array();
-    for (const json& result : j["results"]) {
-      const json& times = result["times"];
-      if (k >= times.size()) continue;  // this command ran fewer times: no value in run k
-      json one = result;
-      one["times"] = json::array({times[k]});
-      if (const auto codes = result.find("exit_codes");
-          codes != result.end() && codes->is_array() && k < codes->size())
-        one["exit_codes"] = json::array({(*codes)[k]});
-      run["results"].push_back(std::move(one));
+  struct Group {
+    std::vector<const formats::detail::GbEntry*> iterations;
+    std::vector<const formats::detail::GbEntry*> aggregates;
+    std::string aggregate;  // "median" or "mean" when only aggregates summarise it
+  };
+  std::unordered_map<std::string_view, Group> groups;
+  std::vector<std::string_view> order;
+  for (const formats::detail::GbEntry& e : document.entries) {
+    const std::string_view key = e.run_name.empty() ? e.name : e.run_name;
+    if (!e.not_object.empty() || key.empty()) continue;  // the reader says what is wrong
+    auto [it, inserted] = groups.try_emplace(key);
+    if (inserted) order.push_back(key);
+    if (e.run_type != "aggregate") {
+      it->second.iterations.push_back(&e);
+      continue;
     }
-    runs.push_back(run.dump());
+    it->second.aggregates.push_back(&e);
+    if (e.aggregate_name == "median" ||
+        (e.aggregate_name == "mean" && it->second.aggregate.empty())) {
+      it->second.aggregate = e.aggregate_name;
+    }
+  }
+  for (std::string_view name : order) {
+    const Group& g = groups.at(name);
+    if (const auto problem = formats::detail::gb_duplicate_problem(g.iterations, g.aggregates)) {
+      throw UserError(fmt::format("{}: {}: {}", file.path, name,
+                                  formats::detail::gb_duplicate_reason(*problem)));
+    }
+    std::string how;
+    if (!g.iterations.empty()) {
+      how = g.iterations.size() == 1 ? "1 repetition"
+                                     : fmt::format("{} repetitions", g.iterations.size());
+    } else if (!g.aggregate.empty()) {
+      how = "only the " + g.aggregate + " aggregate";
+    } else {
+      continue;  // complexity fits, or nothing the reader can compare
+    }
+    auto [it, inserted] = seen.try_emplace(std::string(name), GbSummary{how, &file.path});
+    if (inserted || it->second.how == how) continue;
+    throw UserError(fmt::format(
+        "{}: {} in {} but {} in {}: each file is one process, and its value a summary of its "
+        "repetitions, which differs with their number and kind; compare files written with the "
+        "same --benchmark_repetitions (and --benchmark_report_aggregates_only on both sides or "
+        "neither)",
+        name, it->second.how, *it->second.path, how, file.path));
+  }
+}
+
+// A run of one file read by the format's reader: its own round.
+ParsedRun parse_file(const formats::Format& reader, const ResultFile& file, Side side) {
+  ParsedRun parsed;
+  try {
+    parsed = reader.parse(file.content);
+  } catch (const formats::ParseError& e) {
+    throw UserError(fmt::format("{} (the {} side): {}", file.path,
+                                side == Side::Base ? "base" : "PR", e.what()));
+  }
+  if (const auto twice = runner::duplicate_names(parsed); !twice.empty())
+    throw UserError(file.path + ": " + runner::duplicate_reason(twice.front()));
+  return parsed;
+}
+
+void set_at(std::vector<double>& values, std::size_t round, double v) {
+  if (values.size() <= round) values.resize(round + 1, kMissing);
+  values[round] = v;
+}
+
+// A hyperfine file compared on time: each of a command's runs is a process of its own, so run k
+// of the file is round `first + k`. Each command's series is found once, and its values stored
+// straight into it (no run is built as text or as a ParsedRun: a 1 MB command name run 2,000
+// times is read in one pass). Returns the number of rounds the file filled, or nullopt when it
+// has no per-run times (read it as one run).
+std::optional<std::size_t> record_hyperfine_processes(Results& r, runner::SeriesIndex& index,
+                                                      const SuiteConfig& suite,
+                                                      const ResultFile& file, Side side,
+                                                      std::size_t first) {
+  std::optional<std::vector<formats::CommandProcesses>> commands;
+  try {
+    commands = formats::hyperfine_processes(file.content);
+  } catch (const formats::ParseError& e) {
+    throw UserError(fmt::format("{} (the {} side): {}", file.path,
+                                side == Side::Base ? "base" : "PR", e.what()));
+  }
+  if (!commands) return std::nullopt;
+  std::size_t runs = 0;
+  std::unordered_set<std::string_view> names;
+  for (const formats::CommandProcesses& c : *commands) {
+    runs = std::max(runs, c.runs.size());
+    if (!names.insert(c.name).second)
+      throw UserError(file.path + ": " + runner::duplicate_reason(c.name));
+  }
+  if (runs == 0) return std::nullopt;
+  for (const formats::CommandProcesses& c : *commands) {
+    const Better better = rule_better(suite, c.name).value_or(Better::Lower);
+    BenchmarkSeries& s = index.find_or_add(r, suite.name, c.name, "ns", better);
+    std::vector<double>& values = side == Side::Base ? s.base : s.head;
+    for (std::size_t k = 0; k < c.runs.size(); ++k) {
+      const formats::detail::Reading& run = c.runs[k];
+      if (!run.problem) {
+        set_at(values, first + k, run.value);
+        continue;
+      }
+      (side == Side::Base ? s.base_failure : s.head_failure) =
+          fmt::format("{} (run {} of {})", *run.problem, k + 1, file.path);
+      (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) =
+          FailureKind::BenchmarkError;
+    }
   }
   return runs;
 }
 
 }  // namespace
-
-std::vector<std::string> runs_of(const ResultFile& file, const std::string& format,
-                                 const std::string& metric) {
-  if (format == "hyperfine" && (metric.empty() || metric == "time")) return hyperfine_runs(file);
-  if (format != "google-benchmark") return {file.content};
-  const json j = load(file, "Google Benchmark");
-  if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
-    return {file.content};  // the reader says what is wrong with it
-  // The iteration entries by repetition; entries without an index belong to every run.
-  std::map<long long, json> by_repetition;
-  json shared = json::array();
-  for (const json& entry : j["benchmarks"]) {
-    if (!entry.is_object()) return {file.content};
-    const std::string run_type = entry.value("run_type", std::string("iteration"));
-    if (run_type == "aggregate") continue;
-    const auto index = entry.find("repetition_index");
-    if (index == entry.end() || !index->is_number_integer()) {
-      shared.push_back(entry);
-      continue;
-    }
-    json& list = by_repetition[index->get<long long>()];
-    if (list.is_null()) list = json::array();
-    list.push_back(entry);
-  }
-  if (by_repetition.size() < 2) return {file.content};
-  std::vector<std::string> runs;
-  for (auto& [index, entries] : by_repetition) {
-    json run = {{"context", j.value("context", json::object())}, {"benchmarks", shared}};
-    for (json& e : entries) run["benchmarks"].push_back(std::move(e));
-    runs.push_back(run.dump());
-  }
-  return runs;
-}
 
 Results results_from_files(const CompareInput& input) {
   if (input.base.empty() || input.head.empty())
@@ -151,34 +222,45 @@ Results results_from_files(const CompareInput& input) {
   r.config.threshold = input.threshold;
   r.config.warmup_rounds = 0;
 
-  std::vector<std::string> base_runs, head_runs;
-  for (const auto& [files, runs] :
-       {std::pair{&input.base, &base_runs}, std::pair{&input.head, &head_runs}}) {
-    for (const ResultFile& f : *files) {
-      for (std::string& run : runs_of(f, format, input.metric)) runs->push_back(std::move(run));
+  // One file is one process, one round: its value is the reader's summary of its
+  // repetitions, as `run` reads a round. hyperfine's file is the exception: it keeps every
+  // process's time, so each is a round of its own.
+  runner::SeriesIndex index;
+  std::unordered_map<std::string, GbSummary> summaries;
+  const auto read = [&](const std::vector<ResultFile>& files, Side side) {
+    std::size_t round = 0;
+    for (const ResultFile& f : files) {
+      if (format == "hyperfine" && (input.metric.empty() || input.metric == "time")) {
+        if (const auto runs = record_hyperfine_processes(r, index, suite, f, side, round)) {
+          round += *runs;
+          continue;
+        }
+      }
+      if (format == "google-benchmark") check_gb_summaries(f, summaries);
+      runner::record_run(r, index, suite, side, static_cast<int>(round),
+                         parse_file(*reader, f, side));
+      ++round;
     }
+    return round;
+  };
+  const std::size_t base_runs = read(input.base, Side::Base);
+  const std::size_t head_runs = read(input.head, Side::Head);
+  const std::size_t rounds = std::max(base_runs, head_runs);
+  if (rounds > results_schema::kMaxRounds) {
+    throw UserError(fmt::format(
+        "{} side's files hold {} runs, more than the {} rounds one comparison holds (its "
+        "results file could not be read back); compare fewer runs",
+        base_runs == head_runs  ? "each"
+        : base_runs > head_runs ? "the base"
+                                : "the PR",
+        rounds, results_schema::kMaxRounds));
   }
-  const std::size_t rounds = std::max(base_runs.size(), head_runs.size());
   r.config.rounds = static_cast<int>(rounds);
   // One order for every round: the files do not say which side ran first (or whether the runs
   // were interleaved at all), so no position effect is fitted against a made-up order.
   for (std::size_t i = 0; i < rounds; ++i)
     r.plan.push_back({static_cast<int>(i), false, Side::Base});
 
-  runner::SeriesIndex index;
-  const auto read = [&](const std::vector<ResultFile>& files, const std::vector<std::string>& runs,
-                        Side side) {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      try {
-        runner::record_run(r, index, suite, side, static_cast<int>(i), reader->parse(runs[i]));
-      } catch (const formats::ParseError& e) {
-        throw UserError(fmt::format("{} (run {} of the {} side): {}", names_of(files), i + 1,
-                                    side == Side::Base ? "base" : "PR", e.what()));
-      }
-    }
-  };
-  read(input.base, base_runs, Side::Base);
-  read(input.head, head_runs, Side::Head);
   // Every series as long as the plan, as a session leaves them.
   for (BenchmarkSeries& s : r.series) {
     for (auto* v : {&s.base, &s.head}) v->resize(rounds, kMissing);
@@ -187,8 +269,8 @@ Results results_from_files(const CompareInput& input) {
   }
   r.rounds_done = static_cast<int>(rounds);
   r.complete = true;
-  r.stop_reason = fmt::format("read {} base and {} PR run{} from files", base_runs.size(),
-                              head_runs.size(), head_runs.size() == 1 ? "" : "s");
+  r.stop_reason = fmt::format("read {} base and {} PR run{} from files", base_runs, head_runs,
+                              head_runs == 1 ? "" : "s");
   return r;
 }
 

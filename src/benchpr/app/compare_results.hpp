@@ -1,8 +1,10 @@
 // `benchpr compare`: the Results of two sets of existing result files (Google Benchmark, JMH or
 // hyperfine JSON), read by the same formats/ readers and stored the same way as a session's
-// runs, so the analysis, the comment and the results file are the ones `run` makes. Pairing:
-// the base's runs and the PR's runs in the order given, file by file and, in a Google Benchmark
-// file with repetitions, repetition by repetition; run i of each side is round i.
+// runs, so the analysis, the comment and the results file are the ones `run` makes. A run is one
+// process, as in a session's round: a Google Benchmark or JMH file is one run (its value the
+// reader's summary of its repetitions or iterations), a hyperfine file compared on time one run
+// per process it timed (hyperfine starts the command afresh for each time it keeps). Pairing:
+// the base's runs and the PR's runs in the order given; run i of each side is round i.
 #pragma once
 
 #include <string>
@@ -21,14 +23,6 @@ struct ResultFile {
 // the file and --input-format when it is none of them.
 std::string detect_result_format(const ResultFile& file);
 
-// The runs one file holds, as texts its format's reader takes: a Google Benchmark file with
-// several repetitions (`repetition_index`) gives one run per repetition (its iteration entries;
-// the aggregates are summaries of them), a hyperfine file compared on time (`metric` "" or
-// "time") one run per entry of its commands' `times` (the k-th run of each command), any other
-// file one run. Throws UserError naming the file when it is not JSON.
-std::vector<std::string> runs_of(const ResultFile& file, const std::string& format,
-                                 const std::string& metric = "");
-
 struct CompareInput {
   std::vector<ResultFile> base;
   std::vector<ResultFile> head;
@@ -39,7 +33,10 @@ struct CompareInput {
 
 // Results of origin ResultFiles: one suite named after the format, a round per pair of runs, no
 // warm-up, no commits. Per-benchmark problems of a run (an error, a NaN) become failures as in
-// a session; a file that cannot be read as its format is a UserError naming it.
+// a session. UserError naming the file: a file that cannot be read as its format, a name two
+// benchmarks share in one file, and Google Benchmark files that summarise a benchmark
+// differently (10 repetitions against 3, the median aggregate against repetitions). Linear in
+// the files' size, in time and memory.
 Results results_from_files(const CompareInput& input);
 
 }  // namespace benchpr::app

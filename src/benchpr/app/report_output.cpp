@@ -12,9 +12,11 @@
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/report_failures.hpp"
+#include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/text.hpp"
+#include "benchpr/core/wording.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/render/text_report.hpp"
@@ -26,7 +28,8 @@ std::string comparison_note(const Results& results) {
   if (results.origin == Origin::ResultFiles) {
     // What the numbers can and cannot say when benchpr only read them.
     return "Compared result files, not revisions: benchpr ran nothing, and round i pairs the "
-           "i-th run of each side (file by file, repetition by repetition). The files do not say "
+           "i-th run of each side (a file is one process; hyperfine's every run one). The files "
+           "do not say "
            "in which order, how interleaved or on which machine the runs took place, so a drift "
            "or an order effect cannot be told from a change (benchpr run measures in interleaved "
            "rounds). Base: " +
@@ -58,9 +61,36 @@ bool no_color_requested() {
 }
 }  // namespace
 
+void withhold_verdicts_below_minimum(const Results& results, Analysis& analysis) {
+  if (results.origin != Origin::ResultFiles) return;
+  bool changed = false;
+  for (BenchmarkAnalysis& b : analysis.benchmarks) {
+    if (b.rounds_used >= kMinDecidingRounds) continue;
+    switch (b.verdict) {
+      case Verdict::Regression:
+      case Verdict::Improvement:
+      case Verdict::Slower:
+      case Verdict::Faster:
+      case Verdict::Unchanged:
+        break;
+      default:
+        continue;
+    }
+    b.verdict = Verdict::Inconclusive;
+    b.reason = fmt::format(
+        "only {} paired: a verdict needs at least {} processes per side (a results file is one "
+        "process; give more files with --base FILE... --head FILE...)",
+        plural(static_cast<std::size_t>(b.rounds_used), "run", "runs"), kMinDecidingRounds);
+    b.rounds_needed.reset();
+    changed = true;
+  }
+  if (changed) analysis.recommendation = recommend(results, analysis);
+}
+
 Report make_report(const Results& results, const ReportTargets& targets) {
   Report report;
   report.analysis = analyse_session(results);
+  withhold_verdicts_below_minimum(results, report.analysis);
   // Derived from the results alone, so `publish` words it exactly as `run` did.
   if (std::string note = comparison_note(results); !note.empty())
     report.analysis.notes.insert(report.analysis.notes.begin(), note);

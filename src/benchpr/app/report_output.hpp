@@ -67,6 +67,13 @@ Report present_report(const Results& results, ReportTargets targets, const Progr
 // (from RevisionInfo::spec), "" otherwise: the comment says what was compared.
 std::string comparison_note(const Results& results);
 
+// Compared result files (`benchpr compare`): a benchmark with fewer than kMinDecidingRounds
+// paired processes gets no verdict, whatever its fit reads (two processes a side can look
+// "significant" on a within-process spread), and the row says why; the recommendation follows.
+// Nothing changes for measured sessions. make_report applies it, so `publish` of the results
+// file words it alike.
+void withhold_verdicts_below_minimum(const Results& results, Analysis& analysis);
+
 // Writes every file it can (the markdown is printed first); failures go to write_errors.
 Report make_report(const Results& results, const ReportTargets& targets);
 

@@ -106,4 +106,18 @@ inline Better resolve_better(Better inferred, std::optional<Better> configured) 
 
 }  // namespace detail
 
+// hyperfine runs every command as separate processes and keeps each one's wall time and exit
+// code: the processes of one command, in the order they ran. `runs[k]` is the k-th process's
+// time in nanoseconds, or why it has none (its exit code, a value that is no time). Linear in
+// the file: a command's name is kept once, however many times it ran.
+struct CommandProcesses {
+  std::string name;  // "command" (hyperfine writes --command-name there)
+  std::vector<detail::Reading> runs;
+};
+
+// The processes of a hyperfine file, command by command; nullopt when some command has no
+// `times` array (files written without per-run times: read the file as one run with parse()).
+// Throws ParseError where parse() would.
+std::optional<std::vector<CommandProcesses>> hyperfine_processes(std::string_view content);
+
 }  // namespace benchpr::formats

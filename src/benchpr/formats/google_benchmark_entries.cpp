@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -54,6 +56,9 @@ enum class Slot {
   TimeUnit,
   ErrorOccurred,
   Threads,
+  FamilyIndex,
+  InstanceIndex,
+  RepetitionIndex,
   RealTime,
   CpuTime
 };
@@ -67,6 +72,9 @@ Slot slot_of(std::string_view key) {
   if (key == "time_unit") return Slot::TimeUnit;
   if (key == "error_occurred") return Slot::ErrorOccurred;
   if (key == "threads") return Slot::Threads;
+  if (key == "family_index") return Slot::FamilyIndex;
+  if (key == "per_family_instance_index") return Slot::InstanceIndex;
+  if (key == "repetition_index") return Slot::RepetitionIndex;
   if (key == "real_time") return Slot::RealTime;
   if (key == "cpu_time") return Slot::CpuTime;
   return Slot::None;
@@ -100,7 +108,11 @@ class Reader final : public JsonEvents {
     // Beyond long long it is no thread count, but still a number.
     if (scalar("number")) {
       set_number(static_cast<double>(v));
-      if (slot_ == Slot::Threads) entry().threads = static_cast<long long>(v);
+      if (slot_ == Slot::Threads) {
+        entry().threads = static_cast<long long>(v);
+      } else if (v <= static_cast<number_unsigned_t>(std::numeric_limits<long long>::max())) {
+        set_integer(static_cast<long long>(v));
+      }
     }
     return true;
   }
@@ -201,6 +213,15 @@ class Reader final : public JsonEvents {
       case Slot::Threads:
         e.threads.reset();
         break;
+      case Slot::FamilyIndex:
+        e.family_index.reset();
+        break;
+      case Slot::InstanceIndex:
+        e.per_family_instance_index.reset();
+        break;
+      case Slot::RepetitionIndex:
+        e.repetition_index.reset();
+        break;
       case Slot::RealTime:
         e.real_time = {};
         break;
@@ -255,9 +276,17 @@ class Reader final : public JsonEvents {
   bool integer(long long v) {
     if (scalar("number")) {
       set_number(static_cast<double>(v));
-      if (slot_ == Slot::Threads) entry().threads = v;
+      set_integer(v);
     }
     return true;
+  }
+
+  void set_integer(long long v) {
+    GbEntry& e = entry();
+    if (slot_ == Slot::Threads) e.threads = v;
+    if (slot_ == Slot::FamilyIndex) e.family_index = v;
+    if (slot_ == Slot::InstanceIndex) e.per_family_instance_index = v;
+    if (slot_ == Slot::RepetitionIndex) e.repetition_index = v;
   }
 
   void set_number(double v) {
@@ -280,6 +309,42 @@ class Reader final : public JsonEvents {
 };
 
 }  // namespace
+
+std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations,
+                                                const std::vector<const GbEntry*>& aggregates) {
+  for (std::size_t i = 0; i < aggregates.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (aggregates[i]->aggregate_name == aggregates[j]->aggregate_name)
+        return fmt::format("it has two {} aggregates", aggregates[i]->aggregate_name);
+  if (iterations.size() < 2) return std::nullopt;
+  // Registered twice: the entries name two (family, instance) pairs.
+  const GbEntry* first = nullptr;
+  for (const GbEntry* e : iterations) {
+    if (!e->family_index) continue;
+    if (!first) {
+      first = e;
+    } else if (*e->family_index != *first->family_index ||
+               e->per_family_instance_index != first->per_family_instance_index) {
+      return fmt::format("it comes from two registered benchmarks (family_index {} and {})",
+                         *first->family_index, *e->family_index);
+    }
+  }
+  // Or the same repetition written twice.
+  std::map<long long, std::size_t> per_repetition;
+  for (const GbEntry* e : iterations) {
+    if (!e->repetition_index) continue;
+    if (const std::size_t n = ++per_repetition[*e->repetition_index]; n == 2)
+      return fmt::format("it has two results for repetition {}", *e->repetition_index);
+  }
+  return std::nullopt;
+}
+
+std::string gb_duplicate_reason(std::string_view problem) {
+  return fmt::format(
+      "the name is reported twice in one results file ({}): two benchmarks share it, and "
+      "neither can be told from the other; give each benchmark a name of its own",
+      problem);
+}
 
 bool is_gb_bookkeeping_field(std::string_view key) {
   return std::find(kBookkeeping.begin(), kBookkeeping.end(), key) != kBookkeeping.end();

@@ -32,6 +32,11 @@ struct GbEntry {
   std::optional<std::string> time_unit;  // when it is a string
   bool error_occurred = false;           // when it is the boolean true
   std::optional<long long> threads;      // when it is an integer
+  // Which registered benchmark and which of its repetitions the entry is (when integers): two
+  // entries of one name that differ in family, or share a repetition, are two benchmarks.
+  std::optional<long long> family_index;
+  std::optional<long long> per_family_instance_index;
+  std::optional<long long> repetition_index;
   GbNumber real_time;
   GbNumber cpu_time;
   GbNumber metric;  // the field named by the suite's metric, unless that is one of the two times
@@ -56,6 +61,18 @@ inline constexpr std::size_t kMaxGbEntries = 2'000'000;
 // as in a JSON tree.
 GbDocument read_gb_document(std::string_view content, std::string_view title,
                             std::string_view metric_field, std::size_t max_entries = kMaxGbEntries);
+
+// Why the iteration entries of one name (one group of a results file) are not the repetitions of
+// one benchmark: "2 results for repetition 0", "from 2 registered benchmarks (family_index 0 and
+// 3)"; nothing when they are. Two benchmarks registered under one name write entries no reader
+// can tell apart: summarised together, the faster one's time would stand for both.
+// `aggregates` are the group's aggregate entries: the same aggregate (a second "median") twice
+// is two benchmarks too, in a file written with --benchmark_report_aggregates_only.
+std::optional<std::string> gb_duplicate_problem(const std::vector<const GbEntry*>& iterations,
+                                                const std::vector<const GbEntry*>& aggregates = {});
+
+// The sentence for such a problem, naming the benchmark and what to do.
+std::string gb_duplicate_reason(std::string_view problem);
 
 // Fields of a benchmark entry that are bookkeeping, not something a user could compare.
 bool is_gb_bookkeeping_field(std::string_view key);

@@ -163,7 +163,15 @@ class GoogleBenchmarkFormat final : public Format {
 
     ParsedRun run;
     run.measurements.reserve(groups.size());
-    for (const Group& group : groups) add_group(group, run);
+    for (const Group& group : groups) {
+      // Two benchmarks under one name are not one benchmark's repetitions: neither is compared.
+      if (const auto problem = detail::gb_duplicate_problem(group.iterations, group.aggregates)) {
+        run.failures.push_back({std::string(group.name), detail::gb_duplicate_reason(*problem),
+                                FailureKind::BadOutput});
+        continue;
+      }
+      add_group(group, run);
+    }
     return run;
   }
 

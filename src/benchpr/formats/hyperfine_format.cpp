@@ -19,6 +19,45 @@ using nlohmann::json;
 constexpr std::string_view kTitle = "hyperfine";
 constexpr double kNanosecondsPerSecond = 1e9;
 
+// The "results" array of a hyperfine document, within the limits; throws ParseError otherwise.
+const json& results_of(const json& document) {
+  const json* results = nullptr;
+  if (document.is_object()) {
+    const auto it = document.find("results");
+    if (it != document.end() && it->is_array()) results = &*it;
+  }
+  if (!results) throw ParseError(fmt::format("not {} JSON: no \"results\" array", kTitle));
+  if (results->size() > kMaxBenchmarks) {
+    throw ParseError(
+        fmt::format("not {} JSON: more than {} commands in one file", kTitle, kMaxBenchmarks));
+  }
+  return *results;
+}
+
+// The name of results[i]; throws ParseError when it is no object or has no command.
+std::string command_of(const json& result, std::size_t i) {
+  if (!result.is_object()) {
+    throw ParseError(fmt::format("not {} JSON: results[{}] is {}, not an object", kTitle, i,
+                                 result.type_name()));
+  }
+  const auto command = result.find("command");
+  if (command == result.end() || !command->is_string()) {
+    throw ParseError(fmt::format("not {} JSON: results[{}] has no command", kTitle, i));
+  }
+  // With --command-name, hyperfine writes the name in "command".
+  return command->get<std::string>();
+}
+
+// Why one exit code is a failure ("exit code 3", "killed by a signal"); "" for 0.
+std::string exit_code_problem(const json& code) {
+  if (code.is_null()) return "killed by a signal";
+  if (code.is_number_integer()) {
+    if (code.get<std::int64_t>() == 0) return "";
+    return fmt::format("exit code {}", code.get<std::int64_t>());
+  }
+  return fmt::format("exit code {}", code.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
 // "exit code 3 in 3 of 3 runs" or "killed by a signal in 1 of 5 runs" (hyperfine writes null
 // when a command had no exit code); nothing when every run exited with 0.
 std::optional<std::string> exit_problem(const json& result) {
@@ -27,16 +66,7 @@ std::optional<std::string> exit_problem(const json& result) {
   std::size_t failed = 0;
   std::string first;
   for (const json& code : *codes) {
-    std::string problem;
-    if (code.is_null()) {
-      problem = "killed by a signal";
-    } else if (code.is_number_integer()) {
-      if (code.get<std::int64_t>() != 0)
-        problem = fmt::format("exit code {}", code.get<std::int64_t>());
-    } else {
-      problem =
-          fmt::format("exit code {}", code.dump(-1, ' ', false, json::error_handler_t::replace));
-    }
+    std::string problem = exit_code_problem(code);
     if (problem.empty()) continue;
     if (failed++ == 0) first = problem;
   }
@@ -55,30 +85,12 @@ class HyperfineFormat final : public Format {
 
   ParsedRun parse(std::string_view content) const override {
     const json document = detail::load_json(content, kTitle);
-    const json* results = nullptr;
-    if (document.is_object()) {
-      const auto it = document.find("results");
-      if (it != document.end() && it->is_array()) results = &*it;
-    }
-    if (!results) throw ParseError(fmt::format("not {} JSON: no \"results\" array", kTitle));
-    if (results->size() > kMaxBenchmarks) {
-      throw ParseError(
-          fmt::format("not {} JSON: more than {} commands in one file", kTitle, kMaxBenchmarks));
-    }
+    const json& results = results_of(document);
 
     ParsedRun run;
-    for (std::size_t i = 0; i < results->size(); ++i) {
-      const json& result = (*results)[i];
-      if (!result.is_object()) {
-        throw ParseError(fmt::format("not {} JSON: results[{}] is {}, not an object", kTitle, i,
-                                     result.type_name()));
-      }
-      const auto command = result.find("command");
-      if (command == result.end() || !command->is_string()) {
-        throw ParseError(fmt::format("not {} JSON: results[{}] has no command", kTitle, i));
-      }
-      // With --command-name, hyperfine writes the name in "command".
-      const std::string name = command->get<std::string>();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const json& result = results[i];
+      const std::string name = command_of(result, i);
       if (std::optional<std::string> problem = exit_problem(result)) {
         run.failures.push_back({name, std::move(*problem)});
         continue;
@@ -134,6 +146,42 @@ class HyperfineFormat final : public Format {
 
 std::unique_ptr<Format> make_hyperfine_format(std::string metric, std::optional<Better> better) {
   return std::make_unique<HyperfineFormat>(std::move(metric), better);
+}
+
+std::optional<std::vector<CommandProcesses>> hyperfine_processes(std::string_view content) {
+  const json document = detail::load_json(content, kTitle);
+  const json& results = results_of(document);
+  std::vector<CommandProcesses> out;
+  out.reserve(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const json& result = results[i];
+    CommandProcesses command{command_of(result, i), {}};
+    const auto times = result.find("times");
+    if (times == result.end() || !times->is_array()) return std::nullopt;
+    const auto codes = result.find("exit_codes");
+    const json* exit_codes = codes != result.end() && codes->is_array() ? &*codes : nullptr;
+    command.runs.reserve(times->size());
+    for (std::size_t k = 0; k < times->size(); ++k) {
+      if (exit_codes && k < exit_codes->size()) {
+        if (std::string problem = exit_code_problem((*exit_codes)[k]); !problem.empty()) {
+          command.runs.push_back(detail::unusable(std::move(problem)));
+          continue;
+        }
+      }
+      const json& t = (*times)[k];
+      const auto v = detail::json_number(t);
+      if (!v) {
+        command.runs.push_back(
+            detail::unusable(fmt::format("time is {}, not a number", t.type_name())));
+        continue;
+      }
+      detail::Reading reading = detail::checked_reading("time", *v);
+      reading.value *= kNanosecondsPerSecond;
+      command.runs.push_back(std::move(reading));
+    }
+    out.push_back(std::move(command));
+  }
+  return out;
 }
 
 }  // namespace benchpr::formats

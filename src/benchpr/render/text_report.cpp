@@ -192,8 +192,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
         "least {} rounds are needed ({}).",
         analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s", kMinDecidingRounds,
         results.origin == Origin::ResultFiles
-            ? fmt::format("{} runs per side: more files, or more repetitions in each",
-                          kMinDecidingRounds)
+            ? fmt::format("{} files per side: a file is one process", kMinDecidingRounds)
             : fmt::format("--rounds {}", kMinDecidingRounds)));
   }
   for (const Note& n : analysis.notes) notes.push_back(one_line(n.plain(), 400));

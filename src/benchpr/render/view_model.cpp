@@ -329,8 +329,8 @@ std::string too_few_rounds_note(const Results& results, const Analysis& analysis
   if (results.origin == Origin::ResultFiles) {
     return fmt::format(
         "With {} no benchmark can be called faster, slower or unchanged: the paired analysis "
-        "needs at least {} runs per side (several files per side; from Google Benchmark also "
-        "`--benchmark_repetitions={}` in one).",
+        "needs at least {} processes per side, and a results file is one process (give {} or "
+        "more files per side; hyperfine keeps each run of a command, each a process).",
         plural(static_cast<std::size_t>(analysis.analysed_rounds), "run per side", "runs per side"),
         kMinDecidingRounds, kMinDecidingRounds);
   }

@@ -1,5 +1,9 @@
 #include "benchpr/runner/series_index.hpp"
 
+#include <unordered_set>
+
+#include <fmt/format.h>
+
 #include "benchpr/core/series_key.hpp"
 
 namespace benchpr::runner {
@@ -68,9 +72,34 @@ void record_measurement(Results& r, SeriesIndex& index, const std::string& suite
     set_value(side == Side::Base ? s.base_least : s.head_least, round, m.least);
 }
 
+std::vector<std::string_view> duplicate_names(const ParsedRun& parsed) {
+  std::unordered_map<std::string_view, int> seen;
+  seen.reserve(parsed.measurements.size());
+  std::vector<std::string_view> twice;
+  for (const Measurement& m : parsed.measurements)
+    if (++seen[m.name] == 2) twice.push_back(m.name);
+  return twice;
+}
+
+std::string duplicate_reason(std::string_view name) {
+  return fmt::format(
+      "{} is reported twice in one results file: two benchmarks share the name, and neither "
+      "can be told from the other; give each benchmark a name of its own",
+      name);
+}
+
 void record_run(Results& r, SeriesIndex& index, const SuiteConfig& suite, Side side, int round,
                 const ParsedRun& parsed) {
+  // A name measured twice in one run is two benchmarks, not one: neither value stands for it.
+  const std::vector<std::string_view> twice = duplicate_names(parsed);
+  const std::unordered_set<std::string_view> ambiguous(twice.begin(), twice.end());
+  for (std::string_view name : twice) {
+    BenchmarkSeries& s = index.find_or_add(r, suite.name, std::string(name), "", Better::Lower);
+    (side == Side::Base ? s.base_failure : s.head_failure) = duplicate_reason(name);
+    (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = FailureKind::BadOutput;
+  }
   for (Measurement m : parsed.measurements) {
+    if (!ambiguous.empty() && ambiguous.contains(m.name)) continue;
     m.better = rule_better(suite, m.name).value_or(m.better);
     record_measurement(r, index, suite.name, side, round, m);
   }

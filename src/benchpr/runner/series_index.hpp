@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "benchpr/core/model.hpp"
 
@@ -37,10 +39,18 @@ class SeriesIndex {
 void record_measurement(Results& r, SeriesIndex& index, const std::string& suite, Side side,
                         int round, const Measurement& m);
 
+// The names a run measured more than once (each once, in order): two benchmarks that share a
+// name, which no reader can tell apart. Views into `parsed`.
+std::vector<std::string_view> duplicate_names(const ParsedRun& parsed);
+
+// Why such a benchmark has no value in that run, naming it and the fix.
+std::string duplicate_reason(std::string_view name);
+
 // One run's measurements and per-benchmark failures into the series of `suite`, in round
-// `round`, whichever way the run was measured or read. A `benchmarks:` rule's `better` replaces
-// the direction the format gave a benchmark. The one way a ParsedRun becomes series: the
-// session's rounds and `benchpr compare`'s files both go through it.
+// `round`, whichever way the run was measured or read. A name measured twice in the run is
+// recorded as a failure of that benchmark (duplicate_reason), never as one of the two values. A
+// `benchmarks:` rule's `better` replaces the direction the format gave a benchmark. The one way a
+// ParsedRun becomes series: the session's rounds and `benchpr compare`'s files both go through it.
 void record_run(Results& r, SeriesIndex& index, const SuiteConfig& suite, Side side, int round,
                 const ParsedRun& parsed);
 
