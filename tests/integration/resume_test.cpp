@@ -240,6 +240,34 @@ TEST(ResumeTrust, RefusesWhenTheBasesExecutableWasReplacedSinceTheBuild) {
   EXPECT_EQ(slurp(results), kept) << "a refused resume must leave the file as it was";
 }
 
+// The same, with the file's digest rewritten to match the planted executable: the work
+// directory's own record of the build (inode and change time, which the owner cannot set back)
+// still tells.
+TEST(ResumeTrust, RefusesAReplacedExecutableEvenWithTheFilesDigestRewritten) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json doc = json::parse(interrupted_after_a_round(repo, results));
+  std::string head_digest;
+  for (const json& x : doc["executables"])
+    if (x["side"] == "head") head_digest = x["sha256"];
+  ASSERT_FALSE(head_digest.empty());
+  for (json& x : doc["executables"])
+    if (x["side"] == "base") x["sha256"] = head_digest;
+  { std::ofstream(results) << doc.dump(); }
+  std::filesystem::copy_file(work_tree(repo, "head") + "/bench_bin",
+                             work_tree(repo, "base") + "/bench_bin",
+                             std::filesystem::copy_options::overwrite_existing);
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
+  EXPECT_NE(resumed.ending().err.find(
+                "cannot resume: the base's bench_bin (suite micro) was rewritten since its build"),
+            std::string::npos)
+      << resumed.ending().err;
+}
+
 // (b) Before: a comparison that ended void was resumed and finished as if nothing happened.
 TEST(ResumeTrust, RefusesAComparisonThatEndedVoid) {
   TempRepo repo;

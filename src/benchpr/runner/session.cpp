@@ -213,6 +213,33 @@ std::unique_ptr<SuiteFiles> Session::make_suite_files() const {
       setup_.head_dir);
 }
 
+void Session::check_programs_untouched(const Results& results) {
+  // A second record, in the work directory rather than the results file: the state (inode,
+  // size, change time, which the file's owner cannot set back) of each side's build outputs
+  // right after its build. A program replaced since, even with the file's digest rewritten to
+  // match, has another inode or change time.
+  if (setup_.records_dir.empty()) return;
+  for (Side side : {Side::Base, Side::Head}) {
+    const auto built = load_tree_state(built_record(setup_.records_dir, side));
+    if (!built) continue;
+    const WholeTreeState now =
+        untracked_state(side == Side::Base ? setup_.base_dir : setup_.head_dir);
+    for (const ExecutableDigest& x : results.executables) {
+      if (x.side != side) continue;
+      const auto was = built->find(x.path);
+      if (was == built->end()) continue;  // not a build output (a tracked script)
+      const auto is = now.find(x.path);
+      if (is != now.end() && is->second == was->second) continue;
+      files_.reset();
+      throw TamperError(fmt::format(
+          "cannot resume: the {}'s {} (suite {}) was {} since its build (the work directory's "
+          "record of the build differs): code run since changed what would be measured; run the "
+          "comparison again without --resume",
+          side_name(side), x.path, x.suite, is == now.end() ? "removed" : "rewritten"));
+    }
+  }
+}
+
 void Session::verify_resumed_programs(Results& results) {
   files_ = make_suite_files();
   std::vector<SuiteConfig> timed;
@@ -228,7 +255,10 @@ void Session::verify_resumed_programs(Results& results) {
   };
   std::sort(now.begin(), now.end(), order);
   std::sort(then.begin(), then.end(), order);
-  if (now == then) return;
+  if (now == then) {
+    check_programs_untouched(results);
+    return;
+  }
   // The first difference, named: a program replaced, or one run now that was not recorded.
   std::string what;
   for (const ExecutableDigest& x : now) {

@@ -163,6 +163,8 @@ class Session {
   // A resumed session's checks before it measures: the suites' programs hashed again and
   // compared with the digests the file recorded after the builds (TamperError on a difference).
   void verify_resumed_programs(Results& results);
+  // Part of it: each program's file state matches the work directory's record of the build.
+  void check_programs_untouched(const Results& results);
   std::unique_ptr<SuiteFiles> make_suite_files() const;
   // Removes the build outputs of earlier revisions when benchpr does not build.
   void clean_unbuilt_worktrees(const Results& results);
