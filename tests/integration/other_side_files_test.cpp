@@ -5,6 +5,10 @@
 // side's revision and build made, or stop and say why.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <map>
+
 #include "faults_helpers.hpp"
 
 namespace benchpr::testing::faults {
@@ -99,6 +103,71 @@ TEST(OtherSideFiles, WithoutABuildTheOutputsOfAnEarlierComparisonAreNotRun) {
     EXPECT_NE(verdict, "improvement") << name;
     EXPECT_NE(verdict, "slower") << name;
   }
+}
+
+// A throwaway PR plants its own slower executable in the base's build tree, dated a year ahead
+// so that an incremental build (make, or this configuration's `-nt` test) never replaces it.
+// Before: the next honest comparison in that work directory ran the planted file as the base
+// and called a 3x regression "improvement". Now the build tree is discarded and built again.
+TEST(OtherSideFiles, AFutureDatedExecutablePlantedInTheBasesBuildTreeIsNotUsedNextTime) {
+  TempRepo repo;
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(6000), ""}});
+  // An incremental build: the executable is rebuilt only when older than its source.
+  std::string config = slurp(repo.path() + "/.benchpr.yml");
+  const std::string plain_build = "build: g++";
+  ASSERT_NE(config.find(plain_build), std::string::npos) << config;
+  config.replace(config.find(plain_build), plain_build.size(),
+                 "build: test bench_bin -nt bench.cpp || g++");
+  TempDir cfg;
+  write_file(cfg / "benchpr.yml", config);
+  TempDir first_out;
+  const Ending first =
+      run_benchpr_to_end(run_args(repo, first_out, {"--config", cfg / "benchpr.yml"}), 300);
+  ASSERT_TRUE(first.exited && first.exit_code == 0) << first.describe() << "\n" << first.err;
+
+  const std::string wt = repo.path() + "/.git/benchpr/wt";
+  const std::string planted = slurp(wt + "/head/bench_bin");
+  ASSERT_NE(planted, slurp(wt + "/base/bench_bin"));
+  std::filesystem::copy_file(wt + "/head/bench_bin", wt + "/base/bench_bin",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::last_write_time(
+      wt + "/base/bench_bin",
+      std::filesystem::file_time_type::clock::now() + std::chrono::hours(24 * 365));
+
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out, {"--config", cfg / "benchpr.yml"}), 300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find("discarded the build outputs in the base's worktree"), std::string::npos)
+      << contains_msg(e.err, "discarded the build outputs in the base's worktree");
+  EXPECT_NE(e.err.find("bench_bin is dated in the future"), std::string::npos) << e.err;
+  // The base ran its own build, not the planted file.
+  EXPECT_NE(slurp(wt + "/base/bench_bin"), planted);
+  const json doc = read_json(out / "results.json");
+  std::map<std::string, std::string> digests;
+  for (const json& x : doc["executables"]) digests[x["side"]] = x["sha256"];
+  ASSERT_EQ(digests.size(), 2u) << doc["executables"];
+  EXPECT_NE(digests["base"], digests["head"]);
+}
+
+// After a comparison that ended void, the next one in the work directory trusts neither build
+// tree: both are discarded before the builds.
+TEST(OtherSideFiles, AfterAVoidComparisonTheBuildTreesAreDiscarded) {
+  TempRepo repo;
+  const std::string overwrite =
+      "#include <cstdlib>\n"
+      "static const int kOverwrite = std::system(\"cp -f bench_bin ../base/bench_bin.new && "
+      "mv -f ../base/bench_bin.new ../base/bench_bin\");\n";
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(6000), ""}},
+                     small_config(), "", overwrite);
+  TempDir void_out;
+  const Ending ended_void = run_benchpr_to_end(run_args(repo, void_out), 300);
+  ASSERT_EQ(ended_void.exit_code, 2) << ended_void.err;
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  EXPECT_NE(e.err.find("the previous comparison in this work directory ended void"),
+            std::string::npos)
+      << e.err;
 }
 
 }  // namespace

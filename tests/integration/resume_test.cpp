@@ -3,6 +3,8 @@
 // file of other revisions or another configuration is refused.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 
@@ -182,6 +184,163 @@ TEST(Resume, RefusesAFileOfOtherRevisionsOrConfiguration) {
             std::string::npos)
       << other_threshold.ending().err;
   // Refused before anything ran: the file is untouched.
+  EXPECT_EQ(slurp(results), kept);
+}
+
+// --resume starts the code of both sides again after an interruption that the PR's code may
+// have caused (a SIGTERM to benchpr, found through /proc), and reads a file that code, running as
+// the same user, may have rewritten in between. What it runs, and the plan it follows, are
+// derived again, not read from the file.
+
+// The base sleeps 20 ms, the PR 40 ms: the two executables differ.
+void commit_slower_pr(TempRepo& repo) {
+  GbenchConfig cfg = small_config();
+  cfg.rounds = 8;
+  commit_base_and_pr(
+      repo, {{"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(20));", ""}},
+      {{"BM_Sleep", "std::this_thread::sleep_for(std::chrono::milliseconds(40));", ""}}, cfg);
+}
+
+// A comparison interrupted after its first round; returns the file's text.
+std::string interrupted_after_a_round(const TempRepo& repo, const std::string& results) {
+  BenchprChild child(plain_run(repo, results));
+  EXPECT_TRUE(wait_for_rounds(child, results, 1)) << child.err_so_far();
+  child.signal(SIGINT);
+  EXPECT_TRUE(child.wait_for(120));
+  const std::string text = slurp(results);
+  EXPECT_FALSE(json::parse(text)["complete"].get<bool>());
+  return text;
+}
+
+std::string work_tree(const TempRepo& repo, const std::string& side) {
+  return repo.path() + "/.git/benchpr/wt/" + side;
+}
+
+// (a) Before: the PR's executable copied over the base's, then a SIGTERM; the resumed run compared
+// the PR with itself and said "inconclusive", exit 0.
+TEST(ResumeTrust, RefusesWhenTheBasesExecutableWasReplacedSinceTheBuild) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  const std::string kept = interrupted_after_a_round(repo, results);
+  ASSERT_FALSE(json::parse(kept)["executables"].empty());
+  std::filesystem::copy_file(work_tree(repo, "head") + "/bench_bin",
+                             work_tree(repo, "base") + "/bench_bin",
+                             std::filesystem::copy_options::overwrite_existing);
+
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  const Ending& e = resumed.ending();
+  EXPECT_EQ(e.exit_code, 2) << e.err;
+  EXPECT_NE(e.err.find("cannot resume: the base's bench_bin (suite micro) is not the file that "
+                       "was built"),
+            std::string::npos)
+      << e.err;
+  EXPECT_EQ(slurp(results), kept) << "a refused resume must leave the file as it was";
+}
+
+// The same, with the file's digest rewritten to match the planted executable: the work
+// directory's own record of the build (inode and change time, which the owner cannot set back)
+// still tells.
+TEST(ResumeTrust, RefusesAReplacedExecutableEvenWithTheFilesDigestRewritten) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json doc = json::parse(interrupted_after_a_round(repo, results));
+  std::string head_digest;
+  for (const json& x : doc["executables"])
+    if (x["side"] == "head") head_digest = x["sha256"];
+  ASSERT_FALSE(head_digest.empty());
+  for (json& x : doc["executables"])
+    if (x["side"] == "base") x["sha256"] = head_digest;
+  { std::ofstream(results) << doc.dump(); }
+  std::filesystem::copy_file(work_tree(repo, "head") + "/bench_bin",
+                             work_tree(repo, "base") + "/bench_bin",
+                             std::filesystem::copy_options::overwrite_existing);
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
+  EXPECT_NE(resumed.ending().err.find(
+                "cannot resume: the base's bench_bin (suite micro) was rewritten since its build"),
+            std::string::npos)
+      << resumed.ending().err;
+}
+
+// (b) Before: a comparison that ended void was resumed and finished as if nothing happened.
+TEST(ResumeTrust, RefusesAComparisonThatEndedVoid) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  json doc = json::parse(interrupted_after_a_round(repo, results));
+  doc["stop_reason"] =
+      "the base's benchmark executable ./bench_bin changed after its build (SHA-256 1 then, 2 "
+      "now): code run by the PR rewrote it between rounds; the comparison is void";
+  { std::ofstream(results) << doc.dump(); }
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
+  EXPECT_NE(resumed.ending().err.find("that comparison ended void"), std::string::npos)
+      << resumed.ending().err;
+  EXPECT_EQ(resumed.ending().err.find("resuming"), std::string::npos) << resumed.ending().err;
+}
+
+// (c) Before: the file's rounds cut to those done ended the comparison there, on whatever values
+// the file held. The fixed plan is the configuration's: all 8 rounds are run, and the comment
+// says which rounds the earlier process measured.
+TEST(ResumeTrust, TheRoundsComeFromTheConfigurationNotTheFile) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  const json original = json::parse(interrupted_after_a_round(repo, results));
+  const int done = original["rounds_done"];
+  ASSERT_LT(done, 8);
+  json doc = original;
+  doc["config"]["rounds"] = done;
+  doc["plan"] = json(std::vector<json>(original["plan"].begin(), original["plan"].begin() + done));
+  { std::ofstream(results) << doc.dump(); }
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results, "--markdown",
+                        out / "comment.md"});
+  ASSERT_TRUE(resumed.wait_for(300));
+  const Ending& e = resumed.ending();
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.err.find(fmt::format("the file plans {} rounds", done)), std::string::npos) << e.err;
+  const json now = json::parse(slurp(results));
+  EXPECT_TRUE(now["complete"].get<bool>()) << now["stop_reason"];
+  EXPECT_EQ(now["rounds_done"], 8);
+  EXPECT_EQ(now["plan"], original["plan"]);
+  EXPECT_EQ(now["resumed_rounds"], done);
+  EXPECT_NE(slurp(out / "comment.md").find("Resumed after an interruption"), std::string::npos)
+      << slurp(out / "comment.md");
+}
+
+// (d) Before: A-vs-B interrupted, A-vs-C run in the same work directory, then the first resumed:
+// its later rounds measured C's build under B's name.
+TEST(ResumeTrust, RefusesWhenAWorktreeHoldsAnotherCommit) {
+  TempRepo repo;
+  commit_slower_pr(repo);
+  repo.git("checkout -q -b other");
+  repo.write("README.md", "another revision\n");
+  repo.commit("another revision");
+  repo.checkout("feature");
+  TempDir out;
+  const std::string results = out / "results.json";
+  const std::string kept = interrupted_after_a_round(repo, results);
+  TempDir other_out;
+  const Ending other =
+      run_benchpr_to_end({"run", "-C", repo.path(), "--base", "main", "--head", "other",
+                          "--dry-run", "--rounds", "2", "--output", other_out / "results.json"},
+                         300);
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
+  EXPECT_NE(resumed.ending().err.find("the PR worktree holds"), std::string::npos)
+      << resumed.ending().err;
   EXPECT_EQ(slurp(results), kept);
 }
 

@@ -39,7 +39,7 @@ TEST(BisectChain, FirstParentsFromTheBaseToTheHeadAMergeIsOneStep) {
   auto git = git::open_repository(repo.path());
   const RevisionInfo base = git->resolve("main");
   const RevisionInfo head = git->resolve("pr");
-  const std::vector<BisectCommit> chain = first_parent_chain(*git, base, head);
+  const std::vector<BisectCommit> chain = first_parent_chain(*git, base, head).value();
   EXPECT_EQ(subjects(chain),
             (std::vector<std::string>{"base", "one", "two", "merge the side branch", "three"}));
   EXPECT_EQ(chain.front().sha, base.sha);
@@ -61,9 +61,32 @@ TEST(BisectChain, AChainThatJoinsTheBaseThroughAMergeStopsThere) {
 
   auto git = git::open_repository(repo.path());
   const RevisionInfo base = git->resolve("main");  // main's tip is the merge base now
-  const std::vector<BisectCommit> chain = first_parent_chain(*git, base, git->resolve("pr"));
+  const std::vector<BisectCommit> chain =
+      first_parent_chain(*git, base, git->resolve("pr")).value();
   EXPECT_EQ(subjects(chain),
             (std::vector<std::string>{"main moves on", "merge main", "the change"}));
+}
+
+// A chain longer than the search takes is not cut: cut, its first step would carry the changes
+// of every commit left out, put on the oldest commit kept. At the limit it is walked whole, the
+// base first.
+TEST(BisectChain, AChainLongerThanTheLimitIsNotSearchedAtTheLimitItIsWhole) {
+  TempRepo repo;
+  repo.write("a", "0\n");
+  repo.commit_base_and_branch("pr");
+  for (int i = 1; i <= 4; ++i) {
+    repo.write("a", std::to_string(i) + "\n");
+    repo.commit("commit " + std::to_string(i));
+  }
+  auto git = git::open_repository(repo.path());
+  const RevisionInfo base = git->resolve("main");
+  const RevisionInfo head = git->resolve("pr");
+  EXPECT_FALSE(first_parent_chain(*git, base, head, 3).has_value());
+  const auto whole = first_parent_chain(*git, base, head, 4);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(subjects(*whole),
+            (std::vector<std::string>{"base", "commit 1", "commit 2", "commit 3", "commit 4"}));
+  EXPECT_EQ(whole->front().sha, base.sha);
 }
 
 }  // namespace

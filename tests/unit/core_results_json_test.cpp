@@ -132,6 +132,64 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
 }
 
+// Every string is capped where it is written, under the readers' limit: a commit subject, a
+// name or a reason of any length must never make the file unreadable (a 64 KiB subject once
+// made `publish` refuse it, and no comment was posted). Strings at the limit come back whole.
+TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
+  const std::size_t limit = results_schema::kMaxString;
+  const std::string huge(4 * limit, 'x');
+  // Ill-formed bytes triple when written as U+FFFD: still under the limit.
+  const std::string invalid(limit, '\xff');
+  Results a = sample();
+  a.head.subject = huge;
+  a.base.subject = invalid;
+  a.base.spec = huge;
+  a.config.suites[0].name = huge;
+  a.series[0].suite = huge;
+  a.series[0].name = huge + "é";
+  a.series[0].unit = invalid;
+  a.series[0].head_failure = huge;
+  a.runs[0].suite = huge;
+  a.runs[1].failure = huge;
+  a.runs[1].log_tail = invalid;
+  a.builds[1].failure = huge;
+  a.stop_reason = huge;
+  a.pull_request->title = huge;
+  a.workflow_run_url = huge;
+  Bisection b;
+  b.method = "time";
+  b.commits = {{kBaseSha, huge, false, ""}, {kHeadSha, huge, true, huge}};
+  b.stop_reason = huge;
+  a.bisect = b;
+  const std::string text = results_to_string(a);
+  Results r;
+  ASSERT_NO_THROW(r = results_from_string(text));
+  for (const std::string* s :
+       {&r.head.subject, &r.base.subject, &r.base.spec, &r.config.suites[0].name,
+        &r.series[0].suite, &r.series[0].name, &r.series[0].unit, &r.series[0].head_failure,
+        &r.runs[0].suite, &r.runs[1].failure, &r.runs[1].log_tail, &r.builds[1].failure,
+        &r.stop_reason, &r.pull_request->title, &r.workflow_run_url}) {
+    EXPECT_LE(s->size(), limit);
+    EXPECT_GE(s->size(), limit - 8);
+    EXPECT_EQ(s->substr(s->size() - 3), "\u2026");
+  }
+  ASSERT_TRUE(r.bisect.has_value());
+  EXPECT_LE(r.bisect->commits[1].subject.size(), 4096u);
+  EXPECT_EQ(r.bisect->commits[1].subject.substr(0, 10), "xxxxxxxxxx");
+  // Written again, the capped file is the same file.
+  EXPECT_EQ(results_to_string(r), text);
+
+  // The longest accepted strings are not cut.
+  Results c = sample();
+  c.head.subject = std::string(limit - 2, 'y') + "é";
+  c.series[0].name = std::string(limit, 'n');
+  c.stop_reason = std::string(limit, 's');
+  const Results d = results_from_string(results_to_string(c));
+  EXPECT_EQ(d.head.subject, c.head.subject);
+  EXPECT_EQ(d.series[0].name, c.series[0].name);
+  EXPECT_EQ(d.stop_reason, c.stop_reason);
+}
+
 // The schema names the top-level fields the readers read; the scanner passes over every other
 // one unread. A field the writer writes outside the analysis and the schema would be lost on the
 // way through publish, and a field the schema names that nothing writes is a reader's typo.
@@ -146,6 +204,8 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.looks = {LookRecord{2, 0.5, 0.01, 0.05}};
   r.profiles = {BenchmarkProfile{}};
   r.bisect = Bisection{};
+  r.executables = {{"micro", Side::Base, "bench", std::string(64, 'a')}};
+  r.resumed_rounds = 1;
   const Analysis analysis;
   const json doc = results_to_json(r, &analysis);
   const std::set<std::string> analysis_fields = {"benchmarks", "suites", "analysed_rounds",

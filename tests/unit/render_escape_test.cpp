@@ -136,5 +136,36 @@ TEST(SafeHttpsUrl, OnlyHttpsAndEncoded) {
   EXPECT_EQ(safe_https_url("https:///path"), "");
 }
 
+// Every control character a benchmark name, a commit subject or a failure reason could carry to
+// the terminal (OSC 0 title, CSI 2J, an OSC 8 link, BEL, C1 CSI, DEL) is removed.
+TEST(TerminalLine, RemovesEveryControlCharacter) {
+  const std::string hostile =
+      "BM_\x1b]0;pwned\x07title \x1b[2J\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ "
+      "c1\xc2\x9b"
+      "31m del\x7f nul" +
+      std::string(1, '\0') + "end\r\nnext\tcol";
+  const std::string line = terminal_line(hostile);
+  for (const unsigned char c : line) {
+    EXPECT_FALSE(c < 0x20 || c == 0x7f) << "control byte " << int(c) << " in: " << line;
+  }
+  EXPECT_EQ(line.find("\xc2\x9b"), std::string::npos) << line;  // C1 CSI
+  EXPECT_NE(line.find("BM_"), std::string::npos);
+  EXPECT_NE(line.find("next col"), std::string::npos) << line;
+}
+
+TEST(TerminalLine, CapsTheLineKeepingItsStartAndEnd) {
+  const std::string name(1 << 20, 'x');
+  const std::string line = terminal_line("start " + name + " the fix");
+  EXPECT_LE(line.size(), kTerminalLineMaxChars + 2);  // "…" is 3 bytes for 1 character
+  EXPECT_EQ(line.rfind("start ", 0), 0u);
+  EXPECT_NE(line.find("…"), std::string::npos);
+  EXPECT_EQ(line.substr(line.size() - 8), " the fix");
+  EXPECT_EQ(terminal_line("short"), "short");
+}
+
+TEST(TerminalText, KeepsLinesCleaningEach) {
+  EXPECT_EQ(terminal_text("one\x1b[1m\ntwo\x07"), "one[1m\ntwo");
+}
+
 }  // namespace
 }  // namespace benchpr::render

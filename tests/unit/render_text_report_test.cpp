@@ -127,5 +127,30 @@ TEST(TextReport, HostileNamesCannotMoveTheCursor) {
   EXPECT_NE(text.find("evil"), std::string::npos);
 }
 
+// Names, reasons and notes come from the code under test: with colour off the report holds no
+// control character at all, with it on only benchpr's own colour codes, and no line is longer
+// than a terminal line's cap.
+TEST(TextReport, HostileNamesReachNoTerminal) {
+  Results r = session();
+  r.series.push_back(
+      series("BM_\x1b]0;owned\x07\x1b[2J\xc2\x9b"
+             "31m" +
+                 std::string(100000, 'x'),
+             45100, 0.075, 0.004, 1));
+  r.series.push_back(series("BM_ok\x7f", 45100, 0.0, 0.004, 2));
+  r.series.back().head_failure = "crashed \x1b]8;;https://x.example\x1b\\here\x1b]8;;\x1b\\";
+  r.series.back().head_failure_kind = FailureKind::Signal;
+  for (const bool color : {false, true}) {
+    const Analysis a = analyse_session(r);
+    const std::string out = render_text_report(r, a, {.color = color});
+    std::string stripped = std::regex_replace(out, std::regex("\x1b\\[[0-9;]*m"), "");
+    for (const unsigned char c : stripped)
+      EXPECT_FALSE((c < 0x20 && c != '\n') || c == 0x7f) << int(c) << " color " << color;
+    EXPECT_EQ(stripped.find("\xc2\x9b"), std::string::npos);
+    std::istringstream lines(stripped);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 1000u) << line;
+  }
+}
+
 }  // namespace
 }  // namespace benchpr::render

@@ -4,11 +4,14 @@
 
 namespace benchpr::app {
 
-std::vector<BisectCommit> first_parent_chain(git::Repository& repo, const RevisionInfo& base,
-                                             const RevisionInfo& head) {
+std::optional<std::vector<BisectCommit>> first_parent_chain(git::Repository& repo,
+                                                            const RevisionInfo& base,
+                                                            const RevisionInfo& head,
+                                                            std::size_t max_commits) {
   std::vector<BisectCommit> newest_first;
   RevisionInfo at = head;
-  while (at.sha != base.sha && newest_first.size() < kMaxChainCommits) {
+  while (at.sha != base.sha) {
+    if (newest_first.size() == max_commits) return std::nullopt;  // too long to attribute
     newest_first.push_back({at.sha, at.subject, false, ""});
     RevisionInfo parent;
     try {

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <utility>
 
@@ -115,7 +116,10 @@ std::vector<BisectValue> target_values(const Analysis& analysis, const Bisection
 class Worktrees {
  public:
   Worktrees(git::Repository& repo, const runner::Workspace& ws, int base, int head)
-      : repo_(repo), dirs_{ws.base_dir, ws.head_dir}, holds_{base, head} {}
+      : repo_(repo),
+        dirs_{ws.base_dir, ws.head_dir},
+        commit_files_{ws.base_commit_file, ws.head_commit_file},
+        holds_{base, head} {}
 
   // The directories for `from` and `to`, materialised.
   std::pair<std::string, std::string> place(const Bisection& b, int from, int to) {
@@ -129,13 +133,16 @@ class Worktrees {
  private:
   void put(const Bisection& b, int dir, int commit) {
     if (holds_[static_cast<std::size_t>(dir)] == commit) return;
-    repo_.materialise(b.commits[static_cast<std::size_t>(commit)].sha,
-                      dirs_[static_cast<std::size_t>(dir)]);
+    const std::string& sha = b.commits[static_cast<std::size_t>(commit)].sha;
+    repo_.materialise(sha, dirs_[static_cast<std::size_t>(dir)]);
+    // What --resume checks a worktree against: the commit it now holds.
+    std::ofstream(commit_files_[static_cast<std::size_t>(dir)], std::ios::trunc) << sha << '\n';
     holds_[static_cast<std::size_t>(dir)] = commit;
   }
 
   git::Repository& repo_;
   std::array<std::string, 2> dirs_;
+  std::array<std::string, 2> commit_files_;
   std::array<int, 2> holds_;
 };
 
@@ -291,8 +298,17 @@ void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& process
   std::string why = bisect_not_needed(results, analysis, 3);
   std::vector<BisectCommit> chain;
   if (why.empty()) {
-    chain = first_parent_chain(repo, results.base, results.head);
-    why = bisect_not_needed(results, analysis, chain.size());
+    if (auto walked = first_parent_chain(repo, results.base, results.head)) {
+      chain = std::move(*walked);
+      why = bisect_not_needed(results, analysis, chain.size());
+    } else {
+      why = fmt::format(
+          "the pull request has more than {} commits on its first-parent chain from the base, "
+          "too many to search: a search of its last {} would put the changes of the earlier "
+          "ones on the oldest commit it kept (bisect a shorter range with a base nearer the "
+          "head)",
+          kMaxChainCommits, kMaxChainCommits);
+    }
   }
   if (!why.empty()) {
     progress("bisect: no search: " + why);

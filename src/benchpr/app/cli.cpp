@@ -16,6 +16,7 @@
 #include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/error.hpp"
 #include "benchpr/core/text.hpp"
+#include "benchpr/render/escape.hpp"
 
 namespace benchpr::app {
 
@@ -262,6 +263,9 @@ std::string describe_parse_error(const CLI::ParseError& e, CLI::App& app, int ar
 
 }  // namespace
 
+// An error's lines: room for a long path or two, and the fix at the end is kept when cut.
+constexpr std::size_t kErrorLineMaxChars = 1000;
+
 int exit_code_for(ErrorCategory category) {
   switch (category) {
     case ErrorCategory::Usage:
@@ -335,7 +339,9 @@ int run_cli(int argc, char** argv) {
       app.exit(e);  // --help, --version
       return kExitOk;
     }
-    std::cerr << "benchpr: error: " << describe_parse_error(e, app, argc, argv) << std::endl;
+    std::cerr << "benchpr: error: "
+              << render::terminal_text(describe_parse_error(e, app, argc, argv), kErrorLineMaxChars)
+              << std::endl;
     return kExitUsage;
   }
   try {
@@ -372,10 +378,12 @@ int run_cli(int argc, char** argv) {
     if (init->parsed()) return init_command(init_options);
     if (slash->parsed()) return slash_command(slash_options);
   } catch (const Error& e) {
-    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    std::cerr << "benchpr: error: " << render::terminal_text(e.what(), kErrorLineMaxChars)
+              << std::endl;
     return exit_code_for(e.category());
   } catch (const std::exception& e) {
-    std::cerr << "benchpr: error: " << e.what() << std::endl;
+    std::cerr << "benchpr: error: " << render::terminal_text(e.what(), kErrorLineMaxChars)
+              << std::endl;
     return exit_code_for(ErrorCategory::Internal);
   }
   return kExitUsage;

@@ -8,6 +8,7 @@
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/shard_merge.hpp"
+#include "benchpr/render/escape.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -17,13 +18,7 @@ namespace {
 constexpr std::size_t kListedAtMost = 20;
 
 // Benchmark names come from the code under test: no control characters reach the terminal.
-std::string printable(std::string s) {
-  std::erase_if(s, [](char ch) {
-    const auto u = static_cast<unsigned char>(ch);
-    return u < 0x20 || u == 0x7f;
-  });
-  return s;
-}
+std::string printable(const std::string& s) { return render::terminal_line(s); }
 
 }  // namespace
 

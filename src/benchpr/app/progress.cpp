@@ -4,22 +4,23 @@
 
 #include "benchpr/github/actions_files.hpp"
 #include "benchpr/github/workflow_commands.hpp"
+#include "benchpr/render/escape.hpp"
 
 namespace benchpr::app {
 
+std::string progress_line(std::string_view text) {
+  return "benchpr: " + render::terminal_line(text);
+}
+
 namespace {
 
-std::string one_line(std::string text) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return text;
-}
+std::string one_line(std::string_view text) { return render::terminal_line(text, 200); }
 
 }  // namespace
 
 void Progress::line(const std::string& text) const {
   std::ostream& out = actions_ ? std::cout : std::cerr;
-  out << "benchpr: " << one_line(text) << std::endl;
+  out << progress_line(text) << std::endl;
 }
 
 void Progress::begin_group(const std::string& title) const {

@@ -3,15 +3,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace benchpr::app {
+
+// A progress line as printed: "benchpr: " and the text with every control character removed
+// (no escape sequence of a benchmark name or commit subject reaches the terminal), newlines
+// flattened, at most 500 characters (render::terminal_line).
+std::string progress_line(std::string_view text);
 
 class Progress {
  public:
   explicit Progress(bool github_actions) : actions_(github_actions) {}
 
-  // One line, prefixed "benchpr: ". Newlines in it are flattened so nothing it quotes can start
-  // a line of its own (a workflow command in the Actions log).
+  // One line, prefixed "benchpr: " (progress_line). Newlines in it are flattened so nothing it
+  // quotes can start a line of its own (a workflow command in the Actions log).
   void line(const std::string& text) const;
   // ::group::TITLE ... ::endgroup:: in Actions; a plain line elsewhere.
   void begin_group(const std::string& title) const;

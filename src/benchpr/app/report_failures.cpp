@@ -5,6 +5,7 @@
 
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
+#include "benchpr/render/escape.hpp"
 
 namespace benchpr::app {
 
@@ -14,19 +15,19 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
   if (progress.github_actions()) {
     if (const std::optional<std::string> problems = write_actions_files(
             report.markdown, step_outputs(report.analysis, end.results_path, posted.url))) {
-      std::cerr << "benchpr: error: " << *problems << std::endl;
+      std::cerr << "benchpr: error: " << render::terminal_line(*problems, 1000) << std::endl;
       exit_code = kExitFailure;
     }
   }
   if (posted.state == PostOutcome::State::Failed) {
-    std::cerr << "benchpr: error: posting failed: " << posted.error << end.posting_after
-              << std::endl;
+    std::cerr << "benchpr: error: posting failed: " << render::terminal_line(posted.error, 1000)
+              << end.posting_after << std::endl;
     exit_code = kExitFailure;
   }
   if (!end.write_errors.empty()) {
     std::cerr << "benchpr: error: ";
     for (std::size_t i = 0; i < end.write_errors.size(); ++i)
-      std::cerr << (i ? "; " : "") << end.write_errors[i];
+      std::cerr << (i ? "; " : "") << render::terminal_line(end.write_errors[i]);
     std::cerr << end.write_after << std::endl;
     exit_code = kExitFailure;
   }

@@ -6,6 +6,7 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/schedule.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {
@@ -57,8 +58,8 @@ void take_revisions_from(RunOptions& options, const Results& resumed) {
   if (options.head.empty()) options.head = resumed.head.sha;
 }
 
-void check_resumable(const std::string& path, const Results& resumed, const Results& now,
-                     bool zero_config) {
+Results check_resumable(const std::string& path, Results resumed, const Results& now,
+                        const ResumeDerived& derived, std::vector<std::string>& notes) {
   if (resumed.base.sha != now.base.sha || resumed.head.sha != now.head.sha) {
     throw UserError(fmt::format(
         "--resume {}: it compares {} with {}, this run {} with {} (pass the file's revisions, "
@@ -67,17 +68,78 @@ void check_resumable(const std::string& path, const Results& resumed, const Resu
         short_sha(now.head.sha)));
   }
   Config mine = now.config;
-  mine.rounds = resumed.config.rounds;
-  mine.budget_seconds = resumed.config.budget_seconds;
-  if (zero_config) mine.suites = resumed.config.suites;
+  // A comparison run with --rounds has a fixed plan and no budget; resumed without --rounds,
+  // the default budget this run would set is not a configured one.
+  const bool fixed = !resumed.config.budget_seconds;
+  if (fixed && derived.default_budget) mine.budget_seconds.reset();
+  if (derived.discovered) {
+    Config discovered;
+    discovered.suites = *derived.discovered;
+    const nlohmann::json found = config_to_json(discovered)["suites"];
+    const nlohmann::json listed = config_to_json(resumed.config)["suites"];
+    if (found != listed) {
+      throw UserError(fmt::format(
+          "--resume {}: the base's build holds other benchmark executables than the file lists "
+          "({} found now, {} listed): its build tree changed since the interruption; run "
+          "without --resume for a new comparison",
+          path, found.size(), listed.size()));
+    }
+    mine.suites = *derived.discovered;
+  }
+  // The rounds: a fixed plan's are this run's (configuration and --rounds); an adaptive plan's
+  // were set by its time plan during the run, against the same budget.
+  if (fixed) {
+    if (resumed.config.rounds != mine.rounds)
+      notes.push_back(fmt::format(
+          "--resume {}: the file plans {} rounds, the configuration and command line {}: the "
+          "resumed comparison runs {} (pass --rounds N for another number)",
+          path, resumed.config.rounds, mine.rounds, mine.rounds));
+  } else {
+    mine.rounds = resumed.config.rounds;
+  }
   const nlohmann::json a = config_to_json(resumed.config);
   const nlohmann::json b = config_to_json(mine);
-  if (a != b) {
+  nlohmann::json a_rest = a, b_rest = b;
+  a_rest.erase("rounds");
+  b_rest.erase("rounds");
+  if (a_rest != b_rest) {
     throw UserError(fmt::format(
         "--resume {}: its configuration differs from this run's ({}); resume with the same "
         ".benchpr.yml and options, or run without --resume for a new comparison",
-        path, differing_keys(a, b)));
+        path, differing_keys(a_rest, b_rest)));
   }
+  resumed.config = mine;
+  if (fixed) {
+    resumed.plan = make_schedule(mine.rounds, mine.warmup_rounds, resumed.seed);
+    if (resumed.rounds_done > static_cast<int>(resumed.plan.size())) {
+      throw UserError(fmt::format(
+          "--resume {}: it records {} rounds done, more than the {} planned; run without "
+          "--resume for a new comparison",
+          path, resumed.rounds_done, resumed.plan.size()));
+    }
+  }
+  return resumed;
+}
+
+void refuse_void(const std::string& path, const Results& resumed, bool void_marker) {
+  const bool file_says = resumed.stop_reason.find("comparison is void") != std::string::npos;
+  if (!file_says && !void_marker) return;
+  throw UserError(fmt::format(
+      "--resume {}: that comparison ended void ({}): a side's files changed under it, so none "
+      "of its rounds can be trusted; run the comparison again without --resume",
+      path,
+      file_says ? resumed.stop_reason
+                : "the work directory records it, though the file no longer says so"));
+}
+
+void check_worktree_commit(const std::string& path, const std::string& side,
+                           const std::string& expected, const std::string& recorded) {
+  if (recorded == expected) return;
+  throw UserError(fmt::format(
+      "--resume {}: the {} worktree holds {}, not the file's {} (another comparison ran in this "
+      "work directory since the interruption); run without --resume for a new comparison",
+      path, side, recorded.empty() ? "an unrecorded commit" : short_sha(recorded),
+      short_sha(expected)));
 }
 
 }  // namespace benchpr::app

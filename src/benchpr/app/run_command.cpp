@@ -323,14 +323,41 @@ PostOutcome post_or_say_why_not(const Report& report, const RunOptions& options,
 }
 
 // Continues the interrupted comparison: checked against what this run would compare (the same
-// revisions, configuration and builds), it replaces `results`.
-void resume_into(Results& results, Results resumed, const RunOptions& options, bool zero_config,
-                 const Progress& progress) {
-  check_resumable(options.resume, resumed, results, zero_config);
-  results = std::move(resumed);
+// revisions, configuration and builds), it replaces `results`, its plan derived by this run.
+void resume_into(Results& results, Results resumed, const RunOptions& options,
+                 const ResumeDerived& derived, const Progress& progress) {
+  std::vector<std::string> notes;
+  results = check_resumable(options.resume, std::move(resumed), results, derived, notes);
+  for (const std::string& note : notes) progress.line(note);
   progress.line(fmt::format("resuming {}: {} of {} rounds done, same builds, seed {}",
                             options.resume, results.rounds_done, results.plan.size(),
                             results.seed));
+}
+
+// The commit a worktree was materialised at, kept beside it for --resume.
+void record_worktree_commit(const std::string& file, const std::string& sha) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << sha << '\n';
+}
+
+std::string recorded_worktree_commit(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string sha;
+  if (in) std::getline(in, sha);
+  return sha;
+}
+
+// Before a resumed comparison measures again: it did not end void, and both worktrees are at
+// the file's commits; then their tracked files are written again from those commits.
+void check_resumed_workspace(const RunOptions& options, const Results& resumed,
+                             const runner::Workspace& ws, git::Repository& repo) {
+  std::error_code ec;
+  refuse_void(options.resume, resumed, std::filesystem::exists(ws.root + "/void", ec));
+  check_worktree_commit(options.resume, "base", resumed.base.sha,
+                        recorded_worktree_commit(ws.base_commit_file));
+  check_worktree_commit(options.resume, "PR", resumed.head.sha,
+                        recorded_worktree_commit(ws.head_commit_file));
+  repo.materialise(resumed.base.sha, ws.base_dir);
+  repo.materialise(resumed.head.sha, ws.head_dir);
 }
 
 void announce_comparison(const Results& results, const runner::Workspace& ws,
@@ -387,24 +414,39 @@ int run_command(const RunOptions& given) {
   check_outputs_outside_workspace(ws, {options.output, options.markdown, options.html});
   check_output_paths({options.output, options.markdown, options.html});
   warn_if_same_commit(results, progress);
-  // A resumed comparison reuses the worktrees and their builds as the interruption left them.
-  if (!resumed) repo.materialise(results.base.sha, ws.base_dir);
+  // A resumed comparison reuses the builds as the interruption left them, once the worktrees
+  // are checked to be at its commits.
+  if (resumed) {
+    check_resumed_workspace(options, *resumed, ws, repo);
+  } else {
+    repo.materialise(results.base.sha, ws.base_dir);
+    record_worktree_commit(ws.base_commit_file, results.base.sha);
+  }
   const bool zero_config = !config;
   results.config = zero_config ? zero_config_in_base(options, ws.base_dir, progress) : *config;
   results.seed = comparison_seed(options, shard, results);
   // The default plan spends the default budget: rounds go on (for the benchmarks still open)
   // until every benchmark is decided or the budget is spent. --rounds asks for a fixed plan, and
   // a shard's budget is the merged comparison's, so both keep the fixed rounds.
-  if (!results.config.budget_seconds && !options.rounds && !shard)
-    results.config.budget_seconds = kDefaultBudgetSeconds;
-  if (resumed) resume_into(results, std::move(*resumed), options, zero_config, progress);
+  ResumeDerived derived;
+  derived.default_budget = !results.config.budget_seconds && !options.rounds && !shard;
+  if (derived.default_budget) results.config.budget_seconds = kDefaultBudgetSeconds;
+  if (resumed) {
+    if (zero_config)
+      derived.discovered = runner::discover_benchmark_suites(
+          ws.base_dir + "/" + std::string(runner::kZeroConfigBuildDir), ws.base_dir);
+    resume_into(results, std::move(*resumed), options, derived, progress);
+  }
   check_valgrind(processes, results.config);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   warn_if_too_few_rounds(results.config, progress);
   if (!resumed)
     results.plan = make_schedule(results.config.rounds, results.config.warmup_rounds, results.seed);
   announce_comparison(results, ws, progress);
-  if (!resumed) repo.materialise(results.head.sha, ws.head_dir);
+  if (!resumed) {
+    repo.materialise(results.head.sha, ws.head_dir);
+    record_worktree_commit(ws.head_commit_file, results.head.sha);
+  }
 
   const runner::SessionSetup setup =
       session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);

@@ -11,6 +11,7 @@ runner::SessionSetup common_session_setup(const runner::Workspace& ws, const Run
   setup.head_dir = ws.head_dir;
   setup.out_dir = ws.out_dir;
   setup.log_dir = ws.log_dir;
+  setup.records_dir = ws.root;
   setup.persist_paths = {ws.results_path};
   if (!options.output.empty()) setup.persist_paths.push_back(options.output);
   // The warm-up round tells what a round costs.

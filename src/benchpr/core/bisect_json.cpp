@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/json_text_writer.hpp"
 #include "benchpr/core/results_json.hpp"
 
 namespace benchpr {
@@ -188,14 +189,17 @@ json json_array(const std::vector<T>& items, ToJson to_json) {
 }  // namespace
 
 json bisection_to_json(const Bisection& b) {
-  return {{"method", b.method},
-          {"commits", json_array(b.commits, commit_json)},
-          {"targets", json_array(b.targets, target_json)},
-          {"pairs", json_array(b.pairs, pair_json)},
-          {"budget_seconds", b.budget_seconds},
-          {"seconds", b.seconds},
-          {"complete", b.complete},
-          {"stop_reason", b.stop_reason}};
+  json j = {{"method", b.method},
+            {"commits", json_array(b.commits, commit_json)},
+            {"targets", json_array(b.targets, target_json)},
+            {"pairs", json_array(b.pairs, pair_json)},
+            {"budget_seconds", b.budget_seconds},
+            {"seconds", b.seconds},
+            {"complete", b.complete},
+            {"stop_reason", b.stop_reason}};
+  // Its reader's limit, lower than the results file's: commit subjects are untrusted text.
+  JsonTextWriter::cap_strings(j, kMaxText);
+  return j;
 }
 
 Bisection bisection_from_json(const json& j) {

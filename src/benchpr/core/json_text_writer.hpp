@@ -26,9 +26,21 @@ class JsonTextWriter {
  public:
   std::string& out;
 
+  // The longest string written, in bytes of UTF-8 (0: no limit): longer ones are cut with "…"
+  // (capped_utf8), so that a reader holding strings to that limit reads every file written.
+  std::size_t max_string = 0;
+
   explicit JsonTextWriter(std::string& buffer) : out(buffer) {}
 
   void string(std::string_view v) {
+    // An ill-formed byte becomes 3 bytes: only a string over a third of the limit can exceed it.
+    if (max_string != 0 && v.size() > max_string / 3) {
+      unlimited_string(capped_utf8(v, max_string));
+      return;
+    }
+    unlimited_string(v);
+  }
+  void unlimited_string(std::string_view v) {
     // Most strings (names, units, sides) need no escaping: copied as they are. Anything else
     // goes through nlohmann's serializer, which escapes and replaces ill-formed UTF-8: one
     // definition of valid JSON.
@@ -65,7 +77,22 @@ class JsonTextWriter {
   }
   void raw(std::string_view s) { out += s; }
   void dom(const nlohmann::json& j) {
+    if (max_string != 0 && holds_long_string(j, max_string / 3)) {
+      nlohmann::json capped = j;
+      cap_strings(capped, max_string);
+      out += capped.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return;
+    }
     out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  // Every string value in `j` (keys are benchpr's own) to at most `max_bytes` (capped_utf8).
+  static void cap_strings(nlohmann::json& j, std::size_t max_bytes) {
+    if (j.is_string()) {
+      std::string& s = j.get_ref<std::string&>();
+      if (s.size() > max_bytes / 3) s = capped_utf8(s, max_bytes);
+    } else if (j.is_structured()) {
+      for (auto& x : j) cap_strings(x, max_bytes);
+    }
   }
   // "key": at the start of a top-level field (after the first, preceded by a comma).
   void top(const char* key) {
@@ -134,6 +161,14 @@ class JsonTextWriter {
 
  private:
   bool first_ = true;
+
+  static bool holds_long_string(const nlohmann::json& j, std::size_t bytes) {
+    if (j.is_string()) return j.get_ref<const std::string&>().size() > bytes;
+    if (j.is_structured())
+      for (const auto& x : j)
+        if (holds_long_string(x, bytes)) return true;
+    return false;
+  }
 
   static bool needs_no_escaping(std::string_view v) {
     bool ascii = true;

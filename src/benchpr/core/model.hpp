@@ -332,6 +332,16 @@ enum class Origin {
 std::string_view to_string(Origin origin);
 std::optional<Origin> origin_from_string(std::string_view s);
 
+// The SHA-256 of a program (or a shared library it loads from the worktree) a suite runs, taken
+// right after the builds: what a resumed comparison must find again before it measures more.
+struct ExecutableDigest {
+  std::string suite;
+  Side side = Side::Base;
+  std::string path;    // relative to the side's worktree
+  std::string sha256;  // 64 hex digits
+  bool operator==(const ExecutableDigest&) const = default;
+};
+
 // Everything measured: persisted after every round (results JSON), and the input of the analysis.
 struct Results {
   int schema_version = 2;
@@ -362,6 +372,10 @@ struct Results {
   std::optional<Bisection> bisect;
   // Function-level profiles of the benchmarks that changed (or were asked for with --why).
   std::vector<BenchmarkProfile> profiles;
+  // The digests of what the suites run, as built (empty when no suite runs a worktree program).
+  std::vector<ExecutableDigest> executables;
+  // Rounds measured by an earlier process of a resumed comparison (0: measured in one process).
+  int resumed_rounds = 0;
   // Not Revisions: base.sha and head.sha are "" (no commits), and for ResultFiles every round's
   // `first` is Side::Base only because nothing says otherwise (one order: no position effect is
   // fitted) and the reports do not claim an interleaving.

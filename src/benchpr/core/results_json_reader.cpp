@@ -502,6 +502,23 @@ void read_trailer(const json& j, Results& r) {
   if (auto it = j.find("looks"); it != j.end() && !it->is_null()) r.looks = read_look_records(*it);
   if (auto it = j.find("profiles"); it != j.end() && !it->is_null())
     r.profiles = read_profiles(*it);
+  if (j.contains("executables")) {
+    const json& exes = get_array(j, "executables", "document", kMaxExecutables);
+    for (std::size_t i = 0; i < exes.size(); ++i) {
+      const std::string w = fmt::format("executables[{}]", i);
+      ExecutableDigest x;
+      x.suite = get_string(exes[i], "suite", w);
+      x.side = get_side(exes[i], "side", w);
+      x.path = get_string(exes[i], "path", w);
+      x.sha256 = get_string(exes[i], "sha256", w);
+      if (x.sha256.size() != 64 ||
+          x.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+        fail(w + ".sha256", "expected 64 hex digits");
+      r.executables.push_back(std::move(x));
+    }
+  }
+  r.resumed_rounds =
+      static_cast<int>(get_int(j, "resumed_rounds", "document", 0, r.rounds_done, 0));
 }
 
 }  // namespace results_dom

@@ -43,10 +43,14 @@ constexpr std::array<std::string_view, 13> kHeaderFields = {"schema_version",
                                                             "builds",
                                                             "runs"};
 constexpr std::string_view kSeriesField = "series";
-constexpr std::array<std::string_view, 12> kTrailerFields = {
+constexpr std::array<std::string_view, 14> kTrailerFields = {
     "rounds_done",      "complete",         "stop_reason", "measuring_seconds",
     "overhead_seconds", "workflow_run_url", "shard",       "partition",
-    "time_plan",        "bisect",           "looks",       "profiles"};
+    "time_plan",        "bisect",           "looks",       "profiles",
+    "executables",      "resumed_rounds"};
+// Digests of the suites' programs and their worktree libraries (runner/suite_files: at most 256
+// libraries per program), per suite and side.
+constexpr std::size_t kMaxExecutables = 20000;
 
 // Whether the readers read the top-level field `key` into the DOM of everything but the series.
 bool read_outside_the_series(std::string_view key);

@@ -287,6 +287,19 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
     w.top("profiles");
     w.lines(r.profiles, [&w](const BenchmarkProfile& b) { w.dom(benchmark_profile_json(b)); });
   }
+  if (!r.executables.empty()) {
+    w.top("executables");
+    w.lines(r.executables, [&w](const ExecutableDigest& x) {
+      w.dom({{"suite", x.suite},
+             {"side", to_string(x.side)},
+             {"path", x.path},
+             {"sha256", x.sha256}});
+    });
+  }
+  if (r.resumed_rounds > 0) {
+    w.top("resumed_rounds");
+    fmt::format_to(std::back_inserter(w.out), "{}", r.resumed_rounds);
+  }
   w.top("rounds_done");
   fmt::format_to(std::back_inserter(w.out), "{}", r.rounds_done);
   w.top("complete");
@@ -332,6 +345,9 @@ void write_results(std::string& out, const Results& results, const Analysis* ana
   out.clear();
   out.reserve(4096 + results.series.size() * 64 * (results.plan.size() + 4));
   Writer w(out);
+  // Every string under the readers' limit (results_json_schema.hpp): a commit subject of 1 MB
+  // must not make the file unreadable to `publish`.
+  w.max_string = results_schema::kMaxString;
   write_document(w, results, analysis);
 }
 

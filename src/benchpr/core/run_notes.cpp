@@ -101,6 +101,14 @@ std::vector<Note> run_notes(const Results& results, int analysed_rounds, const R
         NoteKind::Partial,
         partial_results_notice(analysed_rounds, planned_rounds(results), stopped_because(results)));
   }
+  if (results.resumed_rounds > 0) {
+    notes.emplace_back(fmt::format(
+        "Resumed after an interruption: round{} 1{} {} measured by the earlier benchpr process "
+        "and read back from its results file; the rest by the resumed one.",
+        results.resumed_rounds == 1 ? "" : "s",
+        results.resumed_rounds == 1 ? "" : fmt::format("–{}", results.resumed_rounds),
+        results.resumed_rounds == 1 ? "was" : "were"));
+  }
   if (results.config_changed_by_head) {
     notes.emplace_back(
         NoteKind::ConfigEdited,

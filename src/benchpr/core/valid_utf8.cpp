@@ -1,5 +1,7 @@
 #include "benchpr/core/valid_utf8.hpp"
 
+#include <algorithm>
+
 namespace benchpr {
 
 namespace {
@@ -55,6 +57,18 @@ std::string valid_utf8(std::string_view text) {
       pos += n;
     }
   }
+  return out;
+}
+
+std::string capped_utf8(std::string_view text, std::size_t max_bytes) {
+  constexpr std::string_view kEllipsis = "\u2026";
+  // Each ill-formed byte becomes 3: only as much of the text as can fit is converted.
+  std::string out = valid_utf8(text.substr(0, std::min(text.size(), max_bytes + 1)));
+  if (text.size() <= max_bytes && out.size() <= max_bytes) return out;
+  std::size_t cut = std::min(out.size(), max_bytes - kEllipsis.size());
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+  out.resize(cut);
+  out += kEllipsis;
   return out;
 }
 

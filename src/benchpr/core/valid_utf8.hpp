@@ -20,6 +20,10 @@ bool is_valid_utf8(std::string_view text);
 // `text` with every ill-formed byte replaced by U+FFFD (one replacement per byte).
 std::string valid_utf8(std::string_view text);
 
+// valid_utf8(text) in at most `max_bytes` bytes (at least 3): a longer text is cut at a character
+// boundary and ends with "…". What a writer stores where a reader holds strings to a limit.
+std::string capped_utf8(std::string_view text, std::size_t max_bytes);
+
 // In place; no allocation when the text is already valid.
 void make_valid_utf8(std::string& text);
 

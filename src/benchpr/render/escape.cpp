@@ -275,6 +275,32 @@ std::string one_line(std::string_view text, std::size_t max_chars) {
   return encode(clean_line(text, max_chars));
 }
 
+std::string terminal_line(std::string_view text, std::size_t max_chars) {
+  std::vector<char32_t> s = clean_line(text, text.size() + 1);
+  if (max_chars > 0 && s.size() > max_chars) {
+    const std::size_t tail = max_chars / 3;
+    const std::size_t head = max_chars - tail - 1;
+    std::vector<char32_t> cut(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(head));
+    cut.push_back(kEllipsis);
+    cut.insert(cut.end(), s.end() - static_cast<std::ptrdiff_t>(tail), s.end());
+    s = std::move(cut);
+  }
+  return encode(s);
+}
+
+std::string terminal_text(std::string_view text, std::size_t max_chars) {
+  std::string out;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = text.find('\n', start);
+    out += terminal_line(text.substr(start, end == std::string_view::npos ? end : end - start),
+                         max_chars);
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string safe_https_url(std::string_view url) {
   constexpr std::string_view kScheme = "https://";
   if (url.size() <= kScheme.size()) return "";

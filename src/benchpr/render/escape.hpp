@@ -39,6 +39,15 @@ std::string escape_code_block(std::string_view text, std::size_t max_lines = kCo
 // logs: a newline in a benchmark name must not start a line such as "::set-output".
 std::string one_line(std::string_view text, std::size_t max_chars = kInlineMaxChars);
 
+// A line for the terminal (progress, warnings, errors, the text report's quoted names): every
+// control character (C0, DEL, C1: ESC, BEL, CSI, OSC...) and bidi override removed, newlines and
+// tabs as spaces, invalid UTF-8 as U+FFFD, and at most max_chars code points: a longer line
+// keeps its start and its end (where messages say the fix) around a "…".
+inline constexpr std::size_t kTerminalLineMaxChars = 500;
+std::string terminal_line(std::string_view text, std::size_t max_chars = kTerminalLineMaxChars);
+// terminal_line for each line of a text of several lines.
+std::string terminal_text(std::string_view text, std::size_t max_chars = kTerminalLineMaxChars);
+
 // Text for HTML content and attribute values (the HTML report): & < > " ' as entities, invalid
 // UTF-8 as U+FFFD, control and bidi-override characters dropped (newlines and tabs become
 // spaces), capped at max_chars code points ("…").

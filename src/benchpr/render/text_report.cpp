@@ -181,8 +181,8 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
     out += "\n" + painted(kBold, "Which commit", color) + "\n";
     for (const BisectFinding& f : report.findings)
       out +=
-          "  " + one_line(f.name, kNameMaxChars) + ": " + one_line(plain_text(f.line), 600) + "\n";
-    out += "  " + painted(kDim, one_line(plain_text(report.summary), 600), color) + "\n";
+          "  " + one_line(f.name, kNameMaxChars) + ": " + one_line(plain_text(f.line), 400) + "\n";
+    out += "  " + painted(kDim, one_line(plain_text(report.summary), 400), color) + "\n";
   }
 
   std::vector<std::string> notes;
@@ -203,7 +203,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   out += "\n" +
          painted(recommendation_color(rec.kind),
                  fmt::format("{}{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
-                             rec.incomplete ? " (incomplete)" : "", one_line(rec.reason, 1000)),
+                             rec.incomplete ? " (incomplete)" : "", one_line(rec.reason, 400)),
                  color) +
          "\n";
   return out;

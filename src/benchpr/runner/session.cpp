@@ -4,6 +4,9 @@
 #include "benchpr/runner/session.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -47,17 +50,25 @@ void Session::persist(const Results& results, bool with_analysis) {
 }
 
 void Session::run(Results& results) {
-  if (setup_.resume) {
-    resume(results);
-    return;
-  }
+  // A resume refused leaves the file as it was: it throws before anything is measured.
+  if (setup_.resume) verify_resumed_programs(results);
   started_ = now_seconds();
   child_seconds_ = 0;
-  clean_unbuilt_worktrees(results);
+  if (!setup_.resume) {
+    clean_unbuilt_worktrees(results);
+    discard_suspect_build_trees(results);
+  }
   try {
-    run_measuring(results);
+    if (setup_.resume)
+      resume(results);
+    else
+      run_measuring(results);
   } catch (const TamperError& e) {
-    // What was measured before stays, but the comparison ends here and says why.
+    // What was measured before stays, but the comparison ends here and says why; the build
+    // trees it leaves are not trusted by the next comparison in this work directory.
+    if (!setup_.records_dir.empty()) {
+      std::ofstream(setup_.records_dir + "/void") << e.what() << '\n';
+    }
     if (files_) files_->end_round();
     results.complete = false;
     results.stop_reason = e.what();
@@ -84,12 +95,60 @@ void Session::clean_unbuilt_worktrees(const Results& results) {
   }
 }
 
+namespace {
+
+std::string built_record(const std::string& records_dir, Side side) {
+  return records_dir + (side == Side::Base ? "/base.built" : "/head.built");
+}
+
+}  // namespace
+
+void Session::discard_suspect_build_trees(const Results& results) {
+  if (setup_.records_dir.empty() || results.config.build.empty() || setup_.skip_build) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string void_marker = setup_.records_dir + "/void";
+  const bool was_void = fs::exists(void_marker, ec);
+  // A minute of slack for clocks that disagree a little (a network file system).
+  const long long now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count() +
+                           60LL * 1000000000LL;
+  for (Side side : {Side::Base, Side::Head}) {
+    const std::string& dir = side == Side::Base ? setup_.base_dir : setup_.head_dir;
+    const std::string record = built_record(setup_.records_dir, side);
+    std::string why;
+    if (was_void) {
+      why = "the previous comparison in this work directory ended void";
+    } else if (const auto future = first_future_dated(dir, now_ns)) {
+      why = *future + " is dated in the future, which only tampering does";
+    } else if (const auto built = load_tree_state(record)) {
+      if (const auto change = first_tree_change(*built, untracked_state(dir)))
+        why = *change + " since its build, by code run after it";
+    }
+    fs::remove(record, ec);
+    if (why.empty()) continue;
+    const std::size_t removed = remove_untracked_files(dir);
+    progress_(fmt::format(
+        "discarded the build outputs in the {}'s worktree ({} file(s)): {}; it is built again "
+        "from clean",
+        side_name(side), removed, why));
+  }
+  fs::remove(void_marker, ec);
+}
+
 void Session::run_measuring(Results& results) {
   const bool base_ok = build(results, Side::Base);
   // The PR's build runs after the base's and as the same user: it must leave the base's
   // worktree as the base's build left it.
   const WholeTreeState base_built = whole_tree_state(setup_.base_dir);
+  const bool records =
+      !setup_.records_dir.empty() && !results.config.build.empty() && !setup_.skip_build;
+  if (records && base_ok)
+    save_tree_state(untracked_state(setup_.base_dir), built_record(setup_.records_dir, Side::Base));
   const bool head_ok = !exec::interrupt_requested() && build(results, Side::Head);
+  if (records && head_ok)
+    save_tree_state(untracked_state(setup_.head_dir), built_record(setup_.records_dir, Side::Head));
   if (const auto change = first_tree_change(base_built, whole_tree_state(setup_.base_dir)))
     throw TamperError("the base's worktree changed during the PR's build (" + *change +
                       "): the PR's build wrote into the base's files; the comparison is void");
@@ -105,15 +164,14 @@ void Session::run_measuring(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
-  files_ = std::make_unique<SuiteFiles>(
-      setup_.copy_dir.empty() ? setup_.out_dir + "/exe" : setup_.copy_dir, setup_.base_dir,
-      setup_.head_dir);
+  files_ = make_suite_files();
   std::vector<SuiteConfig> timed;
   for (const SuiteConfig& s : results.config.suites)
     if (Config::measures_time(s)) timed.push_back(s);
   for (const std::string& line :
        files_->record(timed, results.config.build.empty() || setup_.skip_build))
     progress_(line);
+  results.executables = files_->digests();
   if (setup_.select_work) {
     WorkSelection w = setup_.select_work(results);
     if (w.nothing) {
@@ -149,12 +207,93 @@ void Session::run_measuring(Results& results) {
   run_rounds_and_finish(results);
 }
 
+std::unique_ptr<SuiteFiles> Session::make_suite_files() const {
+  return std::make_unique<SuiteFiles>(
+      setup_.copy_dir.empty() ? setup_.out_dir + "/exe" : setup_.copy_dir, setup_.base_dir,
+      setup_.head_dir);
+}
+
+void Session::check_programs_untouched(const Results& results) {
+  // A second record, in the work directory rather than the results file: the state (inode,
+  // size, change time, which the file's owner cannot set back) of each side's build outputs
+  // right after its build. A program replaced since, even with the file's digest rewritten to
+  // match, has another inode or change time.
+  if (setup_.records_dir.empty()) return;
+  for (Side side : {Side::Base, Side::Head}) {
+    const auto built = load_tree_state(built_record(setup_.records_dir, side));
+    if (!built) continue;
+    const WholeTreeState now =
+        untracked_state(side == Side::Base ? setup_.base_dir : setup_.head_dir);
+    for (const ExecutableDigest& x : results.executables) {
+      if (x.side != side) continue;
+      const auto was = built->find(x.path);
+      if (was == built->end()) continue;  // not a build output (a tracked script)
+      const auto is = now.find(x.path);
+      if (is != now.end() && is->second == was->second) continue;
+      files_.reset();
+      throw TamperError(fmt::format(
+          "cannot resume: the {}'s {} (suite {}) was {} since its build (the work directory's "
+          "record of the build differs): code run since changed what would be measured; run the "
+          "comparison again without --resume",
+          side_name(side), x.path, x.suite, is == now.end() ? "removed" : "rewritten"));
+    }
+  }
+}
+
+void Session::verify_resumed_programs(Results& results) {
+  files_ = make_suite_files();
+  std::vector<SuiteConfig> timed;
+  for (const SuiteConfig& s : results.config.suites)
+    if (Config::measures_time(s)) timed.push_back(s);
+  for (const std::string& line :
+       files_->record(timed, results.config.build.empty() || setup_.skip_build))
+    progress_(line);
+  std::vector<ExecutableDigest> now = files_->digests();
+  std::vector<ExecutableDigest> then = results.executables;
+  const auto order = [](const ExecutableDigest& a, const ExecutableDigest& b) {
+    return std::tie(a.suite, a.side, a.path) < std::tie(b.suite, b.side, b.path);
+  };
+  std::sort(now.begin(), now.end(), order);
+  std::sort(then.begin(), then.end(), order);
+  if (now == then) {
+    check_programs_untouched(results);
+    return;
+  }
+  // The first difference, named: a program replaced, or one run now that was not recorded.
+  std::string what;
+  for (const ExecutableDigest& x : now) {
+    const auto it = std::find_if(then.begin(), then.end(), [&](const ExecutableDigest& y) {
+      return y.suite == x.suite && y.side == x.side && y.path == x.path;
+    });
+    if (it == then.end()) {
+      what = fmt::format("the {}'s {} (suite {}) has no digest in the results file",
+                         side_name(x.side), x.path, x.suite);
+      break;
+    }
+    if (it->sha256 != x.sha256) {
+      what = fmt::format(
+          "the {}'s {} (suite {}) is not the file that was built (SHA-256 {} "
+          "then, {} now)",
+          side_name(x.side), x.path, x.suite, it->sha256.substr(0, 12), x.sha256.substr(0, 12));
+      break;
+    }
+  }
+  if (what.empty()) what = "the results file records programs this run does not find";
+  files_.reset();
+  throw TamperError(
+      "cannot resume: " + what +
+      ": code run since the builds (or an edit of the results file) changed what would be "
+      "measured; run the comparison again without --resume");
+}
+
 void Session::resume(Results& results) {
   // The budget counts the time spent before the interruption; the builds, the suites found
-  // after them and the instruction counts are the file's.
+  // after them and the instruction counts are the file's; the programs are the ones the
+  // file's digests name (verify_resumed_programs).
   started_ = now_seconds() - results.measuring_seconds;
   child_seconds_ = 0;
   resume_from_ = results.rounds_done;
+  results.resumed_rounds = results.rounds_done;
   if (results.rounds_done == 0 && !count_instructions_phase(results)) {
     mark_interrupted(results, 0);
     persist(results);

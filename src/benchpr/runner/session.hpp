@@ -62,6 +62,11 @@ struct SessionSetup {
   bool resume = false;
   // --why: a regular expression of benchmark names to profile beside the changed ones.
   std::string why;
+  // The work directory's own records ("" = none): `void`, written when a comparison ends void
+  // (a side's files changed under it), and `base.built`/`head.built`, each build tree's state
+  // right after its build. The next session discards a build tree whose record it cannot
+  // match before it builds (see discard_suspect_build_trees).
+  std::string records_dir;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.
@@ -152,6 +157,15 @@ class Session {
   void finish(Results& results);  // failures, overhead, the last write
   void mark_interrupted(Results& results, int round);
   void run_measuring(Results& results);
+  // Before the builds: a build tree the other side's code could have poisoned (after a void
+  // comparison, or holding files dated in the future) is discarded, so the build starts clean.
+  void discard_suspect_build_trees(const Results& results);
+  // A resumed session's checks before it measures: the suites' programs hashed again and
+  // compared with the digests the file recorded after the builds (TamperError on a difference).
+  void verify_resumed_programs(Results& results);
+  // Part of it: each program's file state matches the work directory's record of the build.
+  void check_programs_untouched(const Results& results);
+  std::unique_ptr<SuiteFiles> make_suite_files() const;
   // Removes the build outputs of earlier revisions when benchpr does not build.
   void clean_unbuilt_worktrees(const Results& results);
 

@@ -248,6 +248,65 @@ std::optional<std::string> first_tree_change(const WholeTreeState& before,
   return std::nullopt;
 }
 
+WholeTreeState untracked_state(const std::string& root) {
+  WholeTreeState state = whole_tree_state(root);
+  for (const std::string& rel : tracked_files(root)) state.erase(rel);
+  state.erase(".benchpr-manifest");
+  return state;
+}
+
+void save_tree_state(const WholeTreeState& state, const std::string& path) {
+  std::string text = "benchpr-tree 1\n";
+  for (const auto& [rel, s] : state)
+    text += fmt::format("{} {} {} {}", std::get<0>(s), std::get<1>(s), std::get<2>(s), rel) +
+            std::string(1, '\0');
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) return;  // a missing record only costs a clean build next time
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+}
+
+std::optional<WholeTreeState> load_tree_state(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  const std::string header = "benchpr-tree 1\n";
+  if (text.compare(0, header.size(), header) != 0) return std::nullopt;
+  WholeTreeState state;
+  for (std::size_t pos = header.size(); pos < text.size();) {
+    const auto end = text.find('\0', pos);
+    if (end == std::string::npos) return std::nullopt;
+    std::istringstream entry(text.substr(pos, end - pos));
+    unsigned long long inode = 0;
+    long long size = 0, ctime = 0;
+    if (!(entry >> inode >> size >> ctime) || entry.get() != ' ') return std::nullopt;
+    std::string rel;
+    std::getline(entry, rel, '\0');
+    state[rel] = {inode, size, ctime};
+    pos = end + 1;
+  }
+  return state;
+}
+
+std::optional<std::string> first_future_dated(const std::string& root, long long now_ns) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0) continue;
+    const long long mtime =
+        static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    if (mtime > now_ns) return it->path().lexically_relative(root).string();
+  }
+  return std::nullopt;
+}
+
 bool is_elf_file(const std::string& path) {
   return read_prefix(path, 4) == std::string(
                                      "\x7f"
@@ -403,6 +462,20 @@ std::size_t remove_untracked_files(const std::string& root) {
   std::size_t removed = 0;
   for (const fs::path& p : doomed) removed += fs::remove(p, ec) ? 1 : 0;
   return removed;
+}
+
+std::vector<ExecutableDigest> SuiteFiles::digests() const {
+  std::vector<ExecutableDigest> out;
+  for (const auto& [key, p] : programs_) {
+    const std::string root = real_dir(dir(key.second));
+    const auto relative = [&](const std::string& path) {
+      return fs::path(path).lexically_relative(root).generic_string();
+    };
+    out.push_back({key.first, key.second, relative(p.path), p.digest});
+    for (const LibraryFile& lib : p.libraries)
+      out.push_back({key.first, key.second, relative(lib.path), lib.digest});
+  }
+  return out;
 }
 
 void SuiteFiles::copy_side(const std::string& suite, Side side, const SuiteProgram& p) {

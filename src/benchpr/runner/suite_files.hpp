@@ -61,6 +61,18 @@ WholeTreeState whole_tree_state(const std::string& root);
 std::optional<std::string> first_tree_change(const WholeTreeState& before,
                                              const WholeTreeState& after);
 
+// The build tree of a worktree as its own build left it: the state of every file below `root`
+// the manifest does not list as tracked (build outputs). Kept in the work directory between
+// comparisons (save/load: nullopt when absent or unreadable) so that the next comparison sees
+// whether code run since (the other side's, or another pull request's) changed it.
+WholeTreeState untracked_state(const std::string& root);
+void save_tree_state(const WholeTreeState& state, const std::string& path);
+std::optional<WholeTreeState> load_tree_state(const std::string& path);
+
+// The first file below `root` (relative path) whose modification time is later than `now_ns`
+// (nanoseconds since the epoch): a build output dated ahead so that make never replaces it.
+std::optional<std::string> first_future_dated(const std::string& root, long long now_ns);
+
 // True when the file starts with the ELF magic number.
 bool is_elf_file(const std::string& path);
 
@@ -83,6 +95,10 @@ class SuiteFiles {
   // command), programs outside the worktrees, and, with `warn_stale` (benchpr did not build),
   // programs older than their revision's checkout (a build output of another revision).
   std::vector<std::string> record(const std::vector<SuiteConfig>& suites, bool warn_stale);
+
+  // The digests record() took, by suite and side, paths relative to the side's worktree: what
+  // the results file keeps so that a resumed comparison runs the same programs.
+  std::vector<ExecutableDigest> digests() const;
 
   // Before a round: fresh copies for both sides, each hashed as it is written.
   void begin_round();

@@ -38,6 +38,8 @@ Workspace prepare_workspace(const std::string& root) {
   w.out_dir = w.root + "/out";
   w.log_dir = w.root + "/logs";
   w.results_path = w.root + "/results.json";
+  w.base_commit_file = w.root + "/wt/base.commit";
+  w.head_commit_file = w.root + "/wt/head.commit";
   for (const auto& d : {w.root, w.base_dir, w.head_dir, w.out_dir, w.log_dir}) make_dir(d);
   return w;
 }

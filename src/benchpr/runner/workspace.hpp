@@ -21,6 +21,10 @@ struct Workspace {
   std::string out_dir;       // per-run result files
   std::string log_dir;       // build and run logs
   std::string results_path;  // root/results.json, rewritten after every round
+  // The commit each worktree was last materialised at (root/wt/base.commit, root/wt/head.commit):
+  // what a resumed comparison checks its worktrees against.
+  std::string base_commit_file;
+  std::string head_commit_file;
 };
 
 // Creates the directories (error names the path when it cannot).
