@@ -484,6 +484,9 @@ struct BenchmarkAnalysis {
   int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;
   std::vector<double> round_changes;  // per analysed round head/base - 1, kMissing if absent
+  // Instruction counts: the sentence (after the name) when a side's two counts disagree by more
+  // than half the threshold (core/instruction_analysis.hpp); "" when they agree.
+  std::string count_check;
 
   bool has_flag(BenchmarkFlag flag) const;
   void add_flag(BenchmarkFlag flag);  // once: a flag found twice is still one flag
