@@ -184,6 +184,11 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
                         const std::vector<ProfileRequest>& requests, const ProfileSetup& setup,
                         const std::function<void(const std::string&)>& progress) {
   if (requests.empty()) return true;
+  {
+    // An earlier comparison's folders: each run makes fresh ones with new names.
+    std::error_code ec;
+    fs::remove_all(setup.work_dir, ec);
+  }
   const std::function<double()> now = setup.now ? setup.now : wall_seconds;
   const auto skip_all = [&](std::size_t from, const std::string& why) {
     for (std::size_t i = from; i < requests.size(); ++i) {
