@@ -251,8 +251,9 @@ struct BenchmarkSeries {
   std::string head_failure;
   FailureKind base_failure_kind = FailureKind::None;  // the kind of base_failure
   FailureKind head_failure_kind = FailureKind::None;
-  // Instruction counts (metric "instructions"): one value per side, at index 0, in
-  // instructions per iteration; the series' suite is instruction_suite_name(suite).
+  // Instruction counts (metric "instructions"): per side the count at index 0, in instructions
+  // per iteration, and the self-check count at index 1 (runner/callgrind.hpp, IterationWeights);
+  // the series' suite is instruction_suite_name(suite).
   // Google Benchmark times: which one base/head hold ("cpu_time" / "real_time"; "" otherwise),
   // and both times per round like base/head (empty when the format has no such times).
   std::string metric;
