@@ -69,7 +69,7 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
                        "--seed", "7", "--rounds", "10", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
-  EXPECT_NE(r.err.find("counting instructions under Callgrind: 10 runs (5 benchmarks"),
+  EXPECT_NE(r.err.find("counting instructions under Callgrind, base: 5 benchmarks (two runs each)"),
             std::string::npos)
       << r.err;
 
@@ -151,6 +151,72 @@ TEST(Instructions, InstructionsOnlySuiteRunsNoRounds) {
   EXPECT_NEAR((*a)["change"].get<double>(), -0.5, 0.002);
   EXPECT_EQ(find_benchmark(doc, "micro", "BM_A"), nullptr);
   EXPECT_NE(r.out.find("Looks good to merge"), std::string::npos) << r.out;
+}
+
+// Work a repetition does once, in its first iteration: a lazily filled table, and the reseeding
+// of a Mersenne Twister whose state is regenerated (624 words) at its first draw. Per iteration
+// both loops do a handful of instructions; counted at one iteration per repetition, as before,
+// the one-off work was all of the count (about 1,000 and 15,000 instructions "per iteration").
+constexpr const char* kOneOffPrelude = R"(
+#include <random>
+#include <vector>
+// Set before every repetition (Google Benchmark's Setup): the loop's first iteration then does
+// the repetition's one-off work.
+static bool g_table_fresh = true, g_rng_fresh = true;
+static void fresh_table(const benchmark::State&) { g_table_fresh = true; }
+static void fresh_rng(const benchmark::State&) { g_rng_fresh = true; }
+)";
+
+std::vector<GbenchCase> one_off_cases() {
+  return {
+      {"BM_LazyTable",
+       "static std::vector<int> table; if (g_table_fresh) { g_table_fresh = false; "
+       "table.assign(4096, 1); } benchmark::DoNotOptimize(table[17]);",
+       "->Setup(fresh_table)"},
+      {"BM_Reseed",
+       "static std::mt19937 rng; if (g_rng_fresh) { g_rng_fresh = false; rng.seed(7); } "
+       "benchmark::DoNotOptimize(rng());",
+       "->Setup(fresh_rng)"},
+      {"BM_Work", spin(1000), ""},
+  };
+}
+
+TEST(Instructions, WhatARepetitionDoesOnceIsNotCountedAsAnIteration) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.metric = "instructions";
+  write_gbench_project(repo, one_off_cases(), cfg, kOneOffPrelude);
+  repo.commit_base_and_branch();
+  repo.write("README.md", "words\n");
+  repo.commit("a README");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  const auto count = [&](const std::string& name) {
+    const json* b = find_benchmark(doc, "micro (instructions)", name);
+    EXPECT_NE(b, nullptr) << name << "\n" << r.err;
+    return b ? (*b)["base"].get<double>() : NAN;
+  };
+  // A load, a compare and a branch, and DoNotOptimize: about 10 per iteration.
+  EXPECT_LT(count("BM_LazyTable"), 30) << r.err;
+  // mt19937 draws cost about 20 instructions each, and regenerating its 624 words about 15 per
+  // draw spread over them: under 60, far from the 15,000 of the one-off work.
+  EXPECT_LT(count("BM_Reseed"), 60) << r.err;
+  EXPECT_GT(count("BM_Reseed"), 10) << r.err;
+  // spin(1000): about 4 instructions per step, whatever the iterations.
+  EXPECT_GT(count("BM_Work"), 3000);
+  EXPECT_LT(count("BM_Work"), 6000);
+  // Identical code on both sides: the same counts, and the two counts of each side agree.
+  for (const char* name : {"BM_LazyTable", "BM_Reseed", "BM_Work"}) {
+    const json* b = find_benchmark(doc, "micro (instructions)", name);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ((*b)["verdict"], "unchanged") << b->dump();
+  }
+  EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
 }
 
 TEST(Instructions, MissingValgrindIsOneErrorNamingThePackage) {

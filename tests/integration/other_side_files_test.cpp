@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 
+#include "benchpr/core/results_json.hpp"
 #include "faults_helpers.hpp"
 
 namespace benchpr::testing::faults {
@@ -168,6 +169,87 @@ TEST(OtherSideFiles, AfterAVoidComparisonTheBuildTreesAreDiscarded) {
   EXPECT_NE(e.err.find("the previous comparison in this work directory ended void"),
             std::string::npos)
       << e.err;
+}
+
+// The PR's code under Callgrind: waits until a job of the base's has finished (its `rc` file is
+// there), then triples the count in every Callgrind file of the base's it finds below the work
+// directory (../../out from its worktree), as a PR could (the folders are named on its own
+// command line, or found by walking /proc). Natively it does nothing.
+constexpr const char* kRewriteBaseCounts = R"(
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+static std::string tripled(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) == 0) line = key + std::to_string(3 * std::stoull(line.substr(key.size())));
+    out += line + "\n";
+  }
+  return out;
+}
+static int rewrite_base_counts() {
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (preload == nullptr || std::strstr(preload, "vgpreload") == nullptr) return 0;
+  namespace fs = std::filesystem;
+  const auto base_files = [](const char* wanted) {
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator("../../out", ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      const std::string path = it->path().string(), file = it->path().filename().string();
+      if (path.find("base") != std::string::npos && file.rfind(wanted, 0) == 0)
+        found.push_back(it->path());
+    }
+    return found;
+  };
+  for (int i = 0; i < 1200 && base_files("rc").empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (const fs::path& f : base_files("cg.")) {
+    std::ifstream in(f);
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::ofstream(f, std::ios::trunc) << tripled(tripled(text.str(), "summary: "), "totals: ");
+  }
+  return 0;
+}
+static const int kRewritten = rewrite_base_counts();
+)";
+
+TEST(OtherSideFiles, APrThatRewritesTheBasesCallgrindFilesDoesNotChangeItsCounts) {
+  TempRepo repo;
+  GbenchConfig config = small_config();
+  config.metric = "instructions";
+  // The PR does twice the work. Before: the base's counts were read after the PR's jobs had run,
+  // tripled, and a 2x regression read "Looks good to merge", 33% fewer instructions.
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(4000), ""}}, config,
+                     "", kRewriteBaseCounts);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 600);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  const json doc = read_json(out / "results.json");
+  const json* work = find_benchmark(doc, "micro (instructions)", "BM_Work");
+  ASSERT_NE(work, nullptr) << e.err;
+  EXPECT_EQ((*work)["verdict"], "regression") << work->dump() << "\n" << e.err;
+  EXPECT_NEAR((*work)["change"].get<double>(), 1.0, 0.02) << work->dump();
+  EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
+  // The regression's profile: the base's counted files changed after they were read, so they are
+  // not reused; the base is profiled afresh, and its profile agrees with its count.
+  EXPECT_NE(e.err.find("not reusing the base side's counted run"), std::string::npos)
+      << contains_msg(e.err, "not reusing the base side's counted run");
+  const Results results = results_from_string(slurp(out / "results.json"));
+  ASSERT_EQ(results.profiles.size(), 1u);
+  const BenchmarkProfile& p = results.profiles[0];
+  ASSERT_TRUE(p.base && p.head) << p.skipped;
+  EXPECT_FALSE(p.from_counts);
+  EXPECT_NEAR(p.base->total / (*work)["base"].get<double>(), 1.0, 0.02);
+
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ TEST(Why, TheSlowerHelperFirstIdenticalCodeNothingInlinedCodeItsCaller) {
   EXPECT_NE(r.out.find("❌ regression · mostly `hash_key(unsigned int)`"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("<details><summary>Where BM&#95;Same changed"), std::string::npos);
-  EXPECT_NE(r.out.find("Function-level profiles: 3 benchmarks, one Callgrind run per side, "),
+  EXPECT_NE(r.out.find("Function-level profiles: 3 benchmarks, one Callgrind job per side, "),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("(2 read from the instruction counts' runs)."), std::string::npos) << r.out;

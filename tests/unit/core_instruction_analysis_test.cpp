@@ -35,6 +35,29 @@ TEST(InstructionAnalysis, ChangeAtOrAboveTheThresholdIsARegressionOrImprovement)
   EXPECT_NEAR(down.change, -0.005, 1e-12);
 }
 
+TEST(InstructionAnalysis, TwoCountsOfASideThatDisagreeAreANote) {
+  // The check count (index 1) within half the 0.5% threshold: 10,020 / 10,000 - 1 = 0.2%, no
+  // note; the PR's 10,500 against 10,300: 1.9% apart, a note naming the side and both counts.
+  BenchmarkSeries s = counts(10000, 10300);
+  s.base.push_back(10020);
+  s.head.push_back(10500);
+  const BenchmarkAnalysis a = analyse_instruction_series(s, 0.005);
+  EXPECT_EQ(a.verdict, Verdict::Regression);
+  EXPECT_NEAR(a.change, 0.03, 1e-12);  // from the counts at index 0
+  EXPECT_EQ(a.count_check.find("base"), std::string::npos) << a.count_check;
+  EXPECT_NE(a.count_check.find("the PR's two counts differ by 1.9% (10300 and 10500"),
+            std::string::npos)
+      << a.count_check;
+  Analysis analysis;
+  analysis.benchmarks = {a};
+  const std::vector<Note> notes = time_instruction_disagreements(analysis);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].plain().rfind("`BM_A`: the PR's two counts differ", 0), 0u)
+      << notes[0].plain();
+  s.head[1] = 10310;  // 0.1% apart: they agree
+  EXPECT_TRUE(analyse_instruction_series(s, 0.005).count_check.empty());
+}
+
 TEST(InstructionAnalysis, BelowTheThresholdAndIdenticalAreUnchanged) {
   const BenchmarkAnalysis small = analyse_instruction_series(counts(10000, 10049), 0.005);
   EXPECT_EQ(small.verdict, Verdict::Unchanged);

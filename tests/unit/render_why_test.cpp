@@ -134,7 +134,7 @@ TEST(RenderWhy, NoteSaysWhenProfilesCameFromTheCountsRuns) {
   r.profiles[1].from_counts = false;
   r.profiles[1].seconds = 3.1;
   EXPECT_EQ(why_note(r),
-            "Function-level profiles: 2 benchmarks, one Callgrind run per side, 3.1s in all (1 "
+            "Function-level profiles: 2 benchmarks, one Callgrind job per side, 3.1s in all (1 "
             "read from the instruction counts' runs).");
 }
 

@@ -1,5 +1,6 @@
 // Reading Callgrind's dumps into instructions per iteration: captured dump files (Callgrind
 // 3.19 on a Google Benchmark 1.7.1 binary) and hand-checked groupings.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,57 @@ TEST(CallgrindPerIteration, NoLoopOrNoIterationsIsAFailureWithAReason) {
   EXPECT_TRUE(zero.failure);
 }
 
+// Three repetitions as Google Benchmark runs them under Callgrind: a warm-up repetition, then two
+// counted ones, each Finish dump followed by FinishKeepRunning's own prologue.
+CallgrindRun run_of(double warm_up, double first, double second, long long iterations) {
+  return {{finish(warm_up), pause(20), finish(first), pause(20), finish(second), pause(20)},
+          iterations};
+}
+
+TEST(CallgrindTwoRuns, TheDifferenceTakesOutWhatARepetitionCostsOnce) {
+  // A loop of 200 instructions per iteration whose first iteration also pays 10,000 once (the
+  // lazy fill of a random generator's state) and 8 of entry and exit. At one iteration per
+  // repetition that is 10,208, counted whole as before; at 1,000 iterations 210,008.
+  // (210,008 - 10,208) / (1,000 - 1) = 199,800 / 999 = 200.
+  const CallgrindRun one = run_of(12000, 10208, 10208, 1);
+  const CallgrindRun many = run_of(215000, 210008, 210008, 1000);
+  const TwoRunCount c = instructions_per_iteration(one, many, 3);
+  EXPECT_EQ(c.failure, std::nullopt) << c.failure.value_or("");
+  EXPECT_DOUBLE_EQ(c.instructions, 200);
+  EXPECT_DOUBLE_EQ(c.check, 200);  // both repetitions of the second run agree
+  // The weights: minus 1/(2 x 999) on each counted dump of the first, plus on the second's.
+  const IterationWeights w = iteration_weights(one, many, 3);
+  EXPECT_DOUBLE_EQ(w.first[2], -1.0 / 1998);
+  EXPECT_DOUBLE_EQ(w.second[4], 1.0 / 1998);
+  EXPECT_EQ(w.first[0], 0);   // the warm-up
+  EXPECT_EQ(w.second[1], 0);  // a prologue
+}
+
+TEST(CallgrindTwoRuns, TheCheckIsTheRepetitionFarthestFromTheMean) {
+  // The second run's repetitions differ: 210,008 and 212,006, mean 211,007.
+  // Count: (211,007 - 10,208) / 999 = 201; check (the first, as far as the second):
+  // (210,008 - 10,208) / 999 = 200.
+  const TwoRunCount c =
+      instructions_per_iteration(run_of(0, 10208, 10208, 1), run_of(0, 210008, 212006, 1000), 3);
+  EXPECT_DOUBLE_EQ(c.instructions, 201);
+  EXPECT_DOUBLE_EQ(c.check, 200);
+}
+
+TEST(CallgrindTwoRuns, FixedIterationsAverageEveryCountedRepetition) {
+  // ->Iterations(7) in both runs: (700 + 700 + 700 + 714) / (4 x 7) = 100.5; the check is the
+  // repetition farthest from the second run's mean 707, the first of the two: 700 / 7 = 100.
+  const TwoRunCount c =
+      instructions_per_iteration(run_of(900, 700, 700, 7), run_of(900, 700, 714, 7), 3);
+  EXPECT_DOUBLE_EQ(c.instructions, 100.5);
+  EXPECT_DOUBLE_EQ(c.check, 100);
+}
+
+TEST(CallgrindTwoRuns, EitherRunWithoutALoopIsAFailure) {
+  const TwoRunCount c = instructions_per_iteration(run_of(0, 10, 10, 1), {{}, 1000}, 3);
+  EXPECT_TRUE(c.failure);
+  EXPECT_TRUE(std::isnan(c.instructions));
+}
+
 TEST(CallgrindFailures, UnsupportedInstructionIsNamed) {
   const std::string log =
       "==1== Callgrind, a call-graph generating cache profiler\n"
@@ -111,6 +163,9 @@ TEST(CallgrindArguments, TimerBoundariesAndOneIterationPerRepetition) {
   EXPECT_NE(b.find("--benchmark_min_time=0 "), std::string::npos);
   EXPECT_NE(b.find("--benchmark_repetitions=3"), std::string::npos);
   EXPECT_NE(b.find("--benchmark_out='/w/out.json'"), std::string::npos);
+  EXPECT_NE(callgrind_benchmark_arguments("BM_Vec/64", "/w/out.json", kCallgrindLongMinTime)
+                .find("--benchmark_min_time=0.05 "),
+            std::string::npos);
 }
 
 TEST(CallgrindThreads, MultiThreadedBenchmarksAreRecognised) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -123,21 +124,36 @@ std::string dump(const char* trigger, int count) {
       trigger, count, count);
 }
 
-// The folder the instruction counts leave for one benchmark and side: exit code 0, 2 iterations
-// per repetition, three repetitions (the first, a warm-up, counts 1000).
-void counted_folder(const std::string& dir, int per_repetition) {
-  std::filesystem::create_directories(dir);
+// The folder the instruction counts leave for one benchmark and side: exit code 0, and two
+// processes of three repetitions each (the first, a warm-up, counts 1000): the first at 1
+// iteration per repetition, f() counting 50 (its one-off cost), the second at 11, counting
+// 50 + 10 x per_iteration. The files' digests are recorded as the counts record them.
+SealedRun counted_folder(const std::string& dir, int per_iteration) {
+  std::filesystem::create_directories(dir + "/1");
+  std::filesystem::create_directories(dir + "/2");
   const auto write = [&dir](const std::string& name, const std::string& text) {
     std::ofstream(dir + "/" + name) << text;
   };
   write("rc", "0 1.0 2.0\n");
-  write("out.json",
-        R"({"benchmarks": [{"name": "BM_A", "run_type": "iteration", "iterations": 2}]})");
-  write("cg.7.1", dump("FinishKeepRunning", 1000));
-  write("cg.7.2", dump("PauseTiming", 5));  // FinishKeepRunning's prologue: not timed
-  write("cg.7.3", dump("FinishKeepRunning", per_repetition));
-  write("cg.7.4", dump("PauseTiming", 5));
-  write("cg.7.5", dump("FinishKeepRunning", per_repetition));
+  for (const auto& [process, iterations, count] :
+       {std::tuple<std::string, int, int>{"1", 1, 50 + per_iteration},
+        std::tuple<std::string, int, int>{"2", 11, 50 + 11 * per_iteration}}) {
+    write(
+        process + "/out.json",
+        fmt::format(
+            R"({{"benchmarks": [{{"name": "BM_A", "run_type": "iteration", "iterations": {}}}]}})",
+            iterations));
+    write(process + "/cg.7.1", dump("FinishKeepRunning", 1000));
+    write(process + "/cg.7.2", dump("PauseTiming", 5));  // FinishKeepRunning's prologue
+    write(process + "/cg.7.3", dump("FinishKeepRunning", count));
+    write(process + "/cg.7.4", dump("PauseTiming", 5));
+    write(process + "/cg.7.5", dump("FinishKeepRunning", count));
+  }
+  SealedRun sealed;
+  sealed.dir = dir;
+  const CountedRunFiles files = read_counted_run(dir, "BM_A", false, nullptr, &sealed.digests);
+  EXPECT_FALSE(files.failure) << *files.failure;
+  return sealed;
 }
 
 TEST(ProfileBenchmarks, ReadsTheInstructionCountsRunsWithoutRunningAgain) {
@@ -145,10 +161,12 @@ TEST(ProfileBenchmarks, ReadsTheInstructionCountsRunsWithoutRunningAgain) {
   FakeValgrind fake;
   ProfileSetup setup;
   setup.work_dir = ::testing::TempDir() + "/reuse/profiles";
-  setup.counts_dir = ::testing::TempDir() + "/reuse/instructions";
-  std::filesystem::remove_all(setup.counts_dir);
-  counted_folder(setup.counts_dir + "/core-base-00003", 400);
-  counted_folder(setup.counts_dir + "/core-head-00003", 600);
+  const std::string counts = ::testing::TempDir() + "/reuse/instructions";
+  std::filesystem::remove_all(counts);
+  SealedRuns sealed;
+  sealed[{"core", Side::Base, "BM_A"}] = counted_folder(counts + "/base-abcdef/core-00003", 200);
+  sealed[{"core", Side::Head, "BM_A"}] = counted_folder(counts + "/head-abcdef/core-00003", 300);
+  setup.counted = &sealed;
   setup.seconds_left = 0;  // no budget left: a profile that costs nothing is still made
   ASSERT_TRUE(profile_benchmarks(fake, r, {{"core", "BM_A", "regression"}}, setup,
                                  [](const std::string&) {}));
@@ -157,10 +175,36 @@ TEST(ProfileBenchmarks, ReadsTheInstructionCountsRunsWithoutRunningAgain) {
   EXPECT_TRUE(p.from_counts);
   EXPECT_EQ(p.seconds, 0);
   ASSERT_TRUE(p.base && p.head) << p.skipped;
-  // Two counted repetitions of 2 iterations: 400 / 2 per iteration on the base, 600 / 2 on the PR.
-  EXPECT_EQ(p.base->total, 200);
-  EXPECT_EQ(p.head->functions.at(0).self, 300);
+  // Per iteration, the one-off 50 taken out: ((50 + 11 x 200) - (50 + 200)) / (11 - 1) = 200.
+  EXPECT_DOUBLE_EQ(p.base->total, 200);
+  EXPECT_DOUBLE_EQ(p.head->functions.at(0).self, 300);
   EXPECT_EQ(fake.commands.size(), 1u);  // the probe only: no Callgrind run
+}
+
+TEST(ProfileBenchmarks, ACountedRunRewrittenSinceItWasReadIsNotReused) {
+  Results r = two_suites();
+  FakeValgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/sealed/profiles";
+  const std::string counts = ::testing::TempDir() + "/sealed/instructions";
+  std::filesystem::remove_all(counts);
+  SealedRuns sealed;
+  sealed[{"core", Side::Base, "BM_A"}] = counted_folder(counts + "/base-abcdef/core-00003", 200);
+  sealed[{"core", Side::Head, "BM_A"}] = counted_folder(counts + "/head-abcdef/core-00003", 300);
+  // The PR's code rewrites a dump of the base's, after the count read it.
+  std::ofstream(counts + "/base-abcdef/core-00003/2/cg.7.5") << dump("FinishKeepRunning", 99999);
+  setup.counted = &sealed;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(profile_benchmarks(fake, r, {{"core", "BM_A", "regression"}}, setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  ASSERT_EQ(r.profiles.size(), 1u);
+  EXPECT_FALSE(r.profiles[0].from_counts);
+  // Profiled afresh instead (the fake Callgrind fails): the rewritten file is never read.
+  EXPECT_EQ(fake.commands.size(), 2u);
+  bool said = false;
+  for (const std::string& l : lines)
+    said = said || l.find("2/cg.7.5 changed after the count was read") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "benchpr/core/instruction_analysis.hpp"
 
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,15 @@ constexpr const char* kSuffix = " (instructions)";
 
 double first_value(const std::vector<double>& v) {
   return !v.empty() && std::isfinite(v.front()) && v.front() > 0 ? v.front() : kMissing;
+}
+
+std::string count_text(double v) {
+  return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v);
+}
+
+// The check count at index 1, when there is one.
+double check_value(const std::vector<double>& v) {
+  return v.size() > 1 && std::isfinite(v[1]) && v[1] > 0 ? v[1] : kMissing;
 }
 
 bool time_significant(Verdict v) {
@@ -64,6 +74,21 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   }
   a.rounds_used = 1;
   a.change = head / base - 1;
+  // The self-check: each side's count from one repetition alone must agree with its count.
+  std::string disagree;
+  for (const auto& [word, count, check] :
+       {std::tuple<const char*, double, double>{"base", base, check_value(s.base)},
+        std::tuple<const char*, double, double>{"PR", head, check_value(s.head)}}) {
+    if (is_missing(check) || std::fabs(check / count - 1) <= count_agreement(threshold)) continue;
+    disagree += fmt::format(
+        "{}the {}'s two counts differ by {} ({} and {} instructions per "
+        "iteration)",
+        disagree.empty() ? "" : "; ", word, format_percent(std::fabs(check / count - 1)),
+        count_text(count), count_text(check));
+  }
+  if (!disagree.empty())
+    a.count_check = ": " + disagree +
+                    ": its loop does not do the same work at every run, so its count is not exact.";
   // Exact: the interval is the point itself, so every reader of ci/eq sees no uncertainty.
   a.ci_low = a.ci_high = a.eq_low = a.eq_high = a.change;
   // No per-round changes: there are no rounds, and the per-round table is about time.
@@ -83,11 +108,15 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   return a;
 }
 
+double count_agreement(double threshold) { return threshold / 2; }
+
 std::vector<Note> time_instruction_disagreements(const Analysis& analysis) {
   std::vector<Note> out;
   const auto note = [&out](const std::string& name, const std::string& rest) {
     out.emplace_back(NoteKind::Other, std::move(Sentence().code(name).text(rest)).take());
   };
+  for (const BenchmarkAnalysis& ins : analysis.benchmarks)
+    if (is_instruction_analysis(ins) && !ins.count_check.empty()) note(ins.name, ins.count_check);
   for (const BenchmarkAnalysis& ins : analysis.benchmarks) {
     if (!is_instruction_analysis(ins) || !std::isfinite(ins.change)) continue;
     for (const BenchmarkAnalysis& t : analysis.benchmarks) {

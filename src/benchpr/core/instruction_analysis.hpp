@@ -22,9 +22,15 @@ bool is_instruction_analysis(const BenchmarkAnalysis& b);
 // `failed`, `added`, `removed` as for time.
 BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double threshold);
 
+// How far a side's check count (index 1: one repetition of the longer Callgrind run alone) may
+// be from its count (index 0) before the comment says the count is not repeatable: half the
+// threshold, a difference that could move the verdict.
+double count_agreement(double threshold);
+
 // Sentences for the benchmarks whose time and instruction count disagree: instructions flat
 // while time is significantly worse or better (the PR waits, misses caches, calls the kernel),
-// or instructions changed beyond their threshold while time was shown unchanged.
+// or instructions changed beyond their threshold while time was shown unchanged; and first, for
+// those whose two counts of a side disagree (BenchmarkAnalysis::count_check).
 std::vector<Note> time_instruction_disagreements(const Analysis& analysis);
 
 }  // namespace benchpr

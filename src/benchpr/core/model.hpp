@@ -251,8 +251,9 @@ struct BenchmarkSeries {
   std::string head_failure;
   FailureKind base_failure_kind = FailureKind::None;  // the kind of base_failure
   FailureKind head_failure_kind = FailureKind::None;
-  // Instruction counts (metric "instructions"): one value per side, at index 0, in
-  // instructions per iteration; the series' suite is instruction_suite_name(suite).
+  // Instruction counts (metric "instructions"): per side the count at index 0, in instructions
+  // per iteration, and the self-check count at index 1 (runner/callgrind.hpp, IterationWeights);
+  // the series' suite is instruction_suite_name(suite).
   // Google Benchmark times: which one base/head hold ("cpu_time" / "real_time"; "" otherwise),
   // and both times per round like base/head (empty when the format has no such times).
   std::string metric;
@@ -498,6 +499,9 @@ struct BenchmarkAnalysis {
   int worse_rounds = 0;              // rounds where the PR was worse
   int better_rounds = 0;
   std::vector<double> round_changes;  // per analysed round head/base - 1, kMissing if absent
+  // Instruction counts: the sentence (after the name) when a side's two counts disagree by more
+  // than half the threshold (core/instruction_analysis.hpp); "" when they agree.
+  std::string count_check;
 
   bool has_flag(BenchmarkFlag flag) const;
   void add_flag(BenchmarkFlag flag);  // once: a flag found twice is still one flag

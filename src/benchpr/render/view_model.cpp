@@ -361,7 +361,10 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
   if (runs == 0 && counted == 0) return "";
   std::string text = fmt::format(
       "Instructions: counted per iteration of the benchmark's loop by Callgrind (Valgrind), one "
-      "run per side of each benchmark ({} runs, {}{}). Counts are exact, so a change of ±{} or "
+      "job per side of each benchmark ({} runs, {}{}), which runs it at one iteration per "
+      "repetition and at many and divides the difference by the difference in iterations, so "
+      "what a repetition does once is not counted as an iteration. Counts are exact, so a "
+      "change of ±{} or "
       "more is reported without rounds or confidence intervals. They do not see time spent "
       "waiting (sleep, I/O, locks), in the kernel (system calls), on cache misses or branch "
       "mispredictions, or at another clock frequency: such changes show in time only.",

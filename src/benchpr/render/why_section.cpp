@@ -83,8 +83,9 @@ std::string section(const Results& results, const BenchmarkProfile& p) {
     if (std::isfinite(d.explained))
       out += fmt::format(
           "These functions explain {} of the change. Counts are each function's own "
-          "instructions per iteration (self: without what it calls), exact, from one Callgrind "
-          "run per side; the call path is the heaviest chain of callers in the PR.\n\n",
+          "instructions per iteration (self: without what it calls), exact, from Callgrind "
+          "runs at two iteration counts per side; the call path is the heaviest chain of callers "
+          "in the PR.\n\n",
           share_text(d.explained));
   } else if (!d.same_instructions) {
     out += "No function's own count moved by 0.1% of the total: the change is spread thin.\n\n";
@@ -146,7 +147,7 @@ std::string why_note(const Results& results) {
         benchmarks);
   } else if (done > 0) {
     out = fmt::format(
-        "Function-level profiles: {}, one Callgrind run per side, {} in all{}.", benchmarks,
+        "Function-level profiles: {}, one Callgrind job per side, {} in all{}.", benchmarks,
         format_duration(seconds),
         reused > 0 ? fmt::format(" ({} read from the instruction counts' runs)", reused) : "");
   }

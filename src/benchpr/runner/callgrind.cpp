@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -42,14 +43,15 @@ std::string callgrind_arguments(const std::string& out_prefix) {
       shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish);
 }
 
-std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path) {
+std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path,
+                                          double min_time) {
   // Later flags win over the suite's own (--benchmark_min_time=1 in `run:` for example).
   return fmt::format(
-      "{} --benchmark_min_time=0 --benchmark_repetitions={} "
+      "{} --benchmark_min_time={} --benchmark_repetitions={} "
       "--benchmark_enable_random_interleaving=false --benchmark_report_aggregates_only=false "
       "--benchmark_display_aggregates_only=false --benchmark_format=console "
       "--benchmark_out_format=json --benchmark_out={}",
-      gbench_filter_argument({name}), kCallgrindRepetitions, shell_quote(json_path));
+      gbench_filter_argument({name}), min_time, kCallgrindRepetitions, shell_quote(json_path));
 }
 
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
@@ -100,8 +102,101 @@ CountedDumps counted_dumps(const std::vector<CallgrindDump>& dumps, int repetiti
   // the last ones are the repetitions.
   out.repetitions =
       std::min(reps.size() - 1, static_cast<std::size_t>(std::max(1, repetitions - 1)));
-  for (std::size_t r = reps.size() - out.repetitions; r < reps.size(); ++r)
+  for (std::size_t r = reps.size() - out.repetitions; r < reps.size(); ++r) {
     out.dumps.insert(out.dumps.end(), reps[r].begin(), reps[r].end());
+    out.by_repetition.push_back(reps[r]);
+  }
+  return out;
+}
+
+namespace {
+
+double repetition_total(const std::vector<CallgrindDump>& dumps,
+                        const std::vector<std::size_t>& rep) {
+  double sum = 0;
+  for (std::size_t i : rep) sum += dumps[i].instructions;
+  return sum;
+}
+
+std::optional<std::string> run_failure(const CallgrindRun& run, const CountedDumps& counted,
+                                       int repetitions) {
+  if (counted.seen == 0)
+    return "Callgrind saw no benchmark loop (benchmark::State::ResumeTiming and "
+           "FinishKeepRunning were not found: a Google Benchmark library without symbols?)";
+  if (run.iterations <= 0) return "the benchmark reported no iterations";
+  if (counted.repetitions == 0)
+    return fmt::format("Callgrind saw {} run of the benchmark's loop, expected {}", counted.seen,
+                       repetitions);
+  return std::nullopt;
+}
+
+}  // namespace
+
+IterationWeights iteration_weights(const CallgrindRun& first, const CallgrindRun& second,
+                                   int repetitions) {
+  IterationWeights w;
+  w.first.assign(first.dumps.size(), 0.0);
+  w.second.assign(second.dumps.size(), 0.0);
+  w.first_iterations = first.iterations;
+  w.second_iterations = second.iterations;
+  const CountedDumps a = counted_dumps(first.dumps, repetitions);
+  const CountedDumps b = counted_dumps(second.dumps, repetitions);
+  if ((w.failure = run_failure(first, a, repetitions))) return w;
+  if ((w.failure = run_failure(second, b, repetitions))) return w;
+  const double n1 = static_cast<double>(first.iterations);
+  const double n2 = static_cast<double>(second.iterations);
+  const double ra = static_cast<double>(a.repetitions), rb = static_cast<double>(b.repetitions);
+  // The check: one counted repetition of the second process alone, the one farthest from the
+  // mean (its weights), against the same first process.
+  std::size_t farthest = 0;
+  double mean = 0;
+  for (const auto& rep : b.by_repetition) mean += repetition_total(second.dumps, rep) / rb;
+  for (std::size_t r = 0; r < b.by_repetition.size(); ++r)
+    if (std::fabs(repetition_total(second.dumps, b.by_repetition[r]) - mean) >
+        std::fabs(repetition_total(second.dumps, b.by_repetition[farthest]) - mean))
+      farthest = r;
+  w.check_first.assign(first.dumps.size(), 0.0);
+  w.check_second.assign(second.dumps.size(), 0.0);
+  if (n2 > n1) {
+    for (std::size_t i : a.dumps) w.first[i] = w.check_first[i] = -1.0 / (ra * (n2 - n1));
+    for (std::size_t i : b.dumps) w.second[i] = 1.0 / (rb * (n2 - n1));
+    for (std::size_t i : b.by_repetition[farthest]) w.check_second[i] = 1.0 / (n2 - n1);
+  } else {
+    // The same iterations in both (the benchmark fixes them): nothing to take apart, every
+    // counted repetition is one more count of the same loop.
+    const double all = ra * n1 + rb * n2;
+    for (std::size_t i : a.dumps) w.first[i] = 1.0 / all;
+    for (std::size_t i : b.dumps) w.second[i] = 1.0 / all;
+    for (std::size_t i : b.by_repetition[farthest]) w.check_second[i] = 1.0 / n2;
+  }
+  return w;
+}
+
+double weighted_instructions(const std::vector<CallgrindDump>& dumps,
+                             const std::vector<double>& weights) {
+  double sum = 0;
+  for (std::size_t i = 0; i < dumps.size() && i < weights.size(); ++i)
+    sum += weights[i] * dumps[i].instructions;
+  return sum;
+}
+
+TwoRunCount instructions_per_iteration(const CallgrindRun& first, const CallgrindRun& second,
+                                       int repetitions) {
+  TwoRunCount out;
+  const IterationWeights w = iteration_weights(first, second, repetitions);
+  if (w.failure) {
+    out.failure = w.failure;
+    return out;
+  }
+  const double count =
+      weighted_instructions(first.dumps, w.first) + weighted_instructions(second.dumps, w.second);
+  if (!(count > 0)) {
+    out.failure = "Callgrind counted no instructions in the benchmark's loop";
+    return out;
+  }
+  out.instructions = count;
+  out.check = weighted_instructions(first.dumps, w.check_first) +
+              weighted_instructions(second.dumps, w.check_second);
   return out;
 }
 

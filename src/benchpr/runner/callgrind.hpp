@@ -17,16 +17,23 @@
 namespace benchpr::runner {
 
 // Repetitions per process: the first warms up (lazy symbol binding, first allocations), the
-// others are counted. Each runs one iteration (--benchmark_min_time=0) unless the benchmark
-// fixes its own count.
+// others are counted. Each benchmark runs in two processes: the first at one iteration per
+// repetition (--benchmark_min_time=0), the second at the iterations Google Benchmark chooses for
+// kCallgrindLongMinTime seconds under Callgrind. The difference of their counts over the
+// difference of their iterations is the count per iteration: what a repetition costs once (a
+// lazy initialisation, the first refill of a random generator's state, the loop's entry and
+// exit) cancels out, and what recurs every k iterations is spread over many.
 inline constexpr int kCallgrindRepetitions = 3;
+inline constexpr double kCallgrindLongMinTime = 0.05;
 
 // valgrind's arguments (without the program): Callgrind, children traced (the suite's command
 // runs through sh), dumps named `out_prefix`.<pid>.<n>.
 std::string callgrind_arguments(const std::string& out_prefix);
 
-// Google Benchmark's arguments for one benchmark alone, one iteration per repetition, JSON out.
-std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path);
+// Google Benchmark's arguments for one benchmark alone, JSON out: one iteration per repetition
+// (min_time 0, the first process) or as many as `min_time` seconds take (the second).
+std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path,
+                                          double min_time = 0);
 
 struct CallgrindDump {
   enum class Trigger { Pause, Finish, Other } trigger = Trigger::Other;
@@ -41,9 +48,10 @@ std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text);
 // grouped into repetitions, the first left out (it warms up), those of the last
 // `repetitions` - 1 kept. The instruction counts and the function profiles both add these up.
 struct CountedDumps {
-  std::vector<std::size_t> dumps;  // indices into the dumps given
-  std::size_t repetitions = 0;     // how many repetitions they make up
-  std::size_t seen = 0;            // repetitions seen in all
+  std::vector<std::size_t> dumps;                       // indices into the dumps given
+  std::vector<std::vector<std::size_t>> by_repetition;  // the same, per counted repetition
+  std::size_t repetitions = 0;                          // how many repetitions they make up
+  std::size_t seen = 0;                                 // repetitions seen in all
 };
 CountedDumps counted_dumps(const std::vector<CallgrindDump>& dumps, int repetitions);
 
@@ -57,6 +65,42 @@ struct PerIteration {
 // benchmark's JSON). `repetitions` is what was asked for.
 PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps, int repetitions,
                                         long long iterations);
+
+// The two processes' dumps and iterations per repetition (from the benchmark's JSON).
+struct CallgrindRun {
+  std::vector<CallgrindDump> dumps;
+  long long iterations = 0;
+};
+
+// How much each dump weighs in the count per iteration: the count (and a profile, function by
+// function) is the sum of weight × dump over both processes. With N1 < N2 iterations per
+// repetition, S the first process's mean counted repetition and L the second's:
+// (L − S) / (N2 − N1). With N1 = N2 (a benchmark that fixes its own iterations) the mean of all
+// counted repetitions over N. `check`: the count from each of the second process's counted
+// repetitions alone (the same formula with that repetition for L): the counts that must agree.
+struct IterationWeights {
+  std::vector<double> first;        // per dump of the first process (0: not counted)
+  std::vector<double> second;       // per dump of the second
+  std::vector<double> check_first;  // the weights of the check count farthest from the count
+  std::vector<double> check_second;
+  long long first_iterations = 0, second_iterations = 0;
+  std::optional<std::string> failure;  // no count: why
+};
+IterationWeights iteration_weights(const CallgrindRun& first, const CallgrindRun& second,
+                                   int repetitions);
+
+// Σ weight × dump.instructions.
+double weighted_instructions(const std::vector<CallgrindDump>& dumps,
+                             const std::vector<double>& weights);
+
+// The count per iteration of two processes, and the check count (kMissing when there is none).
+struct TwoRunCount {
+  double instructions = kMissing;
+  double check = kMissing;
+  std::optional<std::string> failure;
+};
+TwoRunCount instructions_per_iteration(const CallgrindRun& first, const CallgrindRun& second,
+                                       int repetitions);
 
 // The reason a benchmark could not be counted, from what Valgrind printed (nothing when nothing
 // Valgrind-specific is recognised): an instruction Valgrind does not know, for example.

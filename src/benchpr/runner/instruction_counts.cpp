@@ -1,10 +1,14 @@
 #include "benchpr/runner/instruction_counts.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -15,6 +19,7 @@
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/file_digest.hpp"
 #include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
 
@@ -70,13 +75,14 @@ bool simple_command(const std::string& run) {
 
 // The suite's command for one benchmark: `{out}` filled in as for time runs, benchpr's flags last.
 std::string benchmark_command(const SuiteConfig& suite, const Config& config,
-                              const std::string& name, const std::string& json_path) {
+                              const std::string& name, const std::string& json_path,
+                              double min_time) {
   std::string cmd = suite.run;
   const std::string quoted = shell_quote(json_path);
   for (auto pos = cmd.find("{out}"); pos != std::string::npos; pos = cmd.find("{out}", pos))
     cmd.replace(pos, 5, quoted);
   if (!config.bench_args.empty()) cmd += " " + config.bench_args;
-  cmd += callgrind_benchmark_arguments(name, json_path);
+  cmd += callgrind_benchmark_arguments(name, json_path, min_time);
   if (simple_command(suite.run) &&
       simple_command(config.bench_args.empty() ? "x" : "x " + config.bench_args))
     return cmd;
@@ -156,6 +162,7 @@ std::string last_line(const std::string& text) {
 
 struct Outcome {
   double value = kMissing;
+  double check = kMissing;             // the count from one repetition of the second process alone
   std::optional<std::string> failure;  // why there is no count
   FailureKind kind = FailureKind::None;
   double seconds = 0;
@@ -163,7 +170,92 @@ struct Outcome {
   bool ran = false;
 };
 
-Outcome read_outcome(const Job& job, double timeout) {
+}  // namespace
+
+CountedRunFiles read_counted_run(const std::string& job_dir, const std::string& name,
+                                 bool keep_texts, const FileDigests* expected,
+                                 FileDigests* record) {
+  CountedRunFiles out;
+  std::set<std::string> seen;
+  // Each file is read once, and its digest taken of the bytes read: what is checked is what is
+  // used.
+  const auto read = [&](const std::string& relative,
+                        std::size_t max) -> std::optional<std::string> {
+    std::string text = read_or_empty(job_dir + "/" + relative, max);
+    const std::string digest = sha256_hex(text);
+    seen.insert(relative);
+    if (record) (*record)[relative] = digest;
+    if (expected) {
+      const auto it = expected->find(relative);
+      if (it == expected->end() || it->second != digest) {
+        out.failure = fmt::format(
+            "Callgrind's file {} changed after the count was read (the other side's code "
+            "can write there)",
+            relative);
+        out.failure_kind = FailureKind::BadOutput;
+        return std::nullopt;
+      }
+    }
+    return text;
+  };
+  for (const char* process : {"1", "2"}) {
+    CallgrindRun& run = std::string(process) == "1" ? out.first : out.second;
+    std::vector<std::string>& texts =
+        std::string(process) == "1" ? out.first_texts : out.second_texts;
+    const std::optional<std::string> json = read(std::string(process) + "/out.json", 64u << 20);
+    if (!json) return out;
+    const Iterations iterations = iterations_from_json(*json, name);
+    if (iterations.error) {
+      out.failure = *iterations.error;
+      out.failure_kind = FailureKind::BenchmarkError;
+      return out;
+    }
+    run.iterations = iterations.count;
+    std::vector<std::pair<std::pair<long, long>, std::string>> files;  // (pid, part) -> name
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(job_dir + "/" + process, ec)) {
+      const std::string file = entry.path().filename().string();
+      // cg.<pid>.<part>: the dumps; cg.<pid> alone is the profile written at exit.
+      long pid = 0, part = 0;
+      char tail = 0;
+      if (std::sscanf(file.c_str(), "cg.%ld.%ld%c", &pid, &part, &tail) != 2) continue;
+      files.push_back({{pid, part}, file});
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& [key, file] : files) {
+      std::optional<std::string> text = read(std::string(process) + "/" + file, 256u << 20);
+      if (!text) return out;
+      const std::optional<CallgrindDump> d = parse_callgrind_dump(*text);
+      if (!d) continue;
+      if (key.first != files.front().first.first) {
+        out.failure = "more than one process ran the benchmark's loop under Callgrind";
+        out.failure_kind = FailureKind::BadOutput;
+        return out;
+      }
+      run.dumps.push_back(*d);
+      if (keep_texts) texts.push_back(std::move(*text));
+    }
+  }
+  if (expected) {
+    for (const auto& [relative, digest] : *expected) {
+      (void)digest;
+      if (seen.count(relative) == 0) {
+        out.failure = fmt::format(
+            "Callgrind's file {} is gone since the count was read (the other side's code can "
+            "write there)",
+            relative);
+        out.failure_kind = FailureKind::BadOutput;
+        return out;
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+Outcome read_outcome(const Job& job, double timeout, FileDigests* seal,
+                     CountedRunFiles* keep = nullptr) {
   Outcome o;
   std::istringstream rc(read_or_empty(job.dir + "/rc"));
   int code = -1;
@@ -199,38 +291,21 @@ Outcome read_outcome(const Job& job, double timeout) {
     if (std::string tail = last_line(log); !tail.empty()) *o.failure += ": " + tail;
     return o;
   }
-  const Iterations iterations =
-      iterations_from_json(read_or_empty(job.dir + "/out.json", 64u << 20), job.name);
-  if (iterations.error) {
-    o.failure = *iterations.error;
-    o.kind = FailureKind::BenchmarkError;
+  CountedRunFiles files = read_counted_run(job.dir, job.name, keep != nullptr, nullptr, seal);
+  if (files.failure) {
+    o.failure = files.failure;
+    o.kind = files.failure_kind;
     return o;
   }
-  std::vector<std::pair<std::pair<long, long>, CallgrindDump>> dumps;  // (pid, part) -> dump
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(job.dir, ec)) {
-    const std::string file = entry.path().filename().string();
-    // cg.<pid>.<part>: the dumps; cg.<pid> alone is the profile written at exit.
-    long pid = 0, part = 0;
-    char tail = 0;
-    if (std::sscanf(file.c_str(), "cg.%ld.%ld%c", &pid, &part, &tail) != 2) continue;
-    if (auto d = parse_callgrind_dump(read_or_empty(entry.path().string(), 64u << 20)))
-      dumps.push_back({{pid, part}, *d});
+  const CountedRunFiles* read = &files;
+  if (keep) {
+    *keep = std::move(files);
+    read = keep;
   }
-  std::sort(dumps.begin(), dumps.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<CallgrindDump> ordered;
-  for (const auto& d : dumps) {
-    if (d.first.first != dumps.front().first.first) {
-      o.failure = "more than one process ran the benchmark's loop under Callgrind";
-      o.kind = FailureKind::BadOutput;
-      return o;
-    }
-    ordered.push_back(d.second);
-  }
-  const PerIteration per =
-      instructions_per_iteration(ordered, kCallgrindRepetitions, iterations.count);
+  const TwoRunCount per =
+      instructions_per_iteration(read->first, read->second, kCallgrindRepetitions);
   o.value = per.instructions;
+  o.check = per.check;
   o.failure = per.failure;
   if (o.failure) o.kind = FailureKind::BadOutput;
   return o;
@@ -238,9 +313,48 @@ Outcome read_outcome(const Job& job, double timeout) {
 
 }  // namespace
 
-std::string callgrind_benchmark_command(const SuiteConfig& suite, const Config& config,
-                                        const std::string& name, const std::string& json_path) {
-  return benchmark_command(suite, config, name, json_path);
+std::string callgrind_job_script(const SuiteConfig& suite, const Config& c, const std::string& name,
+                                 const std::string& worktree, const std::string& job_dir,
+                                 const std::string& valgrind) {
+  const auto run = [&](const char* process, double min_time, const char* redirect) {
+    const std::string at = job_dir + "/" + process;
+    return fmt::format(
+        "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} {redirect} {log} 2>&1",
+        fmt::arg("timeout", std::max(1.0, std::ceil(c.timeout_for(suite)))),
+        fmt::arg("valgrind", shell_quote(valgrind)),
+        fmt::arg("args", callgrind_arguments(at + "/cg")),
+        fmt::arg("cmd", benchmark_command(suite, c, name, at + "/out.json", min_time)),
+        fmt::arg("redirect", redirect), fmt::arg("log", shell_quote(job_dir + "/log")));
+  };
+  // "exit-code start end" to rc: a batch never fails for one job.
+  return fmt::format(
+      "cd {dir} || {{ echo \"127 0 0\" > {rc}; exit 0; }}\n"
+      "start=$(date +%s.%N)\n"
+      "{first}\n"
+      "code=$?\n"
+      "if [ \"$code\" -eq 0 ]; then\n"
+      "{second}\n"
+      "code=$?\n"
+      "fi\n"
+      "echo \"$code $start $(date +%s.%N)\" > {rc}\n",
+      fmt::arg("dir", shell_quote(worktree)), fmt::arg("rc", shell_quote(job_dir + "/rc")),
+      fmt::arg("first", run("1", 0, ">")),
+      fmt::arg("second", run("2", kCallgrindLongMinTime, ">>")));
+}
+
+CallgrindJobResult read_callgrind_job(const std::string& job_dir, const std::string& name,
+                                      double timeout, bool keep_texts, FileDigests* record) {
+  Job job;
+  job.dir = job_dir;
+  job.name = name;
+  CallgrindJobResult out;
+  const Outcome o = read_outcome(job, timeout, record, keep_texts ? &out.files : nullptr);
+  out.instructions = o.value;
+  out.check = o.check;
+  out.failure = o.failure;
+  out.kind = o.kind;
+  out.seconds = o.seconds;
+  return out;
 }
 
 BenchmarkIterations benchmark_iterations(const std::string& json_text, const std::string& name) {
@@ -258,87 +372,80 @@ std::string valgrind_missing_message() {
 
 namespace {
 
-// The Callgrind runs to make: one per benchmark and side. A suite that cannot be listed and a
+// The Callgrind jobs of one side: one per benchmark. A suite that cannot be listed and a
 // multi-threaded benchmark are recorded as failures instead. Nothing when interrupted.
-struct JobPlan {
-  std::vector<Job> jobs;
-  std::size_t benchmarks = 0;  // on the base side
-};
-
-std::optional<JobPlan> plan_jobs(exec::ProcessRunner& processes, Results& results,
-                                 const InstructionSetup& setup,
-                                 const std::function<void(const std::string&)>& progress) {
+std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Results& results,
+                                          const InstructionSetup& setup, Side side,
+                                          const std::string& side_dir,
+                                          const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
-  JobPlan plan;
+  std::vector<Job> jobs;
   for (const SuiteConfig& suite : c.suites) {
     if (!c.counts_instructions(suite)) continue;
     if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
     const std::string series_suite = instruction_suite_name(suite.name);
-    for (Side side : {Side::Base, Side::Head}) {
-      const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
-      Listing listing = list_benchmarks(processes, results, suite, dir);
-      std::vector<std::string>& names = listing.names;
-      if (setup.only) {
-        if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
-          const std::set<std::string> keep(mine->second.begin(), mine->second.end());
-          std::erase_if(names, [&keep](const std::string& n) { return keep.count(n) == 0; });
-        }
-      }
-      if (exec::interrupt_requested()) return std::nullopt;
-      if (listing.failure) {
-        progress(fmt::format("  {} {}: {}", side_word(side), suite.name, *listing.failure));
-        set_failure(results, series_suite, "(suite " + series_suite + ")", side, *listing.failure);
-        continue;
-      }
-      if (side == Side::Base) plan.benchmarks += names.size();
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        const std::string& name = names[i];
-        if (is_multithreaded_benchmark(name)) {
-          set_failure(results, series_suite, name, side,
-                      "multi-threaded: Callgrind runs threads one at a time and cannot count one "
-                      "thread's loop (its time is compared)",
-                      FailureKind::Setup);
-          continue;
-        }
-        Job job;
-        job.suite = &suite;
-        job.side = side;
-        job.name = name;
-        // The same length on both sides ("base"/"head", the benchmark's place in the list): the
-        // JSON path is on the benchmark's command line, and its length can move the allocator's
-        // state, and so the count of a loop that allocates.
-        job.dir = fmt::format("{}/{}-{}-{:05}", setup.work_dir, suite.name, to_string(side), i);
-        plan.jobs.push_back(std::move(job));
+    const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
+    Listing listing = list_benchmarks(processes, results, suite, dir);
+    std::vector<std::string>& names = listing.names;
+    if (setup.only) {
+      if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
+        const std::set<std::string> keep(mine->second.begin(), mine->second.end());
+        std::erase_if(names, [&keep](const std::string& n) { return keep.count(n) == 0; });
       }
     }
+    if (exec::interrupt_requested()) return std::nullopt;
+    if (listing.failure) {
+      progress(fmt::format("  {} {}: {}", side_word(side), suite.name, *listing.failure));
+      set_failure(results, series_suite, "(suite " + series_suite + ")", side, *listing.failure);
+      continue;
+    }
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& name = names[i];
+      if (is_multithreaded_benchmark(name)) {
+        set_failure(results, series_suite, name, side,
+                    "multi-threaded: Callgrind runs threads one at a time and cannot count one "
+                    "thread's loop (its time is compared)",
+                    FailureKind::Setup);
+        continue;
+      }
+      Job job;
+      job.suite = &suite;
+      job.side = side;
+      job.name = name;
+      // The same length on both sides (side folders of one length, the benchmark's place in the
+      // list): the JSON path is on the benchmark's command line, and its length can move the
+      // allocator's state, and so the count of a loop that allocates.
+      job.dir = fmt::format("{}/{}-{:05}", side_dir, suite.name, i);
+      jobs.push_back(std::move(job));
+    }
   }
-  return plan;
+  return jobs;
 }
 
-// Writes each job's script and the list the batch runs; false (every job recorded as failed)
-// when the list cannot be written.
+// A fresh folder for one side's jobs below `parent`, its name unpredictable ("base-" or "head-"
+// and six random characters: the same length for both sides), readable by its owner only.
+std::optional<std::string> make_side_dir(const std::string& parent, Side side) {
+  std::string path = parent + "/" + std::string(to_string(side)) + "-XXXXXX";
+  if (::mkdtemp(path.data()) == nullptr) return std::nullopt;
+  return path;
+}
+
+// Writes each job's script and the list the batch runs into `side_dir`; false (every job
+// recorded as failed) when the list cannot be written. Each script runs the benchmark under
+// Callgrind twice: at one iteration per repetition (1/) and, when that worked, at the
+// iterations kCallgrindLongMinTime takes (2/).
 bool write_job_scripts(const std::vector<Job>& jobs, Results& results,
-                       const InstructionSetup& setup,
+                       const InstructionSetup& setup, const std::string& side_dir,
                        const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
   std::error_code ec;
   std::string list;
   for (const Job& job : jobs) {
-    fs::create_directories(job.dir, ec);
-    const std::string dir = job.side == Side::Base ? setup.base_dir : setup.head_dir;
-    // Each job writes "exit-code start end" to rc: the batch itself never fails for one job.
-    const std::string script = fmt::format(
-        "cd {dir} || {{ echo \"127 0 0\" > {rc}; exit 0; }}\n"
-        "start=$(date +%s.%N)\n"
-        "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} > {log} 2>&1\n"
-        "code=$?\n"
-        "echo \"$code $start $(date +%s.%N)\" > {rc}\n",
-        fmt::arg("dir", shell_quote(dir)), fmt::arg("rc", shell_quote(job.dir + "/rc")),
-        fmt::arg("timeout", std::max(1.0, std::ceil(c.timeout_for(*job.suite)))),
-        fmt::arg("valgrind", shell_quote(setup.valgrind)),
-        fmt::arg("args", callgrind_arguments(job.dir + "/cg")),
-        fmt::arg("cmd", benchmark_command(*job.suite, c, job.name, job.dir + "/out.json")),
-        fmt::arg("log", shell_quote(job.dir + "/log")));
+    fs::create_directories(job.dir + "/1", ec);
+    fs::create_directories(job.dir + "/2", ec);
+    const std::string script = callgrind_job_script(
+        *job.suite, c, job.name, job.side == Side::Base ? setup.base_dir : setup.head_dir, job.dir,
+        setup.valgrind);
     try {
       write_file_atomically(job.dir + "/job.sh", script);
     } catch (const StoreError& e) {
@@ -347,7 +454,7 @@ bool write_job_scripts(const std::vector<Job>& jobs, Results& results,
     list += job.dir + "/job.sh\n";
   }
   try {
-    write_file_atomically(setup.work_dir + "/jobs.list", list);
+    write_file_atomically(side_dir + "/jobs.list", list);
   } catch (const StoreError& e) {
     for (const Job& job : jobs)
       set_failure(results, instruction_suite_name(job.suite->name), job.name, job.side, e.what());
@@ -357,12 +464,14 @@ bool write_job_scripts(const std::vector<Job>& jobs, Results& results,
 }
 
 // Each job's run record, and its count or failure in the instruction series; how many failed.
+// Every job's files are read here, once, and sealed (setup.sealed).
 int record_outcomes(const std::vector<Job>& jobs, Results& results, const InstructionSetup& setup,
-                    const std::function<void(const std::string&)>& progress) {
-  double first_start = 0;
+                    double& first_start, const std::function<void(const std::string&)>& progress) {
   std::vector<Outcome> outcomes;
-  for (const Job& job : jobs) {
-    outcomes.push_back(read_outcome(job, results.config.timeout_for(*job.suite)));
+  std::vector<FileDigests> digests(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const Job& job = jobs[i];
+    outcomes.push_back(read_outcome(job, results.config.timeout_for(*job.suite), &digests[i]));
     if (outcomes.back().ran && (first_start == 0 || outcomes.back().started < first_start))
       first_start = outcomes.back().started;
   }
@@ -375,7 +484,7 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
     rec.round = 0;
     rec.suite = suite;
     rec.side = job.side;
-    rec.started = setup.started + (o.ran ? o.started - first_start : 0);
+    rec.started = setup.started + (o.ran ? std::max(0.0, o.started - first_start) : 0);
     rec.seconds = o.seconds;
     rec.ok = !o.failure;
     rec.failure = o.failure ? job.name + ": " + *o.failure : "";
@@ -390,7 +499,11 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
       continue;
     }
     BenchmarkSeries& s = instruction_series(results, suite, job.name);
-    (job.side == Side::Base ? s.base : s.head) = {o.value};
+    std::vector<double> values = {o.value};
+    if (std::isfinite(o.check) && o.check > 0) values.push_back(o.check);
+    (job.side == Side::Base ? s.base : s.head) = std::move(values);
+    if (setup.sealed)
+      (*setup.sealed)[{job.suite->name, job.side, job.name}] = {job.dir, std::move(digests[i])};
   }
   return failed;
 }
@@ -404,39 +517,50 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   std::error_code ec;
   fs::remove_all(setup.work_dir, ec);
   fs::create_directories(setup.work_dir, ec);
-  const std::optional<JobPlan> plan = plan_jobs(processes, results, setup, progress);
-  if (!plan) return false;
-  const std::vector<Job>& jobs = plan->jobs;
-  if (jobs.empty()) return true;
-
+  fs::permissions(setup.work_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+  if (setup.sealed) setup.sealed->clear();
   const int parallel = std::max(1, setup.parallel);
-  progress(
-      fmt::format("counting instructions under Callgrind: {} runs ({} benchmarks, both "
-                  "sides), {} at a time",
-                  jobs.size(), plan->benchmarks, parallel));
-  if (!write_job_scripts(jobs, results, setup, progress)) return true;
-
-  double longest = 0;
-  for (const Job& job : jobs) longest = std::max(longest, c.timeout_for(*job.suite));
-  exec::ProcessSpec spec;
-  spec.cwd = setup.work_dir;
-  spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
-  const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
-  spec.timeout_seconds = longest > 0 ? rounds * (longest + 15) + 60 : 0;
-  spec.scrub_env = c.scrub_env;
-  spec.log_path = setup.log_dir + "/instructions.log";
-  fs::remove(spec.log_path, ec);
-  spec.tail_bytes = exec::kMessageTailBytes;
-  const exec::ProcessResult batch = processes.run(spec);
-  if (batch.interrupted) return false;
-  // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
-  // else the machine was doing.
-  progress(fmt::format("  {} Callgrind runs took {} of CPU time in {}", jobs.size(),
-                       format_duration(batch.user_seconds + batch.system_seconds),
-                       format_duration(batch.wall_seconds)));
-  const int failed = record_outcomes(jobs, results, setup, progress);
-  if (!batch.ok() && failed == 0)
-    progress("  warning: the Callgrind batch " + *batch.describe_failure(spec.timeout_seconds));
+  double first_start = 0;
+  // One side at a time, the base first: a side's outputs are read and sealed before the other
+  // side's code runs at all (its listing included), so the PR's code never finds the base's
+  // counts unread.
+  for (Side side : {Side::Base, Side::Head}) {
+    const std::optional<std::string> side_dir = make_side_dir(setup.work_dir, side);
+    if (!side_dir) {
+      progress("warning: cannot create a folder for Callgrind's files in " + setup.work_dir);
+      return true;
+    }
+    const std::optional<std::vector<Job>> planned =
+        plan_jobs(processes, results, setup, side, *side_dir, progress);
+    if (!planned) return false;
+    const std::vector<Job>& jobs = *planned;
+    if (jobs.empty()) continue;
+    progress(fmt::format(
+        "counting instructions under Callgrind, {}: {} benchmarks (two runs each), {} at a time",
+        side_word(side), jobs.size(), parallel));
+    if (!write_job_scripts(jobs, results, setup, *side_dir, progress)) continue;
+    double longest = 0;
+    for (const Job& job : jobs) longest = std::max(longest, c.timeout_for(*job.suite));
+    exec::ProcessSpec spec;
+    spec.cwd = *side_dir;
+    spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
+    const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
+    spec.timeout_seconds = longest > 0 ? rounds * (2 * longest + 15) + 60 : 0;
+    spec.scrub_env = c.scrub_env;
+    spec.log_path = setup.log_dir + "/instructions-" + std::string(to_string(side)) + ".log";
+    fs::remove(spec.log_path, ec);
+    spec.tail_bytes = exec::kMessageTailBytes;
+    const exec::ProcessResult batch = processes.run(spec);
+    if (batch.interrupted) return false;
+    // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
+    // else the machine was doing.
+    progress(fmt::format("  {} Callgrind jobs took {} of CPU time in {}", jobs.size(),
+                         format_duration(batch.user_seconds + batch.system_seconds),
+                         format_duration(batch.wall_seconds)));
+    const int failed = record_outcomes(jobs, results, setup, first_start, progress);
+    if (!batch.ok() && failed == 0)
+      progress("  warning: the Callgrind batch " + *batch.describe_failure(spec.timeout_seconds));
+  }
   return true;
 }
 

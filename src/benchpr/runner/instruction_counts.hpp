@@ -8,17 +8,34 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/callgrind.hpp"
 
 namespace benchpr::runner {
+
+// The SHA-256 of each file of a counted run that a count reads, by its path below the run's
+// folder, taken from the bytes read.
+using FileDigests = std::map<std::string, std::string>;
+
+// The runs counted, sealed: their folders and digests, recorded as each side's outputs were read,
+// before the other side's code ran. The profiles reuse a run only when every file is unchanged.
+struct SealedRun {
+  std::string dir;
+  FileDigests digests;
+};
+using SealedRuns =
+    std::map<std::tuple<std::string, Side, std::string>, SealedRun>;  // suite, side, name
 
 struct InstructionSetup {
   std::string base_dir;  // materialised worktrees
   std::string head_dir;
-  std::string work_dir;  // per-benchmark scripts, Callgrind dumps, JSON and logs
+  // Holds one folder per side with an unpredictable name (made afresh, mode 0700): per-benchmark
+  // scripts, Callgrind dumps, JSON and logs.
+  std::string work_dir;
   std::string log_dir;
   int parallel = 1;    // benchmarks under Callgrind at once
   double started = 0;  // seconds since the session began, for RunRecord::started
@@ -27,6 +44,8 @@ struct InstructionSetup {
   // `skipped_suites`. Null: every benchmark (no shard).
   const std::map<std::string, std::vector<std::string>>* only = nullptr;
   const std::set<std::string>* skipped_suites = nullptr;
+  // Receives each counted run's folder and digests (for the profiles); null: not kept.
+  SealedRuns* sealed = nullptr;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before
@@ -34,10 +53,13 @@ struct InstructionSetup {
 inline constexpr const char* kValgrindPackage = "valgrind";
 std::string valgrind_missing_message();
 
-// The suite's command for one benchmark alone under Callgrind, as the counts run it (the
-// function profiles run it the same way).
-std::string callgrind_benchmark_command(const SuiteConfig& suite, const Config& config,
-                                        const std::string& name, const std::string& json_path);
+// The shell script of one benchmark's Callgrind job, as the counts and the profiles run it: in
+// `worktree`, the benchmark alone under Callgrind at one iteration per repetition (files in
+// `job_dir`/1), then, when that worked, at kCallgrindLongMinTime (`job_dir`/2); Valgrind's
+// output in `job_dir`/log, "exit-code start end" in `job_dir`/rc.
+std::string callgrind_job_script(const SuiteConfig& suite, const Config& config,
+                                 const std::string& name, const std::string& worktree,
+                                 const std::string& job_dir, const std::string& valgrind);
 
 // The iterations of each repetition of `name`, or its error_occurred message, from Google
 // Benchmark's JSON (0 iterations when the file has none).
@@ -47,9 +69,38 @@ struct BenchmarkIterations {
 };
 BenchmarkIterations benchmark_iterations(const std::string& json_text, const std::string& name);
 
+// One counted benchmark's two Callgrind processes as read from its folder (1/ at one iteration
+// per repetition, 2/ at more): each one's dumps in order and iterations, and the dumps' texts
+// when `keep_texts`. Every file is read once. `expected`: the digests recorded when the run was
+// counted; a file changed, added or gone since is a failure naming it. `record`: receives the
+// digest of every file read.
+struct CountedRunFiles {
+  CallgrindRun first, second;
+  std::vector<std::string> first_texts, second_texts;  // parallel to the dumps
+  std::optional<std::string> failure;
+  FailureKind failure_kind = FailureKind::None;
+};
+CountedRunFiles read_counted_run(const std::string& job_dir, const std::string& name,
+                                 bool keep_texts, const FileDigests* expected, FileDigests* record);
+
+// What a finished job left: the count per iteration and the check count, or why there is none
+// (timeout, Valgrind's failure, exit code, unreadable files); with `keep_texts`, the files read.
+struct CallgrindJobResult {
+  double instructions = kMissing;
+  double check = kMissing;
+  std::optional<std::string> failure;
+  FailureKind kind = FailureKind::None;
+  double seconds = 0;
+  CountedRunFiles files;
+};
+CallgrindJobResult read_callgrind_job(const std::string& job_dir, const std::string& name,
+                                      double timeout, bool keep_texts, FileDigests* record);
+
 // Adds one instruction series per benchmark (suite instruction_suite_name(...), metric
 // "instructions", the count per iteration at index 0 of base and head, or the reason it has
-// none) and one RunRecord per Callgrind process. Returns false when interrupted.
+// none; at index 1 the check count, see IterationWeights) and one RunRecord per benchmark and
+// side. Each side runs as its own batch, and its outputs are read and sealed before the other
+// side's code runs (the base first). Returns false when interrupted.
 bool count_instructions(exec::ProcessRunner& processes, Results& results,
                         const InstructionSetup& setup,
                         const std::function<void(const std::string&)>& progress);

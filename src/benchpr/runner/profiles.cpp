@@ -9,6 +9,8 @@
 #include <tuple>
 #include <utility>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
@@ -34,14 +36,6 @@ const SuiteConfig* google_benchmark_suite(const Config& c, const std::string& se
   return nullptr;
 }
 
-std::string read_or_empty(const std::string& path, std::size_t max) {
-  try {
-    return read_text_file(path, max);
-  } catch (const StoreError&) {
-    return "";
-  }
-}
-
 struct SideProfile {
   std::optional<FunctionProfile> profile;  // per iteration
   double cpu_seconds = 0;                  // Callgrind's run, user and system
@@ -49,114 +43,90 @@ struct SideProfile {
   bool interrupted = false;
 };
 
-// Callgrind's dumps of the benchmark's timed segments, in the order written: (pid, part).
-struct DumpFile {
-  long pid = 0;
-  long part = 0;
-  std::string text;
-  CallgrindDump dump;
-};
-
-std::vector<DumpFile> timed_dumps(const std::string& dir) {
-  std::vector<DumpFile> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string file = entry.path().filename().string();
-    long pid = 0, part = 0;
-    char tail = 0;
-    if (std::sscanf(file.c_str(), "cg.%ld.%ld%c", &pid, &part, &tail) != 2) continue;
-    DumpFile d;
-    d.pid = pid;
-    d.part = part;
-    d.text = read_or_empty(entry.path().string(), 256u << 20);
-    const std::optional<CallgrindDump> parsed = parse_callgrind_dump(d.text);
-    if (!parsed) continue;
-    d.dump = *parsed;
-    out.push_back(std::move(d));
-  }
-  std::sort(out.begin(), out.end(), [](const DumpFile& a, const DumpFile& b) {
-    return std::tie(a.pid, a.part) < std::tie(b.pid, b.part);
-  });
-  return out;
-}
-
-// What a finished Callgrind run of `name` left in `dir`: its profile per iteration, or why there
-// is none.
-SideProfile read_side(const std::string& dir, const std::string& name) {
+// The profile per iteration of a job's two Callgrind processes, with the weights the count uses
+// (runner/callgrind.hpp, IterationWeights): the difference of the processes' counts, function by
+// function, over the difference of their iterations.
+SideProfile side_profile(const CountedRunFiles& files) {
   SideProfile out;
-  const BenchmarkIterations iterations =
-      benchmark_iterations(read_or_empty(dir + "/out.json", 64u << 20), name);
-  if (iterations.error) {
-    out.failure = *iterations.error;
+  if (files.failure) {
+    out.failure = *files.failure;
     return out;
   }
-  const std::vector<DumpFile> files = timed_dumps(dir);
-  std::vector<CallgrindDump> dumps;
-  for (const DumpFile& f : files) {
-    if (f.pid != files.front().pid) {
-      out.failure = "more than one process ran the benchmark's loop under Callgrind";
-      return out;
-    }
-    dumps.push_back(f.dump);
-  }
-  const CountedDumps counted = counted_dumps(dumps, kCallgrindRepetitions);
-  if (counted.repetitions == 0 || iterations.count <= 0) {
-    out.failure = "Callgrind saw no complete run of the benchmark's loop";
+  const IterationWeights w = iteration_weights(files.first, files.second, kCallgrindRepetitions);
+  if (w.failure) {
+    out.failure = *w.failure;
     return out;
   }
   FunctionProfile sum;
-  for (std::size_t i : counted.dumps) {
-    const formats::CallgrindProfileReading r = formats::read_callgrind_profile(files[i].text);
-    if (r.problem) {
-      out.failure = fmt::format("cannot read Callgrind's file cg.{}.{}: {}", files[i].pid,
-                                files[i].part, *r.problem);
-      return out;
+  const auto add = [&](const std::vector<std::string>& texts, const std::vector<double>& weights,
+                       const char* process) {
+    for (std::size_t i = 0; i < texts.size() && i < weights.size(); ++i) {
+      if (weights[i] == 0) continue;
+      const formats::CallgrindProfileReading r = formats::read_callgrind_profile(texts[i]);
+      if (r.problem) {
+        out.failure = fmt::format("cannot read Callgrind's dump {} of process {}: {}", i + 1,
+                                  process, *r.problem);
+        return false;
+      }
+      add_profile(sum, scaled_profile(r.profile, weights[i]));
     }
-    add_profile(sum, r.profile);
+    return true;
+  };
+  if (!add(files.first_texts, w.first, "1") || !add(files.second_texts, w.second, "2")) return out;
+  // A function the first process ran more of than the second (a one-off cost the difference
+  // takes out) has no work per iteration, not a negative one.
+  for (ProfiledFunction& f : sum.functions) {
+    f.self = std::max(0.0, f.self);
+    f.inclusive = std::max(0.0, f.inclusive);
   }
-  out.profile = scaled_profile(std::move(sum), 1.0 / (static_cast<double>(counted.repetitions) *
-                                                      static_cast<double>(iterations.count)));
+  for (ProfiledCall& c : sum.calls) c.inclusive = std::max(0.0, c.inclusive);
+  sum.total = std::max(0.0, sum.total);
+  out.profile = std::move(sum);
   return out;
 }
 
-// The instruction counts' Callgrind run of `name` on `side` (runner/instruction_counts: a folder
-// "<suite>-<side>-<5 digits>" per benchmark), when it finished well: the same run a profile
-// would make, so its files are the profile at no cost.
-std::optional<std::string> counted_run(const std::string& counts_dir, const std::string& suite,
-                                       Side side, const std::string& name) {
-  if (counts_dir.empty()) return std::nullopt;
-  const std::string prefix = suite + "-" + std::string(to_string(side)) + "-";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(counts_dir, ec)) {
-    const std::string file = entry.path().filename().string();
-    if (file.size() != prefix.size() + 5 || file.compare(0, prefix.size(), prefix) != 0 ||
-        file.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
-      continue;
-    const std::string dir = entry.path().string();
-    int code = -1;
-    if (std::sscanf(read_or_empty(dir + "/rc", 4096).c_str(), "%d", &code) != 1 || code != 0)
-      continue;
-    if (benchmark_iterations(read_or_empty(dir + "/out.json", 64u << 20), name).count > 0)
-      return dir;
+// The instruction counts' sealed Callgrind run of `name` on `side`: the same runs a profile would
+// make, so their files are the profile at no cost, when every file is as it was when the count
+// read it (the other side's code ran since, as the same user).
+std::optional<SideProfile> counted_run(const SealedRuns* counted, const std::string& suite,
+                                       Side side, const std::string& name,
+                                       const std::function<void(const std::string&)>& progress) {
+  if (counted == nullptr) return std::nullopt;
+  const auto it = counted->find({suite, side, name});
+  if (it == counted->end()) return std::nullopt;
+  const CountedRunFiles files =
+      read_counted_run(it->second.dir, name, true, &it->second.digests, nullptr);
+  if (files.failure) {
+    progress(fmt::format("  {}: not reusing the {} side's counted run: {}", name,
+                         side == Side::Base ? "base" : "PR", *files.failure));
+    return std::nullopt;
   }
-  return std::nullopt;
+  SideProfile p = side_profile(files);
+  if (!p.profile) return std::nullopt;
+  return p;
 }
 
 SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
                          const SuiteConfig& suite, const std::string& name,
-                         const std::string& worktree, const std::string& dir,
-                         const std::string& valgrind) {
+                         const std::string& worktree, const std::string& work_dir, Side side,
+                         const std::string& valgrind, std::string& dir) {
   SideProfile out;
   std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
+  fs::create_directories(work_dir, ec);
+  // A fresh folder with an unpredictable name for each run, read as soon as the run ends.
+  dir = work_dir + "/" + std::string(to_string(side)) + "-XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) {
+    out.failure = "cannot create a folder in " + work_dir;
+    return out;
+  }
+  fs::create_directories(dir + "/1", ec);
+  fs::create_directories(dir + "/2", ec);
   exec::ProcessSpec spec;
-  spec.cwd = worktree;
-  spec.command = shell_quote(valgrind) + " " + callgrind_arguments(dir + "/cg") + " " +
-                 callgrind_benchmark_command(suite, config, name, dir + "/out.json");
-  spec.timeout_seconds = config.timeout_for(suite);
+  spec.cwd = dir;
+  spec.command = callgrind_job_script(suite, config, name, worktree, dir, valgrind);
+  const double timeout = config.timeout_for(suite);
+  spec.timeout_seconds = timeout > 0 ? 2 * timeout + 30 : 0;
   spec.scrub_env = config.scrub_env;
-  spec.log_path = dir + "/log";
   spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult p = processes.run(spec);
   out.cpu_seconds = p.user_seconds + p.system_seconds;
@@ -170,7 +140,12 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
                       .value_or(*p.describe_failure(spec.timeout_seconds) + " under Callgrind");
     return out;
   }
-  SideProfile read = read_side(dir, name);
+  const CallgrindJobResult job = read_callgrind_job(dir, name, timeout, true, nullptr);
+  if (job.failure) {
+    out.failure = *job.failure;
+    return out;
+  }
+  SideProfile read = side_profile(job.files);
   read.cpu_seconds = out.cpu_seconds;
   return read;
 }
@@ -209,6 +184,11 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
                         const std::vector<ProfileRequest>& requests, const ProfileSetup& setup,
                         const std::function<void(const std::string&)>& progress) {
   if (requests.empty()) return true;
+  {
+    // An earlier comparison's folders: each run makes fresh ones with new names.
+    std::error_code ec;
+    fs::remove_all(setup.work_dir, ec);
+  }
   const std::function<double()> now = setup.now ? setup.now : wall_seconds;
   const auto skip_all = [&](std::size_t from, const std::string& why) {
     for (std::size_t i = from; i < requests.size(); ++i) {
@@ -253,8 +233,8 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     // files are its profile.
     std::optional<FunctionProfile> sides[2];
     for (Side side : {Side::Base, Side::Head})
-      if (const auto dir = counted_run(setup.counts_dir, suite->name, side, req.name))
-        sides[side == Side::Base ? 0 : 1] = read_side(*dir, req.name).profile;
+      if (auto counted = counted_run(setup.counted, suite->name, side, req.name, progress))
+        sides[side == Side::Base ? 0 : 1] = std::move(counted->profile);
     b.from_counts = sides[0] && sides[1];
     reused += b.from_counts ? 1 : 0;
     if (!b.from_counts && setup.seconds_left >= 0 && spent + heaviest >= setup.seconds_left) {
@@ -271,11 +251,10 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     const double t0 = now();
     for (Side side : {Side::Base, Side::Head}) {
       if (b.from_counts) break;
-      const std::string dir =
-          fmt::format("{}/{}-{}-{:05}", setup.work_dir, suite->name, to_string(side), i);
-      SideProfile s =
-          profile_side(processes, results.config, *suite, req.name,
-                       side == Side::Base ? setup.base_dir : setup.head_dir, dir, setup.valgrind);
+      std::string dir;
+      SideProfile s = profile_side(processes, results.config, *suite, req.name,
+                                   side == Side::Base ? setup.base_dir : setup.head_dir,
+                                   setup.work_dir, side, setup.valgrind, dir);
       cpu += s.cpu_seconds;
       if (s.interrupted) return false;
       if (!s.profile) {

@@ -11,6 +11,7 @@
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
 
 namespace benchpr::runner {
 
@@ -18,9 +19,9 @@ struct ProfileSetup {
   std::string base_dir;  // materialised worktrees
   std::string head_dir;
   std::string work_dir;  // per benchmark and side: Callgrind's files (kept), JSON and log
-  // The instruction counts' work directory (InstructionSetup::work_dir), whose Callgrind runs
-  // are reused as profiles; "" = none.
-  std::string counts_dir;
+  // The instruction counts' sealed runs (InstructionSetup::sealed), reused as profiles when
+  // their files are unchanged; null = none.
+  const SealedRuns* counted = nullptr;
   std::string why;  // --why: a regular expression of benchmark names ("" = none)
   std::string valgrind = "valgrind";
   // Seconds the profiles may take: what is left of the budget (a negative value: no budget).

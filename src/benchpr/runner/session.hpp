@@ -19,6 +19,7 @@
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_system.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
 #include "benchpr/runner/suite_files.hpp"
@@ -210,6 +211,9 @@ class Session {
   std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;
   std::unique_ptr<SuiteFiles> files_;  // set once both sides are built
+  // The instruction counts' Callgrind runs, with the digests of their files as they were read
+  // (the profiles reuse them only unchanged); empty after a resume, which profiles afresh.
+  SealedRuns sealed_runs_;
 };
 
 }  // namespace benchpr::runner

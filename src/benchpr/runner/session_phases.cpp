@@ -26,6 +26,7 @@ bool Session::count_instructions_phase(Results& results) {
   is.started = now_seconds() - started_;
   is.only = &open_;  // a shard counts its own share only
   is.skipped_suites = &skipped_suites_;
+  is.sealed = &sealed_runs_;
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
@@ -45,7 +46,7 @@ void Session::profile_phase(Results& results) {
   ps.base_dir = setup_.base_dir;
   ps.head_dir = setup_.head_dir;
   ps.work_dir = setup_.out_dir + "/profiles";
-  ps.counts_dir = setup_.out_dir + "/instructions";  // count_instructions_phase's work_dir
+  ps.counted = &sealed_runs_;  // count_instructions_phase's runs, sealed
   ps.why = setup_.why;
   const double budget =
       setup_.budget_seconds > 0 ? setup_.budget_seconds : results.config.budget_seconds.value_or(0);
