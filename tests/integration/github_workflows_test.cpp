@@ -435,11 +435,11 @@ TEST_F(CommandWorkflows, AnActionPlantedInTheArtifactNeverRuns) {
 // request's code.
 TEST_F(Workflows, ArtifactsGoUnderRunnerTempAndNoCommandJobUsesTheCache) {
   std::vector<std::pair<std::string, std::string>> texts;
-  for (const std::vector<std::string> flags : {std::vector<std::string>{},
-                                               {"--shards", "3"},
-                                               {"--fork-safe"},
-                                               {"--fork-safe", "--shards", "3"},
-                                               {"--command"}})
+  for (const std::vector<std::string>& flags : {std::vector<std::string>{},
+                                                {"--shards", "3"},
+                                                {"--fork-safe"},
+                                                {"--fork-safe", "--shards", "3"},
+                                                {"--command"}})
     for (const auto& [name, yaml] : init_workflows(flags)) texts.emplace_back("init " + name, yaml);
   for (const auto& entry :
        std::filesystem::directory_iterator(std::string(BENCHPR_SOURCE_DIR) + "/.github/workflows"))
