@@ -204,9 +204,8 @@ HeadDecision decide_head(const SlashCommand& command, const std::string& live_he
                          const std::string& head_repo_pushed_at,
                          const std::string& comment_created_at) {
   const std::string head = live_head_sha.substr(0, 7);
-  const std::string ask = "To measure the head it is at now, `" + head +
-                          "`, comment `/benchmark sha=" + head + "`" +
-                          " (with your other arguments).\n";
+  const std::string ask = "To measure the head it is at now, " + code_span(head) + ", comment " +
+                          code_span("/benchmark sha=" + head) + " (with your other arguments).\n";
   if (!command.sha.empty()) {
     if (live_head_sha.starts_with(command.sha)) return {live_head_sha, ""};
     return {"", "benchpr did not start a run: the pull request's head is " + code_span(head) +
