@@ -46,12 +46,14 @@ double slower(int round) { return round % 2 == 0 ? 1.31 : 1.29; }
 
 class GitHubEvents : public ::testing::Test {
  protected:
-  void SetUp() override {
+  void SetUp() override { github.add_pull_request(kRepo, pull_request()); }
+
+  static FakePullRequest pull_request() {
     FakePullRequest pr;
     pr.number = kNumber;
     pr.head_sha = kHeadSha;
     pr.title = "Tweak the parser";  // publish takes the title from the API, not from the file
-    github.add_pull_request(kRepo, pr);
+    return pr;
   }
 
   std::vector<std::pair<std::string, std::string>> env(const std::string& event_name,
@@ -267,6 +269,7 @@ json comment_event(const std::string& body, const std::string& association) {
           {"comment",
            {{"id", 0},
             {"body", body},
+            {"created_at", "2024-06-01T12:00:00Z"},  // after the head's push (2024-01-01)
             {"author_association", association},
             {"user", {{"login", "someone"}}}}},
           {"repository", {{"full_name", kRepo}}}};
@@ -410,6 +413,62 @@ TEST_F(BenchmarkCommand, ABudgetNoRunnerCanSpendIsRefusedWithAReply) {
   ASSERT_EQ(comments.size(), 2u);
   EXPECT_TRUE(contains(comments[1].body, "`budget=99999999999h`")) << comments[1].body;
   EXPECT_TRUE(contains(comments[1].body, "at most `6h`")) << comments[1].body;
+}
+
+// The bare command means the head when it was written: a push to the pull request's repository
+// after the comment (head.repo.pushed_at, GitHub's time) refuses it, naming the head to ask for.
+TEST_F(BenchmarkCommand, APushAfterTheCommentRefusesTheBareCommand) {
+  FakePullRequest pr = pull_request();
+  pr.head_pushed_at = "2024-06-01T12:03:00Z";  // three minutes after the comment
+  github.add_pull_request(kRepo, pr);
+  const BenchprRun r = command("/benchmark rounds=4", "OWNER");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  EXPECT_FALSE(contains(outputs(), "--pr-head")) << outputs();
+  EXPECT_EQ(reactions(), std::vector<std::string>{"confused"});
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_TRUE(contains(comments[1].body, "after your command")) << comments[1].body;
+  EXPECT_TRUE(contains(comments[1].body, "`/benchmark sha=" + kHeadSha.substr(0, 7) + "`"))
+      << comments[1].body;
+}
+
+// sha= names the commit: the head's prefix is measured as the full SHA, whenever the last push
+// was; another commit is refused, naming the head.
+TEST_F(BenchmarkCommand, ShaNamesTheCommitToMeasure) {
+  FakePullRequest pr = pull_request();
+  pr.head_pushed_at = "2024-06-01T12:03:00Z";
+  github.add_pull_request(kRepo, pr);
+  const BenchprRun ok = command("/benchmark sha=" + kHeadSha.substr(0, 9) + " rounds=4", "OWNER");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(contains(outputs(), "\n--pr 7 --pr-head " + kHeadSha + " --rounds 4\n")) << outputs();
+  EXPECT_TRUE(contains(ok.out, "accepted: measuring " + kHeadSha + " (named with sha=)")) << ok.out;
+
+  write_file(files / "output.txt", "");
+  const BenchprRun other = command("/benchmark sha=" + kOtherSha.substr(0, 7), "OWNER");
+  EXPECT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  EXPECT_EQ(reactions(), std::vector<std::string>{"confused"});
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 3u);  // two commands, one reply
+  EXPECT_TRUE(contains(comments[2].body, "the pull request's head is `" + kHeadSha.substr(0, 7) +
+                                             "`, not `" + kOtherSha.substr(0, 7) + "`"))
+      << comments[2].body;
+}
+
+// Without the comment's time, the bare command cannot be pinned to a head: refused.
+TEST_F(BenchmarkCommand, ACommentWithoutItsTimeRefusesTheBareCommand) {
+  json event = comment_event("/benchmark", "OWNER");
+  event["comment"].erase("created_at");
+  event["comment"]["id"] = github.add_comment(kRepo, kNumber, "/benchmark", "someone");
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"slash-command"}, env("issue_comment", event.dump()));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(outputs(), "\ntrue\n")) << outputs();
+  const auto comments = github.comments(kRepo, kNumber);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_TRUE(contains(comments[1].body, "did not say when the command was written"))
+      << comments[1].body;
 }
 
 // The publishing job of /benchmark: the status goes on the head the API reports, and a file

@@ -133,6 +133,26 @@ TEST(Init, WritesTheForkSafePairAndTheCommandWorkflowThatPassYamllint) {
   EXPECT_FALSE(std::filesystem::exists(repo.path() + "/.benchpr.yml"));
 }
 
+// The workflows pin their actions by commit SHA; `init` writes Dependabot's github-actions entry
+// so the pins are kept current, and never replaces a dependabot.yml of the project's own.
+TEST(Init, WritesADependabotEntryAndKeepsTheProjectsOwn) {
+  TempRepo repo;
+  write_cmake_project(repo, spin(100));
+  const BenchprRun r = run_benchpr(BENCHPR_BINARY, {"init", "-C", repo.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(repo.path() + "/.github/dependabot.yml"), app::dependabot_yaml());
+  EXPECT_TRUE(contains(r.out, "wrote " + repo.path() + "/.github/dependabot.yml")) << r.out;
+
+  TempRepo other;
+  write_cmake_project(other, spin(100));
+  const std::string own = "version: 2\nupdates:\n  - package-ecosystem: npm\n    directory: /\n";
+  other.write(".github/dependabot.yml", own);
+  const BenchprRun kept = run_benchpr(BENCHPR_BINARY, {"init", "-C", other.path(), "--force"});
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_EQ(read_file(other.path() + "/.github/dependabot.yml"), own);
+  EXPECT_TRUE(contains(kept.out, "has no github-actions entry; add one")) << kept.out;
+}
+
 TEST(Init, NamesTheRepositorysDefaultBranch) {
   TempRepo repo;
   write_cmake_project(repo, spin(100));

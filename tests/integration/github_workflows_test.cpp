@@ -8,6 +8,7 @@
 // commit status, and the exit codes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "support/fake_github.hpp"
 #include "support/gbench_project.hpp"
 #include "support/git_http_remote.hpp"
+#include "support/temp_dir.hpp"
 #include "support/temp_repo.hpp"
 #include "support/workflow_sim.hpp"
 
@@ -321,46 +323,153 @@ TEST_F(Workflows, TheShardedForkSafePairCommentsOnASameRepositoryPullRequest) {
   EXPECT_FALSE(final_status().empty());
 }
 
-TEST_F(Workflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
-  const auto files = init_workflows({"--command"});
-  ASSERT_EQ(files.size(), 3u);  // benchpr.yml, the command and the cache fill
-  const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
-  // benchpr fetches the pull request from the clone URL the API reports, over HTTP as from
-  // GitHub: a bare copy of the origin served on 127.0.0.1.
+// What GitHub sends the /benchmark workflow for `body`, commented by a maintainer with write
+// permission on a pull request from a fork; benchpr fetches the pull request from the clone URL
+// the API reports, over HTTP as from GitHub: a bare copy of the origin served on 127.0.0.1.
+class CommandWorkflows : public Workflows {
+ protected:
+  void SetUp() override {
+    run_checked("git clone -q --bare " + shell_quote(project.origin.path()) + " " +
+                shell_quote(bare / "widgets.git"));
+    run_checked("git -C " + shell_quote(bare / "widgets.git") + " update-ref refs/pull/1/head " +
+                project.head_sha);
+    remote = std::make_unique<GitHttpRemote>(bare / "widgets.git");
+    FakePullRequest pr;
+    pr.number = kNumber;
+    pr.base_sha = project.base_sha;
+    pr.head_sha = project.head_sha;
+    pr.head_repo = std::optional<std::string>(kFork);
+    pr.clone_url = remote->url();
+    github.add_pull_request(kRepo, pr);
+    github.set_permission(kRepo, "maintainer", "write");
+  }
+
+  RunnerSetup command_setup(const std::string& body) {
+    const std::int64_t command = github.add_comment(kRepo, kNumber, body, "maintainer");
+    const json event = {
+        {"action", "created"},
+        {"issue",
+         {{"number", kNumber},
+          {"pull_request", {{"url", "https://api.github.com/repos/acme/widgets/pulls/1"}}}}},
+        {"comment",
+         {{"id", command},
+          {"body", body},
+          {"created_at", "2099-01-01T00:00:00Z"},
+          {"user", {{"login", "maintainer"}}},
+          {"author_association", "OWNER"}}},
+        {"repository", {{"full_name", kRepo}}}};
+    return setup("issue_comment", event, project.base_sha);
+  }
+
+  std::vector<std::string> reactions() const {
+    std::vector<std::string> out;
+    for (const FakeReaction& r : github.reactions()) out.push_back(r.content);
+    return out;
+  }
+
+  // Neither a restore nor a save in this run: the /benchmark run is in the default branch's
+  // scope, and its measuring job runs the pull request's code.
+  void expect_no_cache_use(const WorkflowRunResult& run) const {
+    EXPECT_TRUE(cache.restores.empty()) << cache.restores[0].job << "\n" << run.log();
+    EXPECT_TRUE(cache.entries.empty()) << cache.entries[0].job << "\n" << run.log();
+  }
+
   TempDir bare;
-  run_checked("git clone -q --bare " + shell_quote(project.origin.path()) + " " +
-              shell_quote(bare / "widgets.git"));
-  run_checked("git -C " + shell_quote(bare / "widgets.git") + " update-ref refs/pull/1/head " +
-              project.head_sha);
-  GitHttpRemote remote(bare / "widgets.git");
-  FakePullRequest pr;
-  pr.number = kNumber;
-  pr.base_sha = project.base_sha;
-  pr.head_sha = project.head_sha;
-  pr.head_repo = std::optional<std::string>(kFork);
-  pr.clone_url = remote.url();
-  github.add_pull_request(kRepo, pr);
-  github.set_permission(kRepo, "maintainer", "write");
-  const std::int64_t command =
-      github.add_comment(kRepo, kNumber, "/benchmark rounds=6", "maintainer");
-  const json event = {
-      {"action", "created"},
-      {"issue",
-       {{"number", kNumber},
-        {"pull_request", {{"url", "https://api.github.com/repos/acme/widgets/pulls/1"}}}}},
-      {"comment",
-       {{"id", command},
-        {"body", "/benchmark rounds=6"},
-        {"user", {{"login", "maintainer"}}},
-        {"author_association", "OWNER"}}},
-      {"repository", {{"full_name", kRepo}}}};
-  const WorkflowRunResult run = run_workflow(wf, setup("issue_comment", event, project.base_sha));
+  std::unique_ptr<GitHttpRemote> remote;
+};
+
+TEST_F(CommandWorkflows, TheBenchmarkCommandWorkflowMeasuresAndAnswers) {
+  const auto files = init_workflows({"--command"});
+  ASSERT_EQ(files.size(), 2u);  // benchpr.yml and the command; no cache fill (nothing restores)
+  const Workflow wf = read_workflow(files.at("benchpr-command.yml"));
+  const WorkflowRunResult run = run_workflow(wf, command_setup("/benchmark rounds=6"));
+  expect_benchpr_steps_succeeded(run);
+  ASSERT_EQ(benchpr_comments().size(), 1u) << run.log();
+  // The comment names the commit measured: the head when the command was written.
+  EXPECT_TRUE(contains(benchpr_comments()[0].body, "PR `" + project.head_sha.substr(0, 7) + "`"))
+      << benchpr_comments()[0].body;
+  EXPECT_TRUE(contains(run.log(), "accepted: measuring " + project.head_sha)) << run.log();
+  EXPECT_EQ(reactions(), (std::vector<std::string>{"eyes", "rocket"})) << run.log();
+  EXPECT_FALSE(final_status().empty()) << run.log();
+  expect_no_cache_use(run);
+}
+
+// The measuring job runs the pull request's code with root on the runner, so it decides what
+// the artifact holds. The publishing job of the repository's own /benchmark workflow checks
+// benchpr out at benchpr-action/ and runs `uses: ./benchpr-action` with a write token: an
+// artifact entry benchpr-action/action.yml, downloaded into the workspace, replaced that action.
+TEST_F(CommandWorkflows, AnActionPlantedInTheArtifactNeverRuns) {
+  const Workflow wf = read_workflow(
+      read_file(std::string(BENCHPR_SOURCE_DIR) + "/.github/workflows/benchpr-command.yml"));
+  RunnerSetup s = command_setup("/benchmark rounds=6");
+  TempDir loot;
+  const std::string planted =
+      "name: planted\ndescription: planted\ninputs:\n"
+      "  command: {default: ''}\n  status: {default: ''}\n  comment: {default: ''}\n"
+      "  args: {default: ''}\n  cache: {default: ''}\n  token: {default: '${{ github.token }}'}\n"
+      "runs:\n  using: composite\n  steps:\n"
+      "    - shell: bash\n      env:\n        LOOT: " +
+      loot.path() +
+      "\n        T: ${{ inputs.token }}\n"
+      "      run: echo PLANTED-ACTION-RAN; printf %s \"$T\" > \"$LOOT/token\"\n";
+  int planted_in = 0;
+  s.after_upload = [&](const std::string&, const std::string& dir) {
+    std::filesystem::create_directories(dir + "/benchpr-action");
+    write_file(dir + "/benchpr-action/action.yml", planted);
+    ++planted_in;
+  };
+  const WorkflowRunResult run = run_workflow(wf, s);
+  ASSERT_EQ(planted_in, 1) << run.log();
+  EXPECT_FALSE(contains(run.log(), "PLANTED-ACTION-RAN")) << run.log();
+  EXPECT_FALSE(std::filesystem::exists(loot / "token")) << run.log();
   expect_benchpr_steps_succeeded(run);
   EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
-  std::vector<std::string> reactions;
-  for (const FakeReaction& r : github.reactions()) reactions.push_back(r.content);
-  EXPECT_EQ(reactions, (std::vector<std::string>{"eyes", "rocket"})) << run.log();
-  EXPECT_FALSE(final_status().empty()) << run.log();
+  EXPECT_EQ(reactions(), (std::vector<std::string>{"eyes", "rocket"})) << run.log();
+  expect_no_cache_use(run);
+}
+
+// Every workflow `init` writes and the repository's own: every artifact download goes under
+// RUNNER_TEMP, never the workspace (where the job's checkout, a local action and the files
+// benchpr reads live); and no job of a workflow that runs in the default branch's cache scope
+// (issue_comment) lets benchpr's action restore or save a cache while it runs the pull
+// request's code.
+TEST_F(Workflows, ArtifactsGoUnderRunnerTempAndNoCommandJobUsesTheCache) {
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const std::vector<std::string>& flags : {std::vector<std::string>{},
+                                                {"--shards", "3"},
+                                                {"--fork-safe"},
+                                                {"--fork-safe", "--shards", "3"},
+                                                {"--command"}})
+    for (const auto& [name, yaml] : init_workflows(flags)) texts.emplace_back("init " + name, yaml);
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(BENCHPR_SOURCE_DIR) + "/.github/workflows"))
+    texts.emplace_back(entry.path().string(), read_file(entry.path().string()));
+  int downloads = 0, command_jobs = 0;
+  for (const auto& [name, yaml] : texts) {
+    const Workflow wf = read_workflow(yaml);
+    const bool default_scope =
+        std::find(wf.events.begin(), wf.events.end(), "issue_comment") != wf.events.end();
+    for (const WorkflowJob& job : wf.jobs) {
+      for (const WorkflowStep& step : job.steps) {
+        if (step.uses.starts_with("actions/download-artifact@")) {
+          ++downloads;
+          const auto path = step.with.find("path");
+          ASSERT_NE(path, step.with.end()) << name << " / " << job.id << ": into the workspace";
+          EXPECT_TRUE(path->second.starts_with("${{ runner.temp }}/"))
+              << name << " / " << job.id << ": " << path->second;
+        }
+        const bool benchpr = step.uses == app::kActionReference || step.uses.starts_with("./");
+        if (default_scope && benchpr) {
+          ++command_jobs;
+          const auto cache_input = step.with.find("cache");
+          EXPECT_TRUE(cache_input != step.with.end() && cache_input->second == "false")
+              << name << " / " << job.id << " / " << step.name;
+        }
+      }
+    }
+  }
+  EXPECT_GE(downloads, 6);
+  EXPECT_GE(command_jobs, 8);
 }
 
 // A GitHub App's installation token (GET /user answers 403, comments are by my-app[bot]): the
@@ -432,7 +541,10 @@ TEST_F(Workflows, WithoutTheCacheFillAPullRequestsFirstRunBuildsBenchpr) {
 TEST_F(Workflows, ThePlainWorkflowGetsNoCacheFill) {
   EXPECT_EQ(init_workflows({}).count("benchpr-cache.yml"), 0u);
   EXPECT_EQ(init_workflows({"--fork-safe"}).count("benchpr-cache.yml"), 1u);
-  EXPECT_EQ(init_workflows({"--command"}).count("benchpr-cache.yml"), 1u);
+  // /benchmark's measuring job runs on issue_comment, in the default branch's cache scope: it
+  // uses no cache, so nothing needs filling for it.
+  EXPECT_EQ(init_workflows({"--command"}).count("benchpr-cache.yml"), 0u);
+  EXPECT_EQ(init_workflows({"--command", "--shards", "3"}).count("benchpr-cache.yml"), 1u);
 }
 
 // The build cache key names benchpr's release and the ref the workflow takes the action at:

@@ -261,11 +261,12 @@ TEST(GitHubYaml, WorkflowsNameTheActionOneWayAndAskForWhatTheyUse) {
   }
 }
 
-// Every `actions/NAME@REF` in action.yml, the repository's workflows, the docs, the README and
-// every workflow `init` writes is one of the Node 24 majors named in workflow_template.hpp:
-// GitHub-hosted runners no longer run the Node 20 ones (checkout@v4, cache@v4, upload-artifact@v4,
-// download-artifact@v4).
-TEST(GitHubYaml, EveryActionIsAtItsNode24Major) {
+// Every `uses:` of another repository in action.yml, the repository's workflows, the docs, the
+// README and every workflow `init` writes is pinned by a full 40-hex commit SHA with its version
+// as a comment, and is one of the pins of workflow_template.hpp (a tag can be moved to other
+// code). Local actions (`./`) and benchpr's own action, which users replace with the
+// OWNER/NAME@REF they take benchpr from, are the only others.
+TEST(GitHubYaml, EveryActionIsPinnedByAFullCommitShaWithItsVersion) {
   std::vector<std::pair<std::string, std::string>> texts = {
       {"action.yml", read_file(kSource + "/action.yml")},
       {"README.md", read_file(kSource + "/README.md")}};
@@ -276,26 +277,62 @@ TEST(GitHubYaml, EveryActionIsAtItsNode24Major) {
     for (const bool fork_safe : {false, true})
       for (const app::WorkflowFile& f : app::workflow_files({shards, fork_safe, true}))
         texts.emplace_back("init: " + f.path, f.yaml);
-  const std::regex use(R"(actions/[a-z-]+(/[a-z-]+)?@[^\s"'`)]+)");
+  const std::regex pinned(
+      R"(([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)@([0-9a-f]{40})  # (v[0-9]+(\.[0-9]+)*))");
   int uses = 0;
   std::set<std::string> seen;
   for (const auto& [name, text] : texts) {
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), use);
-         it != std::sregex_iterator(); ++it) {
-      const std::string found = it->str();
+    for (const std::string& line : lines_of(text)) {
+      const std::string t = trimmed(line);
+      const std::size_t at = t.find("uses: ");
+      if (at == std::string::npos || (at != 0 && !t.starts_with("- uses: "))) continue;
+      const std::string target = t.substr(at + 6);
+      if (target.starts_with("./") || target.starts_with(std::string(app::kActionRepository) + "@"))
+        continue;
       ++uses;
-      seen.insert(found);
-      EXPECT_NE(std::find(std::begin(app::kPinnedActions), std::end(app::kPinnedActions), found),
-                std::end(app::kPinnedActions))
-          << name << ": " << found << " is not one of the Node 24 majors";
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(target, m, pinned))
+          << name << ": `" << line << "` is not pinned by a full commit SHA with `  # vX.Y.Z`";
+      const std::string uses_value = m[1].str() + "@" + m[2].str();
+      const auto pin = std::find_if(std::begin(app::kPinnedActions), std::end(app::kPinnedActions),
+                                    [&](const app::ActionPin& p) { return p.uses == uses_value; });
+      ASSERT_NE(pin, std::end(app::kPinnedActions)) << name << ": " << line << " is no pin";
+      EXPECT_EQ(m[3].str(), pin->version) << name << ": " << line;
+      seen.insert(uses_value);
     }
+    // Prose names actions without a ref; a ref there would be a tag.
+    const std::regex tagged(R"(actions/[a-z-]+(/[a-z-]+)?@v[0-9])");
+    EXPECT_FALSE(std::regex_search(text, tagged)) << name << " names an action by a tag";
   }
   EXPECT_GE(uses, 20);
-  EXPECT_EQ(seen.size(), std::size(app::kPinnedActions)) << "every pinned action is used";
-  // And the old majors are gone for good (the check above would also see them).
-  for (const auto& [name, text] : texts)
-    for (const char* old : {"checkout@v4", "cache@v4", "restore@v4", "save@v4", "artifact@v4"})
-      EXPECT_EQ(text.find(old), std::string::npos) << name << " still names " << old;
+  EXPECT_EQ(seen.size(), std::size(app::kPinnedActions)) << "every pin is used";
+}
+
+// The check above catches a tag (it would have passed the old `@v7` lines only by failing).
+TEST(GitHubYaml, ThePinCheckRefusesATag) {
+  const std::regex pinned(
+      R"(([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)@([0-9a-f]{40})  # (v[0-9]+(\.[0-9]+)*))");
+  EXPECT_FALSE(std::regex_match(std::string("actions/checkout@v7"), pinned));
+  EXPECT_FALSE(std::regex_match(std::string("actions/checkout@1af3b93b"), pinned));
+  EXPECT_TRUE(std::regex_match(app::pinned_uses(app::kCheckoutPin), pinned));
+}
+
+// `init` writes Dependabot's github-actions entry beside the workflows, and keeps a
+// dependabot.yml of the project's own.
+TEST(GitHubYaml, TheDependabotEntryKeepsThePinsCurrent) {
+  const std::string yaml = app::dependabot_yaml();
+  EXPECT_NE(yaml.find("version: 2\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("  - package-ecosystem: github-actions\n    directory: /\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("interval: weekly"), std::string::npos) << yaml;
+  TempDir dir;
+  write_file(dir / "dependabot.yml", yaml);
+  if (run_command("yamllint --version").exit_code == 0) {
+    const CommandResult r = run_command("yamllint -s -d " + shell_quote(kYamllintConfig) + " " +
+                                        shell_quote(dir / "dependabot.yml"));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+  }
 }
 
 // The sharded workflow docs/github.md shows is the one `benchpr init --shards 3` writes.

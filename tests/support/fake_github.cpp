@@ -229,6 +229,11 @@ void FakeGitHub::add_token(const std::string& token, const std::vector<std::stri
   scoped_tokens_[token] = writes;
 }
 
+void FakeGitHub::set_graphql_viewer_closed(bool closed) {
+  std::lock_guard lock(mutex_);
+  graphql_viewer_closed_ = closed;
+}
+
 void FakeGitHub::set_app_token(const std::string& app_slug) {
   std::lock_guard lock(mutex_);
   token_login_.clear();
@@ -350,7 +355,8 @@ void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {
     }
     scopes = it->second;
   }
-  if (scopes && req.method != "GET") {
+  const bool graphql = req.method == "POST" && req.path == "/graphql";
+  if (scopes && req.method != "GET" && !graphql) {
     const std::string needed =
         req.path.find("/statuses/") != std::string::npos ? "statuses" : "pull-requests";
     if (std::find(scopes->begin(), scopes->end(), needed) == scopes->end()) {
@@ -395,6 +401,19 @@ void FakeGitHub::handle(const httplib::Request& req, httplib::Response& res) {
     }
     return send_json(res, 200, {{"login", token_login_}, {"type", "User"}});
   }
+  if (graphql) {
+    // Only `viewer { login }`: who the token is, installation tokens included (their app's bot
+    // account). A closed viewer (set_graphql_viewer_closed) answers as GitHub does to a token
+    // that may not ask: 403.
+    std::lock_guard lock(mutex_);
+    if (graphql_viewer_closed_)
+      return send_json(res, 403, {{"message", "Resource not accessible by integration"}});
+    if (req.body.find("viewer") == std::string::npos)
+      return send_json(res, 200, {{"errors", {{{"message", "not served by this fake"}}}}});
+    return send_json(
+        res, 200,
+        {{"data", {{"viewer", {{"login", token_login_.empty() ? bot_login_ : token_login_}}}}}});
+  }
   if (req.method == "POST" && std::regex_match(path, m, statuses)) {
     return create_status(m[1], m[2], req, res);
   }
@@ -424,7 +443,9 @@ void FakeGitHub::get_pull(const std::string& repo, int number, httplib::Response
   json head_repo = nullptr;
   if (pr.head_repo) {
     std::string full = pr.head_repo->empty() ? repo : *pr.head_repo;
-    head_repo = {{"full_name", full}, {"name", full.substr(full.find('/') + 1)}};
+    head_repo = {{"full_name", full},
+                 {"name", full.substr(full.find('/') + 1)},
+                 {"pushed_at", pr.head_pushed_at}};
   }
   json body = {
       {"url", url() + "/repos/" + repo + "/pulls/" + std::to_string(number)},

@@ -50,6 +50,8 @@ struct FakePullRequest {
   // Full name of the head repository; "" means the base repository itself, nullopt makes
   // head.repo null as for a deleted fork.
   std::optional<std::string> head_repo = "";
+  // head.repo.pushed_at: when the head repository last took a push.
+  std::string head_pushed_at = "2024-01-01T00:00:00Z";
   // base.repo.clone_url; "" reports https://github.com/OWNER/NAME.git as GitHub does.
   std::string clone_url;
 };
@@ -107,6 +109,9 @@ class FakeGitHub {
   // for any installation token) and new comments are by "<app_slug>[bot]", not
   // github-actions[bot], so a client that assumes the Actions bot never finds its own comment.
   void set_app_token(const std::string& app_slug);
+  // POST /graphql answers `viewer { login }` with the token's login (the bot account for an
+  // installation token); closed, it answers 403 as for a token that may not ask.
+  void set_graphql_viewer_closed(bool closed);
   std::vector<FakeStatus> statuses() const;
   std::vector<FakeReaction> reactions() const;
   std::vector<FakeComment> comments(const std::string& repo, int number) const;
@@ -181,7 +186,8 @@ class FakeGitHub {
   int rate_remaining_ = 5000;
   std::string token_login_;
   std::map<std::string, std::vector<std::string>> scoped_tokens_;
-  std::string bot_login_ = "github-actions[bot]";  // who comments when /user answers 403
+  std::string bot_login_ = "github-actions[bot]";
+  bool graphql_viewer_closed_ = false;  // who comments when /user answers 403
   std::vector<FakeStatus> statuses_;
   std::map<std::pair<std::string, std::string>, std::string> permissions_;  // (repo, login)
   std::vector<FakeReaction> reactions_;

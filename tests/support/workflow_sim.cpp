@@ -120,6 +120,7 @@ struct Scope {
   const RunnerSetup* setup = nullptr;
   std::string token;
   std::string workspace;
+  std::string runner_temp;
   std::string matrix_shard;
   std::string action_ref;  // inside an action: the ref its `uses:` names ("" for a local one)
   const std::map<std::string, StepState>* steps = nullptr;
@@ -151,6 +152,7 @@ struct Scope {
       if (p.size() == 2 && p[1] == "workspace") return ExprValue::string(workspace);
       if (p.size() == 2 && p[1] == "action_ref") return ExprValue::string(action_ref);
     }
+    if (root == "runner" && p.size() == 2 && p[1] == "temp") return ExprValue::string(runner_temp);
     if (root == "secrets" && p.size() == 2 && p[1] == "GITHUB_TOKEN")
       return ExprValue::string(token);
     if (root == "matrix" && p.size() == 2 && p[1] == "shard" && !matrix_shard.empty())
@@ -294,6 +296,7 @@ struct Job {
     fs::create_directories(dir, ec);
     fs::copy_file(source, dir / fs::path(source).filename(), ec);
     if (ec) return fail("upload-artifact: " + ec.message());
+    if (setup.after_upload) setup.after_upload(name, dir.string());
     StepResult r;
     r.ran = true;
     r.outcome = "success";
@@ -395,7 +398,14 @@ struct Job {
   // benchpr's composite action: action.yml's inputs, steps and outputs, its scripts run as
   // written; the build step (apt-get, cmake) is the one thing replaced, by the binary under test.
   StepResult action(const std::map<std::string, std::string>& with, const std::string& uses) {
-    const YAML::Node action = YAML::LoadFile(setup.action_dir + "/action.yml");
+    std::string action_dir = setup.action_dir;
+    if (uses.starts_with("./")) {
+      // A runner reads a local action from the workspace as it is now.
+      const fs::path local = fs::path(scope.workspace) / uses.substr(2);
+      std::error_code ec;
+      if (fs::exists(local / "action.yml", ec)) action_dir = local.lexically_normal().string();
+    }
+    const YAML::Node action = YAML::LoadFile(action_dir + "/action.yml");
     std::map<std::string, std::string> inputs;
     std::map<std::string, StepState> steps;
     Scope inner = scope;
@@ -444,7 +454,7 @@ struct Job {
       } else {
         std::map<std::string, std::string> env;
         for (const auto& [k, v] : string_map(node["env"])) env[k] = expand(v, ctx);
-        env["GITHUB_ACTION_PATH"] = setup.action_dir;
+        env["GITHUB_ACTION_PATH"] = action_dir;
         r = bash(s.run, env, scope.workspace);
       }
       total.log += r.log;
@@ -551,6 +561,7 @@ WorkflowRunResult run_workflow(const Workflow& workflow, const RunnerSetup& setu
       j.scope.setup = &setup;
       j.scope.token = setup.token_for(writes);
       j.scope.workspace = dir / "work";
+      j.scope.runner_temp = j.runner_temp;
       j.scope.matrix_shard = shard;
       j.scope.needs = &needs;
       std::map<std::string, StepState> steps;

@@ -4,7 +4,11 @@
 // and carries out each step: benchpr's action by running action.yml's own scripts (the build
 // itself replaced by the benchpr binary under test), actions/checkout as a clone of a local
 // "origin" repository, upload/download-artifact through a directory shared by the jobs of a run,
-// and `run:` steps with bash. What it cannot carry out fails the test instead of passing quietly.
+// and `run:` steps with bash. A local action (`uses: ./DIR`) is read from the workspace, as a
+// runner reads it: when DIR/action.yml is there (a checkout of benchpr at DIR, or anything a
+// step wrote there), that file is the action run; when it is not, the checkout of the project
+// stands for benchpr's and action_dir's action.yml is run. What it cannot carry out fails the
+// test instead of passing quietly.
 #pragma once
 
 #include <functional>
@@ -89,6 +93,9 @@ struct RunnerSetup {
   std::string runner_os = "Linux";  // RUNNER_OS
   ActionsCache* cache = nullptr;    // nullptr: every restore misses, saves are dropped
   std::string default_branch = "main";
+  // Called after upload-artifact stored artifact `name` in `dir`: a test adds entries there, as
+  // code of the pull request that ran in the uploading job (root on the runner) can.
+  std::function<void(const std::string& name, const std::string& dir)> after_upload;
 };
 
 struct StepResult {

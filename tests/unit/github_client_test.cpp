@@ -237,16 +237,18 @@ TEST_F(GitHubClientTest, SecondaryRateLimitHonoursRetryAfter) {
   EXPECT_EQ(fake.requests().size(), 3u);
 }
 
-// GitHub: without retry-after (and with requests left), wait at least a minute before retrying.
-// The client's sleep is injected, so this waits for nothing.
-TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterWaitsAMinute) {
+// GitHub: without retry-after (and with requests left), wait at least a minute before retrying,
+// and exponentially longer while the limit goes on. The client's sleep is injected, so this
+// waits for nothing.
+TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterWaitsAMinuteThenBacksOff) {
   fake.too_many_requests_next(2);
   auto pr = make_client().get_pull_request("acme", "widgets", 7);
   EXPECT_EQ(pr.number, 7);
-  EXPECT_THAT(sleeps, ElementsAre(60.0, 60.0));
+  EXPECT_THAT(sleeps, ElementsAre(60.0, 120.0));
   EXPECT_EQ(fake.requests().size(), 3u);
-  ASSERT_FALSE(log.empty());
+  ASSERT_EQ(log.size(), 2u);
   EXPECT_THAT(log[0], HasSubstr("secondary rate limit; waiting 60 s"));
+  EXPECT_THAT(log[1], HasSubstr("secondary rate limit; waiting 120 s"));
 }
 
 TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterGivesUpAfterTheLastAttempt) {
@@ -254,15 +256,50 @@ TEST_F(GitHubClientTest, TooManyRequestsWithoutRetryAfterGivesUpAfterTheLastAtte
   auto client = make_client();
   std::string message = error_of([&] { client.get_pull_request("acme", "widgets", 7); }, 429);
   EXPECT_THAT(message, HasSubstr("secondary rate limit stopped the request; retry after "));
-  EXPECT_THAT(sleeps, ElementsAre(60.0, 60.0, 60.0));
+  EXPECT_THAT(sleeps, ElementsAre(60.0, 120.0, 240.0));
+}
+
+// A retry-after is honoured as given, and a later answer without one still backs off from where
+// the request's waits have got to.
+TEST_F(GitHubClientTest, SecondaryRateLimitBacksOffAfterAnHonouredRetryAfter) {
+  fake.secondary_rate_limit_next(403, 5);
+  fake.too_many_requests_next(2);
+  auto pr = make_client().get_pull_request("acme", "widgets", 7);
+  EXPECT_EQ(pr.number, 7);
+  EXPECT_THAT(sleeps, ElementsAre(5.0, 120.0, 240.0));
+}
+
+// The schedule itself: 60 s doubling, bounded.
+TEST(SecondaryLimitWait, DoublesFromAMinuteUpToTheBound) {
+  EXPECT_EQ(secondary_limit_wait(0, 600), 60);
+  EXPECT_EQ(secondary_limit_wait(1, 600), 120);
+  EXPECT_EQ(secondary_limit_wait(2, 600), 240);
+  EXPECT_EQ(secondary_limit_wait(3, 600), 480);
+  EXPECT_EQ(secondary_limit_wait(4, 600), 600);
+  EXPECT_EQ(secondary_limit_wait(1000, 600), 600);
+  EXPECT_EQ(secondary_limit_wait(0, 30), 30);
+}
+
+TEST_F(GitHubClientTest, SecondaryRateLimitWaitsStayWithinTheBound) {
+  fake.too_many_requests_next(5);
+  ClientOptions options;
+  options.api_url = fake.url();
+  options.token = fake.token();
+  options.max_attempts = 6;
+  options.max_secondary_wait_seconds = 300;
+  options.sleep = [this](double s) { sleeps.push_back(s); };
+  options.now = [this] { return clock; };
+  GitHubClient client(std::make_shared<CurlTransport>(), options);
+  client.get_pull_request("acme", "widgets", 7);
+  EXPECT_THAT(sleeps, ElementsAre(60.0, 120.0, 240.0, 300.0, 300.0));
 }
 
 TEST_F(GitHubClientTest, LongRetryAfterFailsInsteadOfWaiting) {
-  fake.secondary_rate_limit_next(403, 120);
+  fake.secondary_rate_limit_next(403, 900);
   auto client = make_client();
   std::string message = error_of([&] { client.get_pull_request("acme", "widgets", 7); }, 403);
   EXPECT_THAT(message, HasSubstr("secondary rate limit"));
-  EXPECT_THAT(message, HasSubstr("retry after 2023-11-14 22:15:20 UTC"));
+  EXPECT_THAT(message, HasSubstr("retry after 2023-11-14 22:28:20 UTC"));
   EXPECT_TRUE(sleeps.empty());
 }
 

@@ -109,5 +109,52 @@ TEST(SlashCommand, OnlyOwnersMembersAndCollaboratorsStartRuns) {
     EXPECT_FALSE(may_start_runs(other)) << other;
 }
 
+TEST(SlashCommand, ShaNamesACommitOfSevenToFortyHexDigits) {
+  EXPECT_EQ(parse_benchmark_command("/benchmark sha=ABC1234").sha, "abc1234");
+  const std::string full(40, 'e');
+  EXPECT_EQ(parse_benchmark_command("/benchmark sha=" + full).sha, full);
+  const std::vector<std::string> bad_ones = {"sha=abc123", "sha=" + std::string(41, 'a'),
+                                             "sha=abcdefg", "sha=", "sha=HEAD"};
+  for (const std::string& bad : bad_ones) {
+    const SlashCommand c = parse_benchmark_command("/benchmark " + bad);
+    EXPECT_TRUE(c.sha.empty()) << bad;
+    EXPECT_THAT(c.refused, ElementsAre(bad));
+  }
+  EXPECT_THAT(parse_benchmark_command("/benchmark sha=abc1234 sha=abc1234").refused,
+              ElementsAre("sha=abc1234"));
+  EXPECT_THAT(refusal_reply(parse_benchmark_command("/benchmark x=1")), HasSubstr("`sha=COMMIT`"));
+}
+
+TEST(SlashCommand, GitHubTimesAreReadAsUtcSeconds) {
+  EXPECT_EQ(parse_github_time("1970-01-01T00:00:00Z"), 0);
+  EXPECT_EQ(parse_github_time("2024-06-01T12:00:00Z"), 1717243200);
+  EXPECT_EQ(parse_github_time("2024-06-01T14:00:00+02:00"), 1717243200);
+  EXPECT_EQ(parse_github_time("2024-06-01T12:00:00.123Z"), 1717243200);
+  EXPECT_EQ(parse_github_time("2000-02-29T00:00:01Z"), 951782401);
+  for (const char* bad : {"", "2024-06-01", "2024-06-01 12:00:00Z", "2024-13-01T12:00:00Z",
+                          "2024-06-01T12:00:00", "2024-06-01T12:00:00+0200"})
+    EXPECT_FALSE(parse_github_time(bad)) << bad;
+}
+
+TEST(SlashCommand, TheBareCommandMeansTheHeadWhenTheCommentWasWritten) {
+  const std::string head = "0123456789abcdef0123456789abcdef01234567";
+  const SlashCommand bare = parse_benchmark_command("/benchmark");
+  const std::string comment = "2024-06-01T12:00:00Z";
+  EXPECT_EQ(decide_head(bare, head, "2024-06-01T11:59:59Z", comment).head_sha, head);
+  for (const char* pushed : {"2024-06-01T12:00:00Z", "2024-06-01T12:03:00Z", "", "soon"}) {
+    const HeadDecision d = decide_head(bare, head, pushed, comment);
+    EXPECT_TRUE(d.head_sha.empty()) << pushed;
+    EXPECT_THAT(d.reply, HasSubstr("comment `/benchmark sha=0123456`")) << pushed;
+  }
+  EXPECT_TRUE(decide_head(bare, head, "2024-06-01T11:00:00Z", "").head_sha.empty());
+  // sha= decides whenever the last push was.
+  const SlashCommand named = parse_benchmark_command("/benchmark sha=0123456789");
+  EXPECT_EQ(decide_head(named, head, "2024-06-01T12:03:00Z", comment).head_sha, head);
+  const HeadDecision other =
+      decide_head(parse_benchmark_command("/benchmark sha=fedcba9"), head, "", comment);
+  EXPECT_TRUE(other.head_sha.empty());
+  EXPECT_THAT(other.reply, HasSubstr("the pull request's head is `0123456`, not `fedcba9`"));
+}
+
 }  // namespace
 }  // namespace benchpr::github

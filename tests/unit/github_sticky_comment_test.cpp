@@ -36,10 +36,12 @@ class StickyCommentTest : public ::testing::Test {
     client = std::make_unique<GitHubClient>(std::make_shared<CurlTransport>(), options);
   }
 
+  // The requests of `method`, without the GraphQL query of the token's login (a read, though
+  // sent as a POST).
   std::vector<RecordedRequest> requests_with(const std::string& method) {
     std::vector<RecordedRequest> out;
     for (const auto& r : fake.requests()) {
-      if (r.method == method) out.push_back(r);
+      if (r.method == method && r.path != "/graphql") out.push_back(r);
     }
     return out;
   }
@@ -224,10 +226,48 @@ TEST_F(StickyCommentTest, AUserTokenMatchesItsOwnLoginFromTheApi) {
   EXPECT_EQ(user_calls, 1) << "asked once per client";
 }
 
-// A GitHub App's installation token: GET /user answers 403 and the comments are by
-// my-app[bot], not github-actions[bot]. Two runs (two clients) keep one comment.
+// A GitHub App's installation token: GET /user answers 403, GraphQL's viewer names the app's
+// bot account. Another app's marked comment (here the Actions bot's, from another workflow) is
+// left alone: the token's own comment is created, then updated by the next run.
+TEST_F(StickyCommentTest, AnAppTokenAsksGraphQLWhoItIsAndLeavesAnotherAppsCommentAlone) {
+  fake.set_app_token("my-app");
+  const std::string theirs_body = "<!-- benchpr:comment key=default -->\nanother app's";
+  const std::int64_t theirs =
+      fake.add_comment("acme/widgets", 3, theirs_body, "github-actions[bot]");
+  for (int run = 1; run <= 2; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    ClientOptions options;
+    options.api_url = fake.url();
+    options.token = fake.token();
+    options.sleep = [](double) {};
+    GitHubClient client(std::make_shared<CurlTransport>(), options);
+    const StickyResult result = client.upsert_sticky_comment(
+        "acme", "widgets", 3, "results " + std::to_string(run), "default");
+    EXPECT_EQ(result.action, run == 1 ? StickyAction::Created : StickyAction::Updated);
+    EXPECT_NE(result.id, theirs);
+    EXPECT_EQ(client.token_login(), "my-app[bot]");
+  }
+  const auto comments = fake.comments("acme/widgets", 3);
+  ASSERT_EQ(comments.size(), 2u);
+  EXPECT_EQ(comments[0].body, theirs_body);
+  EXPECT_EQ(comments[1].login, "my-app[bot]");
+  EXPECT_THAT(comments[1].body, HasSubstr("results 2"));
+  for (const auto& patch : requests_with("PATCH"))
+    EXPECT_NE(patch.path, "/repos/acme/widgets/issues/comments/" + std::to_string(theirs));
+  int graphql = 0;
+  for (const auto& r : fake.requests()) {
+    if (r.path != "/graphql") continue;
+    ++graphql;
+    EXPECT_EQ(r.method, "POST");
+    EXPECT_THAT(r.body, HasSubstr("viewer { login }"));
+  }
+  EXPECT_EQ(graphql, 2) << "once per client";
+}
+
+// When GraphQL's viewer is closed too, the login is learnt from the first comment posted.
 TEST_F(StickyCommentTest, AnAppTokenFindsItsOwnCommentInTheNextRun) {
   fake.set_app_token("my-app");
+  fake.set_graphql_viewer_closed(true);
   fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nplanted", "mallory");
   std::vector<std::string> logged;
   ClientOptions options;
@@ -241,6 +281,7 @@ TEST_F(StickyCommentTest, AnAppTokenFindsItsOwnCommentInTheNextRun) {
   EXPECT_EQ(first.action, StickyAction::Created);
   EXPECT_EQ(first_run.token_login(), "my-app[bot]") << "learnt from the POST's answer";
   ASSERT_FALSE(logged.empty());
+  EXPECT_THAT(logged.front(), HasSubstr("GraphQL's viewer are closed to this token"));
   EXPECT_THAT(logged.back(), HasSubstr("benchpr's comments are by my-app[bot]"));
 
   GitHubClient second_run(std::make_shared<CurlTransport>(), options);
@@ -256,8 +297,9 @@ TEST_F(StickyCommentTest, AnAppTokenFindsItsOwnCommentInTheNextRun) {
   EXPECT_THAT(comments[1].body, HasSubstr("newer results"));
 }
 
-TEST_F(StickyCommentTest, MarkedCommentsOfSeveralAppsAreWarnedAbout) {
+TEST_F(StickyCommentTest, MarkedCommentsOfSeveralAppsAreWarnedAboutWhenNoLoginIsKnown) {
   fake.set_app_token("my-app");
+  fake.set_graphql_viewer_closed(true);
   const std::int64_t actions = fake.add_comment(
       "acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold", "github-actions[bot]");
   fake.add_comment("acme/widgets", 3, "<!-- benchpr:comment key=default -->\nold", "my-app[bot]");
@@ -270,8 +312,37 @@ TEST_F(StickyCommentTest, MarkedCommentsOfSeveralAppsAreWarnedAbout) {
   const StickyResult result = client.upsert_sticky_comment("acme", "widgets", 3, "new", "default");
   EXPECT_EQ(result.id, actions);
   ASSERT_FALSE(logged.empty());
-  EXPECT_THAT(logged.front(), HasSubstr("by several apps (github-actions[bot], my-app[bot])"));
-  EXPECT_THAT(logged.front(), HasSubstr("pass --comment-author"));
+  EXPECT_THAT(logged.back(), HasSubstr("by several apps (github-actions[bot], my-app[bot])"));
+  EXPECT_THAT(logged.back(), HasSubstr("pass --comment-author"));
+}
+
+// GraphQL may name a bot without REST's suffix; on GitHub Enterprise Server it lives at
+// /api/graphql beside /api/v3.
+TEST(GraphQLViewerTest, ABareBotLoginGetsTheSuffixAndGHESIsAskedAtApiGraphql) {
+  struct Transport : HttpTransport {
+    std::vector<std::string> urls;
+    HttpResponse send(const HttpRequest& req) override {
+      urls.push_back(req.url);
+      HttpResponse r;
+      if (req.url.ends_with("/user")) {
+        r.status = 403;
+        r.body = R"({"message":"Resource not accessible by integration"})";
+      } else {
+        r.status = 200;
+        r.body = R"({"data":{"viewer":{"login":"my-app"}}})";
+      }
+      return r;
+    }
+  };
+  auto transport = std::make_shared<Transport>();
+  ClientOptions options;
+  options.api_url = "https://ghe.example.com/api/v3";
+  options.token = "t";
+  options.sleep = [](double) {};
+  GitHubClient client(transport, options);
+  EXPECT_EQ(client.token_login(), "my-app[bot]");
+  EXPECT_THAT(transport->urls, ElementsAre("https://ghe.example.com/api/v3/user",
+                                           "https://ghe.example.com/api/graphql"));
 }
 
 TEST_F(StickyCommentTest, AnExplicitAuthorOverridesTheTokensLogin) {

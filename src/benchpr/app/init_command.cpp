@@ -160,6 +160,18 @@ int init_command(const InitOptions& options) {
   }
   write_new_file(config, yaml, options.force);
   for (const WorkflowFile& w : workflows) write_new_file(dir / w.path, w.yaml, options.force);
+  // The workflows pin their actions by commit SHA: Dependabot keeps the pins current. A
+  // dependabot.yml of the project's own is never replaced (it may hold other ecosystems).
+  const fs::path dependabot = dir / ".github" / "dependabot.yml";
+  if (!fs::exists(dependabot, ec)) {
+    write_new_file(dependabot, dependabot_yaml(), false);
+  } else if (runner::read_text_file(dependabot.string()).find("github-actions") ==
+             std::string::npos) {
+    std::cout << "note: " << dependabot.string()
+              << " has no github-actions entry; add one (package-ecosystem: github-actions, "
+                 "directory: /) so the actions the workflows pin by commit SHA are kept up to "
+                 "date\n";
+  }
   for (const std::string& note : runner::build_option_notes(options.directory))
     std::cout << note << "\n";
   for (const std::string& note : runner::argument_notes(options.directory))

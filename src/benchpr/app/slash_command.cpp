@@ -101,15 +101,30 @@ int slash_command(const SlashCommandOptions& options) {
     set_outputs(false, 0, "");
     return kExitOk;
   }
-  // The head the command was accepted at is the head measured: a push after the comment (by
-  // anyone who can push to the branch, a fork's author too) is not what the commenter asked to
-  // run, and the measuring job refuses it (--pr-head).
+  // The head measured is the commit the commenter meant: the one named with sha=, or the head
+  // when the comment was written (refused when GitHub took a push to the head repository since).
+  // The measuring job refuses any other head (--pr-head), the publishing job any other results.
   const github::PullRequest pr = client->get_pull_request(slug.owner, slug.name, event.number);
   if (pr.head_sha.empty())
     throw Error(ErrorCategory::GitHub, "GitHub's answer for pull request #" +
                                            std::to_string(event.number) + " lacks its head commit");
+  const github::HeadDecision head =
+      github::decide_head(command, pr.head_sha, pr.head_repo_pushed_at, event.created_at);
+  if (head.head_sha.empty()) {
+    client->create_comment(slug.owner, slug.name, event.number, head.reply);
+    client->add_reaction(slug.owner, slug.name, event.comment_id, "confused");
+    notice(progress,
+           "/benchmark from " + who + " refused: " +
+               (command.sha.empty() ? "the head when the command was written cannot be confirmed"
+                                    : "sha=" + command.sha + " is not the pull request's head"));
+    set_outputs(false, 0, "");
+    return kExitOk;
+  }
   client->add_reaction(slug.owner, slug.name, event.comment_id, "eyes");
-  const std::string args = joined(github::run_arguments(command, event.number, pr.head_sha));
+  const std::string args = joined(github::run_arguments(command, event.number, head.head_sha));
+  notice(progress, "/benchmark from " + who + " accepted: measuring " + head.head_sha +
+                       (command.sha.empty() ? " (the head when the command was written)"
+                                            : " (named with sha=)"));
   progress.line("/benchmark from " + who + " accepted: benchpr run " + args);
   set_outputs(true, event.number, args);
   return kExitOk;

@@ -13,9 +13,9 @@ std::string fill(std::string text, int shards = 0) {
   for (int i = 1; i <= shards; ++i) list += (i > 1 ? ", " : "") + std::to_string(i);
   const std::pair<std::string_view, std::string> values[] = {
       {"@ACTION@", std::string(kActionReference)},
-      {"@CHECKOUT@", std::string(kCheckoutAction)},
-      {"@UPLOAD@", std::string(kUploadArtifactAction)},
-      {"@DOWNLOAD@", std::string(kDownloadArtifactAction)},
+      {"@CHECKOUT@", pinned_uses(kCheckoutPin)},
+      {"@UPLOAD@", pinned_uses(kUploadArtifactPin)},
+      {"@DOWNLOAD@", pinned_uses(kDownloadArtifactPin)},
       {"@SHARDS@", std::to_string(shards)},
       {"@SHARD_LIST@", list}};
   for (const auto& [name, value] : values) {
@@ -57,6 +57,23 @@ constexpr const char* kShardJobs = R"(  measure:
 )";
 
 }  // namespace
+
+std::string pinned_uses(const ActionPin& pin) {
+  return std::string(pin.uses) + "  # " + std::string(pin.version);
+}
+
+std::string dependabot_yaml() {
+  return R"(# Written by `benchpr init`. Dependabot opens a pull request when an action the workflows use
+# has a new release: the workflows pin each action by commit SHA with its version in a comment,
+# and Dependabot updates both.
+version: 2
+updates:
+  - package-ecosystem: github-actions
+    directory: /
+    schedule:
+      interval: weekly
+)";
+}
 
 std::string pull_request_workflow_yaml() {
   return fill(R"(# Written by `benchpr init`. benchpr builds the pull request and its base, runs the
@@ -132,18 +149,19 @@ jobs:
       pull-requests: write  # create and update the benchpr comment
       statuses: write       # the commit status benchpr (status: "true" below)
     steps:
-      # No checkout: this job runs no code of the pull request.
+      # No checkout: this job runs no code of the pull request. The shards' artifacts go under
+      # RUNNER_TEMP, never the workspace: jobs that ran the pull request's code uploaded them.
       - uses: @DOWNLOAD@
         with:
           pattern: benchpr-shard-*
-          path: shards
+          path: ${{ runner.temp }}/benchpr-shards
       - name: Merge the shards
         id: merge
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
         uses: @ACTION@
         with:
           command: merge
-          args: shards      # every shard results file under this directory
+          args: ${{ runner.temp }}/benchpr-shards  # every shard results file under it
           cache: "false"    # this job holds a write token: it builds benchpr, restores no cache
       - name: Post the comment
         if: ${{ !cancelled() && steps.merge.outputs.results != '' }}
@@ -185,11 +203,12 @@ jobs:
     if: ${{ !cancelled() }}   # a failed shard leaves a partial comparison, still posted
     runs-on: ubuntu-latest
     steps:
-      # No checkout: this job runs no code of the pull request.
+      # No checkout: this job runs no code of the pull request. The shards' artifacts go under
+      # RUNNER_TEMP, never the workspace: jobs that ran the pull request's code uploaded them.
       - uses: @DOWNLOAD@
         with:
           pattern: benchpr-shard-*
-          path: shards
+          path: ${{ runner.temp }}/benchpr-shards
       - name: Merge the shards
         id: merge
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
@@ -197,7 +216,7 @@ jobs:
         with:
           command: merge
           token: ""
-          args: shards      # every shard results file under this directory
+          args: ${{ runner.temp }}/benchpr-shards  # every shard results file under it
       - name: Keep the merged results for the publishing workflow
         if: ${{ !cancelled() && steps.merge.outputs.results != '' }}
         uses: @UPLOAD@
@@ -258,12 +277,15 @@ jobs:
       github.event.workflow_run.conclusion == 'success'
     runs-on: ubuntu-latest
     steps:
-      # No actions/checkout of the pull request here: this job must not run its code.
+      # No actions/checkout of the pull request here: this job must not run its code. The
+      # artifact (from a run of the pull request's code) goes under RUNNER_TEMP, never the
+      # workspace.
       - uses: @DOWNLOAD@
         id: download
         continue-on-error: true        # a missing artifact ends in a notice, not a red job
         with:
           name: benchpr-results
+          path: ${{ runner.temp }}/benchpr-artifact
           run-id: ${{ github.event.workflow_run.id }}
           github-token: ${{ github.token }}
       - name: No results to post
@@ -275,7 +297,7 @@ jobs:
         uses: @ACTION@
         with:
           command: publish
-          args: results.json
+          args: ${{ runner.temp }}/benchpr-artifact/results.json
           status: "true"    # commit status benchpr on the PR head (can be a required check)
           fail-on: never    # or: regression (fails this job on "don't merge"; the measuring
           #                   workflow must not fail on it, or its results are never posted)
@@ -328,7 +350,8 @@ jobs:
       contents: read        # fetch the pull request
       pull-requests: read   # read it from the API
     steps:
-      - uses: @CHECKOUT@    # the default branch; benchpr fetches the pull request itself
+      # The default branch; benchpr fetches the pull request itself.
+      - uses: @CHECKOUT@
         with:
           fetch-depth: 0
           persist-credentials: false
@@ -339,6 +362,9 @@ jobs:
         with:
           # --dry-run: this job runs the pull request's code and posts nothing.
           args: ${{ needs.accept.outputs.run-args }} --dry-run
+          # issue_comment runs in the default branch's cache scope, which every pull request's
+          # jobs restore: a job running pull request code neither restores nor saves a cache.
+          cache: "false"
       - name: Keep the results for the publishing job
         if: always()
         uses: @UPLOAD@
@@ -358,10 +384,13 @@ jobs:
       pull-requests: write  # the benchpr comment and the final reaction
       statuses: write       # the commit status benchpr
     steps:
+      # The artifact (from the job that ran the pull request's code) goes under RUNNER_TEMP,
+      # never the workspace.
       - uses: @DOWNLOAD@
         if: needs.measure.result == 'success'
         with:
           name: benchpr-command-results
+          path: ${{ runner.temp }}/benchpr-artifact
       - name: Post the comment
         id: post
         if: needs.measure.result == 'success'
@@ -371,7 +400,7 @@ jobs:
           command: publish
           status: "true"
           comment: always     # asked for: post even when every benchmark is unchanged
-          args: results.json
+          args: ${{ runner.temp }}/benchpr-artifact/results.json
           cache: "false"      # this job holds a write token: it builds benchpr, restores no cache
       - name: React with rocket or confused
         if: always()
@@ -385,7 +414,8 @@ jobs:
 }
 
 bool restores_build_cache(const WorkflowChoice& choice) {
-  return choice.shards > 1 || choice.fork_safe || choice.command;
+  // Not /benchmark's measuring job: on issue_comment it would use the default branch's scope.
+  return choice.shards > 1 || choice.fork_safe;
 }
 
 std::string cache_fill_workflow_yaml(const std::string& default_branch) {

@@ -18,18 +18,41 @@ namespace benchpr::app {
 inline constexpr std::string_view kActionRepository = "benchpr/benchpr";
 inline constexpr std::string_view kActionReference = "benchpr/benchpr@v" BENCHPR_VERSION_MAJOR;
 
-// The actions every workflow of benchpr's uses, at their current majors (all run on Node 24:
-// GitHub-hosted runners no longer run Node 20 actions). The one place that names them: the
-// workflows `init` writes, action.yml, the repository's workflows and docs/github.md use exactly
-// these, and a test looks for any other major in all of them.
-inline constexpr std::string_view kCheckoutAction = "actions/checkout@v7";
-inline constexpr std::string_view kCacheRestoreAction = "actions/cache/restore@v6";
-inline constexpr std::string_view kCacheSaveAction = "actions/cache/save@v6";
-inline constexpr std::string_view kUploadArtifactAction = "actions/upload-artifact@v7";
-inline constexpr std::string_view kDownloadArtifactAction = "actions/download-artifact@v8";
-inline constexpr std::string_view kPinnedActions[] = {kCheckoutAction, kCacheRestoreAction,
-                                                      kCacheSaveAction, kUploadArtifactAction,
-                                                      kDownloadArtifactAction};
+// The actions every workflow of benchpr's uses, pinned by full commit SHA (a tag can be moved to
+// other code; a commit cannot), with the release that commit is as a comment (`# v6.0.0`) so a
+// reader and Dependabot (`init` writes its github-actions entry) know the version. The one place
+// that names them: the workflows `init` writes, action.yml, the repository's workflows and the
+// docs use exactly these lines, and a test refuses any `uses:` of another repository that is not
+// one of them (benchpr's own action, which users point at their own OWNER/NAME@REF, aside).
+struct ActionPin {
+  std::string_view uses;     // "actions/checkout@<40 hex digits>"
+  std::string_view version;  // the release that commit is, for the comment: "v6.0.0"
+};
+inline constexpr ActionPin kCheckoutPin = {
+    "actions/checkout@1af3b93b6815bc44a9784bd300feb67ff0d1eeb3", "v6.0.0"};
+inline constexpr ActionPin kCacheRestorePin = {
+    "actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830", "v4.3.0"};
+inline constexpr ActionPin kCacheSavePin = {
+    "actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830", "v4.3.0"};
+inline constexpr ActionPin kUploadArtifactPin = {
+    "actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4", "v5.0.0"};
+inline constexpr ActionPin kDownloadArtifactPin = {
+    "actions/download-artifact@018cc2cf5baa6db3ef3c5f8a56943fffe632ef53", "v6.0.0"};
+inline constexpr ActionPin kPinnedActions[] = {kCheckoutPin, kCacheRestorePin, kCacheSavePin,
+                                               kUploadArtifactPin, kDownloadArtifactPin};
+inline constexpr std::string_view kCheckoutAction = kCheckoutPin.uses;
+inline constexpr std::string_view kCacheRestoreAction = kCacheRestorePin.uses;
+inline constexpr std::string_view kCacheSaveAction = kCacheSavePin.uses;
+inline constexpr std::string_view kUploadArtifactAction = kUploadArtifactPin.uses;
+inline constexpr std::string_view kDownloadArtifactAction = kDownloadArtifactPin.uses;
+
+// "actions/checkout@<sha>  # v6.0.0" (two spaces before the comment, as yamllint asks): the value
+// of a `uses:` line as every file writes it.
+std::string pinned_uses(const ActionPin& pin);
+
+// .github/dependabot.yml with one entry: package-ecosystem github-actions, weekly, so the pins
+// above (and the version comments beside them) are kept up to date by pull requests.
+std::string dependabot_yaml();
 
 // .github/workflows/benchpr.yml for pull requests from branches of the same repository.
 std::string pull_request_workflow_yaml();
@@ -61,7 +84,9 @@ struct WorkflowChoice {
 };
 
 // Whether a job the choice writes restores benchpr's build from the cache (the jobs without a
-// write token: shards, the fork-safe measuring job, /benchmark's measuring job). Only then is
+// write token that run on pull_request: shards, the fork-safe measuring job; not /benchmark's
+// measuring job, which runs on issue_comment in the default branch's cache scope and so uses no
+// cache at all). Only then is
 // the cache-fill workflow written: the plain workflow's one job holds a write token and builds
 // benchpr itself, so a filled cache would go unused.
 bool restores_build_cache(const WorkflowChoice& choice);

@@ -19,6 +19,9 @@ struct PullRequest {
   std::string head_ref;
   std::string head_sha;
   std::string head_repo_full_name;  // empty when head.repo is null (the fork was deleted)
+  // head.repo.pushed_at: when GitHub last took a push to the head repository (any branch), as
+  // GitHub writes it ("2024-05-01T12:30:00Z"); "" when not given.
+  std::string head_repo_pushed_at;
   std::vector<std::string> labels;
 };
 

@@ -119,6 +119,7 @@ IssueCommentEvent parse_issue_comment_event(std::string_view json_text) {
   event.comment_id = id->get<std::int64_t>();
   event.body = string_at(*comment, "body");
   event.author_association = string_at(*comment, "author_association");
+  event.created_at = string_at(*comment, "created_at");
   if (const json* user = object_at(*comment, "user")) event.author = string_at(*user, "login");
   if (const json* repo = object_at(j, "repository"))
     event.repo_full_name = string_at(*repo, "full_name");

@@ -62,6 +62,7 @@ struct IssueCommentEvent {
   std::string author;              // the commenter's login
   std::string author_association;  // "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "NONE", ...
   std::string repo_full_name;
+  std::string created_at;  // comment.created_at, as GitHub writes it; "" when absent
 };
 
 IssueCommentEvent parse_issue_comment_event(std::string_view json_text);

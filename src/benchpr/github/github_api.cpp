@@ -121,6 +121,7 @@ PullRequest GitHubClient::get_pull_request(const std::string& owner, const std::
       pr.head_sha = string_at(head, "sha");
       if (head.contains("repo") && head["repo"].is_object()) {
         pr.head_repo_full_name = string_at(head["repo"], "full_name");
+        pr.head_repo_pushed_at = string_at(head["repo"], "pushed_at");
       }
     }
     if (j.contains("labels") && j["labels"].is_array()) {
@@ -239,16 +240,41 @@ StickyResult GitHubClient::upsert_sticky_comment(const std::string& owner, const
   return {StickyAction::Created, created.id, created.html_url};
 }
 
+std::string GitHubClient::graphql_url() const {
+  // GitHub Enterprise Server serves REST under /api/v3 and GraphQL at /api/graphql.
+  constexpr std::string_view kRestSuffix = "/api/v3";
+  if (api_url_.ends_with(kRestSuffix))
+    return api_url_.substr(0, api_url_.size() - kRestSuffix.size()) + "/api/graphql";
+  return api_url_ + "/graphql";
+}
+
 std::string GitHubClient::token_login() {
   if (login_) return *login_;
   try {
     login_ = mapped(request("GET", "/user"), "GET /user",
                     [](const json& j) { return j.at("login").get<std::string>(); });
+    return *login_;
   } catch (const GitHubError& e) {
-    // Installation tokens (Actions' GITHUB_TOKEN, any GitHub App's) may not read /user: the
-    // login is learnt from the first comment posted, or stays unknown ("").
+    // Installation tokens (Actions' GITHUB_TOKEN, any GitHub App's) may not read /user.
     if (e.status() != 403) throw;
     login_ = std::string();
+  }
+  // GraphQL's viewer answers for installation tokens too: the app's bot account.
+  try {
+    const json query = {{"query", "query { viewer { login } }"}};
+    const std::string login = mapped(
+        request("POST", graphql_url(), query.dump()), "POST /graphql",
+        [](const json& j) { return j.at("data").at("viewer").at("login").get<std::string>(); });
+    // Only an installation token gets here (a user's token may read /user), and its comments
+    // are by the app's bot account, which REST names `<slug>[bot]`.
+    if (!login.empty()) login_ = login.ends_with("[bot]") ? login : login + "[bot]";
+  } catch (const GitHubError& e) {
+    // Unknown still: learnt from the first comment posted, or a marked comment by a bot.
+    if (options_.log)
+      options_.log(std::string("GET /user and GraphQL's viewer are closed to this token (") +
+                   e.what() +
+                   "); pass --comment-author (action input comment-author) to name "
+                   "the account benchpr's comments are by");
   }
   return *login_;
 }

@@ -57,6 +57,12 @@ double real_now() {
 
 }  // namespace
 
+double secondary_limit_wait(int waits_so_far, double max_seconds) {
+  double seconds = 60;
+  for (int i = 0; i < waits_so_far && seconds < max_seconds; ++i) seconds *= 2;
+  return std::min(seconds, max_seconds);
+}
+
 std::string resolve_api_url(std::string_view explicit_url) {
   std::string url(explicit_url);
   if (url.empty()) url = env_or_empty("GITHUB_API_URL");
@@ -140,15 +146,18 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
     req.headers.emplace_back("Authorization", "Bearer " + options_.token);
   if (!body.empty()) req.headers.emplace_back("Content-Type", "application/json");
   const std::string what = describe(method, req.url);
+  // A GraphQL query is sent as a POST but writes nothing: no spacing for it.
+  const bool writes = is_write(method) && !req.url.ends_with("/graphql");
 
   double backoff = options_.first_backoff_seconds;
+  int secondary_waits = 0;  // secondary rate limits waited out so far in this request
   for (int attempt = 1;; ++attempt) {
     const bool last = attempt >= options_.max_attempts;
     const std::string retrying = "; retrying in ";
     const std::string counter = " (attempt " + std::to_string(attempt + 1) + " of " +
                                 std::to_string(options_.max_attempts) + ")";
 
-    if (is_write(method)) space_writes();
+    if (writes) space_writes();
     HttpResponse response;
     try {
       response = transport_->send(req);
@@ -163,7 +172,7 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
       if (landed && landed()) return HttpResponse{};
       continue;
     }
-    if (is_write(method)) last_write_ = options_.now();
+    if (writes) last_write_ = options_.now();
     if (response.status >= 200 && response.status < 300) return response;
 
     const long status = response.status;
@@ -184,19 +193,24 @@ HttpResponse GitHubClient::request(const std::string& method, const std::string&
       continue;
     }
 
-    // Secondary rate limit: GitHub says how long to wait, or (without retry-after) asks for at
-    // least a minute. A 429 is always a rate limit; a 403 is one when GitHub says so.
+    // Secondary rate limit: GitHub says how long to wait (retry-after, honoured as given), or
+    // asks for at least a minute and, while the limit goes on, exponentially longer waits: 60 s,
+    // 120 s, 240 s ... up to max_secondary_wait_seconds, for max_attempts in all. A 429 is always
+    // a rate limit; a 403 is one when GitHub says so.
     std::optional<double> retry_after = parse_seconds(response.header("retry-after"));
     bool secondary =
         limited_status &&
         (retry_after || status == 429 ||
          github_error_detail(response.body).find("secondary rate limit") != std::string::npos);
     if (secondary) {
-      double pause = retry_after ? std::max(*retry_after, 0.0) : 60.0;
-      if (pause > options_.max_wait_seconds || last) {
+      const double pause =
+          retry_after ? std::max(*retry_after, 0.0)
+                      : secondary_limit_wait(secondary_waits, options_.max_secondary_wait_seconds);
+      if (pause > options_.max_secondary_wait_seconds || last) {
         throw error(status, "GitHub's secondary rate limit stopped the request; retry after " +
                                 format_utc(options_.now() + pause) + " [" + what + "]");
       }
+      ++secondary_waits;
       wait(pause, "GitHub's secondary rate limit; waiting " + seconds_text(pause) + counter);
       continue;
     }

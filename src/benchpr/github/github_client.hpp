@@ -21,11 +21,14 @@ namespace benchpr::github {
 inline constexpr std::string_view kDefaultApiUrl = "https://api.github.com";
 
 struct ClientOptions {
-  std::string api_url;                    // "" = $GITHUB_API_URL, else https://api.github.com
-  std::string token;                      // "" = no Authorization header
-  int max_attempts = 4;                   // per request, first try included
-  double first_backoff_seconds = 1;       // doubles after each failed attempt: 1, 2, 4
-  double max_wait_seconds = 60;           // longer rate-limit waits fail instead
+  std::string api_url;               // "" = $GITHUB_API_URL, else https://api.github.com
+  std::string token;                 // "" = no Authorization header
+  int max_attempts = 4;              // per request, first try included
+  double first_backoff_seconds = 1;  // doubles after each failed attempt: 1, 2, 4
+  double max_wait_seconds = 60;      // longer primary rate-limit waits fail instead
+  // Secondary rate limits: a retry-after longer than this fails instead of waiting, and the
+  // exponential waits without one (60 s, 120 s, 240 s, ...) stop growing here.
+  double max_secondary_wait_seconds = 600;
   double min_write_interval_seconds = 1;  // GitHub asks for a pause between writes
   // Injected so tests neither wait nor depend on the real time. Defaults: the real ones.
   std::function<void(double seconds)> sleep;
@@ -33,6 +36,11 @@ struct ClientOptions {
   // Told about retries and waits ("GitHub answered 502; retrying in 2 s"); never sees the token.
   std::function<void(const std::string&)> log;
 };
+
+// How long to wait after the (waits_so_far + 1)-th secondary rate limit answer of one request
+// that names no retry-after: 60 s, then twice as long each time (GitHub: "wait for an
+// exponentially increasing amount of time between retries"), never more than max_seconds.
+double secondary_limit_wait(int waits_so_far, double max_seconds);
 
 // The explicit URL if not empty, else $GITHUB_API_URL if set, else https://api.github.com;
 // without trailing slashes. GitHub Enterprise Server is just another base: https://HOST/api/v3.
@@ -82,9 +90,10 @@ class GitHubClient {
                                      const std::string& body, const std::string& key = "default");
 
   // The login the token acts as: GET /user, asked once. An installation token (Actions'
-  // GITHUB_TOKEN, a GitHub App's) may not call /user (403): then "" until a comment this client
-  // posts names its author (`my-app[bot]`), and upsert_sticky_comment takes a marked comment by
-  // a bot account for its own.
+  // GITHUB_TOKEN, a GitHub App's) may not call /user (403): then GraphQL's `viewer { login }`
+  // names its bot account (`my-app[bot]`). Only when both are refused: "" until a comment this
+  // client posts names its author, and upsert_sticky_comment takes a marked comment by a bot
+  // account for its own (with a warning when several apps made one).
   std::string token_login();
 
   // POST /repos/{o}/{r}/statuses/{sha}.
@@ -108,6 +117,7 @@ class GitHubClient {
 
  private:
   std::string absolute_url(const std::string& path_or_url) const;
+  std::string graphql_url() const;
   std::string describe(const std::string& method, const std::string& url) const;
   void wait(double seconds, const std::string& why);
   void space_writes();

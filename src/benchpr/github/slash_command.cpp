@@ -119,6 +119,12 @@ SlashCommand parse_benchmark_command(std::string_view body) {
     } else if (ok && key == "budget" && command.budget.empty()) {
       ok = budget_ok(value);
       if (ok) command.budget = value;
+    } else if (ok && key == "sha" && command.sha.empty()) {
+      ok = value.size() >= 7 && value.size() <= 40 &&
+           std::all_of(value.begin(), value.end(),
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+      if (ok)
+        for (char c : value) command.sha += static_cast<char>(std::tolower(c));
     } else {
       ok = false;
     }
@@ -145,8 +151,81 @@ std::string refusal_reply(const SlashCommand& command) {
          std::to_string(kMinCommandRounds) + " to " + std::to_string(kMaxCommandRounds) +
          "\n"
          "- `filter=REGEX`: only benchmarks whose names match (no spaces or quotes)\n"
-         "- `budget=DURATION`: time budget for adaptive rounds, e.g. `20m`, at most `6h`\n\n"
+         "- `budget=DURATION`: time budget for adaptive rounds, e.g. `20m`, at most `6h`\n"
+         "- `sha=COMMIT`: the head commit to measure (7 to 40 hex digits); without it, the "
+         "head when you commented\n\n"
          "For example: `/benchmark rounds=20 filter=BM_Codec`\n";
+}
+
+std::optional<long long> parse_github_time(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS, then Z or +HH:MM / -HH:MM (fractions of a second are dropped).
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':')
+    return std::nullopt;
+  auto number = [&](std::size_t at, std::size_t n) -> std::optional<int> {
+    int v = 0;
+    auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + n, v);
+    if (ec != std::errc() || end != text.data() + at + n) return std::nullopt;
+    return v;
+  };
+  const auto year = number(0, 4), month = number(5, 2), day = number(8, 2), hour = number(11, 2),
+             minute = number(14, 2), second = number(17, 2);
+  if (!year || !month || !day || !hour || !minute || !second || *month < 1 || *month > 12 ||
+      *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60)
+    return std::nullopt;
+  std::string_view zone = text.substr(19);
+  if (!zone.empty() && zone.front() == '.') {
+    zone.remove_prefix(1);
+    while (!zone.empty() && std::isdigit(static_cast<unsigned char>(zone.front())))
+      zone.remove_prefix(1);
+  }
+  long long offset = 0;
+  if (zone == "Z") {
+    offset = 0;
+  } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':') {
+    const std::size_t at = text.size() - 6;
+    const auto oh = number(at + 1, 2), om = number(at + 4, 2);
+    if (!oh || !om) return std::nullopt;
+    offset = (zone[0] == '+' ? 1 : -1) * (*oh * 3600LL + *om * 60LL);
+  } else {
+    return std::nullopt;
+  }
+  // Days from the civil date (Howard Hinnant's algorithm).
+  const int y = *year - (*month <= 2 ? 1 : 0);
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int yoe = y - era * 400;
+  const int doy = (153 * (*month + (*month > 2 ? -3 : 9)) + 2) / 5 + *day - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const long long days = static_cast<long long>(era) * 146097 + doe - 719468;
+  return days * 86400 + *hour * 3600LL + *minute * 60LL + *second - offset;
+}
+
+HeadDecision decide_head(const SlashCommand& command, const std::string& live_head_sha,
+                         const std::string& head_repo_pushed_at,
+                         const std::string& comment_created_at) {
+  const std::string head = live_head_sha.substr(0, 7);
+  const std::string ask = "To measure the head it is at now, " + code_span(head) + ", comment " +
+                          code_span("/benchmark sha=" + head) + " (with your other arguments).\n";
+  if (!command.sha.empty()) {
+    if (live_head_sha.starts_with(command.sha)) return {live_head_sha, ""};
+    return {"", "benchpr did not start a run: the pull request's head is " + code_span(head) +
+                    ", not " + code_span(command.sha) + ". " + ask};
+  }
+  const auto pushed = parse_github_time(head_repo_pushed_at);
+  const auto commented = parse_github_time(comment_created_at);
+  if (!pushed || !commented)
+    return {"", std::string("benchpr did not start a run: GitHub did not say when ") +
+                    (!commented ? "the command was written"
+                                : "the pull request's branch was last pushed") +
+                    ", so it cannot tell whether the head moved after your comment. " + ask};
+  // The same second counts as after: the push may have followed the comment within it.
+  if (*pushed >= *commented)
+    return {"",
+            "benchpr did not start a run: the pull request's repository was last pushed to at " +
+                code_span(head_repo_pushed_at) + ", after your command (" +
+                code_span(comment_created_at) + "), so its head may not be the commit you saw. " +
+                ask};
+  return {live_head_sha, ""};
 }
 
 std::vector<std::string> run_arguments(const SlashCommand& command, int number,
