@@ -507,6 +507,44 @@ TEST(CpuMissedWork, AGapTheWaitingGuardWouldNoteAgainstItsCpuTimeIsMissedWork) {
   }
 }
 
+// The case a loaded runner produced: of five benchmarks, the PR moved work off the calling thread
+// in two (BM_Half: CPU time -50%, wall time the same; BM_Worse: CPU time -25%, wall time +25%).
+// BM_SameB's code moved in memory: CPU and wall time both +2.5%, its gap 0. Read against the
+// median gap of its four neighbours, two of which the PR changed, its gap came out -29% in every
+// busy round, and it was compared on a wall time that scattered by ±25%.
+TEST(CpuMissedWork, BenchmarksThePrChangedDoNotMakeTheOthersReference) {
+  constexpr int kRounds = 10;
+  const std::vector<double> turns = {0.06, -0.06, 0.02, -0.02};
+  Results r = make_results(kRounds);
+  std::vector<double> half_real, half_cpu, worse_real, worse_cpu;
+  for (int k = 0; k < kRounds; ++k) {
+    const double jitter = 0.004 * static_cast<double>(k % 3 - 1);
+    half_cpu.push_back(0.5);
+    half_real.push_back(std::exp(std::log(2.0) + jitter));
+    worse_cpu.push_back(0.75);
+    worse_real.push_back(std::exp(std::log(1.25 / 0.75) + jitter));
+  }
+  r.series.push_back(series("BM_Half", half_real, half_cpu));
+  r.series.push_back(series("BM_Worse", worse_real, worse_cpu));
+  for (int b = 0; b < 3; ++b) {
+    std::vector<double> real;
+    for (int k = 0; k < kRounds; ++k)
+      real.push_back(std::exp(turns[static_cast<std::size_t>((k + b) % 4)]));
+    r.series.push_back(series(std::string("BM_Same") + static_cast<char>('A' + b), real,
+                              std::vector<double>(kRounds, b == 1 ? 1.025 : 1.0)));
+  }
+  all_rounds_busy(r, kRounds);
+  std::vector<std::string> names;
+  for (const MissedWork& m : cpu_time_missing_work(r)) names.push_back(m.name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("BM_Half", "BM_Worse"));
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    const bool helper = b.name == "BM_Half" || b.name == "BM_Worse";
+    EXPECT_EQ(b.has_flag(BenchmarkFlag::WallTime), helper) << b.name;
+    EXPECT_FALSE(b.has_flag(BenchmarkFlag::Waiting)) << b.name;
+  }
+}
+
 TEST(CpuMissedWork, OnALoadedMachineAScatteredGapAloneIsNotEnough) {
   // The same rounds, but the processes' CPU time did not move: the gap alone, 6 of 8 rounds on
   // busy rounds, is below the bar a neighbour's load cannot reach.

@@ -136,6 +136,12 @@ double paired_gap(const BenchmarkSeries& s, int r) {
   return std::log(rh / rb) - std::log(ch / cb);
 }
 
+// The median of `sorted` (not empty).
+double median_of(const std::vector<double>& sorted) {
+  const std::size_t m = sorted.size();
+  return m % 2 == 1 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+}
+
 // The median of `sorted` without one element equal to `own` (which it holds).
 double median_without(const std::vector<double>& sorted, double own) {
   const auto pos = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), own) -
@@ -214,8 +220,12 @@ WaitingCheck check_on(const BenchmarkSeries& x, const CheckRounds& c) {
 // At least this many of the suite's other benchmarks make a busy round's reference.
 constexpr std::size_t kMinReference = 2;
 
-GapFamilies gap_families(const Results& results,
-                         const std::vector<const BenchmarkSeries*>& series) {
+// `reference` (indexed like `series`; nullptr: not part of it) holds the benchmarks whose gaps
+// make a busy round's reference: a benchmark whose gap the PR itself changed does not belong
+// there, or two such benchmarks of five move the median of the others' gaps by half their own
+// and every untouched one reads as a consistent gap the other way (accepted_stably).
+GapFamilies gap_families(const Results& results, const std::vector<const BenchmarkSeries*>& series,
+                         const std::vector<const BenchmarkSeries*>& reference) {
   // A neighbour's load stretches the wall time of every benchmark a process runs, so on its own
   // a busy round's gap would pass for waiting. The benchmarks of one process run share that
   // load: on a busy round each benchmark's gap is taken relative to the median gap of the
@@ -224,7 +234,7 @@ GapFamilies gap_families(const Results& results,
   // benchmarks moves that median too; on a quiet machine it is still seen.
   const std::vector<AnalysedRound> rounds = analysed_rounds(results);
   const std::vector<bool> busy = busy_rounds(results, rounds);
-  const std::vector<SuiteGaps> suite_gaps = busy_suite_gaps(series, rounds, busy);
+  const std::vector<SuiteGaps> suite_gaps = busy_suite_gaps(reference, rounds, busy);
   GapFamilies out;
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (!series[i]) continue;
@@ -238,9 +248,12 @@ GapFamilies gap_families(const Results& results,
       }
       const double own = paired_gap(*series[i], rounds[k].round);
       const auto gaps = suite_gaps[k].find(series[i]->suite);
-      if (std::isnan(own) || gaps == suite_gaps[k].end() || gaps->second.size() < kMinReference + 1)
+      const bool in_reference = i < reference.size() && reference[i] != nullptr;
+      if (std::isnan(own) || gaps == suite_gaps[k].end() ||
+          gaps->second.size() < kMinReference + (in_reference ? 1 : 0))
         continue;
-      all.add(rounds[k], median_without(gaps->second, own));
+      all.add(rounds[k],
+              in_reference ? median_without(gaps->second, own) : median_of(gaps->second));
       ++busy_used;
     }
     const WaitingCheck quiet_check = check_on(*series[i], quiet);
@@ -266,6 +279,28 @@ std::map<std::size_t, WaitingCheck> accepted(const GapFamilies& families, Rule r
       const GapCandidate& c = (*family)[k];
       if (rule(c.check, adjusted[k], c.index)) found.try_emplace(c.index, c.check);
     }
+  }
+  return found;
+}
+
+// accepted() on gap_families(), read again with the benchmarks it accepted left out of the busy
+// rounds' references until the accepted set no longer changes (at most kMaxReadings readings;
+// the last one stands). A benchmark found only because found ones moved its reference drops out.
+template <class Rule>
+std::map<std::size_t, WaitingCheck> accepted_stably(
+    const Results& results, const std::vector<const BenchmarkSeries*>& series, Rule rule) {
+  constexpr int kMaxReadings = 4;
+  std::map<std::size_t, WaitingCheck> found = accepted(gap_families(results, series, series), rule);
+  for (int reading = 1; reading < kMaxReadings && !found.empty(); ++reading) {
+    std::vector<const BenchmarkSeries*> reference = series;
+    for (const auto& [i, check] : found) reference[i] = nullptr;
+    std::map<std::size_t, WaitingCheck> next =
+        accepted(gap_families(results, series, reference), rule);
+    const bool same = next.size() == found.size() &&
+                      std::equal(next.begin(), next.end(), found.begin(),
+                                 [](const auto& a, const auto& b) { return a.first == b.first; });
+    found = std::move(next);
+    if (same) break;
   }
   return found;
 }
@@ -300,8 +335,8 @@ void waiting_notes(const Results& results, Analysis& analysis) {
   std::vector<const BenchmarkSeries*> series = series_of(results, analysis);
   for (const BenchmarkSeries*& s : series)
     if (s && s->metric != "cpu_time") s = nullptr;
-  const std::map<std::size_t, WaitingCheck> found = accepted(
-      gap_families(results, series), [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
+  const std::map<std::size_t, WaitingCheck> found = accepted_stably(
+      results, series, [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
         return waiting_noted(c, p_adjusted, analysis.benchmarks[i].threshold);
       });
   if (found.empty()) return;
@@ -507,11 +542,10 @@ void add_waiting_against_cpu(const Results& results,
     const auto threshold = [&](std::size_t i) {
       return results.config.threshold_for(results.series[i].suite, results.series[i].name);
     };
-    const std::map<std::size_t, WaitingCheck> noted =
-        accepted(gap_families(results, guarded),
-                 [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
-                   return waiting_noted(c, p_adjusted, threshold(i));
-                 });
+    const std::map<std::size_t, WaitingCheck> noted = accepted_stably(
+        results, guarded, [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
+          return waiting_noted(c, p_adjusted, threshold(i));
+        });
     bool more = false;
     for (const auto& [i, c] : noted) {
       if (!series[i] || std::fabs(c.cpu_change) < threshold(i) ||
@@ -536,8 +570,8 @@ std::vector<MissedWork> cpu_time_missing_work(const Results& results) {
   const auto threshold = [&](std::size_t i) {
     return results.config.threshold_for(series[i]->suite, series[i]->name);
   };
-  std::map<std::size_t, WaitingCheck> found = accepted(
-      gap_families(results, series), [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
+  std::map<std::size_t, WaitingCheck> found = accepted_stably(
+      results, series, [&](const WaitingCheck& c, double p_adjusted, std::size_t i) {
         return cpu_missed_work(c, p_adjusted, threshold(i));
       });
   // Where a suite's processes' CPU time moved by the threshold (rusage), work went to (or came
