@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/adaptive.hpp"
+#include "benchpr/core/adaptive_step.hpp"
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/disturbed_runs.hpp"
 #include "benchpr/core/model.hpp"
@@ -413,16 +414,7 @@ SessionCalls analyse_session(const Session& s, const MannWhitneyExact& mw,
   out.adaptive_rounds = looks.rounds;
   for (const auto& a : looks.benchmarks) out.calls[kBenchprAdaptive].push_back(from_benchpr(a));
   if (check_adaptive) {
-    // The runner's path, look by look, must agree with the replay.
-    for (std::size_t k = 0; k < adaptive.looks.size(); ++k) {
-      results.rounds_done = kWarmup + adaptive.looks[k];
-      const benchpr::LookDecision d = benchpr::decide_at_look(
-          results, adaptive, static_cast<int>(k), std::numeric_limits<double>::infinity(), 1.0);
-      if (d.stop) {
-        if (d.rounds != looks.rounds) throw std::logic_error("adaptive: stop rounds differ");
-        break;
-      }
-    }
+    // The final reading must agree with the replay.
     const benchpr::Analysis final = benchpr::adaptive_analysis(results, adaptive);
     for (std::size_t b = 0; b < n; ++b) {
       if (final.benchmarks[b].verdict != looks.benchmarks[b].verdict)
@@ -1435,47 +1427,38 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d, double budget = 
       if ((open = still_open(r)) == 0) break;
     }
   } else {
+    // The runner's rule (core/adaptive_step.hpp), with the design's fields; the budget and the
+    // prices are in full rounds.
+    benchpr::StoppingRule rule = benchpr::StoppingRule::every(kRounds);
+    rule.policy = d.policy;
+    rule.most_rounds = most;
+    rule.two_stages = d.past_horizon;
+    rule.cheapest_reach = d.cheapest_reach;
+    rule.stop_unsettlable = d.stop_unsettlable;
+    const benchpr::RoundPrice price{1.0, n, kFixedShare};
     for (int k = 0;; ++k) {
-      // As the runner: the budget's rounds at today's cost, up to the most the design reads;
-      // one stage caps them at the horizon, two stages pass it on (next_look).
-      const int affordable =
-          std::min(static_cast<int>((budget - out.used) / cost(open) + 1e-9), most - out.rounds);
-      // As the runner: the first look's rounds at today's price, the rest at the cheapest.
-      const int reachable = d.cheapest_reach && k == 0 ? benchpr::rounds_within_reach(
-                                                             budget - out.used, cost(open), kRounds,
-                                                             n, kFixedShare, most - out.rounds)
-                                                       : -1;
-      const std::optional<benchpr::LookRecord> look =
-          d.past_horizon
-              ? benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy,
-                                   kHorizonRounds, reachable)
-              : benchpr::next_look(results.looks, out.rounds, kRounds, affordable, d.policy);
-      if (!look) break;
-      results.looks.push_back(*look);
-      out.used += (look->rounds - out.rounds) * cost(open);
-      out.rounds = look->rounds;
+      const benchpr::LookPlan plan =
+          benchpr::plan_look(rule, results.looks, out.rounds, budget - out.used, price, open);
+      if (!plan.look) break;
+      results.looks.push_back(*plan.look);
+      out.used += (plan.look->rounds - out.rounds) * cost(open);
+      out.rounds = plan.look->rounds;
       r = benchpr::read_looks(results, benchpr::plan_of(results), k);
       ++out.looks;
-      if ((open = still_open(r)) == 0) break;
-      if (!d.stop_unsettlable) continue;
-      // As the runner: what could not settle in the rounds the budget still affords is measured
-      // no further (its later rounds are not run: blanked here), and nothing left to measure ends
-      // the session.
-      const double reach =
-          std::min<double>(most - out.rounds, std::max(0.0, budget - out.used) / cost(1));
-      int runnable = 0;
-      for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
-        if (r.decided_at[b] >= 0) continue;
-        if (!benchpr::cannot_settle(r.benchmarks[b], out.rounds + static_cast<int>(reach))) {
-          ++runnable;
-          continue;
-        }
+      const benchpr::LookStep step =
+          benchpr::step_after_look(rule, results.looks, r, false, budget - out.used, price);
+      if (step.stop) break;
+      // What the runner measures no further: its later rounds are not run (blanked here).
+      std::vector<bool> runs(r.benchmarks.size(), false);
+      for (std::size_t b : step.runnable) runs[b] = true;
+      for (std::size_t b : step.open) {
+        if (runs[b]) continue;
         benchpr::BenchmarkSeries& series = results.series[b];
         for (std::size_t i = kWarmup + static_cast<std::size_t>(out.rounds); i < series.base.size();
              ++i)
           series.base[i] = series.head[i] = benchpr::kMissing;
       }
-      if ((open = runnable) == 0) break;
+      open = static_cast<int>(step.runnable.size());
     }
   }
   out.benchmarks = std::move(r.benchmarks);

@@ -6,6 +6,7 @@
 // d = m + a * w with w = (1, 1, -1, -1, 1, 1, -1, -1, 0, 0): w sums to 0 and is orthogonal to s,
 // so mu = m, gamma = 0, and for n = 10 the residual SD is a and SE(mu) = a / sqrt(10).
 #include "benchpr/core/adaptive.hpp"
+#include "benchpr/core/adaptive_step.hpp"
 
 #include <cmath>
 #include <limits>
@@ -142,34 +143,144 @@ TEST(AdaptiveHelpers, ABenchmarkWithNoValueInTheAnalysedRoundsIsNotMeasuredYet) 
   EXPECT_FALSE(is_decided(a.benchmarks[0]));
 }
 
+// The fixed plan's looks as recorded looks: one stage, information 1/3, 2/3 and 1.
+std::vector<LookRecord> recorded(const AdaptivePlan& plan) {
+  std::vector<LookRecord> looks;
+  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
+    LookRecord l;
+    l.rounds = plan.looks[k];
+    l.alpha = plan.alpha_per_look[k];
+    l.equivalence_alpha = plan.alpha_per_look[k];
+    l.information = static_cast<double>(k + 1) / static_cast<double>(plan.looks.size());
+    looks.push_back(l);
+  }
+  return looks;
+}
+
+// A round of both benchmarks costs 10 s.
+const RoundPrice kTenSeconds = RoundPrice::measured(10, 2, 2, 0.2);
+
 TEST_F(AdaptiveTest, StopsWhenEveryBenchmarkIsDecided) {
   add("flat", kFlat);
   add("slow", kRegression);
-  const LookDecision d = decide_at_look(results_, plan_, 0, kInf, 10);
-  EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason, "every benchmark was decided after 10 rounds");
-  EXPECT_EQ(d.rounds, 10);
-  EXPECT_TRUE(d.open_benchmarks.empty());
-  ASSERT_EQ(d.analysis.benchmarks.size(), 2u);
-  EXPECT_EQ(d.analysis.benchmarks[0].verdict, Verdict::Unchanged);
-  EXPECT_EQ(d.analysis.benchmarks[1].verdict, Verdict::Regression);
+  const LookReadings r = read_looks(results_, plan_, 0);
+  const LookStep s =
+      step_after_look(StoppingRule::every(10), recorded(plan_), r, false, kInf, kTenSeconds);
+  EXPECT_TRUE(s.stop);
+  EXPECT_EQ(s.stop_reason, "every benchmark was decided after 10 rounds");
+  EXPECT_EQ(s.outcome, "every benchmark is decided");
+  EXPECT_EQ(r.rounds, 10);
+  EXPECT_TRUE(s.open.empty());
+  ASSERT_EQ(r.last_analysis.benchmarks.size(), 2u);
+  EXPECT_EQ(r.last_analysis.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(r.last_analysis.benchmarks[1].verdict, Verdict::Regression);
 }
 
 TEST_F(AdaptiveTest, ContinuesWithOnlyTheOpenBenchmarks) {
   add("flat", kFlat);
   add("noisy", kNoisy);
-  const LookDecision d = decide_at_look(results_, plan_, 0, 3600, 10);
-  EXPECT_FALSE(d.stop);
-  EXPECT_EQ(d.reason, "");
-  EXPECT_EQ(d.next_rounds, 20);
-  EXPECT_EQ(d.open_benchmarks, (std::vector<BenchmarkKey>{{"bench", "noisy"}}));
+  const LookStep s = step_after_look(StoppingRule::every(10), recorded(plan_),
+                                     read_looks(results_, plan_, 0), false, 3600, kTenSeconds);
+  EXPECT_FALSE(s.stop);
+  EXPECT_EQ(s.stop_reason, "");
+  EXPECT_EQ(s.outcome, "measuring only those");
+  EXPECT_EQ(s.open, (std::vector<std::size_t>{1}));
+  EXPECT_EQ(s.runnable, (std::vector<std::size_t>{1}));
+}
+
+TEST_F(AdaptiveTest, WhatCannotSettleInTheRoundsLeftIsMeasuredNoFurther) {
+  // 5% noise per round: with 6 more rounds at most (a round of one benchmark costs 6 s, 40 s
+  // are left), "noisy" could not reach ±2% even at the whole α, so the session stops.
+  add("flat", kFlat);
+  add("noisy", kNoisy);
+  const LookStep s = step_after_look(StoppingRule::every(10), recorded(plan_),
+                                     read_looks(results_, plan_, 0), false, 40, kTenSeconds);
+  EXPECT_TRUE(s.stop);
+  EXPECT_EQ(s.unsettled, 1);
+  EXPECT_TRUE(s.runnable.empty());
+  EXPECT_EQ(s.stop_reason, "the 1 still open could not settle in the rounds the budget affords");
+  // A design that measures on keeps it.
+  StoppingRule on = StoppingRule::every(10);
+  on.stop_unsettlable = false;
+  const LookStep kept =
+      step_after_look(on, recorded(plan_), read_looks(results_, plan_, 0), false, 40, kTenSeconds);
+  EXPECT_FALSE(kept.stop);
+  EXPECT_EQ(kept.runnable, (std::vector<std::size_t>{1}));
+}
+
+TEST_F(AdaptiveTest, RoundsCutShortByTheDeadlineStopAsABudgetSpent) {
+  add("noisy", kNoisy);
+  const LookStep s = step_after_look(StoppingRule::every(10), recorded(plan_),
+                                     read_looks(results_, plan_, 0), true, 3600, kTenSeconds);
+  EXPECT_TRUE(s.stop);
+  EXPECT_EQ(s.stop_reason, "the budget was spent");
+  EXPECT_EQ(s.outcome, "the budget is spent");
+}
+
+TEST_F(AdaptiveTest, TheLastLookOfTheHorizonStopsThere) {
+  add("noisy", kNoisy);
+  done(30);
+  // Looks every 10 rounds with a horizon of 3 looks: the third reads all the information.
+  StoppingRule rule = StoppingRule::every(10);
+  rule.horizon = 30;
+  const LookStep s = step_after_look(rule, recorded(plan_), read_looks(results_, plan_, 2), false,
+                                     kInf, kTenSeconds);
+  EXPECT_TRUE(s.stop);
+  EXPECT_EQ(s.stop_reason, "30 rounds, the most the plan looks at");
+}
+
+TEST(AdaptiveStep, ARoundsPriceHasAFixedShareAndAShareForEachOpenBenchmark) {
+  // 6 s a round with 2 of 4 open and a fifth fixed: 6 = full * (0.2 + 0.8 * 2/4), full = 10.
+  const RoundPrice p = RoundPrice::measured(6, 2, 4, 0.2);
+  EXPECT_DOUBLE_EQ(p.full, 10);
+  EXPECT_DOUBLE_EQ(p.of(4), 10);
+  EXPECT_DOUBLE_EQ(p.of(1), 4);  // 10 * (0.2 + 0.2)
+  EXPECT_TRUE(std::isnan(RoundPrice::measured(kInf * 0, 2, 4, 0.2).of(1)));
+}
+
+TEST(AdaptiveStep, TheFirstLookReadsAStepAndTheBudgetFixesTheStages) {
+  const StoppingRule rule = StoppingRule::every(10);
+  // 10 s a round, 2 benchmarks, 3000 s: 300 rounds at today's price, more at the cheapest:
+  // past the 100-round horizon, so two stages (a fifth of α kept for the looks past it).
+  const LookPlan two = plan_look(rule, {}, 0, 3000, kTenSeconds, 2);
+  ASSERT_TRUE(two.look);
+  EXPECT_EQ(two.look->rounds, 10);
+  EXPECT_DOUBLE_EQ(two.look->horizon_share, 0.8);
+  // 500 s: 50 rounds, short of the horizon: one stage, the first look a fifth of it.
+  const LookPlan one = plan_look(rule, {}, 0, 500, kTenSeconds, 2);
+  ASSERT_TRUE(one.look);
+  EXPECT_EQ(one.look->rounds, 10);
+  EXPECT_DOUBLE_EQ(one.look->horizon_share, 1);
+  EXPECT_NEAR(one.look->information, 0.2, 1e-12);
+  // Unpriced (no warm-up): the first look counts on the horizon.
+  const LookPlan unpriced = plan_look(rule, {}, 0, 500, RoundPrice{}, 2);
+  ASSERT_TRUE(unpriced.look);
+  EXPECT_EQ(unpriced.look->rounds, 10);
+  EXPECT_NEAR(unpriced.look->information, 0.1, 1e-12);
+}
+
+TEST(AdaptiveStep, NoLookWhenTheBudgetIsSpentOrTheHorizonReached) {
+  const StoppingRule rule = StoppingRule::every(10);
+  // 15 s buys one round: not a whole AB/BA block.
+  const LookPlan spent = plan_look(rule, {}, 0, 15, kTenSeconds, 2);
+  EXPECT_FALSE(spent.look);
+  EXPECT_EQ(spent.stop_reason, "the budget was spent");
+  const LookPlan over = plan_look(rule, {}, 0, -30, kTenSeconds, 2);
+  EXPECT_FALSE(over.look);
+  // One stage at its horizon: nothing more, whatever the budget.
+  LookRecord at_horizon;
+  at_horizon.rounds = 100;
+  at_horizon.information = 1;
+  const LookPlan done = plan_look(rule, {at_horizon}, 100, 1e9, kTenSeconds, 1);
+  EXPECT_FALSE(done.look);
+  EXPECT_EQ(done.stop_reason, "100 rounds, the most the plan looks at");
 }
 
 TEST_F(AdaptiveTest, TheLookAnalysesAtItsOwnLevel) {
   add("noisy", kNoisy);
-  const LookDecision d = decide_at_look(results_, plan_, 0, kInf, 10);
-  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
-  const BenchmarkAnalysis& b = d.analysis.benchmarks[0];
+  const LookReadings r = read_looks(results_, plan_, 0);
+  ASSERT_EQ(r.last_analysis.benchmarks.size(), 1u);
+  const BenchmarkAnalysis& b = r.last_analysis.benchmarks[0];
   EXPECT_EQ(b.verdict, Verdict::Inconclusive);
   // MDE at alpha 0.025 and 80% power, df 8: (t(0.9875) + t(0.8)) * a / sqrt(10)
   // = (2.751524 + 0.888890) * 0.05 / 3.162278 = 0.057560, as a change 5.925%.
@@ -184,56 +295,12 @@ TEST_F(AdaptiveTest, LaterLooksKeepTheWholeFamilyInTheMultipleTestingCorrection)
   add("flat", kFlat);
   add("noisy", kNoisy);
   done(20);
-  const LookDecision d = decide_at_look(results_, plan_, 1, kInf, 10);
-  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
+  const LookReadings r = read_looks(results_, plan_, 1);
+  ASSERT_EQ(r.last_analysis.benchmarks.size(), 1u);
   // 20 rounds: residual SD = a * sqrt(16/18), SE = SD / sqrt(20), df 18;
   // MDE = (t(1 - 0.008333/2, 18) + t(0.8, 18)) * SE = (2.962735 + 0.862049) * SE -> 4.1141%
   // (it would be 3.7595% with t(1 - 0.016667/2, 18) = 2.639145).
-  EXPECT_NEAR(d.analysis.benchmarks[0].mde, 0.0411405, 1e-6);
-}
-
-TEST_F(AdaptiveTest, StopsWhenTheNextLookWouldOverrunTheBudget) {
-  add("noisy", kNoisy);
-  const LookDecision d = decide_at_look(results_, plan_, 0, 50, 10);
-  EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason,
-            "the 10 more rounds to the next look would take about 1m40s, and 50s of the budget "
-            "are left");
-  EXPECT_EQ(d.next_rounds, 0);
-  EXPECT_EQ(d.open_benchmarks, (std::vector<BenchmarkKey>{{"bench", "noisy"}}));
-  // Exactly enough time is enough.
-  EXPECT_FALSE(decide_at_look(results_, plan_, 0, 100, 10).stop);
-}
-
-// Once the budget is spent there is no time left to state: it read "and ? of the budget is left".
-TEST_F(AdaptiveTest, ASpentBudgetIsSaidSoNotAQuestionMark) {
-  add("noisy", kNoisy);
-  const LookDecision over = decide_at_look(results_, plan_, 0, -30, 10);
-  EXPECT_TRUE(over.stop);
-  EXPECT_EQ(over.reason,
-            "the 10 more rounds to the next look would take about 1m40s, and the budget is spent "
-            "(overrun by 30s)");
-  const LookDecision exact = decide_at_look(results_, plan_, 0, 0, 10);
-  EXPECT_TRUE(exact.stop);
-  EXPECT_EQ(exact.reason,
-            "the 10 more rounds to the next look would take about 1m40s, and the budget is spent");
-}
-
-TEST_F(AdaptiveTest, AnUnknownTimePerRoundStops) {
-  add("noisy", kNoisy);
-  const LookDecision d =
-      decide_at_look(results_, plan_, 0, 3600, std::numeric_limits<double>::quiet_NaN());
-  EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason, "the time per round is unknown, so another look might overrun the budget");
-}
-
-TEST_F(AdaptiveTest, StopsAtTheLastLook) {
-  add("noisy", kNoisy);
-  done(30);
-  const LookDecision d = decide_at_look(results_, plan_, 2, kInf, 10);
-  EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.rounds, 30);
-  EXPECT_EQ(d.reason, "the last planned look (30 rounds) left 1 benchmark inconclusive");
+  EXPECT_NEAR(r.last_analysis.benchmarks[0].mde, 0.0411405, 1e-6);
 }
 
 TEST_F(AdaptiveTest, ADecidedBenchmarkKeepsItsVerdict) {
@@ -242,10 +309,10 @@ TEST_F(AdaptiveTest, ADecidedBenchmarkKeepsItsVerdict) {
   add("flat", kFlat, kRegression);
   add("noisy", kNoisy);
   done(20);
-  const LookDecision d = decide_at_look(results_, plan_, 1, kInf, 10);
-  ASSERT_EQ(d.analysis.benchmarks.size(), 1u);
-  EXPECT_EQ(d.analysis.benchmarks[0].name, "noisy");
-  EXPECT_EQ(d.analysis.benchmarks[0].rounds_used, 20);
+  const LookReadings r = read_looks(results_, plan_, 1);
+  ASSERT_EQ(r.last_analysis.benchmarks.size(), 1u);
+  EXPECT_EQ(r.last_analysis.benchmarks[0].name, "noisy");
+  EXPECT_EQ(r.last_analysis.benchmarks[0].rounds_used, 20);
 
   const Analysis a = adaptive_analysis(results_, plan_);
   ASSERT_EQ(a.benchmarks.size(), 2u);

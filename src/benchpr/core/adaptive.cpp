@@ -251,61 +251,6 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
   return out;
 }
 
-LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
-                            double remaining_budget_seconds, double seconds_per_round) {
-  LookDecision out;
-  if (plan.looks.empty()) {
-    out.stop = true;
-    out.reason = "no adaptive looks were planned";
-    return out;
-  }
-  const int last = static_cast<int>(plan.looks.size()) - 1;
-  LookReadings r = read_looks(results, plan, std::clamp(look_index, 0, last));
-  out.rounds = r.rounds;
-  out.analysis = std::move(r.last_analysis);
-  for (std::size_t i = 0; i < results.series.size(); ++i) {
-    if (r.decided_at[i] < 0) {
-      out.open_benchmarks.push_back({results.series[i].suite, results.series[i].name});
-    }
-  }
-  const int open = static_cast<int>(out.open_benchmarks.size());
-  out.stop = true;
-  if (open == 0) {
-    out.reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
-    return out;
-  }
-  if (r.look >= last || r.cut_short) {
-    out.reason = fmt::format("the last planned look ({} rounds) left {} inconclusive", r.rounds,
-                             plural(static_cast<std::size_t>(open), "benchmark", "benchmarks"));
-    return out;
-  }
-  const int next = plan.looks[static_cast<std::size_t>(r.look + 1)];
-  const int more = next - r.rounds;
-  const double need = more * seconds_per_round;
-  if (!(need <= remaining_budget_seconds)) {
-    if (!std::isfinite(need)) {
-      out.reason = "the time per round is unknown, so another look might overrun the budget";
-    } else if (!(remaining_budget_seconds > 0)) {
-      // Once spent, there is no time "left" to state (it printed "? of the budget is left").
-      out.reason = fmt::format(
-          "the {} more rounds to the next look would take about {}, and the budget is spent{}",
-          more, format_duration(need),
-          remaining_budget_seconds < 0
-              ? fmt::format(" (overrun by {})", format_duration(-remaining_budget_seconds))
-              : std::string());
-    } else {
-      out.reason = fmt::format(
-          "the {} more rounds to the next look would take about {}, and {} of the budget {} left",
-          more, format_duration(need), format_duration(remaining_budget_seconds),
-          remaining_budget_seconds >= 1.5 ? "are" : "is");
-    }
-    return out;
-  }
-  out.stop = false;
-  out.next_rounds = next;
-  return out;
-}
-
 Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   const int last = static_cast<int>(plan.looks.size()) - 1;
   if (last < 0) return analyse(results);

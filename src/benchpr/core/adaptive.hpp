@@ -141,23 +141,6 @@ struct BenchmarkKey {
 // measure it.
 bool is_decided(const BenchmarkAnalysis& benchmark);
 
-struct LookDecision {
-  bool stop = false;
-  std::string reason;   // why the session stops, for the comment ("" while continuing)
-  int rounds = 0;       // analysed rounds this look saw
-  int next_rounds = 0;  // analysed rounds to reach before the next look; 0 when stopping
-  std::vector<BenchmarkKey> open_benchmarks;  // run only these until then
-  Analysis analysis;  // this look's reading of the benchmarks that were open at it
-};
-
-// Reads look `look_index` from the results (benchmarks decided at earlier looks are left out,
-// as the runner stopped running them) and says whether to go on. Stops when nothing is open, at
-// the last look, or when the rounds to the next look (at `seconds_per_round` each, measured on
-// the still-open benchmarks) would not fit in `remaining_budget_seconds`; an unknown (NaN) cost
-// stops too, so the budget is never overrun by a guess.
-LookDecision decide_at_look(const Results& results, const AdaptivePlan& plan, int look_index,
-                            double remaining_budget_seconds, double seconds_per_round);
-
 // Every look up to `last_look`, replayed from the results alone (so a results file always
 // reproduces its comment): each benchmark's reading at the look that decided it, or at the last
 // look it was open at. Replaying stops early when nothing is open, or at a look the session did

@@ -182,7 +182,6 @@ class Session {
   double rounds_seconds_ = 0;  // rounds run so far and their time, for the time left
   int rounds_run_ = 0;
   double looks_seconds_ = 0;  // adaptive looks: reading the rounds so far
-  int open_benchmarks_ = 0;   // still open after the latest look (0: none read yet)
   // The part of a round's time that does not shrink with the benchmarks it runs (process
   // starts, the library's own set-up), for the cost of a round after a look closed some.
   static constexpr double kFixedRoundShare = 0.2;

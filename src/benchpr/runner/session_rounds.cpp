@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/adaptive.hpp"
+#include "benchpr/core/adaptive_step.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/schedule.hpp"
@@ -280,64 +281,41 @@ void Session::run_adaptive(Results& results) {
   // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
   // budget lasts, up to the horizon; past it, when the first look found the budget long enough,
   // on the share of α kept for it, each look a quarter again the rounds done, up to
-  // kMostLookedRounds.
-  const int step = round_up_even(std::max(results.config.rounds, 2));
-  const int horizon = kHorizonInFirstLooks * step;
-  // The most analysed rounds the looks read: the horizon in a one-stage session.
-  const auto last_round = [&] {
-    return !results.looks.empty() && results.looks.front().horizon_share < 1
-               ? std::max(horizon, kMostLookedRounds)
-               : horizon;
-  };
-  const SpendingPolicy policy;
-  // What a round of the still-open benchmarks costs: the time plan's estimate of a whole round
-  // at first, then the last block's measured rounds, scaled down for the benchmarks a look closed.
-  double per_round = results.time_plan && results.time_plan->round_seconds > 0
-                         ? results.time_plan->round_seconds
-                         : (rounds_run_ > 0 ? rounds_seconds_ / rounds_run_ : NAN);
+  // kMostLookedRounds. The rule is the core's (core/adaptive_step.hpp): the method study
+  // measures this same rule.
+  const StoppingRule rule = StoppingRule::every(round_up_even(std::max(results.config.rounds, 2)));
+  // The benchmarks the rounds time (instruction counts are not measured in rounds).
+  const int timed = static_cast<int>(
+      std::count_if(results.series.begin(), results.series.end(),
+                    [](const BenchmarkSeries& s) { return !is_instruction_series(s); }));
+  // What a round costs: the time plan's estimate of a whole round at first, then the last
+  // block's measured rounds.
+  RoundPrice price =
+      RoundPrice::measured(results.time_plan && results.time_plan->round_seconds > 0
+                               ? results.time_plan->round_seconds
+                               : (rounds_run_ > 0 ? rounds_seconds_ / rounds_run_ : NAN),
+                           timed, timed, kFixedRoundShare);
+  int open = timed;
   progress_(fmt::format(
       "plan: {} warm-up round(s), then a look every {} rounds (α spent {} over the rounds the "
       "budget allows); after each, only the benchmarks still open go on, until all are decided, "
       "the {} budget is spent or {} rounds are reached ({:.0f}% of α kept for looks past them "
       "when the budget affords more, up to {} rounds)",
-      warmup, step, to_string(policy.significance), format_duration(budget), horizon,
-      100 * policy.late_share, std::max(horizon, kMostLookedRounds)));
+      warmup, rule.step, to_string(rule.policy.significance), format_duration(budget), rule.horizon,
+      100 * rule.policy.late_share, std::max(rule.horizon, rule.most_rounds)));
   for (std::size_t k = 0;; ++k) {
     if (k >= results.looks.size()) {
       const int analysed_done = k == 0 ? 0 : results.looks[k - 1].rounds;
-      const double remaining = deadline - now_seconds();
-      // Without a warm-up nothing has priced a round yet: the first look then counts on the
-      // horizon (one stage: its information is step / horizon), the later ones on measured rounds.
-      const int most = std::max(horizon, kMostLookedRounds) - analysed_done;
-      const int affordable =
-          std::isfinite(per_round) && per_round > 0
-              ? static_cast<int>(std::min<double>(std::max(0.0, remaining) / per_round, most))
-              : (remaining > 0 ? std::min(horizon, most) : 0);
-      // Whether the budget reaches past the horizon is read once, here, on the first look's rounds
-      // at today's price and the rest at the cheapest (one benchmark open): the looks close
-      // benchmarks, and the rounds of those left cost less.
-      int reachable = -1;
-      if (k == 0) {
-        // The benchmarks the rounds run (instruction counts are not measured in rounds).
-        const auto timed =
-            std::count_if(results.series.begin(), results.series.end(),
-                          [](const BenchmarkSeries& s) { return !is_instruction_series(s); });
-        reachable = rounds_within_reach(remaining, per_round, step, static_cast<int>(timed),
-                                        kFixedRoundShare, most);
-      }
-      const std::optional<LookRecord> look =
-          next_look(results.looks, analysed_done, step, affordable, policy, horizon, reachable);
-      if (!look) {
+      const LookPlan next =
+          plan_look(rule, results.looks, analysed_done, deadline - now_seconds(), price, open);
+      if (!next.look) {
         results.complete = true;
-        results.stop_reason =
-            analysed_done >= last_round()
-                ? fmt::format("{} rounds, the most the plan looks at", last_round())
-                : "the budget was spent";
+        results.stop_reason = next.stop_reason;
         break;
       }
-      results.looks.push_back(*look);
+      results.looks.push_back(*next.look);
       // Same seed: the rounds already run keep their order, the new ones extend it.
-      results.plan = make_schedule(look->rounds, warmup, results.seed);
+      results.plan = make_schedule(next.look->rounds, warmup, results.seed);
     }
     const LookRecord& look = results.looks[k];
     const int to = analysed_index_to_plan(results, look.rounds);
@@ -352,80 +330,44 @@ void Session::run_adaptive(Results& results) {
     // On the values the comment will show (core/session_analysis.hpp, as_compared).
     const LookReadings r = read_looks(as_compared(results), plan, static_cast<int>(k));
     looks_seconds_ += now_seconds() - look_started;
-    const int before =
-        static_cast<int>(open_benchmarks_ > 0 ? open_benchmarks_ : results.series.size());
-    std::vector<BenchmarkKey> open;
-    for (std::size_t i = 0; i < results.series.size(); ++i)
-      if (r.decided_at[i] < 0) open.push_back({results.series[i].suite, results.series[i].name});
-    const int still = static_cast<int>(open.size());
-    if (done > from) {
-      const double measured = (look_started - t0) / (done - from);
-      per_round =
-          measured * (kFixedRoundShare + (1 - kFixedRoundShare) * still / std::max(1, before));
-    }
-    // Benchmarks that could not settle in the rounds the budget still affords, even at the whole
-    // α (core/undecided.hpp), are measured no further: the rounds go to those that can. The
-    // rounds are counted at the price of a round of one benchmark (the others may close).
-    const double one = per_round * (kFixedRoundShare + (1 - kFixedRoundShare) / std::max(1, still));
-    const double reach = std::isfinite(one) && one > 0
-                             ? std::min<double>(last_round() - r.rounds,
-                                                std::max(0.0, deadline - now_seconds()) / one)
-                             : last_round() - r.rounds;
-    std::vector<BenchmarkKey> runnable;
-    for (std::size_t i = 0, o = 0; i < results.series.size(); ++i) {
-      if (r.decided_at[i] >= 0) continue;
-      if (!cannot_settle(r.benchmarks[i], r.rounds + static_cast<int>(reach)))
-        runnable.push_back(open[o]);
-      ++o;
-    }
-    const int unsettled = still - static_cast<int>(runnable.size());
-    if (unsettled > 0 && done > from && !runnable.empty())
-      per_round *= (kFixedRoundShare +
-                    (1 - kFixedRoundShare) * runnable.size() / static_cast<double>(still));
-    open_benchmarks_ = static_cast<int>(runnable.size());
+    if (done > from)
+      price =
+          RoundPrice::measured((look_started - t0) / (done - from), open, timed, kFixedRoundShare);
+    const LookStep step =
+        step_after_look(rule, results.looks, r, cut, deadline - now_seconds(), price);
+    const int still = static_cast<int>(step.open.size());
     const double spent = now_seconds() - started_;
-    std::string line = fmt::format(
+    const std::string line = fmt::format(
         "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
-        "decided, {} still open{}; spent {} of {} (builds {}, rounds {}, looks {})",
+        "decided, {} still open{}; spent {} of {} (builds {}, rounds {}, looks {}): {}",
         k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
         100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
-        unsettled > 0 ? fmt::format(" ({} of them cannot settle in the rounds left)", unsettled)
-                      : "",
+        step.unsettled > 0
+            ? fmt::format(" ({} of them cannot settle in the rounds left)", step.unsettled)
+            : "",
         format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
-        format_duration(rounds_seconds_), format_duration(looks_seconds_));
-    if (still == 0) {
-      progress_(line + ": every benchmark is decided");
+        format_duration(rounds_seconds_), format_duration(looks_seconds_), step.outcome);
+    progress_(line);
+    if (step.stop) {
       results.complete = true;
-      results.stop_reason = fmt::format("every benchmark was decided after {} rounds", r.rounds);
+      results.stop_reason = step.stop_reason;
       break;
     }
-    if (runnable.empty() && !cut && !r.cut_short && look.information < 1) {
-      progress_(line + ": stopping");
-      results.complete = true;
-      results.stop_reason =
-          fmt::format("the {} still open could not settle in the rounds the budget affords", still);
-      break;
-    }
-    if (cut || r.cut_short || look.information >= 1) {
-      const bool at_horizon = !cut && !r.cut_short && look.rounds >= last_round();
-      progress_(line +
-                (at_horizon ? ": the most rounds the plan looks at" : ": the budget is spent"));
-      results.complete = true;
-      results.stop_reason = at_horizon
-                                ? fmt::format("{} rounds, the most the plan looks at", last_round())
-                                : "the budget was spent";
-      break;
-    }
-    progress_(line + ": measuring only those");
+    std::vector<BenchmarkKey> runnable;
+    for (std::size_t i : step.runnable)
+      runnable.push_back({results.series[i].suite, results.series[i].name});
+    open = static_cast<int>(runnable.size());
     // The round design prices the open benchmarks' rounds on the last block's processes and
     // chooses the next rounds' min time and repetitions from the noise measured so far.
-    if (done > from && min_time_ > 0 && last_round() - look.rounds >= 2) {
-      // The next look takes what the budget affords at the chosen design (next_look), so the
+    const int last_round = rule.last_round(results.looks);
+    if (done > from && min_time_ > 0 && last_round - look.rounds >= 2) {
+      // The next look takes what the budget affords at the chosen design (plan_look), so the
       // design need only leave room for one block.
       const RoundDesign design =
           redesign_rounds(results, measured_costs(results, from, done), &runnable,
-                          deadline - now_seconds(), last_round() - look.rounds, 2);
-      if (design.round_seconds > 0) per_round = design.round_seconds;
+                          deadline - now_seconds(), last_round - look.rounds, 2);
+      if (design.round_seconds > 0)
+        price = RoundPrice::measured(design.round_seconds, open, timed, kFixedRoundShare);
       // The file holds the design in force, so a resumed session runs its rounds the same way.
       if (results.time_plan) {
         results.time_plan->min_time_seconds = min_time_;
