@@ -1694,9 +1694,92 @@ void print_bursts(int aa_prs, int pr_prs) {
   fmt::print("\n");
 }
 
+// What a PR's own code can do to its runs (`--pr-side`), read as shipped (benchpr::analyse with
+// its defaults), beside the same machine behaviour on both sides (A/A). Every benchmark of a
+// PR-side model carries the change: its true mean-time change is the expected shift of the log
+// mean time, which the 95% CI must cover, and which must never read `unchanged` or "merge" when
+// it reaches the threshold.
+struct PrSideCase {
+  const char* name;
+  NoiseModel model;
+};
+
+// The true change of the geometric mean time a model's PR side makes (0 for A/A).
+double pr_side_truth(const NoiseModel& m) {
+  double log_change = 0;
+  if (m.mode_share > 0 && m.head_mode_share >= 0)
+    log_change += (m.head_mode_share - m.mode_share) * std::log1p(m.mode_shift);
+  if (m.head_burst_share >= 0)
+    log_change += (m.head_burst_share - m.burst_share) *
+                  (std::log1p(m.burst_lo) + std::log1p(m.burst_hi)) / 2;
+  return std::expm1(log_change);
+}
+
+void print_pr_side(int prs) {
+  NoiseModel modes{"", 0, 0, 0, Tail::Normal, 0, 0, 0, 0, 10, 0.3, 0.10};
+  NoiseModel moved = modes;
+  moved.head_mode_share = 0.6;
+  NoiseModel far = kModels[0];
+  far.mode_share = 1e-12;  // the base: no slow runs (the mode draw needs a share above 0)
+  far.mode_shift = 0.6;
+  far.head_mode_share = 0.1;
+  NoiseModel far_few = far;
+  far_few.head_mode_share = 0.05;
+  NoiseModel bursts = kModels[0];
+  bursts.burst_share = 0.08;
+  NoiseModel own_bursts = kModels[0];
+  own_bursts.head_burst_share = 0.2;
+  own_bursts.burst_lo = own_bursts.burst_hi = 0.2;
+  NoiseModel both = bursts;  // the machine's bursts on both sides, and the PR's own on top
+  both.head_burst_share = 0.28;
+  both.burst_lo = both.burst_hi = 0.2;
+  const std::array<PrSideCase, 7> cases{{
+      {"A/A: 30% of runs in a mode 10% slower, both sides", modes},
+      {"the PR moves runs into the slow mode: 30% → 60% of runs +10%", moved},
+      {"the PR makes 10% of its runs 60% slower (a one-off cost)", far},
+      {"the PR makes 5% of its runs 60% slower", far_few},
+      {"A/A: 8% of processes slowed 5–50% as a whole, both sides", bursts},
+      {"the PR slows 20% of its processes by 20%", own_bursts},
+      {"the machine slows 8% of both sides' processes by 20%, the PR 20% more of its own", both},
+  }};
+  fmt::print(
+      "### What the PR's own code can do (`--pr-side`; {} pull requests of 50 benchmarks per row "
+      "and length; every benchmark of a PR-side row carries the change)\n\n",
+      prs);
+  print_header({"case", "true mean-time change", "rounds", "PRs with any significant",
+                "PRs recommended to merge", "benchmarks `unchanged`", "read worse (significant)",
+                "95% CI covers the true change"});
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const double truth = pr_side_truth(cases[c].model);
+    for (int rounds : {kRounds, kMaxRounds}) {
+      Rate any_sig, merge, unchanged, worse, coverage;
+      for (int i = 0; i < prs; ++i) {
+        const Session s =
+            simulate(cases[c].model, kBenchmarks, std::vector<double>(kBenchmarks, 0.0),
+                     seed_of(c, 70, i), rounds);
+        const benchpr::Analysis a = benchpr::analyse(to_results(s, rounds));
+        bool sig = false;
+        for (const benchpr::BenchmarkAnalysis& b : a.benchmarks) {
+          const Call call = from_benchpr(b);
+          sig |= call.significant;
+          unchanged.add(call.unchanged);
+          worse.add(call.significant && call.change > 0);
+          coverage.add(covers(call, truth));
+        }
+        any_sig.add(sig);
+        merge.add(a.recommendation.kind == benchpr::RecommendationKind::Merge);
+      }
+      fmt::print("| {} | {:+.1f}% | {} | {} | {} | {} | {} | {} |\n", cases[c].name, 100 * truth,
+                 rounds, pct(any_sig), pct(merge), pct(unchanged), pct(worse), pct(coverage));
+      std::fflush(stdout);
+    }
+  }
+  fmt::print("\n");
+}
+
 int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
-       bursts = false;
+       bursts = false, pr_side = false;
   bool uneven_only = false, robust_only = false;
   int divide = 1;  // --divide N: N times fewer simulations than the full run
   std::vector<std::size_t> uneven_chosen;
@@ -1714,6 +1797,8 @@ int main(int argc, char** argv) {
       horizon = true;
     } else if (arg == "--bursts") {
       bursts = true;
+    } else if (arg == "--pr-side") {
+      pr_side = true;
     } else if (arg == "--targets-only") {
       targets_only = true;
     } else if (arg == "--uneven-only") {
@@ -1750,7 +1835,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
                    "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
-                   "[--horizon] [--bursts] "
+                   "[--horizon] [--bursts] [--pr-side] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;
@@ -1763,6 +1848,10 @@ int main(int argc, char** argv) {
 
   if (bursts) {
     print_bursts(aa_prs / 4, pr_prs / 4);
+    return 0;
+  }
+  if (pr_side) {
+    print_pr_side(aa_prs / 4);
     return 0;
   }
   if (horizon) {
