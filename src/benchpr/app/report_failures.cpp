@@ -14,7 +14,8 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
   int exit_code = kExitOk;
   if (progress.github_actions()) {
     if (const std::optional<std::string> problems = write_actions_files(
-            report.markdown, step_outputs(report.analysis, end.results_path, posted.url))) {
+            report.summary_markdown.empty() ? report.markdown : report.summary_markdown,
+            step_outputs(report.analysis, end.results_path, posted.url))) {
       std::cerr << "benchpr: error: " << render::terminal_line(*problems, 1000) << std::endl;
       exit_code = kExitFailure;
     }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/report_failures.hpp"
@@ -98,6 +99,13 @@ Report make_report(const Results& results, const ReportTargets& targets) {
   ro.key = targets.key;
   ro.template_overrides = targets.template_overrides;
   report.markdown = render::render_comment(results, report.analysis, ro);
+  if (targets.summary_bytes > 0) {
+    render::RenderOptions whole = ro;
+    whole.max_chars = targets.summary_bytes;
+    report.summary_markdown = whole.max_chars > ro.max_chars
+                                  ? render::render_comment(results, report.analysis, whole)
+                                  : report.markdown;
+  }
   // Printed before anything that can fail, so the reading is never lost.
   if (targets.print_markdown) {
     const StdoutStyle style = stdout_style(targets.format, targets.color,
@@ -137,8 +145,22 @@ void check_output_paths(const std::vector<std::string>& paths) {
   }
 }
 
+std::size_t step_summary_room(std::size_t used) {
+  constexpr std::size_t kMargin = 4096;
+  constexpr std::size_t kAtLeast = 65536;
+  return used + kMargin + kAtLeast >= kMaxStepSummaryBytes ? kAtLeast
+                                                           : kMaxStepSummaryBytes - used - kMargin;
+}
+
 Report present_report(const Results& results, ReportTargets targets, const Progress& progress) {
   targets.print_markdown = !progress.github_actions();
+  if (progress.github_actions()) {
+    // The step's summary file may already hold an earlier writer's part.
+    std::error_code ec;
+    const std::string path = env_or_empty("GITHUB_STEP_SUMMARY");
+    const auto used = path.empty() ? 0 : std::filesystem::file_size(path, ec);
+    targets.summary_bytes = step_summary_room(ec ? 0 : static_cast<std::size_t>(used));
+  }
   Report report = make_report(results, targets);
   if (progress.github_actions())
     progress.print_untrusted_block("benchpr: comment", report.markdown);

@@ -19,6 +19,10 @@ namespace benchpr::app {
 struct Report {
   Analysis analysis;
   std::string markdown;
+  // The job summary in GitHub Actions: the whole report, rendered up to what the step's summary
+  // file may still take (GitHub refuses a step summary over 1 MiB), where the comment stops at
+  // 65,536 bytes. "" outside Actions.
+  std::string summary_markdown;
   // Files that could not be written ("cannot write /x: No space left on device"), none when all
   // were: the caller still posts the comment, then fails the job.
   std::vector<std::string> write_errors;
@@ -27,13 +31,21 @@ struct Report {
 struct ReportTargets {
   std::map<std::string, std::string> template_overrides;  // --templates, read and checked
   std::string key = "default";
-  std::string markdown_file;    // "" = none
-  std::string html_file;        // "" = none: the self-contained HTML report
-  std::string results_file;     // "" = none
-  bool print_markdown = true;   // to stdout (plain; GitHub Actions prints it through Progress)
-  std::string format = "auto";  // auto | markdown | text: what stdout gets
-  std::string color = "auto";   // auto | always | never
+  std::string markdown_file;      // "" = none
+  std::string html_file;          // "" = none: the self-contained HTML report
+  std::string results_file;       // "" = none
+  bool print_markdown = true;     // to stdout (plain; GitHub Actions prints it through Progress)
+  std::string format = "auto";    // auto | markdown | text: what stdout gets
+  std::string color = "auto";     // auto | always | never
+  std::size_t summary_bytes = 0;  // the job summary's room (0: no job summary to render)
 };
+
+// GitHub's limit on one step's summary: larger content is refused ("$GITHUB_STEP_SUMMARY upload
+// aborted, supports content up to a size of 1024k").
+inline constexpr std::size_t kMaxStepSummaryBytes = 1024 * 1024;
+// The room left for the report in a step summary that already holds `used` bytes (a margin for
+// the separating newlines), at least a comment's 65,536 bytes.
+std::size_t step_summary_room(std::size_t used);
 
 // What stdout gets: the text report at a terminal (or with --format text), else the markdown.
 struct StdoutStyle {

@@ -38,7 +38,7 @@ constexpr const char* kShardJobs = R"(  measure:
       - uses: @CHECKOUT@
         with:
           fetch-depth: 0    # the base commit and the merge base are needed too
-          persist-credentials: false  # no token in .git/config for the PR's build to read
+          persist-credentials: false  # v6 would keep the token in $RUNNER_TEMP, readable by PR code
       - name: Measure shard ${{ matrix.shard }} of @SHARDS@
         id: benchpr
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
@@ -103,7 +103,7 @@ jobs:
       - uses: @CHECKOUT@
         with:
           fetch-depth: 0    # the base commit and the merge base are needed too
-          persist-credentials: false  # no token in .git/config for the PR's build to read
+          persist-credentials: false  # v6 would keep the token in $RUNNER_TEMP, readable by PR code
       - name: Compare base and PR
         id: benchpr
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from (a tag or a
@@ -235,7 +235,7 @@ jobs:
       - uses: @CHECKOUT@
         with:
           fetch-depth: 0
-          persist-credentials: false  # no token in .git/config for the PR's build to read
+          persist-credentials: false  # v6 would keep the token in $RUNNER_TEMP, readable by PR code
       - name: Compare base and PR
         id: benchpr
         # benchpr's action: replace with the OWNER/NAME@REF you take benchpr from
