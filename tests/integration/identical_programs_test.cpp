@@ -1,0 +1,91 @@
+// Identical programs need no timing: a pull request that changes only a README builds the same
+// code and data on both sides (the worktree's own path in the strings aside), so every benchmark
+// is `unchanged` because the programs are byte-identical, decided after the builds without a
+// single timed round. `--time-identical` times them anyway (an A/A comparison).
+#include <gtest/gtest.h>
+
+#include "faults_helpers.hpp"
+
+namespace benchpr::testing::faults {
+namespace {
+
+// The build compiles the source by its absolute path with debug info, as CMake does, so each
+// side's worktree path lands in the program (assert's message, __FILE__) and in its debug info.
+void commit_readme_only_pr(TempRepo& repo) {
+  GbenchConfig config = small_config();
+  config.rounds = 2;
+  config.warmup = 1;
+  const std::string prelude =
+      "#include <cassert>\n"
+      "static const char* volatile kWhere = __FILE__;\n"
+      "static int checked(int x) { assert(x >= 0 && kWhere != nullptr); return x; }\n";
+  write_gbench_project(
+      repo,
+      {{"BM_Chain", chain(200), ""},
+       {"BM_Checked", "benchmark::DoNotOptimize(checked(state.range(0)));", "->Arg(1)->Arg(64)"}},
+      config, prelude);
+  std::string yml = slurp(repo.path() + "/.benchpr.yml");
+  const std::string plain = "g++ -O2 -std=c++17 bench.cpp";
+  const auto at = yml.find(plain);
+  ASSERT_NE(at, std::string::npos) << yml;
+  yml.replace(at, plain.size(), "g++ -O2 -g -std=c++17 \"$(pwd -P)/bench.cpp\"");
+  repo.write(".benchpr.yml", yml);
+  repo.commit_base_and_branch();
+  repo.write("README.md", "words\n");
+  repo.commit("a README");
+}
+
+TEST(IdenticalPrograms, AReadmeOnlyPullRequestIsUnchangedWithoutATimedRound) {
+  TempRepo repo;
+  commit_readme_only_pr(repo);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
+  const json doc = read_json(out / "results.json");
+  ASSERT_EQ(doc["benchmarks"].size(), 3u) << doc["benchmarks"].dump(1);
+  for (const json& b : doc["benchmarks"]) {
+    EXPECT_EQ(b["verdict"], "unchanged") << b.dump();
+    EXPECT_EQ(b["reason"], "the benchmark programs are byte-identical") << b.dump();
+  }
+  // The programs were built on both sides and hashed, and not one process timed them.
+  EXPECT_EQ(doc["identical_suites"], json::array({"micro"}));
+  EXPECT_EQ(doc["rounds_done"], 0);
+  EXPECT_TRUE(doc["runs"].empty()) << doc["runs"].dump(1);
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  EXPECT_EQ(doc["builds"].size(), 2u);
+  for (const json& s : doc["series"]) {
+    EXPECT_TRUE(s["base"].empty()) << s.dump();
+    EXPECT_TRUE(s["head"].empty()) << s.dump();
+  }
+  EXPECT_EQ(doc["recommendation"]["verdict"], "merge") << doc["recommendation"].dump();
+  const std::string reason = doc["recommendation"]["reason"];
+  EXPECT_NE(reason.find("byte-identical"), std::string::npos) << reason;
+  // Said as it happened, and no round was announced.
+  EXPECT_NE(e.err.find("the benchmark programs are byte-identical on both sides"),
+            std::string::npos)
+      << e.err;
+  EXPECT_EQ(e.err.find("warm-up round"), std::string::npos) << e.err;
+  EXPECT_NE(slurp(out / "comment.md").find("byte-identical"), std::string::npos)
+      << slurp(out / "comment.md");
+  // The executables' files differ all the same: the path is in their strings and debug info.
+  std::map<std::string, std::string> digests;
+  for (const json& x : doc["executables"]) digests[x["side"]] = x["sha256"];
+  EXPECT_NE(digests["base"], digests["head"]);
+}
+
+TEST(IdenticalPrograms, TimeIdenticalTimesThemAnyway) {
+  TempRepo repo;
+  commit_readme_only_pr(repo);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out, {"--time-identical"}), 300);
+  ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_FALSE(doc.contains("identical_suites"));
+  EXPECT_EQ(doc["rounds_done"], 3);  // the warm-up and two rounds
+  EXPECT_EQ(doc["runs"].size(), 6u);
+  for (const json& b : doc["benchmarks"])
+    EXPECT_NE(b["reason"], "the benchmark programs are byte-identical") << b.dump();
+}
+
+}  // namespace
+}  // namespace benchpr::testing::faults
