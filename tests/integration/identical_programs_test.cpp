@@ -39,7 +39,9 @@ TEST(IdenticalPrograms, AReadmeOnlyPullRequestIsUnchangedWithoutATimedRound) {
   TempRepo repo;
   commit_readme_only_pr(repo);
   TempDir out;
-  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  std::vector<std::string> args = run_args(repo, out);
+  std::erase(args, std::string("--time-identical"));  // the default: identical is not timed
+  const Ending e = run_benchpr_to_end(args, 300);
   ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
   const json doc = read_json(out / "results.json");
   ASSERT_EQ(doc["benchmarks"].size(), 3u) << doc["benchmarks"].dump(1);
@@ -77,7 +79,9 @@ TEST(IdenticalPrograms, TimeIdenticalTimesThemAnyway) {
   TempRepo repo;
   commit_readme_only_pr(repo);
   TempDir out;
-  const Ending e = run_benchpr_to_end(run_args(repo, out, {"--time-identical"}), 300);
+  const std::vector<std::string> args = run_args(repo, out);  // with --time-identical
+  ASSERT_NE(std::find(args.begin(), args.end(), "--time-identical"), args.end());
+  const Ending e = run_benchpr_to_end(args, 300);
   ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
   const json doc = read_json(out / "results.json");
   EXPECT_FALSE(doc.contains("identical_suites"));
