@@ -9,6 +9,7 @@
 
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/results_json.hpp"
+#include "benchpr/core/session_analysis.hpp"
 
 namespace benchpr {
 namespace {
@@ -124,6 +125,21 @@ TEST(IdenticalPrograms, TheirBenchmarksAreUnchangedWithTheReasonAndTheRecommenda
       << a.recommendation.reason;
   EXPECT_NE(a.recommendation.reason.find("2 benchmarks"), std::string::npos)
       << a.recommendation.reason;
+}
+
+TEST(IdenticalPrograms, AnAdaptiveSessionsLooksKeepThem) {
+  // With a budget the analysis replays the session's looks on results made from these ones:
+  // the identical suites are part of what the comparison is, so no look reads them as open.
+  Results r = identical_session();
+  r.config.budget_seconds = 60;
+  EXPECT_EQ(same_comparison(r).identical_suites, r.identical_suites);
+  const Analysis a = analyse_session(r);
+  ASSERT_EQ(a.benchmarks.size(), 2u);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    EXPECT_EQ(b.verdict, Verdict::Unchanged) << b.name;
+    EXPECT_EQ(b.reason, kIdenticalProgramsReason) << b.name;
+  }
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge) << a.recommendation.reason;
 }
 
 TEST(IdenticalPrograms, ATimedSuiteBesideAnIdenticalOneIsJudgedByItsRounds) {
