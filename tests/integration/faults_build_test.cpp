@@ -75,7 +75,8 @@ TEST(FaultsBuild, MistypedSuiteCommandSaysWhyInTheTerminal) {
   ASSERT_TRUE(e.exited) << e.describe();
   EXPECT_EQ(e.exit_code, 4) << e.err;  // --fail-on failed and a suite failed
   EXPECT_NE(e.err.find("base core: exit code 127 (log: "), std::string::npos) << e.err;
-  EXPECT_NE(e.err.find("    | sh: 1: build/core_bnech: not found"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("benchpr: | sh: 1: build/core_bnech: not found"), std::string::npos)
+      << e.err;
   EXPECT_EQ(e.err.find("finding which benchmark"), std::string::npos) << e.err;
   const json doc = read_json(out / "results.json");
   ASSERT_FALSE(doc["runs"].empty());

@@ -249,7 +249,6 @@ TEST(OtherSideFiles, APrThatRewritesTheBasesCallgrindFilesDoesNotChangeItsCounts
   ASSERT_TRUE(p.base && p.head) << p.skipped;
   EXPECT_FALSE(p.from_counts);
   EXPECT_NEAR(p.base->total / (*work)["base"].get<double>(), 1.0, 0.02);
-
 }
 
 }  // namespace
