@@ -91,5 +91,104 @@ TEST(IdenticalPrograms, TimeIdenticalTimesThemAnyway) {
     EXPECT_NE(b["reason"], "the benchmark programs are byte-identical") << b.dump();
 }
 
+// The loaded image says what runs, not what the running program reads. Here the benchmark reads
+// how many steps to take from a tracked data file, which the pull request changes (a hundred
+// times more): its program is identical on both sides, and it is timed all the same.
+TEST(IdenticalPrograms, AChangedDataFileThatABenchmarkReadsIsTimed) {
+  TempRepo repo;
+  GbenchConfig config = small_config();
+  config.rounds = 2;
+  const std::string prelude =
+      "#include <fstream>\n"
+      "static int steps() { std::ifstream in(\"data/steps.txt\"); int n = 0; in >> n; "
+      "return n; }\n";
+  const std::string body =
+      "static const int n = steps(); unsigned long long x = 88172645463325252ull; "
+      "for (int i = 0; i < n; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; } "
+      "benchmark::DoNotOptimize(x);";
+  write_gbench_project(repo, {{"BM_FromData", body, ""}}, config, prelude);
+  repo.write("data/steps.txt", "100\n");
+  repo.commit_base_and_branch();
+  repo.write("data/steps.txt", "10000\n");
+  repo.write("README.md", "more steps\n");
+  repo.commit("more steps");
+  TempDir out;
+  std::vector<std::string> args = run_args(repo, out);
+  std::erase(args, std::string("--time-identical"));  // the default: identical is not timed
+  const Ending e = run_benchpr_to_end(args, 300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  // Said, naming the file, and timed as usual.
+  EXPECT_NE(e.err.find("suite micro: its programs are byte-identical on both sides, but the pull "
+                       "request changes data/steps.txt, a file a benchmark may read when it runs: "
+                       "timed as usual"),
+            std::string::npos)
+      << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_FALSE(doc.contains("identical_suites")) << doc.dump(1);
+  EXPECT_GT(doc["rounds_done"].get<int>(), 0);
+  EXPECT_FALSE(doc["runs"].empty());
+  ASSERT_EQ(doc["benchmarks"].size(), 1u) << doc["benchmarks"].dump(1);
+  EXPECT_NE(doc["benchmarks"][0]["reason"], "the benchmark programs are byte-identical");
+  // What the file changed is what was measured: the PR's side takes a hundred times the steps.
+  ASSERT_EQ(doc["series"].size(), 1u);
+  const json& s = doc["series"][0];
+  ASSERT_FALSE(s["base"].empty());
+  ASSERT_FALSE(s["head"].empty());
+  double base = 0, head = 0;
+  for (const json& v : s["base"]) base += v.get<double>() / s["base"].size();
+  for (const json& v : s["head"]) head += v.get<double>() / s["head"].size();
+  EXPECT_GT(head, 2 * base) << s.dump();
+}
+
+// A comment at the end of the source changes no program the build makes: the shortcut stands.
+TEST(IdenticalPrograms, AChangedCommentInTheSourceLeavesTheProgramsIdentical) {
+  TempRepo repo;
+  GbenchConfig config = small_config();
+  write_gbench_project(repo, {{"BM_Chain", chain(200), ""}}, config);
+  repo.commit_base_and_branch();
+  repo.write("bench.cpp", slurp(repo.path() + "/bench.cpp") + "// Why the chain is 200 steps.\n");
+  repo.commit("a comment");
+  TempDir out;
+  std::vector<std::string> args = run_args(repo, out);
+  std::erase(args, std::string("--time-identical"));
+  const Ending e = run_benchpr_to_end(args, 300);
+  ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["identical_suites"], json::array({"micro"})) << e.err;
+  EXPECT_EQ(doc["rounds_done"], 0);
+  for (const json& b : doc["benchmarks"])
+    EXPECT_EQ(b["reason"], "the benchmark programs are byte-identical") << b.dump();
+}
+
+// The benchmark program is identical, but the build also makes a helper program (which a
+// benchmark could start) from a source the pull request changes: the suite is timed.
+TEST(IdenticalPrograms, AnotherProgramRebuiltFromAChangedSourceIsTimed) {
+  TempRepo repo;
+  GbenchConfig config = small_config();
+  write_gbench_project(repo, {{"BM_Chain", chain(200), ""}}, config);
+  std::string yml = slurp(repo.path() + "/.benchpr.yml");
+  const std::string build = "-lbenchmark -lpthread\n";
+  const auto at = yml.find(build);
+  ASSERT_NE(at, std::string::npos) << yml;
+  yml.replace(at, build.size(), "-lbenchmark -lpthread && g++ -O2 helper.cpp -o helper\n");
+  repo.write(".benchpr.yml", yml);
+  repo.write("helper.cpp", "int main() { return 0; }\n");
+  repo.commit_base_and_branch();
+  repo.write("helper.cpp", "int main() { return 3; }\n");
+  repo.commit("the helper exits with 3");
+  TempDir out;
+  std::vector<std::string> args = run_args(repo, out);
+  std::erase(args, std::string("--time-identical"));
+  const Ending e = run_benchpr_to_end(args, 300);
+  ASSERT_TRUE(e.exited && e.exit_code == 0) << e.describe() << "\n" << e.err;
+  EXPECT_NE(e.err.find("the pull request changes source files, and helper, a program the builds "
+                       "left that a benchmark may start or load, differs"),
+            std::string::npos)
+      << e.err;
+  const json doc = read_json(out / "results.json");
+  EXPECT_FALSE(doc.contains("identical_suites")) << doc.dump(1);
+  EXPECT_GT(doc["rounds_done"].get<int>(), 0);
+}
+
 }  // namespace
 }  // namespace benchpr::testing::faults

@@ -89,6 +89,75 @@ TEST(IdenticalPrograms, OnePathWithTwoDigestsOnOneSideIsNotIdentical) {
   EXPECT_TRUE(identical_suites(images).empty());
 }
 
+// What a changed file may be to a program that stays identical: the rule by which a pull request's
+// changed files let its identical suites stand unchanged, or have them timed.
+TEST(IdenticalProgramsChangedFiles, CompiledSourcesAndHeadersAreTheBuildsOwn) {
+  for (const char* path :
+       {"src/a.c", "src/a.cc", "src/a.cpp", "lib/x.cxx", "include/x.h", "include/x.hpp",
+        "include/x.hh", "include/x.inl", "src/A.CPP", "src/asm/crc.S"})
+    EXPECT_EQ(changed_file_kind(path), ChangedFileKind::CompiledSource) << path;
+}
+
+TEST(IdenticalProgramsChangedFiles, DocumentsAreTheUsualNamesAndTheDocumentationDirectory) {
+  for (const char* path : {"README.md", "README", "src/README.md", "LICENSE", "LICENSE.txt",
+                           "CHANGELOG.md", "CONTRIBUTING.md", "ARCHITECTURE.md", "notes.rst",
+                           "docs/guide.md", "docs/sub/page.rst", "doc/manual.txt", "docs/a.adoc"})
+    EXPECT_EQ(changed_file_kind(path), ChangedFileKind::Documentation) << path;
+}
+
+TEST(IdenticalProgramsChangedFiles, EverythingElseABenchmarkMayReadAtRunTime) {
+  for (const char* path :
+       {// Data, fixtures and configuration read when a benchmark runs.
+        "data/input.txt", "bench/corpus/sample.md", "fixtures/a.json", "bench/cases.csv",
+        "config.yaml", ".benchpr.yml", "input.txt",
+        // Programs and libraries that a benchmark starts or opens, tracked as they are.
+        "tools/run.sh", "scripts/gen.py", "lib/libplugin.so", "bin/helper",
+        // Build scripts decide what the build copies or generates beside the programs.
+        "CMakeLists.txt", "cmake/flags.cmake", "Makefile", "meson.build",
+        // Near misses of the documents' names and of the sources' extensions.
+        "readme_input.json", "LICENSE.json", "docs/figure.png", "src/x.cpp.in", ".h",
+        // A submodule's path.
+        "third_party/googletest"})
+    EXPECT_EQ(changed_file_kind(path), ChangedFileKind::Other) << path;
+}
+
+TEST(IdenticalProgramsChangedFiles, TheFirstOtherFileIsNamedAndSourcesAskForEveryBuiltProgram) {
+  EXPECT_FALSE(check_changed_files({}).other);
+  EXPECT_FALSE(check_changed_files({}).compiled_sources);
+  const ChangedFilesCheck docs = check_changed_files({"README.md", "docs/a.md"});
+  EXPECT_FALSE(docs.other);
+  EXPECT_FALSE(docs.compiled_sources);
+  const ChangedFilesCheck source = check_changed_files({"README.md", "src/a.cpp"});
+  EXPECT_FALSE(source.other);
+  EXPECT_TRUE(source.compiled_sources);
+  const ChangedFilesCheck data =
+      check_changed_files({"README.md", "data/b.txt", "data/c.json", "src/a.cpp"});
+  EXPECT_EQ(data.other, "data/b.txt");
+  EXPECT_TRUE(data.compiled_sources);
+}
+
+TEST(IdenticalProgramsChangedFiles, EveryBuiltProgramMustBeTheSameOnBothSides) {
+  const auto built = [](Side side, const std::string& path, const std::string& digest) {
+    return ProgramImage{"", side, path, digest, true};
+  };
+  EXPECT_FALSE(first_different_program({}));
+  EXPECT_FALSE(first_different_program(
+      {built(Side::Base, "build/bench", kA), built(Side::Head, "build/bench", kA),
+       built(Side::Base, "build/tool", kB), built(Side::Head, "build/tool", kB)}));
+  // A helper that a benchmark starts or a plugin it opens, rebuilt from a changed source.
+  EXPECT_EQ(
+      first_different_program(
+          {built(Side::Base, "build/bench", kA), built(Side::Head, "build/bench", kA),
+           built(Side::Base, "build/plugin.so", kB), built(Side::Head, "build/plugin.so", kC)}),
+      "build/plugin.so");
+  // On one side only; without a digest; a loaded image against a whole file's digest.
+  EXPECT_EQ(first_different_program({built(Side::Head, "build/new", kA)}), "build/new");
+  EXPECT_EQ(first_different_program({built(Side::Base, "b", ""), built(Side::Head, "b", "")}), "b");
+  ProgramImage whole = built(Side::Head, "b", kA);
+  whole.loaded_image = false;
+  EXPECT_EQ(first_different_program({built(Side::Base, "b", kA), whole}), "b");
+}
+
 // A session that found suite "same" identical (its benchmarks listed, never timed) and timed
 // nothing else: no rounds at all.
 Results identical_session() {

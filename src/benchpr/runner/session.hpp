@@ -71,6 +71,11 @@ struct SessionSetup {
   // --time-identical: time the suites whose programs are identical on both sides too (an A/A
   // comparison of the machine's noise); by default they are `unchanged` without a round.
   bool time_identical = false;
+  // The tracked paths that differ between the two commits (git/repository.hpp changed_paths), for
+  // the identical programs' shortcut: a program identical on both sides may still read a file the
+  // pull request changed (core/identical_programs.hpp check_changed_files). Unknown (nullopt):
+  // no suite counts as identical.
+  std::optional<std::vector<std::string>> changed_paths;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.

@@ -501,6 +501,61 @@ std::size_t remove_untracked_files(const std::string& root) {
   return removed;
 }
 
+namespace {
+
+// An ELF executable or shared library (not an object file or a core dump), by its header.
+bool is_elf_program(const std::string& path) {
+  constexpr char kMagic[] = {0x7f, 'E', 'L', 'F'};
+  const std::string head = read_prefix(path, 18);
+  if (head.size() < 18 || head.compare(0, 4, kMagic, 4) != 0) return false;
+  const auto type = read_le<std::uint16_t>(head, 16);
+  return type && (*type == 2 || *type == 3);  // ET_EXEC, ET_DYN (little-endian files)
+}
+
+void add_built_programs(const std::string& dir, Side side, bool same_length,
+                        std::vector<ProgramImage>& out) {
+  const std::string root = real_dir(dir);
+  const std::vector<std::string> tracked = tracked_files(dir);
+  const std::set<std::string> keep(tracked.begin(), tracked.end());
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const std::string rel = it->path().lexically_relative(root).generic_string();
+    if (rel == ".benchpr-manifest" || keep.count(rel)) continue;
+    std::error_code e;
+    if (it->is_symlink(e)) {
+      const fs::path target = fs::read_symlink(it->path(), e);
+      if (e || !is_elf_program(it->path().string())) continue;
+      std::string text = target.string();
+      if (text.rfind(root + "/", 0) == 0) text = "<worktree>" + text.substr(root.size());
+      out.push_back({"", side, rel, "-> " + text, false});
+      continue;
+    }
+    if (!it->is_regular_file(e) || !is_elf_program(it->path().string())) continue;
+    ProgramImage image{"", side, rel, "", false};
+    try {
+      const LoadedImageDigest d = loaded_image_digest(it->path().string(), same_length ? root : "");
+      image.digest = d.digest;
+      image.loaded_image = d.elf;
+    } catch (const FileDigestError&) {
+      // No digest: never the same as the other side's.
+    }
+    out.push_back(std::move(image));
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<ProgramImage>> built_programs(const std::string& base_dir,
+                                                        const std::string& head_dir) {
+  if (tracked_files(base_dir).empty() || tracked_files(head_dir).empty()) return std::nullopt;
+  const bool same_length = real_dir(base_dir).size() == real_dir(head_dir).size();
+  std::vector<ProgramImage> out;
+  add_built_programs(base_dir, Side::Base, same_length, out);
+  add_built_programs(head_dir, Side::Head, same_length, out);
+  return out;
+}
+
 std::vector<ExecutableDigest> SuiteFiles::digests() const {
   std::vector<ExecutableDigest> out;
   for (const auto& [key, p] : programs_) {

@@ -62,6 +62,15 @@ std::optional<std::string> loads_from_working_directory(const std::string& elf_p
 // is no manifest. Returns how many files were removed.
 std::size_t remove_untracked_files(const std::string& root);
 
+// The programs the builds left in the two worktrees, for core/first_different_program: every file
+// below each worktree that its manifest does not list as tracked and that is an ELF executable or
+// shared library (ET_EXEC, ET_DYN), by its loaded-image digest (each side's worktree path replaced
+// when the two have the same length), and every untracked symbolic link to one, by its target
+// (the worktree's own path in it replaced). A file that cannot be read has no digest. nullopt when
+// a worktree has no manifest: its build outputs cannot be told from its tracked files.
+std::optional<std::vector<ProgramImage>> built_programs(const std::string& base_dir,
+                                                        const std::string& head_dir);
+
 // The state (inode, size, change time) of every file below `root`, tracked or not, and the
 // first difference between two such states, named; how benchpr sees that the PR's build wrote
 // into the base's worktree, which was built before it.
