@@ -121,6 +121,10 @@ std::optional<std::string> first_different_program(const std::vector<ProgramImag
   return std::nullopt;
 }
 
+bool decided_by_identical_programs(const BenchmarkAnalysis& b) {
+  return b.verdict == Verdict::Unchanged && b.reason == kIdenticalProgramsReason;
+}
+
 bool is_identical_suite(const Results& results, std::string_view suite) {
   return std::find(results.identical_suites.begin(), results.identical_suites.end(), suite) !=
          results.identical_suites.end();

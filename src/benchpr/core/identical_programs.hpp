@@ -69,6 +69,14 @@ ChangedFilesCheck check_changed_files(const std::vector<std::string>& changed);
 // file's on the other differ). nullopt when every one is the same on both sides.
 std::optional<std::string> first_different_program(const std::vector<ProgramImage>& built);
 
+// Whether `b` was decided by identity: unchanged without a round because its programs are
+// identical on both sides. Its change and interval are exactly zero by construction, not
+// measured: reports say so rather than show an interval.
+bool decided_by_identical_programs(const BenchmarkAnalysis& b);
+
+// What a report shows for such a benchmark instead of a change and an interval.
+inline constexpr std::string_view kIdenticalProgramsCell = "identical programs, no rounds needed";
+
 // Whether `suite` is one of the results' identical suites (Results::identical_suites).
 bool is_identical_suite(const Results& results, std::string_view suite);
 
