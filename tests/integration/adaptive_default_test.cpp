@@ -96,7 +96,7 @@ TEST(AdaptiveDefault, AnOpenBenchmarkThatCannotSettleEndsTheLooksAndIsBounded) {
   TempDir out;
   auto r = run_benchpr(BENCHPR_BINARY,
                        {"run", "-C", repo.path(), "--base", "main", "--head", "pr", "--seed", "3",
-                        "--budget", "1m", "--output", out / "results.json"});
+                        "--budget", "1m", "--output", out / "results.json", "--time-identical"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
   const json& b = benchmark_named(doc, "BM_Noisy/manual_time");

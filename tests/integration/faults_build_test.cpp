@@ -159,7 +159,8 @@ TEST(FaultsBuild, AFailedFinalWriteStillPrintsTheCommentAndNamesTheFile) {
   const std::string results = out / "sub/results.json";
   // A fixed plan of 6 rounds (the default would add adaptive rounds for what is still open).
   BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
-                      "--rounds", "6", "--output", results, "--markdown", out / "comment.md"});
+                      "--rounds", "6", "--output", results, "--markdown", out / "comment.md",
+                      "--time-identical"});
   // Once a round is in the file, put a regular file where its directory was. The waits here
   // (6000 polls of 20 ms, 120 s) are hang guards that end as soon as benchpr is done.
   bool swapped = false;

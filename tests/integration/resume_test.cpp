@@ -47,6 +47,8 @@ std::vector<std::string> plain_run(const TempRepo& repo, const std::string& resu
   std::vector<std::string> a = {"run",      "-C",      repo.path(), "--base", "main",
                                 "--head",   "feature", "--dry-run", "--seed", "7",
                                 "--rounds", "8",       "--output",  results};
+  // Both sides build the same program here: the rounds are what a resume continues.
+  a.push_back("--time-identical");
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -119,7 +121,7 @@ TEST(Resume, AnAdaptiveComparisonGoesOnFromTheLookItPassed) {
   json interrupted;
   {
     BenchprChild child({"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                        "--dry-run", "--seed", "7", "--output", results});
+                        "--dry-run", "--seed", "7", "--output", results, "--time-identical"});
     ASSERT_TRUE(wait_for_rounds(child, results, 3)) << child.err_so_far();
     child.signal(SIGINT);
     ASSERT_TRUE(child.wait_for(120)) << "benchpr did not stop after SIGINT";

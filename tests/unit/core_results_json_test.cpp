@@ -205,6 +205,7 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.profiles = {BenchmarkProfile{}};
   r.bisect = Bisection{};
   r.executables = {{"micro", Side::Base, "bench", std::string(64, 'a')}};
+  r.identical_suites = {"micro"};
   r.resumed_rounds = 1;
   const Analysis analysis;
   const json doc = results_to_json(r, &analysis);

@@ -102,6 +102,65 @@ TEST(RenderGolden, AllUnchanged) {
   expect_golden_comment("all_unchanged.md", render_comment(r, a));
 }
 
+// A series of a suite whose programs are identical on both sides: listed, never timed.
+BenchmarkSeries untimed(const std::string& suite, const std::string& name) {
+  BenchmarkSeries s;
+  s.suite = suite;
+  s.name = name;
+  s.unit = "ns";
+  return s;
+}
+
+TEST(RenderGolden, IdenticalPrograms) {
+  // The default adaptive session, whose one suite ran identical programs: no round at all.
+  Results r = session();
+  r.workflow_run_url = "";
+  r.config.budget_seconds = 900;
+  r.plan.clear();
+  r.rounds_done = 0;
+  r.measuring_seconds = 0;
+  r.stop_reason = "the benchmark programs are byte-identical: no rounds to run";
+  for (const char* name : {"BM_Sort/8", "BM_Sort/1024", "BM_Hash/64"})
+    r.series.push_back(untimed("", name));
+  r.identical_suites = {""};
+  const Analysis a = analyse_session(r);
+  for (const auto& [name, verdict] : verdicts(a)) expect_verdict(a, name, Verdict::Unchanged);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge);
+  const std::string comment = render_comment(r, a);
+  // No interval of a change nobody measured, and no look "after 0 rounds".
+  EXPECT_EQ(comment.find("0.0 … 0.0"), std::string::npos) << comment;
+  EXPECT_EQ(comment.find("after 0"), std::string::npos) << comment;
+  expect_golden_comment("identical_programs.md", comment);
+}
+
+TEST(RenderGolden, IdenticalProgramsBesideATimedSuite) {
+  // Suite `io` runs a command (never identical) and was timed; `micro` ran identical programs.
+  Results r = session();
+  r.workflow_run_url = "";
+  add(r, {.name = "read_file/4k",
+          .level = 2.31e9,
+          .effect = 0.001,
+          .noise = 0.01,
+          .seed = 14,
+          .suite = "io",
+          .unit = "B/s",
+          .better = Better::Higher});
+  add(r, {.name = "write_file/4k",
+          .level = 41200,
+          .effect = 0.09,
+          .noise = 0.01,
+          .seed = 16,
+          .suite = "io"});
+  for (const char* name : {"BM_Sort/8", "BM_Hash/64"}) r.series.push_back(untimed("micro", name));
+  r.identical_suites = {"micro"};
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, "read_file/4k", Verdict::Unchanged);
+  expect_verdict(a, "write_file/4k", Verdict::Regression);
+  expect_verdict(a, "BM_Sort/8", Verdict::Unchanged);
+  expect_verdict(a, "BM_Hash/64", Verdict::Unchanged);
+  expect_golden_comment("identical_programs_beside_a_timed_suite.md", render_comment(r, a));
+}
+
 TEST(RenderGolden, BuildFailed) {
   Results r = session();
   r.plan.clear();

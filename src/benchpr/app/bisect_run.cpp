@@ -236,6 +236,11 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
     s.persist_paths = {fmt::format("{}/step-{}.json", out_dir, step)};
     s.skip_build = setup.skip_build;
     s.budget_seconds = share;
+    try {
+      s.changed_paths = repo.changed_paths(from.sha, to.sha);
+    } catch (const git::GitError&) {
+      // Unknown: the step's suites are timed even when their programs are identical.
+    }
     const runner::WorkSelection selection = target_selection(r.config, b);
     s.select_work = [selection](Results&) { return selection; };
     std::filesystem::create_directories(out_dir, ec);

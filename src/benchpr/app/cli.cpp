@@ -99,6 +99,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "Continue the interrupted comparison in this results file (same builds, seed "
                  "and schedule; rounds are added to it)");
   run.add_flag("--skip-build", o.skip_build, "Reuse the builds already in the work directory");
+  run.add_flag("--time-identical", o.time_identical,
+               "Time the suites whose programs are byte-identical on both sides too (an A/A "
+               "comparison); by default their benchmarks are unchanged without a round");
   run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
   add_report_options(
       run, o,

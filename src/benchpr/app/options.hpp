@@ -35,6 +35,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   bool dry_run = false;
   bool skip_build = false;
+  bool time_identical = false;  // time suites whose programs are identical on both sides too
   // GitHub (pull-request mode)
   std::optional<int> pr;
   std::string pr_head;  // with --pr: the head commit to measure; "" = whatever the head is

@@ -225,6 +225,17 @@ bool config_changed_by_head(git::Repository& repo, const RunOptions& options,
   return std::find(changed.begin(), changed.end(), ".benchpr.yml") != changed.end();
 }
 
+// The tracked paths that differ between the two commits, for the identical programs' shortcut;
+// nullopt (no shortcut) when git cannot tell.
+std::optional<std::vector<std::string>> changed_paths_or_none(git::Repository& repo,
+                                                              const Results& results) {
+  try {
+    return repo.changed_paths(results.base.sha, results.head.sha);
+  } catch (const git::GitError&) {
+    return std::nullopt;
+  }
+}
+
 struct LockedWorkspace {
   std::unique_ptr<runner::WorkspaceLock> lock;
   runner::Workspace ws;
@@ -448,8 +459,9 @@ int run_command(const RunOptions& given) {
     record_worktree_commit(ws.head_commit_file, results.head.sha);
   }
 
-  const runner::SessionSetup setup =
+  runner::SessionSetup setup =
       session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);
+  setup.changed_paths = changed_paths_or_none(repo, results);
   // Everything is checked by now: from here on a failure becomes data, and a final status.
   if (options.status && results.pull_request && !options.dry_run && !shard &&
       !comparison.fork_with_read_only_token) {

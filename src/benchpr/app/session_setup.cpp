@@ -17,6 +17,7 @@ runner::SessionSetup common_session_setup(const runner::Workspace& ws, const Run
   // The warm-up round tells what a round costs.
   if (!config.budget_seconds) setup.budget_seconds = kDefaultBudgetSeconds;
   setup.rounds_fixed = options.rounds.has_value();
+  setup.time_identical = options.time_identical;
   return setup;
 }
 

@@ -10,6 +10,7 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/schedule.hpp"
@@ -272,18 +273,33 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   out.run_mde = stats::median(mdes);
   out.run_mde_label = stats::median(label_mdes);
 
+  // The benchmarks of identical programs were decided without a round: no look decided them.
+  std::vector<int> decided_per_look = r.decided_per_look;
+  int identical = 0;
+  for (std::size_t i = 0; i < out.benchmarks.size(); ++i) {
+    if (!decided_by_identical_programs(out.benchmarks[i])) continue;
+    ++identical;
+    const int look = i < r.decided_at.size() ? r.decided_at[i] : -1;
+    if (look >= 0 && static_cast<std::size_t>(look) < decided_per_look.size())
+      --decided_per_look[static_cast<std::size_t>(look)];
+  }
+  // Nothing was timed: no look read a round, and the headline says why.
+  if (identical == static_cast<int>(out.benchmarks.size())) {
+    out.recommendation = recommend(results, out);
+    return out;
+  }
   std::vector<std::string> counts;
-  int decided = 0;
-  for (std::size_t k = 0; k < r.decided_per_look.size(); ++k) {
-    if (r.decided_per_look[k] == 0) continue;
-    decided += r.decided_per_look[k];
+  int decided = identical;
+  for (std::size_t k = 0; k < decided_per_look.size(); ++k) {
+    if (decided_per_look[k] <= 0) continue;
+    decided += decided_per_look[k];
     const int rounds = std::min(plan.looks[k], r.rounds);
     counts.push_back(counts.empty()
                          ? fmt::format("{} decided after {} rounds",
-                                       plural(static_cast<std::size_t>(r.decided_per_look[k]),
+                                       plural(static_cast<std::size_t>(decided_per_look[k]),
                                               "benchmark", "benchmarks"),
                                        rounds)
-                         : fmt::format("{} after {}", r.decided_per_look[k], rounds));
+                         : fmt::format("{} after {}", decided_per_look[k], rounds));
   }
   const int open = static_cast<int>(out.benchmarks.size()) - decided;
   // "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): 45 benchmarks
@@ -306,6 +322,8 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
                         fmt::join(looks_read, ", "), percent_list(alphas_read));
   note += counts.empty() ? "no benchmark decided" : fmt::format("{}", fmt::join(counts, ", "));
   if (open > 0) note += fmt::format("; {} still inconclusive", open);
+  if (identical > 0)
+    note += fmt::format("; {} unchanged without a round (byte-identical programs)", identical);
   out.notes.push_back(note + ".");
   out.recommendation = recommend(results, out);
   return out;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/recommendation.hpp"
@@ -75,7 +76,7 @@ struct Work {
   BenchmarkAnalysis out;
   PairedRounds rounds;
   stats::CrossoverFit fit;
-  stats::ModeFit modes;     // the runs' modes, when options.mode_aware
+  stats::ModeFit modes;  // the runs' modes, when options.mode_aware
   // The runs' modes as a finding (options.mode_aware false): what the PR's runs did, read beside
   // the mean time, never in its place.
   stats::ModeFit found_modes;
@@ -486,6 +487,23 @@ std::vector<bool> leave_out_too_small(const Results& results, RunFacts& facts) {
   return left_out;
 }
 
+// A benchmark of a suite whose programs are identical on both sides: the same code and data run,
+// so the change is exactly none, decided without a timed round (core/identical_programs.hpp).
+// Not part of the family: nothing was measured.
+BenchmarkAnalysis identical_program_analysis(const BenchmarkSeries& series, const Config& config) {
+  BenchmarkAnalysis a;
+  a.suite = series.suite;
+  a.name = series.name;
+  a.unit = series.unit;
+  a.metric = series.metric;
+  a.better = series.better;
+  a.threshold = config.threshold_for(series.suite, series.name);
+  a.verdict = Verdict::Unchanged;
+  a.reason = std::string(kIdenticalProgramsReason);
+  a.change = a.ci_low = a.ci_high = a.eq_low = a.eq_high = 0;
+  return a;
+}
+
 // Each series' own numbers, before the family is known: exact counts take no part in the
 // family's statistics (their verdict is the change itself).
 std::vector<Work> analyse_each_series(const Results& results,
@@ -498,6 +516,10 @@ std::vector<Work> analyse_each_series(const Results& results,
     if (is_instruction_series(results.series[i])) {
       works[i].out =
           analyse_instruction_series(results.series[i], results.config.instruction_threshold);
+      continue;
+    }
+    if (is_identical_suite(results, results.series[i].suite)) {
+      works[i].out = identical_program_analysis(results.series[i], results.config);
       continue;
     }
     analyse_series(works[i], results.series[i], rounds, results.config, true, options);

@@ -74,6 +74,7 @@ Results same_comparison(const Results& r) {
   out.config_changed_by_head = r.config_changed_by_head;
   out.seed = r.seed;
   out.workflow_run_url = r.workflow_run_url;
+  out.identical_suites = r.identical_suites;  // what the programs were, found after the builds
   return out;
 }
 

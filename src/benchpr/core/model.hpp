@@ -375,6 +375,9 @@ struct Results {
   std::vector<BenchmarkProfile> profiles;
   // The digests of what the suites run, as built (empty when no suite runs a worktree program).
   std::vector<ExecutableDigest> executables;
+  // The suites whose programs were the same code and data on both sides (core/identical_programs):
+  // their benchmarks are `unchanged` without being timed.
+  std::vector<std::string> identical_suites;
   // Rounds measured by an earlier process of a resumed comparison (0: measured in one process).
   int resumed_rounds = 0;
   // Not Revisions: base.sha and head.sha are "" (no commits), and for ResultFiles every round's

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/sentence.hpp"
 #include "benchpr/core/series_key.hpp"
 #include "benchpr/core/text.hpp"
@@ -402,9 +403,8 @@ std::vector<const BenchmarkAnalysis*> could_be_worse(const ByVerdict& v) {
     for (const BenchmarkAnalysis* b : *list)
       if (const double x = worse_bound(*b); std::isfinite(x) && reads_at_least(x, b->threshold))
         out.push_back(b);
-  std::stable_sort(out.begin(), out.end(), [](const auto* x, const auto* y) {
-    return worse_bound(*x) > worse_bound(*y);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto* x, const auto* y) { return worse_bound(*x) > worse_bound(*y); });
   return out;
 }
 
@@ -462,11 +462,24 @@ Recommendation merge(const Results& results, const Analysis& analysis, const ByV
     const bool own_thresholds = std::any_of(
         analysis.benchmarks.begin(), analysis.benchmarks.end(),
         [&](const BenchmarkAnalysis& b) { return b.threshold != results.config.threshold; });
-    s.text(own_thresholds ? std::string("No benchmark changed by its threshold or more")
-                          : fmt::format("No benchmark changed by {} or more",
-                                        format_percent(results.config.threshold)));
-    s.text(fmt::format(" ({} of {} shown unchanged)", v.unchanged.size(), v.compared));
-    s.text(".");
+    const auto identical = static_cast<std::size_t>(std::count_if(
+        v.unchanged.begin(), v.unchanged.end(),
+        [](const BenchmarkAnalysis* b) { return b->reason == kIdenticalProgramsReason; }));
+    if (identical == v.compared) {
+      // Nothing was timed: the same code and data run on both sides.
+      s.text(fmt::format(
+          "The benchmark programs are byte-identical: the pull request changes nothing they "
+          "run ({} unchanged, decided without timing).",
+          identical == 1 ? std::string("1 benchmark") : fmt::format("{} benchmarks", identical)));
+    } else {
+      s.text(own_thresholds ? std::string("No benchmark changed by its threshold or more")
+                            : fmt::format("No benchmark changed by {} or more",
+                                          format_percent(results.config.threshold)));
+      s.text(fmt::format(" ({} of {} shown unchanged", v.unchanged.size(), v.compared));
+      if (identical > 0)
+        s.text(fmt::format(", {} of them in byte-identical programs, not timed", identical));
+      s.text(").");
+    }
   }
   if (!v.slower.empty()) {
     // Every `slower` here reads below its threshold, and so does every `inconclusive` slowdown

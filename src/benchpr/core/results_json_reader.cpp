@@ -517,6 +517,17 @@ void read_trailer(const json& j, Results& r) {
       r.executables.push_back(std::move(x));
     }
   }
+  if (j.contains("identical_suites")) {
+    // At most one per configured suite (the config reads at most 1,000), each a suite's name.
+    const json& names = get_array(j, "identical_suites", "document", 1000);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string w = fmt::format("identical_suites[{}]", i);
+      if (!names[i].is_string()) fail(w, "expected a string");
+      std::string name = names[i].get<std::string>();
+      if (!r.config.find_suite(name)) fail(w, "not a suite of the configuration");
+      r.identical_suites.push_back(std::move(name));
+    }
+  }
   r.resumed_rounds =
       static_cast<int>(get_int(j, "resumed_rounds", "document", 0, r.rounds_done, 0));
 }

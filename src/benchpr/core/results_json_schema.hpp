@@ -43,11 +43,11 @@ constexpr std::array<std::string_view, 13> kHeaderFields = {"schema_version",
                                                             "builds",
                                                             "runs"};
 constexpr std::string_view kSeriesField = "series";
-constexpr std::array<std::string_view, 14> kTrailerFields = {
-    "rounds_done",      "complete",         "stop_reason", "measuring_seconds",
-    "overhead_seconds", "workflow_run_url", "shard",       "partition",
-    "time_plan",        "bisect",           "looks",       "profiles",
-    "executables",      "resumed_rounds"};
+constexpr std::array<std::string_view, 15> kTrailerFields = {
+    "rounds_done",      "complete",         "stop_reason",   "measuring_seconds",
+    "overhead_seconds", "workflow_run_url", "shard",         "partition",
+    "time_plan",        "bisect",           "looks",         "profiles",
+    "executables",      "identical_suites", "resumed_rounds"};
 // Digests of the suites' programs and their worktree libraries (runner/suite_files: at most 256
 // libraries per program), per suite and side.
 constexpr std::size_t kMaxExecutables = 20000;

@@ -296,6 +296,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
              {"sha256", x.sha256}});
     });
   }
+  if (!r.identical_suites.empty()) {
+    w.top("identical_suites");
+    w.dom(r.identical_suites);
+  }
   if (r.resumed_rounds > 0) {
     w.top("resumed_rounds");
     fmt::format_to(std::back_inserter(w.out), "{}", r.resumed_rounds);

@@ -3,9 +3,11 @@
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/disturbed_runs.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/measurement_notes.hpp"
 #include "benchpr/core/undecided.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +22,11 @@ Analysis read_session(const Results& results) {
     name_too_noisy(results, a);
     // Say how many rounds ran, why the session stopped and what the time went to: the reader
     // must be able to tell a decided comparison from one the budget cut off.
-    if (results.complete && !results.stop_reason.empty()) {
+    // Every benchmark in identical programs: no round ran, and the headline says why.
+    const bool all_identical =
+        !a.benchmarks.empty() &&
+        std::all_of(a.benchmarks.begin(), a.benchmarks.end(), decided_by_identical_programs);
+    if (results.complete && !results.stop_reason.empty() && !all_identical) {
       a.notes.push_back("Stopped after " + std::to_string(a.analysed_rounds) +
                         " analysed rounds: " + results.stop_reason + "." +
                         spending_sentence(results));

@@ -229,6 +229,12 @@ class ShardMerger {
     for (const RunRecord& run : r.runs) m_.runs.push_back(run);
     // Each shard profiled the changes of its own share.
     for (const BenchmarkProfile& p : r.profiles) m_.profiles.push_back(p);
+    // Every shard builds the same revisions: a suite one found identical is (each shard decides
+    // it before measuring its own share of the suite).
+    for (const std::string& suite : r.identical_suites)
+      if (std::find(m_.identical_suites.begin(), m_.identical_suites.end(), suite) ==
+          m_.identical_suites.end())
+        m_.identical_suites.push_back(suite);
     if (r.plan.size() > m_.plan.size()) m_.plan = r.plan;
     m_.config.rounds = std::max(m_.config.rounds, r.config.rounds);
     m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);

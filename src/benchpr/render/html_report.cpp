@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/profile_diff.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
@@ -119,7 +120,10 @@ std::string numbers_line(const BenchmarkAnalysis& b) {
                                 escape_html(format_value(b.base_value, b.unit)),
                                 escape_html(format_value(b.head_value, b.unit))));
   }
-  if (std::isfinite(b.change)) {
+  if (decided_by_identical_programs(b)) {
+    // No round ran: no change or interval to show (the reason below says why).
+    parts.push_back("no rounds needed");
+  } else if (std::isfinite(b.change)) {
     parts.push_back(fmt::format("<strong>{}</strong> (95% CI {})",
                                 escape_html(describe_change(b.change, b.better)),
                                 escape_html(format_ci(b.ci_low, b.ci_high))));

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/bisect.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
@@ -151,12 +152,16 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
     // An instruction count sits beside the same benchmark's time: its suite tells them apart.
     const bool count = is_instruction_analysis(b);
     if (multi_suite || count) name = one_line(b.suite, 40) + " / " + name;
-    lines.push_back(
-        {b.verdict,
-         {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
-          format_value(b.head_value, b.unit), format_change(b.change, b.better),
-          count && std::isfinite(b.change) ? std::string("exact") : format_ci(b.ci_low, b.ci_high)},
-         reason_of(b, results.config.threshold, family)});
+    // Identical programs ran no round: no change or interval, only why.
+    const bool identical = decided_by_identical_programs(b);
+    lines.push_back({b.verdict,
+                     {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
+                      format_value(b.head_value, b.unit),
+                      identical ? std::string("—") : format_change(b.change, b.better),
+                      identical                          ? std::string(kIdenticalProgramsCell)
+                      : count && std::isfinite(b.change) ? std::string("exact")
+                                                         : format_ci(b.ci_low, b.ci_high)},
+                     identical ? std::string() : reason_of(b, results.config.threshold, family)});
   }
   std::array<std::size_t, 6> w{};
   for (const Line& l : lines)

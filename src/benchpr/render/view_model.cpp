@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
@@ -153,6 +154,9 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
       text += " · threshold ±" + threshold_text(b.threshold);
     return text;
   }
+  if (decided_by_identical_programs(b))
+    return fmt::format("{} unchanged: the benchmark programs are byte-identical, no rounds needed",
+                       s.emoji);
   if (b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high)) {
     // The row's CI column is the 95% one; the rule tested this narrower interval.
     return fmt::format("{} unchanged: {} CI {} inside ±{}", s.emoji,
@@ -187,10 +191,16 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
   row.eq_ci = equivalence_ci(b);
   // A count has no interval: say why the column is empty instead of showing "+3.0 … +3.0%".
   if (is_instruction_analysis(b) && std::isfinite(b.change)) row.ci = row.eq_ci = "exact";
-  // The unchanged list has no verdict column: its interval cell names a margin of its own.
-  if (own_threshold(b, ctx)) row.eq_ci += " (inside ±" + threshold_text(b.threshold) + ")";
-  if (ctx.levels_differ && b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
-    row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
+  if (decided_by_identical_programs(b)) {
+    // No round ran: there is no change or interval to show, only why.
+    row.change = "—";
+    row.ci = row.eq_ci = std::string(kIdenticalProgramsCell);
+  } else {
+    // The unchanged list has no verdict column: its interval cell names a margin of its own.
+    if (own_threshold(b, ctx)) row.eq_ci += " (inside ±" + threshold_text(b.threshold) + ")";
+    if (ctx.levels_differ && b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+      row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
+  }
   row.verdict_text = verdict_text(b, ctx);
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
@@ -777,7 +787,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   {
     std::set<std::string> levels;
     for (const BenchmarkAnalysis& b : analysis.benchmarks)
-      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b))
+      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b) &&
+          !decided_by_identical_programs(b))
         levels.insert(level_text(eq_level_of(b, ctx)));
     ctx.levels_differ = levels.size() > 1;
     v.equivalence_level = levels.size() == 1 ? *levels.begin()
@@ -844,6 +855,13 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     v.has_instructions |= is_instruction_analysis(b);
     v.instructions_only &= is_instruction_analysis(b);
   }
+  std::size_t unchanged = 0, identical = 0;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
+    unchanged += b.verdict == Verdict::Unchanged ? 1 : 0;
+    identical += decided_by_identical_programs(b) ? 1 : 0;
+  }
+  v.identical_only = identical > 0 && identical == unchanged;
+  v.some_identical = identical > 0 && identical < unchanged;
   v.label_rule = label_rule(analysis, ctx.family);
   v.footer = footer(results, analysis);
   return v;
@@ -956,6 +974,9 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["instructions_note"] = v.instructions_note.empty() ? Data(false) : Data(v.instructions_note);
   d["has_instructions"] = Data(v.has_instructions);
   d["instructions_only"] = Data(v.instructions_only);
+  d["identical_only"] = Data(v.identical_only);
+  d["some_identical"] = Data(v.some_identical);
+  d["identical_cell"] = Data(std::string(kIdenticalProgramsCell));
   d["label_rule"] = v.label_rule.empty() ? Data(false) : Data(v.label_rule);
   d["instruction_threshold"] = Data(v.instruction_threshold);
   d["has_bisect"] = Data(v.bisect.present);

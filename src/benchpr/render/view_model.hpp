@@ -94,6 +94,10 @@ struct CommentView {
   std::string why_note;  // what profiling cost, what was not profiled ("" without profiles)
   bool has_instructions = false;   // some rows are instruction counts (exact, one run per side)
   bool instructions_only = false;  // every row is: no rounds, no intervals
+  // Unchanged benchmarks whose programs are identical on both sides (no round, no interval):
+  // every unchanged one, or some of them (their rows say so).
+  bool identical_only = false;
+  bool some_identical = false;
   std::string instruction_threshold;
   // How the labels were decided, under the changed table when any row is significant: which
   // test each label passed, over how many benchmarks ("" otherwise).

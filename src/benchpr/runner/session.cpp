@@ -186,6 +186,7 @@ void Session::run_measuring(Results& results) {
     for (auto& [suite, names] : w.benchmarks) open_[suite] = std::move(names);
     skipped_suites_ = std::move(w.skipped_suites);
   }
+  if (results.origin == Origin::Revisions) skip_identical_suites(results);
   // Instruction counts first: the time plan then sizes the rounds to what is left of the budget.
   if (!count_instructions_phase(results)) {
     mark_interrupted(results, 0);
@@ -193,8 +194,23 @@ void Session::run_measuring(Results& results) {
     return;
   }
   const bool any_time = std::any_of(results.config.suites.begin(), results.config.suites.end(),
-                                    [](const SuiteConfig& s) { return Config::measures_time(s); });
+                                    [&](const SuiteConfig& s) { return Config::measures_time(s); });
+  const bool any_timed = std::any_of(
+      results.config.suites.begin(), results.config.suites.end(), [&](const SuiteConfig& s) {
+        return Config::measures_time(s) && !skipped_suites_.count(s.name);
+      });
   if (setup_.budget_seconds > 0 || results.config.budget_seconds) min_time_ = kPlannedMinTime;
+  if (any_time && !any_timed && !results.identical_suites.empty()) {
+    // Every suite that would be timed runs identical programs on both sides (or is another
+    // shard's): there is nothing to time.
+    results.plan.clear();
+    results.complete = true;
+    results.stop_reason = "the benchmark programs are byte-identical: no rounds to run";
+    progress_(results.stop_reason);
+    profile_phase(results);
+    finish(results);
+    return;
+  }
   if (!any_time) {
     // Only instruction counts: exact, so there are no rounds to run.
     results.plan.clear();
@@ -294,6 +310,8 @@ void Session::resume(Results& results) {
   child_seconds_ = 0;
   resume_from_ = results.rounds_done;
   results.resumed_rounds = results.rounds_done;
+  // The suites found identical after the builds stay untimed.
+  skipped_suites_.insert(results.identical_suites.begin(), results.identical_suites.end());
   if (results.rounds_done == 0 && !count_instructions_phase(results)) {
     mark_interrupted(results, 0);
     persist(results);

@@ -68,6 +68,14 @@ struct SessionSetup {
   // right after its build. The next session discards a build tree whose record it cannot
   // match before it builds (see discard_suspect_build_trees).
   std::string records_dir;
+  // --time-identical: time the suites whose programs are identical on both sides too (an A/A
+  // comparison of the machine's noise); by default they are `unchanged` without a round.
+  bool time_identical = false;
+  // The tracked paths that differ between the two commits (git/repository.hpp changed_paths), for
+  // the identical programs' shortcut: a program identical on both sides may still read a file the
+  // pull request changed (core/identical_programs.hpp check_changed_files). Unknown (nullopt):
+  // no suite counts as identical.
+  std::optional<std::vector<std::string>> changed_paths;
 };
 
 // One line of progress for a human (stderr) or for the Actions log.
@@ -167,6 +175,10 @@ class Session {
   // Part of it: each program's file state matches the work directory's record of the build.
   void check_programs_untouched(const Results& results);
   std::unique_ptr<SuiteFiles> make_suite_files() const;
+  // After the builds: the suites whose programs are identical on both sides get their series
+  // (listed on the base) and are left out of the rounds and the instruction counts
+  // (session_identical.cpp).
+  void skip_identical_suites(Results& results);
   // Removes the build outputs of earlier revisions when benchpr does not build.
   void clean_unbuilt_worktrees(const Results& results);
 
@@ -205,7 +217,7 @@ class Session {
   std::set<SuiteSide> unselected_;  // suites of which --filter selects nothing
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
-  std::set<std::string> skipped_suites_;  // not this shard's
+  std::set<std::string> skipped_suites_;  // not this shard's, or identical on both sides
   std::optional<std::string> write_error_;
   std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;

@@ -63,6 +63,7 @@ std::optional<T> read_le(const std::string& bytes, std::uint64_t offset) {
 struct DynamicInfo {
   std::vector<std::string> needed;
   std::string search_path;
+  std::string interpreter;  // PT_INTERP, "" when none
 };
 
 std::optional<DynamicInfo> read_dynamic(const std::string& path) {
@@ -86,6 +87,7 @@ std::optional<DynamicInfo> read_dynamic(const std::string& path) {
   std::vector<Load> loads;
   std::optional<std::uint64_t> dynamic_offset;
   std::uint64_t dynamic_size = 0;
+  std::string interpreter;
   for (std::uint64_t i = 0; i < *phnum; ++i) {
     const std::uint64_t at = *phoff + i * *phentsize;
     const auto type = read_le<std::uint32_t>(bytes, at);
@@ -98,8 +100,12 @@ std::optional<DynamicInfo> read_dynamic(const std::string& path) {
       dynamic_offset = *offset;
       dynamic_size = *filesz;
     }
+    if (*type == 3 && *offset < bytes.size())
+      interpreter = std::string(bytes.c_str() + *offset,
+                                strnlen(bytes.c_str() + *offset,
+                                        std::min<std::uint64_t>(*filesz, bytes.size() - *offset)));
   }
-  if (!dynamic_offset) return DynamicInfo{};  // static: needs nothing
+  if (!dynamic_offset) return DynamicInfo{{}, {}, interpreter};  // static: needs nothing
   std::vector<std::uint64_t> needed;
   std::optional<std::uint64_t> strtab, runpath, rpath;
   for (std::uint64_t at = *dynamic_offset; at + 16 <= *dynamic_offset + dynamic_size; at += 16) {
@@ -123,6 +129,7 @@ std::optional<DynamicInfo> read_dynamic(const std::string& path) {
     return std::string(bytes.c_str() + at, strnlen(bytes.c_str() + at, bytes.size() - at));
   };
   DynamicInfo info;
+  info.interpreter = interpreter;
   for (std::uint64_t n : needed) info.needed.push_back(string_at(n));
   if (runpath)
     info.search_path = string_at(*runpath);
@@ -313,6 +320,22 @@ bool is_elf_file(const std::string& path) {
                                      "ELF");
 }
 
+std::optional<std::string> loads_from_working_directory(const std::string& elf_path) {
+  const auto info = read_dynamic(elf_path);
+  if (!info) return "its program headers cannot be read";
+  if (!info->interpreter.empty() && info->interpreter.front() != '/')
+    return "its interpreter " + info->interpreter + " is a relative path";
+  for (const std::string& name : info->needed)
+    if (name.find('/') != std::string::npos && name.front() != '/')
+      return "it needs " + name + ", a relative path";
+  std::istringstream in(info->search_path);
+  for (std::string dir; std::getline(in, dir, ':');)
+    if (!dir.empty() && dir.front() != '/' && dir.rfind("$ORIGIN", 0) != 0 &&
+        dir.rfind("${ORIGIN}", 0) != 0)
+      return "its library search path holds " + dir + ", a relative directory";
+  return std::nullopt;
+}
+
 std::vector<LibraryFile> worktree_libraries(const std::string& elf_path, const std::string& root) {
   std::vector<LibraryFile> found;
   std::set<std::string> seen;
@@ -331,7 +354,7 @@ std::vector<LibraryFile> worktree_libraries(const std::string& elf_path, const s
         if (real.empty()) continue;
         if (below(real, root)) {
           seen.insert(name);
-          found.push_back({name, real, ""});
+          found.push_back({name, real, "", {}});
           todo.push_back(real);
         }
         break;  // the loader takes the first it finds
@@ -381,6 +404,9 @@ std::vector<std::string> SuiteFiles::record(const std::vector<SuiteConfig>& suit
                                             bool warn_stale) {
   std::vector<std::string> lines;
   int index = 0;
+  // The worktree paths the builds wrote into the programs, replaced in their loaded images only
+  // when both have the same length (benchpr's own worktrees do).
+  const bool same_length = real_dir(base_dir_).size() == real_dir(head_dir_).size();
   for (const SuiteConfig& suite : suites) {
     suite_index_[suite.name] = index++;
     const auto word = leading_program(suite.run);
@@ -409,9 +435,20 @@ std::vector<std::string> SuiteFiles::record(const std::vector<SuiteConfig>& suit
       p.path = real;
       p.digest = sha256_file(real);
       p.copied = is_elf_file(real);
+      // What another file the loader finds through the working directory would be is not in
+      // the loaded image: such a program never counts as identical.
+      const auto loaded = [&](const std::string& file) {
+        LoadedImageDigest d = loaded_image_digest(file, same_length ? root : "");
+        if (d.elf && loads_from_working_directory(file)) d.elf = false;
+        return d;
+      };
+      p.image = loaded(real);
       if (p.copied) {
         p.libraries = worktree_libraries(real, root);
-        for (LibraryFile& lib : p.libraries) lib.digest = sha256_file(lib.path);
+        for (LibraryFile& lib : p.libraries) {
+          lib.digest = sha256_file(lib.path);
+          lib.image = loaded(lib.path);
+        }
       } else if (side == Side::Base) {
         lines.push_back(fmt::format(
             "suite {} runs {}, a script: it is checked before each run but runs in place, and "
@@ -464,6 +501,61 @@ std::size_t remove_untracked_files(const std::string& root) {
   return removed;
 }
 
+namespace {
+
+// An ELF executable or shared library (not an object file or a core dump), by its header.
+bool is_elf_program(const std::string& path) {
+  constexpr char kMagic[] = {0x7f, 'E', 'L', 'F'};
+  const std::string head = read_prefix(path, 18);
+  if (head.size() < 18 || head.compare(0, 4, kMagic, 4) != 0) return false;
+  const auto type = read_le<std::uint16_t>(head, 16);
+  return type && (*type == 2 || *type == 3);  // ET_EXEC, ET_DYN (little-endian files)
+}
+
+void add_built_programs(const std::string& dir, Side side, bool same_length,
+                        std::vector<ProgramImage>& out) {
+  const std::string root = real_dir(dir);
+  const std::vector<std::string> tracked = tracked_files(dir);
+  const std::set<std::string> keep(tracked.begin(), tracked.end());
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const std::string rel = it->path().lexically_relative(root).generic_string();
+    if (rel == ".benchpr-manifest" || keep.count(rel)) continue;
+    std::error_code e;
+    if (it->is_symlink(e)) {
+      const fs::path target = fs::read_symlink(it->path(), e);
+      if (e || !is_elf_program(it->path().string())) continue;
+      std::string text = target.string();
+      if (text.rfind(root + "/", 0) == 0) text = "<worktree>" + text.substr(root.size());
+      out.push_back({"", side, rel, "-> " + text, false});
+      continue;
+    }
+    if (!it->is_regular_file(e) || !is_elf_program(it->path().string())) continue;
+    ProgramImage image{"", side, rel, "", false};
+    try {
+      const LoadedImageDigest d = loaded_image_digest(it->path().string(), same_length ? root : "");
+      image.digest = d.digest;
+      image.loaded_image = d.elf;
+    } catch (const FileDigestError&) {
+      // No digest: never the same as the other side's.
+    }
+    out.push_back(std::move(image));
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<ProgramImage>> built_programs(const std::string& base_dir,
+                                                        const std::string& head_dir) {
+  if (tracked_files(base_dir).empty() || tracked_files(head_dir).empty()) return std::nullopt;
+  const bool same_length = real_dir(base_dir).size() == real_dir(head_dir).size();
+  std::vector<ProgramImage> out;
+  add_built_programs(base_dir, Side::Base, same_length, out);
+  add_built_programs(head_dir, Side::Head, same_length, out);
+  return out;
+}
+
 std::vector<ExecutableDigest> SuiteFiles::digests() const {
   std::vector<ExecutableDigest> out;
   for (const auto& [key, p] : programs_) {
@@ -474,6 +566,20 @@ std::vector<ExecutableDigest> SuiteFiles::digests() const {
     out.push_back({key.first, key.second, relative(p.path), p.digest});
     for (const LibraryFile& lib : p.libraries)
       out.push_back({key.first, key.second, relative(lib.path), lib.digest});
+  }
+  return out;
+}
+
+std::vector<ProgramImage> SuiteFiles::images() const {
+  std::vector<ProgramImage> out;
+  for (const auto& [key, p] : programs_) {
+    const std::string root = real_dir(dir(key.second));
+    const auto relative = [&](const std::string& path) {
+      return fs::path(path).lexically_relative(root).generic_string();
+    };
+    out.push_back({key.first, key.second, relative(p.path), p.image.digest, p.image.elf});
+    for (const LibraryFile& lib : p.libraries)
+      out.push_back({key.first, key.second, relative(lib.path), lib.image.digest, lib.image.elf});
   }
   return out;
 }

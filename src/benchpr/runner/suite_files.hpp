@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "benchpr/core/error.hpp"
+#include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/model.hpp"
+#include "benchpr/runner/loaded_image_digest.hpp"
 
 namespace benchpr::runner {
 
@@ -38,9 +40,10 @@ class TamperError : public Error {
 std::optional<std::string> leading_program(std::string_view command);
 
 struct LibraryFile {
-  std::string name;    // as DT_NEEDED names it ("libfoo.so.1"): the copy's file name
-  std::string path;    // the file it resolves to, absolute, below the worktree
-  std::string digest;  // SHA-256 after the build (set by SuiteFiles)
+  std::string name;         // as DT_NEEDED names it ("libfoo.so.1"): the copy's file name
+  std::string path;         // the file it resolves to, absolute, below the worktree
+  std::string digest;       // SHA-256 after the build (set by SuiteFiles)
+  LoadedImageDigest image;  // what the loader maps of it (runner/loaded_image_digest.hpp)
 };
 
 // The shared libraries `elf_path` needs (DT_NEEDED) that resolve, through its DT_RUNPATH or
@@ -48,10 +51,25 @@ struct LibraryFile {
 // not a 64-bit little-endian ELF file, or needs no such library.
 std::vector<LibraryFile> worktree_libraries(const std::string& elf_path, const std::string& root);
 
+// Why the loader would resolve a file `elf_path` loads against the working directory (the
+// worktree, which differs between the sides): a relative interpreter, a DT_NEEDED path with a
+// '/' that is not absolute, a relative directory in DT_RUNPATH/DT_RPATH; nullopt when nothing
+// is. Such a program's loaded image does not say what runs (core/identical_programs.hpp).
+std::optional<std::string> loads_from_working_directory(const std::string& elf_path);
+
 // Removes every file below `root` that its manifest (written by materialise) does not list as
 // tracked: the build outputs of earlier revisions, when benchpr does not build. Nothing when there
 // is no manifest. Returns how many files were removed.
 std::size_t remove_untracked_files(const std::string& root);
+
+// The programs the builds left in the two worktrees, for core/first_different_program: every file
+// below each worktree that its manifest does not list as tracked and that is an ELF executable or
+// shared library (ET_EXEC, ET_DYN), by its loaded-image digest (each side's worktree path replaced
+// when the two have the same length), and every untracked symbolic link to one, by its target
+// (the worktree's own path in it replaced). A file that cannot be read has no digest. nullopt when
+// a worktree has no manifest: its build outputs cannot be told from its tracked files.
+std::optional<std::vector<ProgramImage>> built_programs(const std::string& base_dir,
+                                                        const std::string& head_dir);
 
 // The state (inode, size, change time) of every file below `root`, tracked or not, and the
 // first difference between two such states, named; how benchpr sees that the PR's build wrote
@@ -83,6 +101,7 @@ struct SuiteProgram {
   std::string digest;   // SHA-256 after the build
   bool copied = false;  // an ELF executable: run from a fresh copy every round
   std::vector<LibraryFile> libraries;
+  LoadedImageDigest image;  // what the loader maps of it (runner/loaded_image_digest.hpp)
 };
 
 class SuiteFiles {
@@ -99,6 +118,10 @@ class SuiteFiles {
   // The digests record() took, by suite and side, paths relative to the side's worktree: what
   // the results file keeps so that a resumed comparison runs the same programs.
   std::vector<ExecutableDigest> digests() const;
+
+  // The digests of what the loader maps of the same files (core/identical_programs.hpp): each
+  // side's worktree path replaced when the two paths have the same length.
+  std::vector<ProgramImage> images() const;
 
   // Before a round: fresh copies for both sides, each hashed as it is written.
   void begin_round();
