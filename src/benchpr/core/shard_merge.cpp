@@ -229,6 +229,7 @@ class ShardMerger {
     for (const RunRecord& run : r.runs) m_.runs.push_back(run);
     // Each shard profiled the changes of its own share.
     for (const BenchmarkProfile& p : r.profiles) m_.profiles.push_back(p);
+    for (const CodeEvidence& e : r.hot_code) m_.hot_code.push_back(e);
     if (r.plan.size() > m_.plan.size()) m_.plan = r.plan;
     m_.config.rounds = std::max(m_.config.rounds, r.config.rounds);
     m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);
