@@ -657,7 +657,8 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   // The counts and the hot code may explain a time change as placement, or settle what time
   // could not: before the notes and the recommendation read the verdicts.
   apply_code_readings(results, out);
-  for (Note& note : time_instruction_disagreements(out)) out.notes.push_back(std::move(note));
+  for (Note& note : time_instruction_disagreements(out, &results))
+    out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;
 }
