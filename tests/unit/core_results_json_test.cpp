@@ -206,6 +206,7 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.bisect = Bisection{};
   r.executables = {{"micro", Side::Base, "bench", std::string(64, 'a')}};
   r.identical_suites = {"micro"};
+  r.hot_code = {CodeEvidence{"micro", "BM_A", {}, 0.95, ""}};
   r.resumed_rounds = 1;
   const Analysis analysis;
   const json doc = results_to_json(r, &analysis);

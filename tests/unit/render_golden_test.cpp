@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/render.hpp"
 #include "support/golden.hpp"
@@ -341,6 +342,89 @@ TEST(RenderGolden, InconclusiveSlowdownAtTheThreshold) {
   }
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
   expect_golden_comment("inconclusive_at_threshold.md", render_comment(r, a));
+}
+
+// Instruction counts beside time, with the hot code of each benchmark compared in both builds
+// (docs/placement.md): +10% time on the same 478,887 instructions of byte-identical code moved
+// by 16 bytes is code placement, not a regression; an undecided time on the same 23 instructions
+// is "unchanged: same work"; counts up by 36.5% decide an undecided time; +8% time on the same
+// count of changed code stays a regression.
+TEST(RenderGolden, CodePlacement) {
+  Results r = session();
+  r.workflow_run_url = "";
+  SuiteConfig suite;
+  suite.name = "core";
+  suite.format = FormatKind::GoogleBenchmark;
+  suite.instructions = true;
+  r.config.suites = {suite};
+  const auto counts = [&](const std::string& name, double base, double head) {
+    BenchmarkSeries s;
+    s.suite = instruction_suite_name("core");
+    s.name = name;
+    s.unit = "instructions";
+    s.metric = std::string(kInstructionsMetric);
+    s.base = {base, base};
+    s.head = {head, head};
+    r.series.push_back(s);
+  };
+  const auto hot = [](const std::string& name, std::uint64_t base, std::uint64_t head,
+                      bool identical) {
+    HotFunction f;
+    f.name = name;
+    f.share = 0.93;
+    f.base_address = base;
+    f.head_address = head;
+    f.base_size = f.head_size = 412;
+    f.identical = identical;
+    return f;
+  };
+  add(r, {.name = "ContainsWarmHigh", .level = 1520, .effect = 0.10, .noise = 0.01, .seed = 61});
+  counts("ContainsWarmHigh", 478887, 478887);
+  add(r, {.name = "BM_Zone_UTCTimeZone", .level = 6.1, .effect = 0.01, .noise = 0.08, .seed = 62});
+  counts("BM_Zone_UTCTimeZone", 23, 23);
+  add(r, {.name = "BM_Lcg/1024", .level = 310, .effect = 0.02, .noise = 0.08, .seed = 63});
+  counts("BM_Lcg/1024", 822, 1122);
+  add(r, {.name = "BM_Parse", .level = 812, .effect = 0.08, .noise = 0.01, .seed = 64});
+  counts("BM_Parse", 10240, 10240);
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 65});
+  counts("BM_Sort/8", 212, 212);
+  CodeEvidence placed{"core",
+                      "ContainsWarmHigh",
+                      {hot("roaring_bitmap_contains", 0x1b2e0, 0x1b2f0, true),
+                       hot("ContainsWarmHigh(benchmark::State&)", 0x9a40, 0x9a50, true)},
+                      0.97,
+                      ""};
+  placed.functions[1].share = 0.05;
+  placed.functions[1].base_size = placed.functions[1].head_size = 180;
+  CodeEvidence zone{"core",
+                    "BM_Zone_UTCTimeZone",
+                    {hot("cctz::time_zone::lookup(long) const", 0x5120, 0x5160, true)},
+                    0.95,
+                    ""};
+  CodeEvidence parse{
+      "core", "BM_Parse", {hot("parse(char const*)", 0x3000, 0x3010, false)}, 0.99, ""};
+  CodeEvidence sort{"core", "BM_Sort/8", {hot("sort8(int*)", 0x2000, 0x2000, true)}, 0.98, ""};
+  r.hot_code = {placed, zone, parse, sort};
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    if (b.metric == kInstructionsMetric) continue;
+    SCOPED_TRACE(b.name);
+    if (b.name == "ContainsWarmHigh") {
+      EXPECT_EQ(b.verdict, Verdict::Placement);
+      EXPECT_EQ(b.time_verdict, Verdict::Regression);
+    } else if (b.name == "BM_Zone_UTCTimeZone") {
+      EXPECT_EQ(b.verdict, Verdict::Unchanged);
+      EXPECT_EQ(b.code_reading, CodeReading::SameWork);
+    } else if (b.name == "BM_Lcg/1024") {
+      EXPECT_EQ(b.verdict, Verdict::Inconclusive);
+      EXPECT_EQ(b.code_reading, CodeReading::CountsDecided);
+    } else if (b.name == "BM_Parse") {
+      EXPECT_EQ(b.verdict, Verdict::Regression);
+      EXPECT_EQ(b.code_reading, CodeReading::None);
+    }
+  }
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge) << a.recommendation.reason;
+  expect_golden_comment("code_placement.md", render_comment(r, a));
 }
 
 }  // namespace

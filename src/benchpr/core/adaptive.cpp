@@ -12,6 +12,7 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/placement.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
@@ -264,6 +265,7 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   LookReadings r = read_looks(results, plan, last);
   if (r.look < 0) return out;
   out.benchmarks = std::move(r.benchmarks);
+  apply_code_readings(results, out);
 
   std::vector<double> mdes, label_mdes;
   for (const BenchmarkAnalysis& b : out.benchmarks) {

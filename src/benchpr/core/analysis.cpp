@@ -10,6 +10,7 @@
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
+#include "benchpr/core/placement.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/run_notes.hpp"
 #include "benchpr/core/stats.hpp"
@@ -675,7 +676,11 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   out.benchmarks.reserve(works.size());
   for (std::size_t i = 0; i < works.size(); ++i)
     if (!left_out[i]) out.benchmarks.push_back(std::move(works[i].out));
-  for (Note& note : time_instruction_disagreements(out)) out.notes.push_back(std::move(note));
+  // The counts and the hot code may explain a time change as placement, or settle what time
+  // could not: before the notes and the recommendation read the verdicts.
+  apply_code_readings(results, out);
+  for (Note& note : time_instruction_disagreements(out, &results))
+    out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;
 }

@@ -110,7 +110,26 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
 
 double count_agreement(double threshold) { return threshold / 2; }
 
-std::vector<Note> time_instruction_disagreements(const Analysis& analysis) {
+namespace {
+
+// What the hot code says beside a time change on flat counts: "" when there is no evidence.
+std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t) {
+  if (results == nullptr) return "";
+  for (const CodeEvidence& e : results->hot_code) {
+    if (e.suite != t.suite || e.name != t.name || !e.missing.empty() || e.functions.empty())
+      continue;
+    for (const HotFunction& f : e.functions)
+      if (!f.identical)
+        return " Its hot code differs between the builds (" + f.name +
+               "): the PR's code, not code placement.";
+    return " Its hot code is byte-identical at the same addresses: not code placement either.";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<Note> time_instruction_disagreements(const Analysis& analysis, const Results* results) {
   std::vector<Note> out;
   const auto note = [&out](const std::string& name, const std::string& rest) {
     out.emplace_back(NoteKind::Other, std::move(Sentence().code(name).text(rest)).take());
@@ -130,9 +149,9 @@ std::vector<Note> time_instruction_disagreements(const Analysis& analysis) {
         note(t.name,
              fmt::format(": time {} ({}) while instructions per iteration are flat ({}): the "
                          "difference is in what instructions do not count (waiting, cache "
-                         "misses, system calls, frequency).",
+                         "misses, system calls, frequency).{}",
                          describe_change(t.change, t.better), to_string(t.verdict),
-                         format_signed_percent(ins.change)));
+                         format_signed_percent(ins.change), hot_code_sentence(results, t)));
       } else if (ins_moved && t.verdict == Verdict::Unchanged) {
         note(t.name,
              fmt::format(": instructions per iteration {} but time is unchanged within the time "

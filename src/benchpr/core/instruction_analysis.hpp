@@ -30,7 +30,10 @@ double count_agreement(double threshold);
 // Sentences for the benchmarks whose time and instruction count disagree: instructions flat
 // while time is significantly worse or better (the PR waits, misses caches, calls the kernel),
 // or instructions changed beyond their threshold while time was shown unchanged; and first, for
-// those whose two counts of a side disagree (BenchmarkAnalysis::count_check).
-std::vector<Note> time_instruction_disagreements(const Analysis& analysis);
+// those whose two counts of a side disagree (BenchmarkAnalysis::count_check). With `results`,
+// a time change on flat counts also says what the hot code showed (Results::hot_code): changed
+// code, or identical code at the same addresses (core/placement.hpp).
+std::vector<Note> time_instruction_disagreements(const Analysis& analysis,
+                                                 const Results* results = nullptr);
 
 }  // namespace benchpr

@@ -7,7 +7,7 @@
 namespace benchpr {
 
 namespace {
-constexpr NameTable<Verdict, 9> kVerdicts{{{
+constexpr NameTable<Verdict, 10> kVerdicts{{{
     {Verdict::Regression, "regression"},
     {Verdict::Improvement, "improvement"},
     {Verdict::Slower, "slower"},
@@ -17,6 +17,13 @@ constexpr NameTable<Verdict, 9> kVerdicts{{{
     {Verdict::Added, "added"},
     {Verdict::Removed, "removed"},
     {Verdict::Failed, "failed"},
+    {Verdict::Placement, "placement"},
+}}};
+constexpr NameTable<CodeReading, 4> kCodeReadings{{{
+    {CodeReading::None, "none"},
+    {CodeReading::Placement, "placement"},
+    {CodeReading::SameWork, "same-work"},
+    {CodeReading::CountsDecided, "counts-decided"},
 }}};
 constexpr NameTable<RecommendationKind, 4> kRecommendations{{{
     {RecommendationKind::Merge, "merge"},
@@ -167,11 +174,15 @@ int verdict_order(Verdict v) {
       return 6;
     case Verdict::Removed:
       return 7;
-    case Verdict::Unchanged:
+    case Verdict::Placement:
       return 8;
+    case Verdict::Unchanged:
+      return 9;
   }
-  return 8;
+  return 9;
 }
+
+std::string_view to_string(CodeReading r) { return kCodeReadings.name(r); }
 
 std::string_view to_string(RecommendationKind k) { return kRecommendations.name(k); }
 

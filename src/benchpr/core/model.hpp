@@ -14,6 +14,7 @@
 #include "benchpr/core/bisect_types.hpp"
 #include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/format_kind.hpp"
+#include "benchpr/core/hot_code.hpp"
 #include "benchpr/core/profile.hpp"
 
 namespace benchpr {
@@ -378,6 +379,9 @@ struct Results {
   // The suites whose programs were the same code and data on both sides (core/identical_programs):
   // their benchmarks are `unchanged` without being timed.
   std::vector<std::string> identical_suites;
+  // The hot functions' code on both sides, for the benchmarks whose time moved (or could not be
+  // settled) while their instruction counts did not (core/placement.hpp).
+  std::vector<CodeEvidence> hot_code;
   // Rounds measured by an earlier process of a resumed comparison (0: measured in one process).
   int resumed_rounds = 0;
   // Not Revisions: base.sha and head.sha are "" (no commits), and for ResultFiles every round's
@@ -404,8 +408,22 @@ enum class Verdict {
   Added,         // only the PR has it
   Removed,       // only the base has it
   Failed,        // no comparable values: crash, timeout, parse error, error_occurred
+  // Time moved, but the instructions executed are the same and the functions they run in are
+  // byte-identical code at other addresses: a code-placement (alignment) effect of relinking,
+  // not the PR's change (core/placement.hpp). Never blocks a merge.
+  Placement,
 };
 std::string_view to_string(Verdict v);
+
+// How the exact instruction counts and the code read a timed benchmark (core/placement.hpp).
+enum class CodeReading {
+  None,           // time decides alone
+  Placement,      // time moved on the same instructions of byte-identical, moved code
+  SameWork,       // time could not settle it; same instructions of byte-identical code: unchanged
+  CountsDecided,  // time could not settle it; the counts moved beyond their threshold
+};
+std::string_view to_string(CodeReading r);
+
 // The order in which verdicts are reported: regressions first, unchanged last.
 int verdict_order(Verdict v);
 
@@ -505,6 +523,13 @@ struct BenchmarkAnalysis {
   // Instruction counts: the sentence (after the name) when a side's two counts disagree by more
   // than half the threshold (core/instruction_analysis.hpp); "" when they agree.
   std::string count_check;
+  // What the exact counts and the hot functions' code said about this timed benchmark
+  // (core/placement.hpp): None, or how they changed or explained its reading.
+  CodeReading code_reading = CodeReading::None;
+  // With a reading: the verdict time alone gave, and the instructions per iteration per side.
+  Verdict time_verdict = Verdict::Inconclusive;
+  double instructions_base = kMissing;
+  double instructions_head = kMissing;
 
   bool has_flag(BenchmarkFlag flag) const;
   void add_flag(BenchmarkFlag flag);  // once: a flag found twice is still one flag

@@ -150,10 +150,11 @@ struct ByVerdict {
         slower(with_verdict(a, {Verdict::Slower})),
         inconclusive(with_verdict(a, {Verdict::Inconclusive})),
         unchanged(with_verdict(a, {Verdict::Unchanged})),
+        placement(with_verdict(a, {Verdict::Placement})),
         compared(regressions.size() + improvements.size() + faster.size() + slower.size() +
-                 inconclusive.size() + unchanged.size()) {}
+                 inconclusive.size() + unchanged.size() + placement.size()) {}
   std::vector<const BenchmarkAnalysis*> regressions, failed, improvements, faster, slower,
-      inconclusive, unchanged;
+      inconclusive, unchanged, placement;
   std::size_t compared;  // every benchmark with a verdict from both sides' values
 };
 
@@ -251,9 +252,14 @@ Recommendation claim_not_shown(const PerformanceClaim& claim, const ByVerdict& v
 
 // Run order matters only where it left benchmarks undecided: a verdict reached over balanced
 // AB/BA rounds stands, and "0 of 3 are inconclusive" is no answer.
+// Those whose instruction counts decided (their count's own row carries the verdict) are not
+// left open.
 bool too_inconclusive(const Analysis& analysis, const ByVerdict& v) {
-  return (analysis.order_warning && !v.inconclusive.empty()) ||
-         static_cast<double>(v.inconclusive.size()) >= kInconclusiveShare * v.compared;
+  const auto open = static_cast<std::size_t>(
+      std::count_if(v.inconclusive.begin(), v.inconclusive.end(),
+                    [](const auto* b) { return b->code_reading != CodeReading::CountsDecided; }));
+  return (analysis.order_warning && open > 0) ||
+         static_cast<double>(open) >= kInconclusiveShare * v.compared;
 }
 
 // What the comparison ruled out when it found nothing changed but left many benchmarks open:
@@ -401,7 +407,8 @@ std::vector<const BenchmarkAnalysis*> could_be_worse(const ByVerdict& v) {
   std::vector<const BenchmarkAnalysis*> out;
   for (const auto* list : {&v.slower, &v.inconclusive, &v.unchanged, &v.faster})
     for (const BenchmarkAnalysis* b : *list)
-      if (const double x = worse_bound(*b); std::isfinite(x) && reads_at_least(x, b->threshold))
+      if (const double x = worse_bound(*b); std::isfinite(x) && reads_at_least(x, b->threshold) &&
+                                            b->code_reading != CodeReading::SameWork)
         out.push_back(b);
   std::stable_sort(out.begin(), out.end(),
                    [](const auto* x, const auto* y) { return worse_bound(*x) > worse_bound(*y); });
@@ -527,6 +534,25 @@ Recommendation reading(const Results& results, const Analysis& analysis, const B
   return merge(results, analysis, v, suites);
 }
 
+// "`BM_X` (and 10 more) moved by code placement only: …": said beside any reading, so a time
+// change the table shows is never left unexplained by the sentence.
+Recommendation with_placements(Recommendation r, const ByVerdict& v, bool suites) {
+  if (v.placement.empty()) return r;
+  Sentence s;
+  s.text(" ");
+  for (std::size_t i = 0; i < std::min(v.placement.size(), kNamedAtMost); ++i) {
+    if (i) s.text(i + 1 == std::min(v.placement.size(), kNamedAtMost) ? " and " : ", ");
+    s.code(display_name(*v.placement[i], suites));
+  }
+  list_more(s, v.placement.size());
+  s.text(
+      " moved by code placement only (the same instructions, byte-identical hot code at other "
+      "addresses): not the PR's change, and it may flip with the next commit.");
+  for (TextPart& part : std::move(s).take()) r.reason_parts.push_back(std::move(part));
+  r.reason = plain_text(r.reason_parts);
+  return r;
+}
+
 }  // namespace
 
 // "Could not compare" only when nothing could be: a failed build, or benchmarks that failed
@@ -536,7 +562,8 @@ Recommendation recommend(const Results& results, const Analysis& analysis) {
   const ByVerdict v(analysis);
   const bool suites = several_suites(analysis);
   if (!v.failed.empty() && v.compared == 0) return benchmarks_failed(v, suites);
-  return with_failures(reading(results, analysis, v, suites), v, suites);
+  return with_placements(with_failures(reading(results, analysis, v, suites), v, suites), v,
+                         suites);
 }
 
 }  // namespace benchpr

@@ -385,6 +385,46 @@ std::vector<BenchmarkProfile> read_profiles(const json& j) {
   return out;
 }
 
+double get_share(const json& obj, const char* key, const std::string& where) {
+  const double x = get_number(obj, key, where, 0);
+  if (!(x >= 0 && x <= 1)) fail(where + "." + key, "not in [0, 1]");
+  return x;
+}
+
+std::uint64_t get_address(const json& obj, const char* key, const std::string& where) {
+  return static_cast<std::uint64_t>(get_int(obj, key, where, 0, 1ll << 62, 0));
+}
+
+std::vector<CodeEvidence> read_hot_code(const json& j) {
+  std::vector<CodeEvidence> out;
+  if (!j.is_array()) fail("hot_code", "expected an array");
+  if (j.size() > kMaxSeries) fail("hot_code", "too many entries");
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string w = fmt::format("hot_code[{}]", i);
+    CodeEvidence e;
+    e.suite = get_string(j[i], "suite", w);
+    e.name = get_string(j[i], "name", w);
+    e.covered = get_share(j[i], "covered", w);
+    e.missing = get_string(j[i], "missing", w, false);
+    const json& functions = get_array(j[i], "functions", w, kMaxHotFunctions);
+    for (std::size_t k = 0; k < functions.size(); ++k) {
+      const std::string fw = fmt::format("{}.functions[{}]", w, k);
+      HotFunction f;
+      f.name = get_string(functions[k], "name", fw);
+      f.share = get_share(functions[k], "share", fw);
+      f.base_address = get_address(functions[k], "base_address", fw);
+      f.head_address = get_address(functions[k], "head_address", fw);
+      f.base_size = get_address(functions[k], "base_size", fw);
+      f.head_size = get_address(functions[k], "head_size", fw);
+      f.identical = get_bool(functions[k], "identical", fw, false);
+      f.outside = get_bool(functions[k], "outside", fw, false);
+      e.functions.push_back(std::move(f));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 TimePlan read_time_plan(const json& j) {
   const std::string w = "time_plan";
   TimePlan t;
@@ -502,6 +542,8 @@ void read_trailer(const json& j, Results& r) {
   if (auto it = j.find("looks"); it != j.end() && !it->is_null()) r.looks = read_look_records(*it);
   if (auto it = j.find("profiles"); it != j.end() && !it->is_null())
     r.profiles = read_profiles(*it);
+  if (auto it = j.find("hot_code"); it != j.end() && !it->is_null())
+    r.hot_code = read_hot_code(*it);
   if (j.contains("executables")) {
     const json& exes = get_array(j, "executables", "document", kMaxExecutables);
     for (std::size_t i = 0; i < exes.size(); ++i) {

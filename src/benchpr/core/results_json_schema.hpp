@@ -24,6 +24,8 @@ constexpr std::size_t kMaxRounds = 10000;
 constexpr std::size_t kMaxString = 1u << 16;
 // A profile as stored keeps the functions above a small fraction of the count (runner/profiles).
 constexpr std::size_t kMaxProfileFunctions = 5000;
+// Hot functions of one benchmark (core/hot_code.hpp): those holding 90% of its instructions.
+constexpr std::size_t kMaxHotFunctions = 1000;
 constexpr std::size_t kMaxProfileCalls = 20000;
 
 // The top-level fields read before the series (read_header), the series' own key, and those read
@@ -43,11 +45,11 @@ constexpr std::array<std::string_view, 13> kHeaderFields = {"schema_version",
                                                             "builds",
                                                             "runs"};
 constexpr std::string_view kSeriesField = "series";
-constexpr std::array<std::string_view, 15> kTrailerFields = {
-    "rounds_done",      "complete",         "stop_reason",   "measuring_seconds",
-    "overhead_seconds", "workflow_run_url", "shard",         "partition",
-    "time_plan",        "bisect",           "looks",         "profiles",
-    "executables",      "identical_suites", "resumed_rounds"};
+constexpr std::array<std::string_view, 16> kTrailerFields = {
+    "rounds_done",      "complete",         "stop_reason", "measuring_seconds",
+    "overhead_seconds", "workflow_run_url", "shard",       "partition",
+    "time_plan",        "bisect",           "looks",       "profiles",
+    "executables",      "identical_suites", "hot_code",    "resumed_rounds"};
 // Digests of the suites' programs and their worktree libraries (runner/suite_files: at most 256
 // libraries per program), per suite and side.
 constexpr std::size_t kMaxExecutables = 20000;

@@ -128,6 +128,11 @@ void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
   if (b.failure != FailureKind::None) {
     w.string("failure_kind", to_string(b.failure));
   }
+  // What the counts and the hot code made of its time (core/placement.hpp).
+  if (b.code_reading != CodeReading::None) {
+    w.string("code_reading", to_string(b.code_reading));
+    w.string("time_verdict", to_string(b.time_verdict));
+  }
   w.raw("}");
 }
 
@@ -180,6 +185,25 @@ json benchmark_profile_json(const BenchmarkProfile& b) {
   if (b.from_counts) j["from_counts"] = true;
   if (b.base) j["base"] = profile_json(*b.base);
   if (b.head) j["head"] = profile_json(*b.head);
+  return j;
+}
+
+json code_evidence_json(const CodeEvidence& e) {
+  json functions = json::array();
+  for (const HotFunction& f : e.functions) {
+    json j = {{"name", f.name},
+              {"share", f.share},
+              {"base_address", f.base_address},
+              {"head_address", f.head_address},
+              {"base_size", f.base_size},
+              {"head_size", f.head_size},
+              {"identical", f.identical}};
+    if (f.outside) j["outside"] = true;
+    functions.push_back(std::move(j));
+  }
+  json j = {{"suite", e.suite}, {"name", e.name}, {"covered", e.covered}};
+  if (!e.missing.empty()) j["missing"] = e.missing;
+  j["functions"] = std::move(functions);
   return j;
 }
 
@@ -299,6 +323,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   if (!r.identical_suites.empty()) {
     w.top("identical_suites");
     w.dom(r.identical_suites);
+  }
+  if (!r.hot_code.empty()) {
+    w.top("hot_code");
+    w.lines(r.hot_code, [&w](const CodeEvidence& e) { w.dom(code_evidence_json(e)); });
   }
   if (r.resumed_rounds > 0) {
     w.top("resumed_rounds");

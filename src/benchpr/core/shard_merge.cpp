@@ -235,6 +235,7 @@ class ShardMerger {
       if (std::find(m_.identical_suites.begin(), m_.identical_suites.end(), suite) ==
           m_.identical_suites.end())
         m_.identical_suites.push_back(suite);
+    for (const CodeEvidence& e : r.hot_code) m_.hot_code.push_back(e);
     if (r.plan.size() > m_.plan.size()) m_.plan = r.plan;
     m_.config.rounds = std::max(m_.config.rounds, r.config.rounds);
     m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);

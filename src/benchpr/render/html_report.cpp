@@ -169,6 +169,9 @@ std::string_view verdict_meaning(Verdict v) {
       return "only the base has it";
     case Verdict::Failed:
       return "no values to compare";
+    case Verdict::Placement:
+      return "time moved on the same instructions of byte-identical code at other addresses: "
+             "code placement, not the PR's change";
   }
   return "";
 }

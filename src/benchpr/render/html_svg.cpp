@@ -66,6 +66,8 @@ std::string_view verdict_colour(Verdict v) {
       return "#0891b2";
     case Verdict::Failed:
       return "#9f1239";
+    case Verdict::Placement:
+      return "#94a3b8";
   }
   return "#64748b";
 }

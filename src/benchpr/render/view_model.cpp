@@ -13,6 +13,7 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/placement.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/render/escape.hpp"
@@ -32,28 +33,30 @@ constexpr std::size_t kCellReasonMaxChars = 120;
 
 struct VerdictStyle {
   Verdict verdict;
+  std::string_view key;  // the verdict's name in the results file and the templates' `counts`
   std::string_view emoji;
   std::string_view singular;
   std::string_view plural;
 };
 
 // Headline order: what needs attention first, then the reassuring, then the bookkeeping.
-constexpr std::array<VerdictStyle, 9> kStyles{{
-    {Verdict::Regression, "❌", "regression", "regressions"},
-    {Verdict::Improvement, "⚡", "improvement", "improvements"},
-    {Verdict::Slower, "🐢", "slower", "slower"},
-    {Verdict::Faster, "🐇", "faster", "faster"},
-    {Verdict::Unchanged, "✅", "unchanged", "unchanged"},
-    {Verdict::Inconclusive, "❔", "inconclusive", "inconclusive"},
-    {Verdict::Added, "➕", "added", "added"},
-    {Verdict::Removed, "➖", "removed", "removed"},
-    {Verdict::Failed, "💥", "failed", "failed"},
+constexpr std::array<VerdictStyle, 10> kStyles{{
+    {Verdict::Regression, "regression", "❌", "regression", "regressions"},
+    {Verdict::Improvement, "improvement", "⚡", "improvement", "improvements"},
+    {Verdict::Slower, "slower", "🐢", "slower", "slower"},
+    {Verdict::Faster, "faster", "🐇", "faster", "faster"},
+    {Verdict::Placement, "placement", "📐", "code placement", "code placement"},
+    {Verdict::Unchanged, "unchanged", "✅", "unchanged", "unchanged"},
+    {Verdict::Inconclusive, "inconclusive", "❔", "inconclusive", "inconclusive"},
+    {Verdict::Added, "added", "➕", "added", "added"},
+    {Verdict::Removed, "removed", "➖", "removed", "removed"},
+    {Verdict::Failed, "failed", "💥", "failed", "failed"},
 }};
 
 const VerdictStyle& style(Verdict v) {
   for (const auto& s : kStyles)
     if (s.verdict == v) return s;
-  return kStyles[5];
+  return kStyles[6];
 }
 
 // "2%", "2.5%", "0.5%": the threshold as configured, without trailing zeros.
@@ -143,8 +146,78 @@ std::string inconclusive_text(const BenchmarkAnalysis& b, const RowContext& ctx)
 
 std::string equivalence_ci(const BenchmarkAnalysis& b) { return format_ci(b.eq_low, b.eq_high); }
 
+// "478,887 instructions per iteration" (the same on both sides), or "478,887 → 478,901".
+std::string counts_text(const BenchmarkAnalysis& b) {
+  const std::string base = count_text(b.instructions_base);
+  const std::string head = count_text(b.instructions_head);
+  return base == head
+             ? fmt::format("same instructions ({} per iteration)", base)
+             : fmt::format("same instructions within {} ({} → {} per iteration)",
+                           format_signed_percent(b.instructions_head / b.instructions_base - 1),
+                           base, head);
+}
+
+// "+16 bytes", "−32 bytes".
+std::string shift_text(std::int64_t shift) {
+  return fmt::format("{}{} bytes", shift < 0 ? "−" : "+", shift < 0 ? -shift : shift);
+}
+
+// The hot functions and how far they moved: "`contains` moved by +16 bytes", or, when they
+// moved by different distances, each with its own (at most kShownHot named).
+std::string moved_text(const CodeEvidence& e) {
+  constexpr std::size_t kShownHot = 2;
+  std::vector<const HotFunction*> moved;
+  for (const HotFunction& f : e.functions)
+    if (!f.outside && f.shift() != 0) moved.push_back(&f);
+  if (moved.empty()) return "";
+  bool one_shift = true;
+  for (const HotFunction* f : moved) one_shift &= f->shift() == moved.front()->shift();
+  std::string names;
+  for (std::size_t i = 0; i < moved.size() && i < kShownHot; ++i) {
+    if (i > 0) names += ", ";
+    names += code_span(moved[i]->name, true, 60);
+    if (!one_shift) names += " " + shift_text(moved[i]->shift());
+  }
+  if (moved.size() > kShownHot) names += fmt::format(" and {} more", moved.size() - kShownHot);
+  return one_shift ? fmt::format("{} moved by {}", names, shift_text(moved.front()->shift()))
+                   : names + " moved";
+}
+
+// "📐 code placement: same instructions (478,887 per iteration), hot code byte-identical,
+// `f` moved by +16 bytes: not the PR's change; may flip with the next commit (time alone:
+// regression)".
+std::string placement_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  const CodeEvidence* e =
+      ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
+  const std::string moved = e != nullptr ? moved_text(*e) : std::string();
+  return fmt::format(
+      "code placement: {}, hot code byte-identical{}: not the PR's change; may flip with the "
+      "next commit (time alone: {})",
+      counts_text(b), moved.empty() ? "" : ", " + moved, to_string(b.time_verdict));
+}
+
+// "same work: same instructions (23 per iteration), hot code byte-identical; time alone: no
+// change beyond ±4.6%".
+std::string same_work_text(const BenchmarkAnalysis& b, const RowContext&) {
+  std::string bound = no_change_beyond(b);
+  if (bound.empty()) bound = "inconclusive";
+  return fmt::format("same work: {}, hot code byte-identical; time alone: {}", counts_text(b),
+                     bound);
+}
+
+// "instructions decided: +3.0% per iteration (822 → 847)".
+std::string counts_decided_text(const BenchmarkAnalysis& b) {
+  return fmt::format("instructions decided: {} per iteration ({} → {})",
+                     format_signed_percent(b.instructions_head / b.instructions_base - 1),
+                     count_text(b.instructions_base), count_text(b.instructions_head));
+}
+
 std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const VerdictStyle& s = style(b.verdict);
+  if (b.code_reading == CodeReading::Placement)
+    return fmt::format("{} {}", s.emoji, placement_text(b, ctx));
+  if (b.code_reading == CodeReading::SameWork)
+    return fmt::format("{} unchanged: {}", s.emoji, same_work_text(b, ctx));
   if (is_instruction_analysis(b) && b.verdict == Verdict::Unchanged)
     return fmt::format("{} unchanged: within ±{} (exact count)", s.emoji,
                        ctx.instruction_threshold);
@@ -152,6 +225,7 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
     std::string text = inconclusive_text(b, ctx);
     if (own_threshold(b, ctx) && !(b.rounds_needed && *b.rounds_needed > 0))
       text += " · threshold ±" + threshold_text(b.threshold);
+    if (b.code_reading == CodeReading::CountsDecided) text += " · " + counts_decided_text(b);
     return text;
   }
   if (decided_by_identical_programs(b))
@@ -304,7 +378,7 @@ void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double
   for (const VerdictStyle& st : kStyles) {
     int n = 0;
     for (const BenchmarkAnalysis* b : members) n += b->verdict == st.verdict;
-    if (n > 0) counts.emplace_back(std::string(st.singular), n);
+    if (n > 0) counts.emplace_back(std::string(st.key), n);
   }
   out.mix = count_phrase(counts, false);
   if (members.size() < 2 || !(std::fabs(std::log1p(s.change)) >= std::log1p(threshold))) return;
@@ -585,7 +659,7 @@ std::string more_rows_text(const std::vector<TableRow>& rows, std::size_t shown)
   for (const VerdictStyle& s : kStyles) {
     int n = 0;
     for (std::size_t i = shown; i < rows.size(); ++i) n += rows[i].verdict == s.verdict;
-    if (n > 0) counts.emplace_back(std::string(s.singular), n);
+    if (n > 0) counts.emplace_back(std::string(s.key), n);
   }
   return fmt::format("… and {} ({})",
                      plural(rows.size() - shown, "more benchmark", "more benchmarks"),
@@ -652,6 +726,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
   }
   for (std::size_t i = 0; i < benches.size(); ++i) {
     if (benches[i].verdict != Verdict::Unchanged) continue;
+    if (group_of[i] < 0 && benches[i].code_reading == CodeReading::SameWork) continue;
     if (group_of[i] >= 0) {
       ++v.unchanged_in_tables;
     } else {
@@ -685,7 +760,7 @@ std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis
   for (const VerdictStyle& s : kStyles) {
     int n = 0;
     for (const BenchmarkAnalysis& b : analysis.benchmarks) n += b.verdict == s.verdict;
-    counts.emplace_back(std::string(s.singular), n);
+    counts.emplace_back(std::string(s.key), n);
   }
   return counts;
 }
@@ -696,7 +771,7 @@ std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts,
     if (n == 0) continue;
     const VerdictStyle* s = nullptr;
     for (const auto& st : kStyles)
-      if (st.singular == name) s = &st;
+      if (st.key == name) s = &st;
     if (!s) continue;
     if (!out.empty()) out += emoji ? " · " : ", ";
     if (emoji) out += fmt::format("{} ", s->emoji);
@@ -762,8 +837,11 @@ CommentView make_view(const Results& results, const Analysis& analysis,
 
   // Changed table: group by verdict, then by size of the change.
   std::vector<std::size_t> order;
+  // Rows "unchanged: same work" are shown with the changed ones: their time alone said nothing.
   for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
-    if (analysis.benchmarks[i].verdict != Verdict::Unchanged) order.push_back(i);
+    if (analysis.benchmarks[i].verdict != Verdict::Unchanged ||
+        analysis.benchmarks[i].code_reading == CodeReading::SameWork)
+      order.push_back(i);
   }
   std::vector<double> mags(analysis.benchmarks.size());
   for (std::size_t i = 0; i < mags.size(); ++i) mags[i] = magnitude(analysis.benchmarks[i]);

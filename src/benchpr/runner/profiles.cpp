@@ -156,6 +156,14 @@ double wall_seconds() {
 
 }  // namespace
 
+std::optional<FunctionProfile> counted_profile(
+    const SealedRuns* counted, const std::string& suite, Side side, const std::string& name,
+    const std::function<void(const std::string&)>& progress) {
+  std::optional<SideProfile> p = counted_run(counted, suite, side, name, progress);
+  if (!p) return std::nullopt;
+  return std::move(p->profile);
+}
+
 std::vector<ProfileRequest> profile_requests(const Results& results, const Analysis& analysis,
                                              const std::string& why) {
   const std::optional<std::regex> named = compile_filter(why);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "benchpr/core/model.hpp"
@@ -42,6 +43,12 @@ struct ProfileRequest {
 };
 std::vector<ProfileRequest> profile_requests(const Results& results, const Analysis& analysis,
                                              const std::string& why);
+
+// The per-iteration function profile of `name` on `side` from the instruction counts' sealed
+// Callgrind run (suite: the time suite's name), when every file is as it was when counted.
+std::optional<FunctionProfile> counted_profile(
+    const SealedRuns* counted, const std::string& suite, Side side, const std::string& name,
+    const std::function<void(const std::string&)>& progress);
 
 // Profiles the requested benchmarks into results.profiles; false when interrupted.
 bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,

@@ -335,7 +335,10 @@ void Session::run_rounds_and_finish(Results& results) {
     results.complete = true;
     results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
   }
-  if (results.complete) profile_phase(results);
+  if (results.complete) {
+    code_evidence_phase(results);
+    profile_phase(results);
+  }
   finish(results);
 }
 

@@ -111,7 +111,10 @@ class Session {
   // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
   void resume(Results& results);
   bool count_instructions_phase(Results& results);
-  // After the verdicts: the function-level profiles of the changed benchmarks (runner/profiles).
+  // After the verdicts: the hot code of benchmarks whose time moved on unmoved counts
+  // (runner/code_evidence.hpp), then the function-level profiles of the changed benchmarks
+  // (runner/profiles).
+  void code_evidence_phase(Results& results);
   void profile_phase(Results& results);
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);

@@ -1,11 +1,14 @@
 // The phases around the rounds: Callgrind's instruction counts before them (so the time plan
-// sizes the rounds to what is left), the function-level profiles of the changed benchmarks after.
+// sizes the rounds to what is left); after them, the hot code of benchmarks whose time moved on
+// unmoved counts, and the function-level profiles of the changed benchmarks.
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/placement.hpp"
 #include "benchpr/core/session_analysis.hpp"
+#include "benchpr/runner/code_evidence.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/profiles.hpp"
 #include "benchpr/runner/session.hpp"
@@ -34,6 +37,19 @@ bool Session::count_instructions_phase(Results& results) {
     progress_(fmt::format("counted instructions in {}", format_duration(now_seconds() - t0)));
   persist(results, false);
   return done && !exec::interrupt_requested();
+}
+
+void Session::code_evidence_phase(Results& results) {
+  if (exec::interrupt_requested()) return;
+  results.hot_code.clear();
+  const auto wanted =
+      code_evidence_wanted(analyse_session(results), results.config.instruction_threshold);
+  if (wanted.empty()) return;
+  CodeEvidenceSetup cs;
+  cs.base_dir = setup_.base_dir;
+  cs.head_dir = setup_.head_dir;
+  cs.counted = &sealed_runs_;
+  gather_code_evidence(results, wanted, cs, progress_);
 }
 
 void Session::profile_phase(Results& results) {

@@ -1,0 +1,154 @@
+#include "benchpr/core/placement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "benchpr/core/instruction_analysis.hpp"
+
+namespace benchpr {
+
+namespace {
+
+bool time_moved(Verdict v) {
+  return v == Verdict::Regression || v == Verdict::Improvement || v == Verdict::Slower ||
+         v == Verdict::Faster;
+}
+
+bool counts_moved(const BenchmarkAnalysis& ins) {
+  return ins.verdict == Verdict::Regression || ins.verdict == Verdict::Improvement;
+}
+
+// The counted instruction analysis of a timed benchmark, or null.
+const BenchmarkAnalysis* instructions_of(const Analysis& analysis, const BenchmarkAnalysis& t) {
+  const std::string suite = instruction_suite_name(t.suite);
+  for (const BenchmarkAnalysis& b : analysis.benchmarks)
+    if (is_instruction_analysis(b) && b.suite == suite && b.name == t.name) return &b;
+  return nullptr;
+}
+
+// Counts that can be read: both sides counted, and each side's check agreed with its count.
+bool exact_counts(const BenchmarkAnalysis* ins) {
+  return ins != nullptr && std::isfinite(ins->change) && ins->count_check.empty() &&
+         (ins->verdict == Verdict::Regression || ins->verdict == Verdict::Improvement ||
+          ins->verdict == Verdict::Unchanged);
+}
+
+}  // namespace
+
+std::vector<HotName> hot_function_names(const FunctionProfile& base, const FunctionProfile& head,
+                                        double coverage, double* covered) {
+  if (covered) *covered = 0;
+  if (!(base.total > 0) || !(head.total > 0)) return {};
+  std::map<std::string, double> share;  // name -> the larger side's share
+  for (const FunctionProfile* p : {&base, &head}) {
+    std::vector<const ProfiledFunction*> by_self;
+    for (const ProfiledFunction& f : p->functions)
+      if (f.self > 0) by_self.push_back(&f);
+    std::stable_sort(by_self.begin(), by_self.end(),
+                     [](const ProfiledFunction* a, const ProfiledFunction* b) {
+                       if (a->self != b->self) return a->self > b->self;
+                       return a->name < b->name;
+                     });
+    double sum = 0;
+    for (const ProfiledFunction* f : by_self) {
+      if (sum >= coverage * p->total) break;
+      sum += f->self;
+      share[f->name] = std::max(share[f->name], f->self / p->total);
+    }
+  }
+  // What the chosen functions hold on each side (a function chosen on one side counts on both).
+  if (covered) {
+    double least = 1;
+    for (const FunctionProfile* p : {&base, &head}) {
+      double sum = 0;
+      for (const ProfiledFunction& f : p->functions)
+        if (f.self > 0 && share.count(f.name)) sum += f.self;
+      least = std::min(least, sum / p->total);
+    }
+    *covered = least;
+  }
+  std::vector<HotName> out;
+  for (const auto& [name, s] : share) out.push_back({name, s});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const HotName& a, const HotName& b) { return a.share > b.share; });
+  return out;
+}
+
+bool unnamed_function(const std::string& name) { return name.empty() || name.rfind("0x", 0) == 0; }
+
+bool same_count(const BenchmarkAnalysis& ins, double instruction_threshold) {
+  return std::isfinite(ins.change) &&
+         std::fabs(ins.change) <= count_agreement(instruction_threshold) + 1e-12;
+}
+
+CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* ins,
+                      const CodeEvidence* code, double instruction_threshold) {
+  if (is_instruction_analysis(time) || !exact_counts(ins)) return CodeReading::None;
+  // Counts beyond their threshold decide what time could not; where time did decide, it stands
+  // (and a disagreement between the two is a note).
+  if (counts_moved(*ins))
+    return time.verdict == Verdict::Inconclusive ? CodeReading::CountsDecided : CodeReading::None;
+  if (!same_count(*ins, instruction_threshold)) return CodeReading::None;
+  // The same count of different code is not the same work: any hot function changed, or code
+  // that could not be compared, leaves time the judge.
+  if (code == nullptr || !code->missing.empty() || code->functions.empty())
+    return CodeReading::None;
+  const auto& fs = code->functions;
+  if (!std::all_of(fs.begin(), fs.end(), [](const HotFunction& f) { return f.identical; }))
+    return CodeReading::None;
+  if (time_moved(time.verdict)) {
+    // Identical code at the same addresses: whatever moved the time is not where the code sits.
+    const bool moved = std::any_of(
+        fs.begin(), fs.end(), [](const HotFunction& f) { return !f.outside && f.shift() != 0; });
+    return moved ? CodeReading::Placement : CodeReading::None;
+  }
+  return time.verdict == Verdict::Inconclusive ? CodeReading::SameWork : CodeReading::None;
+}
+
+const CodeEvidence* find_code_evidence(const Results& results, const std::string& suite,
+                                       const std::string& name) {
+  for (const CodeEvidence& e : results.hot_code)
+    if (e.suite == suite && e.name == name) return &e;
+  return nullptr;
+}
+
+void apply_code_readings(const Results& results, Analysis& analysis) {
+  const double threshold = results.config.instruction_threshold;
+  for (BenchmarkAnalysis& t : analysis.benchmarks) {
+    if (is_instruction_analysis(t)) continue;
+    const BenchmarkAnalysis* ins = instructions_of(analysis, t);
+    const CodeReading r =
+        read_code(t, ins, find_code_evidence(results, t.suite, t.name), threshold);
+    if (r == CodeReading::None) continue;
+    t.code_reading = r;
+    t.time_verdict = t.verdict;
+    t.instructions_base = ins->base_value;
+    t.instructions_head = ins->head_value;
+    if (r == CodeReading::Placement) {
+      t.verdict = Verdict::Placement;
+    } else if (r == CodeReading::SameWork) {
+      t.verdict = Verdict::Unchanged;
+      t.no_signal = false;
+      t.rounds_needed.reset();
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> code_evidence_wanted(
+    const Analysis& analysis, double instruction_threshold) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const BenchmarkAnalysis& t : analysis.benchmarks) {
+    if (is_instruction_analysis(t)) continue;
+    if (!time_moved(t.verdict) && t.verdict != Verdict::Inconclusive &&
+        t.verdict != Verdict::Unchanged)
+      continue;
+    const BenchmarkAnalysis* ins = instructions_of(analysis, t);
+    if (!exact_counts(ins) || counts_moved(*ins) || !same_count(*ins, instruction_threshold))
+      continue;
+    out.emplace_back(t.suite, t.name);
+  }
+  return out;
+}
+
+}  // namespace benchpr

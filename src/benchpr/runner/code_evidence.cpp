@@ -1,0 +1,145 @@
+#include "benchpr/runner/code_evidence.hpp"
+
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "benchpr/core/placement.hpp"
+#include "benchpr/runner/profiles.hpp"
+
+namespace benchpr::runner {
+
+namespace {
+
+// Every function of that name in the programs of one side, by address.
+std::vector<std::pair<const ElfFunction*, const ElfFunctions*>> find_named(
+    const std::vector<const ElfFunctions*>& programs, const std::string& name) {
+  std::vector<std::pair<const ElfFunction*, const ElfFunctions*>> out;
+  for (const ElfFunctions* p : programs)
+    for (const ElfFunction& f : p->functions)
+      if (f.name == name) out.emplace_back(&f, p);
+  return out;
+}
+
+}  // namespace
+
+CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
+                              const FunctionProfile& base, const FunctionProfile& head,
+                              const std::vector<const ElfFunctions*>& base_programs,
+                              const std::vector<const ElfFunctions*>& head_programs) {
+  CodeEvidence e;
+  e.suite = suite;
+  e.name = name;
+  const std::vector<HotName> hot = hot_function_names(base, head, kHotCoverage, &e.covered);
+  if (hot.empty()) {
+    e.missing = "no instructions per iteration in the profile";
+    return e;
+  }
+  for (const std::vector<const ElfFunctions*>* side : {&base_programs, &head_programs})
+    for (const ElfFunctions* p : *side)
+      if (!p->error.empty() && e.missing.empty()) e.missing = p->error;
+  for (const HotName& h : hot) {
+    HotFunction f;
+    f.name = h.name;
+    f.share = h.share;
+    if (unnamed_function(h.name)) {
+      if (e.missing.empty())
+        e.missing =
+            fmt::format("a hot function has no name ({}): its code cannot be found", h.name);
+      e.functions.push_back(std::move(f));
+      continue;
+    }
+    const std::string symbol = callgrind_base_name(h.name);
+    const auto b = find_named(base_programs, symbol);
+    const auto hd = find_named(head_programs, symbol);
+    if (b.empty() && hd.empty()) {
+      // In a library neither build made (the C library, a system Google Benchmark): the same
+      // file for both sides' processes.
+      f.outside = true;
+      f.identical = true;
+    } else if (!b.empty() && !hd.empty()) {
+      f.base_address = b.front().first->address;
+      f.head_address = hd.front().first->address;
+      f.base_size = b.front().first->size;
+      f.head_size = hd.front().first->size;
+      // Several functions of one name (static functions of several files): the same ones, in
+      // the same order, each the same code.
+      f.identical = b.size() == hd.size();
+      for (std::size_t i = 0; i < b.size() && f.identical; ++i)
+        f.identical = same_code(*b[i].first, *b[i].second, *hd[i].first, *hd[i].second);
+    } else {
+      // In one build only: not the same code (identical stays false).
+      if (!b.empty()) {
+        f.base_address = b.front().first->address;
+        f.base_size = b.front().first->size;
+      } else {
+        f.head_address = hd.front().first->address;
+        f.head_size = hd.front().first->size;
+      }
+    }
+    e.functions.push_back(std::move(f));
+  }
+  return e;
+}
+
+void gather_code_evidence(Results& results,
+                          const std::vector<std::pair<std::string, std::string>>& wanted,
+                          const CodeEvidenceSetup& setup,
+                          const std::function<void(const std::string&)>& progress) {
+  results.hot_code.clear();
+  if (wanted.empty()) return;
+  std::map<std::string, std::unique_ptr<ElfFunctions>> read;  // by path
+  const auto programs = [&](const std::string& suite, Side side) {
+    std::vector<const ElfFunctions*> out;
+    for (const ExecutableDigest& x : results.executables) {
+      if (x.suite != suite || x.side != side) continue;
+      const std::string path =
+          (side == Side::Base ? setup.base_dir : setup.head_dir) + "/" + x.path;
+      auto& slot = read[path];
+      if (!slot) slot = std::make_unique<ElfFunctions>(read_elf_functions(path));
+      out.push_back(slot.get());
+    }
+    return out;
+  };
+  int identical = 0, moved = 0;
+  for (const auto& [suite, name] : wanted) {
+    std::optional<FunctionProfile> base =
+        counted_profile(setup.counted, suite, Side::Base, name, progress);
+    std::optional<FunctionProfile> head =
+        counted_profile(setup.counted, suite, Side::Head, name, progress);
+    CodeEvidence e;
+    if (!base || !head) {
+      e.suite = suite;
+      e.name = name;
+      e.missing = "no counted Callgrind run of this benchmark to read its hot functions from";
+    } else {
+      const std::vector<const ElfFunctions*> bp = programs(suite, Side::Base);
+      const std::vector<const ElfFunctions*> hp = programs(suite, Side::Head);
+      if (bp.empty() || hp.empty()) {
+        e.suite = suite;
+        e.name = name;
+        e.missing = "no built program recorded for the suite";
+      } else {
+        e = compare_hot_code(suite, name, *base, *head, bp, hp);
+      }
+    }
+    bool all = e.missing.empty() && !e.functions.empty();
+    bool any_moved = false;
+    for (const HotFunction& f : e.functions) {
+      all &= f.identical;
+      any_moved |= !f.outside && f.shift() != 0;
+    }
+    identical += all ? 1 : 0;
+    moved += all && any_moved ? 1 : 0;
+    if (!e.missing.empty())
+      progress(fmt::format("  {}: hot code not compared: {}", name, e.missing));
+    results.hot_code.push_back(std::move(e));
+  }
+  progress(fmt::format(
+      "compared the hot code of {} benchmark(s) whose instruction counts did not move: {} "
+      "byte-identical, {} of them at other addresses",
+      wanted.size(), identical, moved));
+}
+
+}  // namespace benchpr::runner

@@ -1,0 +1,38 @@
+// The hot code of the benchmarks whose time moved (or could not be settled) while their
+// instruction counts did not: their hot functions from the counts' own Callgrind runs, found by
+// name in both sides' built programs and compared byte for byte (runner/elf_symbols.hpp). The
+// result goes into Results::hot_code, which core/placement.hpp reads.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchpr/core/model.hpp"
+#include "benchpr/runner/elf_symbols.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
+
+namespace benchpr::runner {
+
+struct CodeEvidenceSetup {
+  std::string base_dir;  // materialised worktrees: results.executables' paths are relative to them
+  std::string head_dir;
+  const SealedRuns* counted = nullptr;  // the instruction counts' sealed runs
+};
+
+// One benchmark's evidence from its two per-iteration profiles and each side's programs (by
+// path, read by `read`): pure but for `read`, so tests give it programs of their own.
+CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
+                              const FunctionProfile& base, const FunctionProfile& head,
+                              const std::vector<const ElfFunctions*>& base_programs,
+                              const std::vector<const ElfFunctions*>& head_programs);
+
+// Evidence for each (suite, name) of `wanted` (core/placement.hpp, code_evidence_wanted) into
+// results.hot_code.
+void gather_code_evidence(Results& results,
+                          const std::vector<std::pair<std::string, std::string>>& wanted,
+                          const CodeEvidenceSetup& setup,
+                          const std::function<void(const std::string&)>& progress);
+
+}  // namespace benchpr::runner

@@ -1,0 +1,286 @@
+// The decision table of docs/placement.md, row by row, with hand-made analyses: a time change on
+// the same instructions of byte-identical, moved code is a code-placement effect that never
+// blocks a merge; an undecided time on the same work is "unchanged: same work"; counts beyond
+// their threshold decide what time could not; anything else leaves time the judge.
+#include "benchpr/core/placement.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/results_json.hpp"
+
+namespace benchpr {
+namespace {
+
+constexpr double kThreshold = 0.005;  // instruction threshold (count agreement: 0.25%)
+
+// A timed benchmark with a verdict, its change and intervals (worse side at `+ci`).
+BenchmarkAnalysis timed(Verdict v, double change, double half_width = 0.01,
+                        const std::string& name = "BM_Contains") {
+  BenchmarkAnalysis b;
+  b.suite = "core";
+  b.name = name;
+  b.unit = "ns";
+  b.metric = "cpu_time";
+  b.verdict = v;
+  b.threshold = 0.02;
+  b.rounds_used = 10;
+  b.base_value = 100;
+  b.head_value = 100 * (1 + change);
+  b.change = change;
+  b.ci_low = b.eq_low = change - half_width;
+  b.ci_high = b.eq_high = change + half_width;
+  b.p = b.p_adjusted = v == Verdict::Inconclusive ? 0.4 : 0.001;
+  return b;
+}
+
+// Its exact counts.
+BenchmarkAnalysis counted(double base, double head, const std::string& name = "BM_Contains") {
+  BenchmarkSeries s;
+  s.suite = instruction_suite_name("core");
+  s.name = name;
+  s.unit = "instructions";
+  s.metric = std::string(kInstructionsMetric);
+  s.base = {base};
+  s.head = {head};
+  return analyse_instruction_series(s, kThreshold);
+}
+
+HotFunction hot(const std::string& name, std::uint64_t base, std::uint64_t head,
+                bool identical = true) {
+  HotFunction f;
+  f.name = name;
+  f.share = 0.95;
+  f.base_address = base;
+  f.head_address = head;
+  f.base_size = f.head_size = 120;
+  f.identical = identical;
+  return f;
+}
+
+CodeEvidence evidence(std::vector<HotFunction> functions, const std::string& name = "BM_Contains") {
+  CodeEvidence e;
+  e.suite = "core";
+  e.name = name;
+  e.covered = 0.97;
+  e.functions = std::move(functions);
+  return e;
+}
+
+const CodeEvidence kMoved = evidence({hot("roaring::contains(unsigned int)", 0x4010, 0x4020)});
+
+TEST(Placement, TimeMovedOnTheSameCountOfIdenticalMovedCodeIsPlacement) {
+  const BenchmarkAnalysis ins = counted(478887, 478887);
+  for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::Slower, Verdict::Faster})
+    EXPECT_EQ(read_code(timed(v, 0.1), &ins, &kMoved, kThreshold), CodeReading::Placement)
+        << to_string(v);
+  // Within the counts' agreement (half the threshold): 0.2% apart is still the same work.
+  const BenchmarkAnalysis near = counted(100000, 100200);
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.1), &near, &kMoved, kThreshold),
+            CodeReading::Placement);
+  // 0.3% apart: more than the agreement, less than the threshold: time stands.
+  const BenchmarkAnalysis apart = counted(100000, 100300);
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.1), &apart, &kMoved, kThreshold),
+            CodeReading::None);
+}
+
+TEST(Placement, ChangedOrUnknownCodeLeavesTimeTheJudge) {
+  const BenchmarkAnalysis ins = counted(1000, 1000);
+  const BenchmarkAnalysis t = timed(Verdict::Regression, 0.1);
+  // One hot function's bytes differ (an add swapped for a multiply: the same count).
+  const CodeEvidence changed =
+      evidence({hot("f()", 0x4010, 0x4020), hot("g()", 0x5000, 0x5010, false)});
+  EXPECT_EQ(read_code(t, &ins, &changed, kThreshold), CodeReading::None);
+  // No evidence, incomplete evidence, an empty list.
+  EXPECT_EQ(read_code(t, &ins, nullptr, kThreshold), CodeReading::None);
+  CodeEvidence missing = kMoved;
+  missing.missing = "a hot function has no name (0x401000)";
+  EXPECT_EQ(read_code(t, &ins, &missing, kThreshold), CodeReading::None);
+  const CodeEvidence none = evidence({});
+  EXPECT_EQ(read_code(t, &ins, &none, kThreshold), CodeReading::None);
+  // Identical code at the same addresses: whatever moved the time, it was not placement.
+  const CodeEvidence still = evidence({hot("f()", 0x4010, 0x4010)});
+  EXPECT_EQ(read_code(t, &ins, &still, kThreshold), CodeReading::None);
+  // A system library's function only (outside the builds) moved nothing.
+  HotFunction libc = hot("memcmp", 0, 0);
+  libc.outside = true;
+  const CodeEvidence outside = evidence({libc});
+  EXPECT_EQ(read_code(t, &ins, &outside, kThreshold), CodeReading::None);
+  // Not counted, or a count whose own check disagreed.
+  EXPECT_EQ(read_code(t, nullptr, &kMoved, kThreshold), CodeReading::None);
+  BenchmarkAnalysis unsure = ins;
+  unsure.count_check = ": the base's two counts differ by 1.2%";
+  EXPECT_EQ(read_code(t, &unsure, &kMoved, kThreshold), CodeReading::None);
+}
+
+TEST(Placement, UndecidedTimeOnTheSameWorkIsUnchangedSameWork) {
+  const BenchmarkAnalysis ins = counted(23, 23);
+  const BenchmarkAnalysis t = timed(Verdict::Inconclusive, 0.01, 0.05);
+  EXPECT_EQ(read_code(t, &ins, &kMoved, kThreshold), CodeReading::SameWork);
+  // Same addresses too: still the same work.
+  const CodeEvidence still = evidence({hot("f()", 0x4010, 0x4010)});
+  EXPECT_EQ(read_code(t, &ins, &still, kThreshold), CodeReading::SameWork);
+  // The same count of changed code is not the same work.
+  const CodeEvidence changed = evidence({hot("f()", 0x4010, 0x4020, false)});
+  EXPECT_EQ(read_code(t, &ins, &changed, kThreshold), CodeReading::None);
+  // A time verdict that is already unchanged needs nothing.
+  EXPECT_EQ(read_code(timed(Verdict::Unchanged, 0.0), &ins, &kMoved, kThreshold),
+            CodeReading::None);
+}
+
+TEST(Placement, CountsBeyondTheirThresholdDecideWhatTimeCouldNot) {
+  const BenchmarkAnalysis more = counted(822, 1122);
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, 0.05, 0.1), &more, nullptr, kThreshold),
+            CodeReading::CountsDecided);
+  // Where time decided, it stands (a disagreement is a note, not a new verdict).
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.2), &more, &kMoved, kThreshold),
+            CodeReading::None);
+  EXPECT_EQ(read_code(timed(Verdict::Unchanged, 0.0), &more, &kMoved, kThreshold),
+            CodeReading::None);
+}
+
+TEST(Placement, HotFunctionsCoverNinetyPercentOfEachSide) {
+  // Base: f 70, g 25, h 5 of 100 -> f, g (95%). PR: f 50, h 45, g 5 -> f, h (95%).
+  FunctionProfile base, head;
+  base.total = head.total = 100;
+  base.functions = {{"f", 70, 100}, {"g", 25, 25}, {"h", 5, 5}};
+  head.functions = {{"f", 50, 100}, {"h", 45, 45}, {"g", 5, 5}};
+  double covered = 0;
+  const std::vector<HotName> hot = hot_function_names(base, head, 0.9, &covered);
+  ASSERT_EQ(hot.size(), 3u);
+  EXPECT_EQ(hot[0].name, "f");
+  EXPECT_DOUBLE_EQ(hot[0].share, 0.7);
+  EXPECT_EQ(hot[1].name, "h");
+  EXPECT_DOUBLE_EQ(hot[1].share, 0.45);
+  EXPECT_EQ(hot[2].name, "g");
+  EXPECT_DOUBLE_EQ(covered, 1.0);  // all three, on both sides
+  EXPECT_TRUE(hot_function_names(FunctionProfile{}, head, 0.9).empty());
+  EXPECT_TRUE(unnamed_function("0x0000000000401234"));
+  EXPECT_FALSE(unnamed_function("roaring::contains(unsigned int)"));
+}
+
+// The analysis as analyse() leaves it and the recommendation it gets.
+Analysis read(const Results& r, std::vector<BenchmarkAnalysis> benchmarks) {
+  Analysis a;
+  a.analysed_rounds = 10;
+  a.benchmarks = std::move(benchmarks);
+  apply_code_readings(r, a);
+  a.recommendation = recommend(r, a);
+  return a;
+}
+
+TEST(Placement, APlacementRowIsNoRegressionAndTheSentenceSaysWhy) {
+  Results r;
+  r.hot_code = {kMoved};
+  const Analysis a =
+      read(r, {timed(Verdict::Regression, 0.10), counted(478887, 478887),
+               timed(Verdict::Unchanged, 0.0, 0.005, "BM_Other"), counted(1000, 1000, "BM_Other")});
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Placement);
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::Placement);
+  EXPECT_EQ(a.benchmarks[0].time_verdict, Verdict::Regression);
+  EXPECT_DOUBLE_EQ(a.benchmarks[0].instructions_base, 478887);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge) << a.recommendation.reason;
+  // Named as a suite's benchmark: the counts are a suite of their own.
+  EXPECT_NE(a.recommendation.reason.find("`core/BM_Contains` moved by code placement only"),
+            std::string::npos)
+      << a.recommendation.reason;
+  EXPECT_NE(a.recommendation.reason.find("may flip with the next commit"), std::string::npos);
+  // The results file says what the row was by time alone.
+  const auto j = results_to_json(r, &a);
+  EXPECT_EQ(j["benchmarks"][0]["verdict"], "placement");
+  EXPECT_EQ(j["benchmarks"][0]["code_reading"], "placement");
+  EXPECT_EQ(j["benchmarks"][0]["time_verdict"], "regression");
+  EXPECT_FALSE(j["benchmarks"][1].contains("code_reading"));
+}
+
+TEST(Placement, ARegressionOnChangedCodeStillBlocksBesideEqualCounts) {
+  Results r;
+  r.hot_code = {evidence({hot("f()", 0x4010, 0x4020, false)})};
+  const Analysis a = read(r, {timed(Verdict::Regression, 0.10), counted(1000, 1000)});
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Regression);
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::None);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge);
+}
+
+TEST(Placement, SameWorkIsUnchangedAndLeavesNoDoubt) {
+  // Time alone: −10% … +12%, inconclusive; the same 23 instructions of identical code.
+  Results r;
+  r.hot_code = {kMoved};
+  const Analysis a =
+      read(r, {timed(Verdict::Inconclusive, 0.01, 0.11), counted(23, 23),
+               timed(Verdict::Unchanged, 0.0, 0.005, "BM_Other"), counted(1000, 1000, "BM_Other")});
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::SameWork);
+  EXPECT_EQ(a.benchmarks[0].time_verdict, Verdict::Inconclusive);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge) << a.recommendation.reason;
+}
+
+TEST(Placement, CountsDecidedDoNotHideATimeIntervalThatReachesTheThreshold) {
+  // Fewer instructions (−5%), time undecided at −7% … +9% on that changed code: the count's row
+  // is an improvement, but time could be 9% worse, so no plain merge.
+  Results r;
+  const Analysis a =
+      read(r, {timed(Verdict::Inconclusive, 0.01, 0.08), counted(1000, 950),
+               timed(Verdict::Unchanged, 0.0, 0.005, "BM_B"), counted(1000, 1000, "BM_B"),
+               timed(Verdict::Unchanged, 0.0, 0.005, "BM_C"), counted(1000, 1000, "BM_C")});
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Inconclusive);
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::CountsDecided);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
+  EXPECT_NE(a.recommendation.reason.find("could be up to"), std::string::npos)
+      << a.recommendation.reason;
+}
+
+TEST(Placement, CountsDecidedAreNotLeftOpen) {
+  // One inconclusive of three timed benchmarks would be "many inconclusive" (a quarter); its
+  // counts decided (+36.5%), and its interval stays inside the threshold on the worse side.
+  Results r;
+  const Analysis a = read(r, {timed(Verdict::Inconclusive, -0.005, 0.012), counted(822, 1122),
+                              timed(Verdict::Unchanged, 0.0, 0.005, "BM_B")});
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::CountsDecided);
+  // The count's regression decides.
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::DoNotMerge) << a.recommendation.reason;
+  EXPECT_EQ(a.recommendation.reason.find("inconclusive"), std::string::npos)
+      << a.recommendation.reason;
+}
+
+TEST(Placement, HotCodeRoundTripsThroughTheResultsFile) {
+  Results r;
+  r.base.sha = std::string(40, 'a');
+  r.head.sha = std::string(40, 'b');
+  CodeEvidence e = kMoved;
+  HotFunction libc = hot("memcmp", 0, 0);
+  libc.outside = true;
+  libc.base_size = libc.head_size = 0;
+  e.functions.push_back(libc);
+  CodeEvidence missing = evidence({}, "BM_Unnamed");
+  missing.missing = "a hot function has no name (0x401000)";
+  r.hot_code = {e, missing};
+  const std::string text = results_to_string(r);
+  const Results back = results_from_string(text);
+  ASSERT_EQ(back.hot_code.size(), 2u);
+  EXPECT_EQ(back.hot_code[0].name, "BM_Contains");
+  ASSERT_EQ(back.hot_code[0].functions.size(), 2u);
+  const HotFunction& f = back.hot_code[0].functions[0];
+  EXPECT_EQ(f.name, "roaring::contains(unsigned int)");
+  EXPECT_EQ(f.base_address, 0x4010u);
+  EXPECT_EQ(f.head_address, 0x4020u);
+  EXPECT_EQ(f.shift(), 16);
+  EXPECT_EQ(f.base_size, 120u);
+  EXPECT_TRUE(f.identical);
+  EXPECT_FALSE(f.outside);
+  EXPECT_TRUE(back.hot_code[0].functions[1].outside);
+  EXPECT_DOUBLE_EQ(back.hot_code[0].covered, 0.97);
+  EXPECT_EQ(back.hot_code[1].missing, missing.missing);
+  EXPECT_EQ(results_to_string(back), text);
+  // A hostile file: a share out of range is an error, not a reading.
+  std::string bad = text;
+  bad.replace(bad.find("\"share\":0.95"), 12, "\"share\":7.00");
+  EXPECT_THROW(results_from_string(bad), ResultsFormatError);
+}
+
+}  // namespace
+}  // namespace benchpr
