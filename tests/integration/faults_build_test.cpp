@@ -57,6 +57,37 @@ TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFaile
   EXPECT_NE(strict.err.find("recommendation: failed"), std::string::npos) << strict.err;
 }
 
+// Neither side builds (as a configure step that downloads without a network does): nothing was
+// measured, so the job fails whatever --fail-on says, with one line naming the build and the fix;
+// the comment and the results file still say what happened, and `publish` of that file agrees.
+TEST(FaultsBuild, BothSidesThatDoNotBuildFailTheJob) {
+  TempRepo repo;
+  commit_base_and_pr(repo, kWorking, kWorking, small_config(), kBroken, kBroken);
+  TempDir out;
+
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 4) << e.err;  // kExitSuiteFailed, documented in README
+  EXPECT_NE(e.err.find("benchpr: error: nothing was measured: both revisions failed to build "
+                       "(base: exit code 1, PR: exit code 1) with `"),
+            std::string::npos)
+      << e.err;
+  EXPECT_NE(e.out.find("**Could not compare.** The base revision failed to build (exit code 1); "
+                       "The pull request failed to build (exit code 1)"),
+            std::string::npos)
+      << e.out;
+  EXPECT_EQ(e.out, slurp(out / "comment.md"));
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  EXPECT_EQ(doc["stop_reason"], "build failed");
+
+  const Ending p = run_benchpr_to_end({"publish", out / "results.json", "--dry-run"});
+  ASSERT_TRUE(p.exited) << p.describe();
+  EXPECT_EQ(p.exit_code, 4) << p.err;
+  EXPECT_NE(p.err.find("nothing was measured: both revisions failed to build"), std::string::npos)
+      << p.err;
+}
+
 // A mistyped suite command: the terminal shows the cause from the log's last lines and the log's
 // path, benchpr does not look for a crashing benchmark (nothing ran), and --fail-on failed fails.
 TEST(FaultsBuild, MistypedSuiteCommandSaysWhyInTheTerminal) {
