@@ -56,6 +56,34 @@ TEST(AppReportOutput, KnownEffectsSessionAsksNotToMerge) {
   EXPECT_EQ(seen.recommendation.kind, RecommendationKind::DoNotMerge);
 }
 
+// One verdict: a regression beside an improvement fails --fail-on regression, and the words
+// say "don't merge" (with the improvement), in the comment and the terminal alike, never a
+// neutral "mixed".
+TEST(AppReportOutput, TheWordsAndTheExitCodeGiveOneVerdict) {
+  ComparisonEnd end;
+  end.fail_on = "regression";
+  Analysis seen;
+  end.post = [&seen](const Report& report) {
+    seen = report.analysis;
+    return PostOutcome{};
+  };
+  ReportTargets targets;
+  targets.format = "markdown";
+  const Ended e = end_locally(known_effects_session(), end, targets);
+  EXPECT_EQ(e.exit_code, kExitRegression);
+  ASSERT_TRUE(seen.recommendation.mixed);
+  EXPECT_NE(e.out.find("**Don't merge as is: it has a regression (and also an improvement).**"),
+            std::string::npos)
+      << e.out;
+  EXPECT_EQ(e.out.find("Mixed"), std::string::npos) << e.out;
+  EXPECT_NE(e.err.find("recommendation: do-not-merge"), std::string::npos) << e.err;
+  targets.format = "text";
+  const Ended text = end_locally(known_effects_session(), end, targets);
+  EXPECT_NE(text.out.find("do-not-merge (a regression, and also an improvement)"),
+            std::string::npos)
+      << text.out;
+}
+
 TEST(AppReportOutput, FailOnRegressionGivesItsOwnCode) {
   ComparisonEnd end;
   end.fail_on = "regression";

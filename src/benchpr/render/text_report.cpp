@@ -202,7 +202,8 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   const Recommendation& rec = analysis.recommendation;
   out += "\n" +
          painted(recommendation_color(rec.kind),
-                 fmt::format("{}{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
+                 fmt::format("{}{}{}: {}", to_string(rec.kind),
+                             rec.mixed ? " (a regression, and also an improvement)" : "",
                              rec.incomplete ? " (incomplete)" : "", one_line(rec.reason, 400)),
                  color) +
          "\n";
