@@ -323,6 +323,9 @@ void Session::run_rounds_and_finish(Results& results) {
 
 void Session::finish(Results& results) {
   finish_failures(results);
+  // The session's whole wall time, the phases after the rounds (the profiles) included: what
+  // the footer states as "measured for", against the budget.
+  results.measuring_seconds = now_seconds() - started_;
   results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);
 }
