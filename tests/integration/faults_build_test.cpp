@@ -1,5 +1,7 @@
 // Faults before anything is measured: a revision that does not compile, a work directory or
 // results file that cannot be written, and two runs on one repository at once.
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "faults_helpers.hpp"
@@ -55,6 +57,82 @@ TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFaile
   ASSERT_TRUE(strict.exited) << strict.describe();
   EXPECT_EQ(strict.exit_code, 4) << strict.err;  // kExitSuiteFailed, documented in README
   EXPECT_NE(strict.err.find("recommendation: failed"), std::string::npos) << strict.err;
+}
+
+// Neither side builds (as a configure step that downloads without a network does): nothing was
+// measured, so the job fails whatever --fail-on says, with one line naming the build and the fix;
+// the comment and the results file still say what happened, and `publish` of that file agrees.
+TEST(FaultsBuild, BothSidesThatDoNotBuildFailTheJob) {
+  TempRepo repo;
+  commit_base_and_pr(repo, kWorking, kWorking, small_config(), kBroken, kBroken);
+  TempDir out;
+
+  const Ending e = run_benchpr_to_end(run_args(repo, out));
+  ASSERT_TRUE(e.exited) << e.describe();
+  EXPECT_EQ(e.exit_code, 4) << e.err;  // kExitSuiteFailed, documented in README
+  EXPECT_NE(e.err.find("benchpr: error: nothing was measured: both revisions failed to build "
+                       "(base: exit code 1, PR: exit code 1) with `"),
+            std::string::npos)
+      << e.err;
+  EXPECT_NE(e.out.find("**Could not compare.** The base revision failed to build (exit code 1); "
+                       "The pull request failed to build (exit code 1)"),
+            std::string::npos)
+      << e.out;
+  EXPECT_EQ(e.out, slurp(out / "comment.md"));
+  const json doc = read_json(out / "results.json");
+  EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
+  EXPECT_EQ(doc["stop_reason"], "build failed");
+
+  const Ending p = run_benchpr_to_end({"publish", out / "results.json", "--dry-run"});
+  ASSERT_TRUE(p.exited) << p.describe();
+  EXPECT_EQ(p.exit_code, 4) << p.err;
+  EXPECT_NE(p.err.find("nothing was measured: both revisions failed to build"), std::string::npos)
+      << p.err;
+}
+
+// A changed build command is configured afresh: the build tree an earlier comparison made with
+// another command is discarded (a CMake cache would otherwise keep the old settings, "Manually-
+// specified variables were not used"), and a build tree reused is said to be.
+TEST(FaultsBuild, AChangedBuildCommandDiscardsTheStaleBuildTree) {
+  TempRepo repo;
+  repo.write("build.sh", "mkdir -p out && touch out/made-by-$1\n");
+  repo.write("suite.sh", "echo '[{\"name\":\"c\",\"unit\":\"ns\",\"value\":5}]'\n");
+  repo.commit("base");
+  TempDir configs;
+  const auto run = [&](const std::string& arg) {
+    const std::string config = configs / ("benchpr-" + arg + ".yml");
+    write_file(config, "build: sh build.sh " + arg +
+                           "\nsuites:\n  - name: s\n    run: sh suite.sh\n    format: custom\n");
+    return run_benchpr_to_end({"run", "-C", repo.path(), "--base", "main", "--head", "main",
+                               "--dry-run", "--rounds", "2", "--config", config},
+                              120);
+  };
+  const std::string tree = repo.path() + "/.git/benchpr/wt/base/out/";
+
+  const Ending first = run("A");
+  ASSERT_TRUE(first.exited) << first.describe();
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(std::filesystem::exists(tree + "made-by-A"));
+  EXPECT_EQ(first.err.find("reusing the"), std::string::npos) << first.err;
+
+  const Ending same = run("A");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(
+      same.err.find("reusing the base's build tree from an earlier comparison (1 file(s) in "),
+      std::string::npos)
+      << same.err;
+  EXPECT_TRUE(std::filesystem::exists(tree + "made-by-A"));
+
+  const Ending changed = run("B");
+  EXPECT_EQ(changed.exit_code, 0) << changed.err;
+  EXPECT_NE(changed.err.find("discarded the build outputs in the base's worktree (1 file(s)): the "
+                             "build command changed (was `sh build.sh A`, now `sh build.sh B`) "
+                             "since it was built; it is configured and built afresh"),
+            std::string::npos)
+      << changed.err;
+  EXPECT_EQ(changed.err.find("reusing the"), std::string::npos) << changed.err;
+  EXPECT_FALSE(std::filesystem::exists(tree + "made-by-A"));
+  EXPECT_TRUE(std::filesystem::exists(tree + "made-by-B"));
 }
 
 // A mistyped suite command: the terminal shows the cause from the log's last lines and the log's

@@ -291,7 +291,11 @@ TEST(FaultsCrash, TheCrashProbeIsBoundedByTheSuiteTimeoutAndNeverRepeated) {
   const Ending e = run_benchpr_to_end({"run", "-C", repo.path(), "--base", "main", "--head", "main",
                                        "--dry-run", "--output", out / "results.json"});
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
-  EXPECT_EQ(e.exit_code, 0) << e.err;
+  // The suite crashes on both sides: nothing was measured, which fails the job (README).
+  EXPECT_EQ(e.exit_code, 4) << e.err;
+  EXPECT_NE(e.err.find("nothing was measured: no benchmark gave a value on either side"),
+            std::string::npos)
+      << e.err;
   // One probe per side, not one per round and side.
   std::size_t probes_started = 0;
   for (std::size_t p = e.err.find("finding which benchmark"); p != std::string::npos;

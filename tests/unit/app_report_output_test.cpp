@@ -56,6 +56,34 @@ TEST(AppReportOutput, KnownEffectsSessionAsksNotToMerge) {
   EXPECT_EQ(seen.recommendation.kind, RecommendationKind::DoNotMerge);
 }
 
+// One verdict: a regression beside an improvement fails --fail-on regression, and the words
+// say "don't merge" (with the improvement), in the comment and the terminal alike, never a
+// neutral "mixed".
+TEST(AppReportOutput, TheWordsAndTheExitCodeGiveOneVerdict) {
+  ComparisonEnd end;
+  end.fail_on = "regression";
+  Analysis seen;
+  end.post = [&seen](const Report& report) {
+    seen = report.analysis;
+    return PostOutcome{};
+  };
+  ReportTargets targets;
+  targets.format = "markdown";
+  const Ended e = end_locally(known_effects_session(), end, targets);
+  EXPECT_EQ(e.exit_code, kExitRegression);
+  ASSERT_TRUE(seen.recommendation.mixed);
+  EXPECT_NE(e.out.find("**Don't merge as is: it has a regression (and also an improvement).**"),
+            std::string::npos)
+      << e.out;
+  EXPECT_EQ(e.out.find("Mixed"), std::string::npos) << e.out;
+  EXPECT_NE(e.err.find("recommendation: do-not-merge"), std::string::npos) << e.err;
+  targets.format = "text";
+  const Ended text = end_locally(known_effects_session(), end, targets);
+  EXPECT_NE(text.out.find("do-not-merge (a regression, and also an improvement)"),
+            std::string::npos)
+      << text.out;
+}
+
 TEST(AppReportOutput, FailOnRegressionGivesItsOwnCode) {
   ComparisonEnd end;
   end.fail_on = "regression";
@@ -74,12 +102,115 @@ TEST(AppReportOutput, UnfinishedComparisonFailsBeforeFailOn) {
 // The order of the causes, for run, compare and publish alike: unfinished, then --fail-on, then a
 // failure of the end.
 TEST(AppReportOutput, ComparisonExitCodeOrdersItsCauses) {
-  EXPECT_EQ(comparison_exit_code(false, kExitOk, kExitOk), kExitOk);
-  EXPECT_EQ(comparison_exit_code(false, kExitOk, kExitFailure), kExitFailure);
-  EXPECT_EQ(comparison_exit_code(false, kExitRegression, kExitFailure), kExitRegression);
-  EXPECT_EQ(comparison_exit_code(false, kExitSuiteFailed, kExitFailure), kExitSuiteFailed);
-  EXPECT_EQ(comparison_exit_code(true, kExitRegression, kExitOk), kExitFailure);
-  EXPECT_EQ(comparison_exit_code(true, kExitOk, kExitFailure), kExitFailure);
+  EXPECT_EQ(comparison_exit_code(false, false, kExitOk, kExitOk), kExitOk);
+  EXPECT_EQ(comparison_exit_code(false, false, kExitOk, kExitFailure), kExitFailure);
+  EXPECT_EQ(comparison_exit_code(false, false, kExitRegression, kExitFailure), kExitRegression);
+  EXPECT_EQ(comparison_exit_code(false, false, kExitSuiteFailed, kExitFailure), kExitSuiteFailed);
+  EXPECT_EQ(comparison_exit_code(true, false, kExitRegression, kExitOk), kExitFailure);
+  EXPECT_EQ(comparison_exit_code(true, false, kExitOk, kExitFailure), kExitFailure);
+  // Nothing measured fails whatever --fail-on says, after an unfinished session only.
+  EXPECT_EQ(comparison_exit_code(false, true, kExitOk, kExitOk), kExitSuiteFailed);
+  EXPECT_EQ(comparison_exit_code(false, true, kExitRegression, kExitFailure), kExitSuiteFailed);
+  EXPECT_EQ(comparison_exit_code(true, true, kExitOk, kExitOk), kExitFailure);
+}
+
+// Both sides built nothing (a configure step that downloads, without a network): the comment
+// says so, the results are written, and the job fails with one line naming the build and the
+// fix, whatever --fail-on says.
+Results both_builds_failed() {
+  Results r = known_effects_session();
+  r.series.clear();
+  r.runs.clear();
+  r.config.build = "cmake -S . -B build-benchpr && cmake --build build-benchpr";
+  for (Side side : {Side::Base, Side::Head}) {
+    BuildResult b;
+    b.side = side;
+    b.ok = false;
+    b.failure = "exit code 1";
+    b.failure_kind = FailureKind::ExitCode;
+    b.log_tail = "CMake Error: could not download CPM.cmake";
+    r.builds.push_back(b);
+  }
+  r.stop_reason = "build failed";
+  return r;
+}
+
+TEST(AppReportOutput, BothBuildsFailedIsAFailingExitNamingTheBuildAndTheFix) {
+  TempDir dir;
+  ReportTargets targets;
+  targets.results_file = dir / "results.json";
+  for (const std::string fail_on : {"never", "regression", "failed"}) {
+    ComparisonEnd end;
+    end.fail_on = fail_on;
+    const Ended e = end_locally(both_builds_failed(), end, targets);
+    EXPECT_EQ(e.exit_code, kExitSuiteFailed) << fail_on;
+    EXPECT_EQ(count_of(e.err, "nothing was measured"), 1u) << e.err;
+    EXPECT_NE(e.err.find("both revisions failed to build (base: exit code 1, PR: exit code 1) "
+                         "with `cmake -S . -B build-benchpr && cmake --build build-benchpr`"),
+              std::string::npos)
+        << e.err;
+    EXPECT_NE(e.err.find("set `build:` in .benchpr.yml"), std::string::npos) << e.err;
+    // The comment still says what happened; the results file is written.
+    EXPECT_NE(e.out.find("The base revision failed to build"), std::string::npos) << e.out;
+    EXPECT_NE(runner::read_text_file(targets.results_file).find("\"build failed\""),
+              std::string::npos);
+  }
+}
+
+// One side's build failing alone is a finding about that revision: the comment reports it and
+// --fail-on decides, as before.
+TEST(AppReportOutput, OneSideFailingToBuildIsLeftToFailOn) {
+  Results r = both_builds_failed();
+  r.builds[0].ok = true;
+  r.builds[0].failure.clear();
+  r.builds[0].failure_kind = FailureKind::None;
+  EXPECT_FALSE(nothing_measured(r));
+  EXPECT_EQ(end_locally(r, ComparisonEnd{}).exit_code, kExitOk);
+  ComparisonEnd strict;
+  strict.fail_on = "failed";
+  EXPECT_EQ(end_locally(r, strict).exit_code, kExitSuiteFailed);
+}
+
+// Both sides built, and no run gave a value: the suites do not run here.
+TEST(AppReportOutput, NoBenchmarkMeasuredOnEitherSideIsAFailingExit) {
+  Results r = known_effects_session();
+  for (BenchmarkSeries& s : r.series) {
+    s.base.assign(s.base.size(), kMissing);
+    s.head.assign(s.head.size(), kMissing);
+    s.base_failure = s.head_failure = "exit code 127";
+  }
+  for (Side side : {Side::Base, Side::Head}) {
+    RunRecord run;
+    run.suite = "core";
+    run.side = side;
+    run.ok = false;
+    run.failure = "exit code 127";
+    r.runs.push_back(run);
+  }
+  const std::optional<std::string> why = nothing_measured(r);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("no benchmark gave a value on either side (all 2 suite runs failed)"),
+            std::string::npos)
+      << *why;
+  const Ended e = end_locally(r, ComparisonEnd{});
+  EXPECT_EQ(e.exit_code, kExitSuiteFailed);
+  EXPECT_NE(e.err.find("`run:` command"), std::string::npos) << e.err;
+  // A value on one side is a measurement: the comment reads it, --fail-on decides.
+  r.series.front().base[1] = 100;
+  EXPECT_FALSE(nothing_measured(r));
+}
+
+// A shard the partition gave nothing measures nothing by design.
+TEST(AppReportOutput, AShardWithoutWorkIsNotAFailure) {
+  Results r = known_effects_session();
+  r.series.clear();
+  r.shard = ShardInfo{};
+  r.shard->index = 2;
+  r.shard->count = 2;
+  r.shard->partition.push_back({"core", "BM_A", 1});
+  EXPECT_FALSE(nothing_measured(r));
+  r.shard->partition.push_back({"core", "BM_B", 2});
+  EXPECT_TRUE(nothing_measured(r));
 }
 
 // A posting the API refused.

@@ -50,9 +50,9 @@ TEST(HtmlReport, HeadlineRecommendationAndOrderOfBenchmarks) {
   const Analysis a = analyse_session(r);
   const std::string html = render_html_report(r, a);
   EXPECT_NE(html.find("<h1>benchpr: 2 regressions, 1 improvement"), std::string::npos) << html;
-  // Regressions beside an improvement: a mixed headline naming both.
-  EXPECT_NE(html.find("<p class=\"rec rec-do-not-merge\"><strong>Mixed: weigh the regression "
-                      "against the improvement."),
+  // Regressions beside an improvement: "don't merge", saying there is an improvement too.
+  EXPECT_NE(html.find("<p class=\"rec rec-do-not-merge\"><strong>Don't merge as is: it has a "
+                      "regression (and also an improvement)."),
             std::string::npos);
   EXPECT_NE(html.find("; against that, <code>BM_Copy/65536</code> is 3.2× faster"),
             std::string::npos)

@@ -79,6 +79,49 @@ TEST(TextReport, SlowerAndFasterLinesSayWhyTheyAreNotRegressions) {
   EXPECT_EQ(explained, 2) << text;
 }
 
+// An `unchanged` row shows the interval that decided it, as the markdown does: its 90%
+// equivalence interval inside the threshold, labelled so, never the 95% CI that crosses the
+// threshold (+0.1 … +2.1% beside "unchanged" at ±2% read as a contradiction).
+TEST(TextReport, AnUnchangedRowShowsTheIntervalThatDecidedItWithItsLevel) {
+  Results r = session();
+  Analysis a;
+  a.analysed_rounds = 10;
+  a.equivalence_level = 0.90;
+  BenchmarkAnalysis same;
+  same.suite = "core";
+  same.name = "BM_Flat";
+  same.unit = "ns";
+  same.base_value = 100;
+  same.head_value = 101.1;
+  same.change = 0.011;
+  same.ci_low = 0.001;
+  same.ci_high = 0.021;
+  same.eq_low = 0.003;
+  same.eq_high = 0.019;
+  same.threshold = 0.02;
+  same.verdict = Verdict::Unchanged;
+  BenchmarkAnalysis slow = same;
+  slow.name = "BM_Slow";
+  slow.change = 0.075;
+  slow.ci_low = 0.065;
+  slow.ci_high = 0.085;
+  slow.verdict = Verdict::Regression;
+  a.benchmarks = {slow, same};
+  const std::string text = render_text_report(r, a, {false});
+  std::istringstream lines(text);
+  std::string line, flat, regression, header;
+  while (std::getline(lines, line)) {
+    if (line.find("BM_Flat") != std::string::npos) flat = line;
+    if (line.find("BM_Slow") != std::string::npos) regression = line;
+    if (line.find("verdict") != std::string::npos) header = line;
+  }
+  EXPECT_NE(flat.find("+0.3 … +1.9% (90%)"), std::string::npos) << text;
+  EXPECT_EQ(flat.find("+2.1"), std::string::npos) << text;
+  EXPECT_NE(regression.find("+6.5 … +8.5% (95%)"), std::string::npos) << text;
+  EXPECT_NE(header.find("CI (level)"), std::string::npos) << text;
+  EXPECT_EQ(header.find("95% CI"), std::string::npos) << text;
+}
+
 TEST(TextReport, GoldenWithoutColour) {
   const Results r = mixed_session();
   const std::string text = render_text_report(r, analyse_session(r), {false});

@@ -116,6 +116,73 @@ TEST(ProfileBenchmarks, NoBudgetLeftProfilesNothing) {
   EXPECT_EQ(fake.commands.size(), 1u);  // the probe only
 }
 
+// Valgrind answers; every Callgrind run goes on until its timeout kills it (a profile whose cost
+// is not known beforehand), taking that long.
+class EndlessCallgrind : public exec::ProcessRunner {
+ public:
+  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+    exec::ProcessResult r;
+    if (spec.command.find("--version") != std::string::npos) {
+      r.exit_code = 0;
+      return r;
+    }
+    timeouts.push_back(spec.timeout_seconds);
+    r.exit_code = -1;
+    r.timed_out = true;
+    r.wall_seconds = spec.timeout_seconds;
+    return r;
+  }
+  std::vector<double> timeouts;
+};
+
+// The first profile has no earlier one to estimate its cost from: it runs, but is killed when
+// the budget runs out (not 2 × the suite's timeout + 30 s later), and the others are skipped,
+// each with the reason, the progress naming them.
+TEST(ProfileBenchmarks, AProfileIsKilledAtTheDeadlineAndTheRestAreNamed) {
+  Results r = two_suites();
+  r.config.timeout_seconds = 600;  // the suite's own bound: 2 × 10m + 30s under Callgrind
+  EndlessCallgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/deadline";
+  setup.seconds_left = 40;
+  double clock = 0;
+  setup.now = [&clock, &fake] {
+    double t = 0;
+    for (double x : fake.timeouts) t += x;
+    return clock = t;
+  };
+  std::vector<std::string> lines;
+  ASSERT_TRUE(profile_benchmarks(fake, r, three(), setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  ASSERT_EQ(fake.timeouts.size(), 1u);  // one Callgrind run, bounded by the 40 s left
+  EXPECT_DOUBLE_EQ(fake.timeouts[0], 40);
+  ASSERT_EQ(r.profiles.size(), 3u);
+  EXPECT_EQ(r.profiles[0].skipped,
+            "the time budget was spent: the base side's Callgrind run was stopped after 40s, "
+            "when the time budget ran out");
+  EXPECT_EQ(r.profiles[1].skipped, "the time budget was spent");
+  EXPECT_EQ(r.profiles[2].skipped, "the time budget was spent");
+  EXPECT_LE(clock, setup.seconds_left);  // no phase ran past the budget
+  bool named = false;
+  for (const std::string& l : lines)
+    named |= l.find("3 benchmark(s) not profiled: BM_A, BM_B, BM_C") != std::string::npos;
+  EXPECT_TRUE(named) << ::testing::PrintToString(lines);
+}
+
+// Without a budget, a profile keeps the suite's own bound.
+TEST(ProfileBenchmarks, WithoutABudgetTheSuiteTimeoutBoundsAProfile) {
+  Results r = two_suites();
+  r.config.timeout_seconds = 600;
+  EndlessCallgrind fake;
+  ProfileSetup setup;
+  setup.work_dir = ::testing::TempDir() + "/unbounded";
+  ASSERT_TRUE(profile_benchmarks(fake, r, {three()[0]}, setup, [](const std::string&) {}));
+  ASSERT_EQ(fake.timeouts.size(), 1u);
+  EXPECT_DOUBLE_EQ(fake.timeouts[0], 2 * 600 + 30);
+  EXPECT_NE(r.profiles[0].skipped.find("base side: timed out"), std::string::npos)
+      << r.profiles[0].skipped;
+}
+
 // A dump as Callgrind writes it at the benchmark's PauseTiming/FinishKeepRunning: f's own count.
 std::string dump(const char* trigger, int count) {
   return fmt::format(

@@ -678,6 +678,25 @@ TEST(Session, TimesComeFromTheClockTheSessionIsGiven) {
   EXPECT_NE(rounds[4].find("elapsed 50s, about 10s left"), std::string::npos) << rounds[4];
 }
 
+// The footer's "measured for" is the session's whole wall time: the profiles after the rounds
+// (here of a benchmark --why names) count as much as the rounds.
+TEST(Session, MeasuringTimeIncludesThePhasesAfterTheRounds) {
+  Fixture f;
+  testing::FakeClock clock;
+  const double start = clock.now_seconds();
+  f.fake.clock = &clock;
+  f.fake.run_seconds = 5;
+  f.fake.times = {{"BM_A", {100, 100}}};
+  f.setup.why = "BM_A";
+  Session session(
+      f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
+  session.run(f.results);
+  ASSERT_EQ(f.results.profiles.size(), 1u);  // profiled (its Callgrind run fails in this fake)
+  // Two builds, a warm-up and 4 rounds: 60 s; then Valgrind's probe and a Callgrind run.
+  EXPECT_GT(clock.now_seconds() - start, 60);
+  EXPECT_DOUBLE_EQ(f.results.measuring_seconds, clock.now_seconds() - start);
+}
+
 // With a budget (adaptive looks) there is a plan line, and a look that goes on says so.
 TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
   Fixture f;

@@ -124,6 +124,67 @@ TEST(ZeroConfig, AGuardItCannotSatisfySaysWhatToSet) {
   EXPECT_NE(notes[0].find("add the -D option"), std::string::npos) << notes[0];
 }
 
+// Shaped like CRoaring: an ON option guards CPM.cmake, which downloads while CMake configures.
+// Without a network the configure step fails on both sides; the note names the downloads and the
+// option that turns them off, in init's output and in the .benchpr.yml it writes.
+TEST(ZeroConfig, ConfigureTimeDownloadsAreNamedWithTheOptionThatTurnsThemOff) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(roaring C CXX)\n"
+             "option(ROARING_USE_CPM \"Use CPM to fetch dependencies\" ON)\n"
+             "if(ROARING_USE_CPM)\n  include(cmake/CPM.cmake)\n"
+             "  CPMAddPackage(NAME benchmark GITHUB_REPOSITORY google/benchmark)\nendif()\n"
+             "find_package(benchmark)\n"
+             "add_executable(bench b.cpp)\ntarget_link_libraries(bench benchmark::benchmark)\n");
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u) << ::testing::PrintToString(notes);
+  EXPECT_EQ(notes[0],
+            "the project downloads while CMake configures (CPM.cmake (include(cmake/CPM.cmake)) in "
+            "CMakeLists.txt, CPM.cmake (CPMAddPackage) in CMakeLists.txt): a build without network "
+            "access fails at configure time; -DROARING_USE_CPM=OFF turns them off (the option "
+            "guarding them): add it to the cmake command in `build:` with the dependencies "
+            "installed instead");
+  EXPECT_NE(suggest_config_yaml(dir.path()).find("# the project downloads while CMake configures"),
+            std::string::npos);
+}
+
+TEST(ZeroConfig, UnguardedDownloadsSayNoOptionGuardsThem) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\ninclude(FetchContent)\n"
+             "FetchContent_Declare(fmt URL https://example.com/fmt.tar.gz)\n"
+             "FetchContent_MakeAvailable(fmt)\n"
+             "ExternalProject_Add(zlib GIT_REPOSITORY https://example.com/zlib.git)\n"
+             "ExternalProject_Add(local SOURCE_DIR ${CMAKE_SOURCE_DIR}/local)\n"
+             "find_package(benchmark)\n"
+             "add_executable(b b.cpp)\ntarget_link_libraries(b benchmark::benchmark)\n");
+  const std::vector<std::string> notes = build_option_notes(dir.path());
+  ASSERT_EQ(notes.size(), 1u) << ::testing::PrintToString(notes);
+  EXPECT_NE(notes[0].find("(FetchContent_Declare in CMakeLists.txt, FetchContent_MakeAvailable in "
+                          "CMakeLists.txt, ExternalProject_Add with GIT_REPOSITORY in "
+                          "CMakeLists.txt)"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_NE(notes[0].find("no option guards them"), std::string::npos) << notes[0];
+}
+
+// A gated directory named bench* whose programs are not among the suites found is not named: the
+// notes speak of the gates of the suites benchpr will run.
+TEST(ZeroConfig, OnlyGatesOfTheSuitesFoundAreNamed) {
+  TempDir dir;
+  write_file(dir / "CMakeLists.txt",
+             "project(x)\noption(ENABLE_MICROBENCHMARKS \"other programs\" OFF)\n"
+             "find_package(benchmark)\nadd_subdirectory(bench)\n"
+             "if(ENABLE_MICROBENCHMARKS)\n  add_subdirectory(microbenchmarks)\nendif()\n");
+  write_file(dir / "bench/CMakeLists.txt",
+             "add_executable(b b.cpp)\ntarget_link_libraries(b benchmark::benchmark)\n");
+  write_file(dir / "microbenchmarks/CMakeLists.txt",
+             "add_executable(m m.cpp)\ntarget_link_libraries(m PRIVATE some_timer)\n");
+  EXPECT_TRUE(build_option_notes(dir.path()).empty())
+      << ::testing::PrintToString(build_option_notes(dir.path()));
+  EXPECT_EQ(zero_config(dir.path()).build, kCmakeBuild);
+}
+
 TEST(ZeroConfig, UngatedBenchmarksNeedNoOption) {
   TempDir dir;
   write_cmake_project(dir);

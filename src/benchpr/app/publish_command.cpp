@@ -113,9 +113,8 @@ int publish_command(const PublishOptions& options) {
   const int report_code = finish_report(report, posted, end, progress);
   // Publishing finishes what it was given: a file from an unfinished session (a merge missing a
   // shard) failed the job that wrote it, and is reported here as it is.
-  return comparison_exit_code(/*unfinished=*/false,
-                              fail_on_exit_code(options.fail_on, results, report.analysis),
-                              report_code);
+  return final_exit_code(results, /*unfinished=*/false,
+                         fail_on_exit_code(options.fail_on, results, report.analysis), report_code);
 }
 
 }  // namespace benchpr::app

@@ -2,6 +2,7 @@
 // every failure of the job (those files, the posting, a file not written) as one line on stderr.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,24 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
 // not post" (1). `fail_on` is never, regression or failed.
 int fail_on_exit_code(const std::string& fail_on, const Results& results, const Analysis& analysis);
 
+// Why a finished comparison measured nothing on either side, as one line that names what failed
+// and what to do; none when something was measured. Both sides failing to build says the build
+// does not work on this machine (a configure step that downloads without a network, a missing
+// package), not anything about the pull request; both built and no benchmark gave a value says
+// the suites do not run here. One side failing to build alone is a finding about that revision,
+// reported in the comment (exit 4 with --fail-on failed), and so is a shard given no work.
+std::optional<std::string> nothing_measured(const Results& results);
+
 // The exit code a comparison ends with, in one order for run, compare and publish: a session that
-// did not finish (kExitFailure: its verdicts are partial), then what --fail-on asks for (3 or 4:
-// what CI gates on; the job fails either way, and stderr names every failure of the end), then
-// a failure of the end itself (`report_code`, finish_report's: the Actions files, the posting, a
-// file not written), else kExitOk.
-int comparison_exit_code(bool unfinished, int fail_on_code, int report_code);
+// did not finish (kExitFailure: its verdicts are partial), then a comparison that measured
+// nothing (kExitSuiteFailed whatever --fail-on says: there is no reading to gate on), then what
+// --fail-on asks for (3 or 4: what CI gates on; the job fails either way, and stderr names every
+// failure of the end), then a failure of the end itself (`report_code`, finish_report's: the
+// Actions files, the posting, a file not written), else kExitOk.
+int comparison_exit_code(bool unfinished, bool measured_nothing, int fail_on_code, int report_code);
+
+// comparison_exit_code for `results`, with nothing_measured's line on stderr when it applies
+// (after the comment and the results file are written: nothing measured is lost).
+int final_exit_code(const Results& results, bool unfinished, int fail_on_code, int report_code);
 
 }  // namespace benchpr::app

@@ -197,8 +197,8 @@ int end_comparison(const Results& results, const ReportTargets& targets, const C
                      failures.write_errors.end())
     failures.write_errors.push_back(*earlier);
   const int report_code = finish_report(report, posted, failures, progress);
-  return comparison_exit_code(
-      !results.complete, fail_on_exit_code(end.fail_on, results, report.analysis), report_code);
+  return final_exit_code(results, !results.complete,
+                         fail_on_exit_code(end.fail_on, results, report.analysis), report_code);
 }
 
 }  // namespace benchpr::app

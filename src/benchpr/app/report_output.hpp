@@ -118,7 +118,8 @@ struct ComparisonEnd {
 // The end of a comparison: the report made from the results as stored (as_stored) and shown,
 // the recommendation line, the annotations, the posting, then the Actions files and every
 // failure on stderr (finish_report). Returns the exit code: kExitFailure for a comparison that
-// did not finish, else the code --fail-on asks for, else finish_report's.
+// did not finish, else kExitSuiteFailed for one that measured nothing (nothing_measured, its
+// line on stderr), else the code --fail-on asks for, else finish_report's.
 int end_comparison(const Results& results, const ReportTargets& targets, const ComparisonEnd& end,
                    const Progress& progress);
 

@@ -340,13 +340,17 @@ std::string spending_sentence(const Results& results) {
   int analysed = 0;
   for (const RoundPlan& p : results.plan)
     if (p.index < results.rounds_done && !p.warmup) ++analysed;
-  const double own = std::max(0.0, results.measuring_seconds - builds - rounds);
+  double profiles = 0;
+  for (const BenchmarkProfile& p : results.profiles) profiles += p.seconds;
+  const double own = std::max(0.0, results.measuring_seconds - builds - rounds - profiles);
   return fmt::format(
-      " Spent {} of the {} budget: builds {}, {} {}, benchpr's own work (copies, looks) {}.",
+      " Spent {} of the {} budget: builds {}, {} {}{}, benchpr's own work (copies, looks) {}.",
       format_duration(results.measuring_seconds), format_duration(budget), format_duration(builds),
       plural(static_cast<std::size_t>(analysed), "round", "rounds") +
           (analysed != results.rounds_done ? " and the warm-up" : ""),
-      format_duration(rounds), format_duration(own));
+      format_duration(rounds),
+      profiles > 0 ? ", profiles " + format_duration(profiles) : std::string(),
+      format_duration(own));
 }
 
 }  // namespace benchpr

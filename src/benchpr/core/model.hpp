@@ -467,8 +467,9 @@ struct Recommendation {
   RecommendationKind kind = RecommendationKind::Inconclusive;
   std::string reason;  // the sentence as plain text (names in backticks), for JSON and logs
   std::vector<TextPart> reason_parts;  // the same sentence, for rendering
-  // A regression beside an improvement: the headline names both, and the title says it is
-  // mixed rather than a plain "don't merge".
+  // A regression beside an improvement: the headline names both, and the title says "don't
+  // merge" (the kind, the exit code of --fail-on regression, the status) and that there are
+  // improvements too.
   bool mixed = false;
   // Benchmarks failed beside compared ones: the sentence reads the compared ones and names the
   // failures. A reading that would be a merge is `Failed` instead (a failure never leaves a

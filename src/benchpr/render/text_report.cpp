@@ -79,7 +79,7 @@ std::string pad_left(const std::string& text, std::size_t w) {
 
 struct Line {
   Verdict verdict;
-  std::array<std::string, 6> cells;  // verdict, name, base, PR, change, 95% CI
+  std::array<std::string, 6> cells;  // verdict, name, base, PR, change, CI (its level)
   std::string reason;                // after the CI: why inconclusive or failed
 };
 
@@ -107,6 +107,22 @@ std::string reason_of(const BenchmarkAnalysis& b, double run_threshold, std::siz
   else if (own)
     why += "; " + own_text;
   return why;
+}
+
+// The interval that decided the row, labelled with its level, as the markdown shows it: an
+// `unchanged` row's equivalence interval (90%, or an adaptive look's level), which the rule
+// tested against the threshold; the 95% CI otherwise; "exact" for an instruction count.
+std::string interval_cell(const BenchmarkAnalysis& b, const Analysis& analysis) {
+  if (is_instruction_analysis(b) && std::isfinite(b.change)) return "exact";
+  const bool equivalence =
+      b.verdict == Verdict::Unchanged && std::isfinite(b.eq_low) && std::isfinite(b.eq_high);
+  const double low = equivalence ? b.eq_low : b.ci_low;
+  const double high = equivalence ? b.eq_high : b.ci_high;
+  const std::string ci = format_ci(low, high);
+  if (!std::isfinite(low) || !std::isfinite(high)) return ci;
+  const double level =
+      equivalence ? (std::isfinite(b.eq_level) ? b.eq_level : analysis.equivalence_level) : 0.95;
+  return ci + " (" + format_level(level) + ")";
 }
 
 }  // namespace
@@ -145,7 +161,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   for (const BenchmarkAnalysis& b : analysis.benchmarks) family += std::isfinite(b.p) ? 1 : 0;
   std::vector<Line> lines;
   lines.push_back(
-      {Verdict::Inconclusive, {"verdict", "benchmark", "base", "PR", "change", "95% CI"}, ""});
+      {Verdict::Inconclusive, {"verdict", "benchmark", "base", "PR", "change", "CI (level)"}, ""});
   for (std::size_t i : order) {
     const BenchmarkAnalysis& b = analysis.benchmarks[i];
     std::string name = one_line(b.name, kNameMaxChars);
@@ -158,9 +174,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
                      {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
                       format_value(b.head_value, b.unit),
                       identical ? std::string("—") : format_change(b.change, b.better),
-                      identical                          ? std::string(kIdenticalProgramsCell)
-                      : count && std::isfinite(b.change) ? std::string("exact")
-                                                         : format_ci(b.ci_low, b.ci_high)},
+                      identical ? std::string(kIdenticalProgramsCell) : interval_cell(b, analysis)},
                      identical ? std::string() : reason_of(b, results.config.threshold, family)});
   }
   std::array<std::size_t, 6> w{};
@@ -207,7 +221,8 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   const Recommendation& rec = analysis.recommendation;
   out += "\n" +
          painted(recommendation_color(rec.kind),
-                 fmt::format("{}{}{}: {}", to_string(rec.kind), rec.mixed ? " (mixed)" : "",
+                 fmt::format("{}{}{}: {}", to_string(rec.kind),
+                             rec.mixed ? " (a regression, and also an improvement)" : "",
                              rec.incomplete ? " (incomplete)" : "", one_line(rec.reason, 400)),
                  color) +
          "\n";

@@ -738,7 +738,10 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
 }  // namespace
 
 std::string recommendation_title(const Recommendation& rec) {
-  if (rec.mixed) return "Mixed: weigh the regression against the improvement.";
+  // The words say what the kind and the exit code say: a regression makes it "don't merge",
+  // the improvement beside it does not make it a neutral "mixed".
+  if (rec.mixed && rec.kind == RecommendationKind::DoNotMerge)
+    return "Don't merge as is: it has a regression (and also an improvement).";
   // Benchmarks failed beside others that compared and read as a merge.
   if (rec.incomplete && rec.kind == RecommendationKind::Failed)
     return "Incomplete: no regression in what could be compared.";

@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -39,8 +41,10 @@ const SuiteConfig* google_benchmark_suite(const Config& c, const std::string& se
 struct SideProfile {
   std::optional<FunctionProfile> profile;  // per iteration
   double cpu_seconds = 0;                  // Callgrind's run, user and system
+  double wall_seconds = 0;                 // Callgrind's run
   std::string failure;
   bool interrupted = false;
+  bool stopped_at_deadline = false;  // killed when the time budget ran out, not by its timeout
 };
 
 // The profile per iteration of a job's two Callgrind processes, with the weights the count uses
@@ -109,7 +113,7 @@ std::optional<SideProfile> counted_run(const SealedRuns* counted, const std::str
 SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
                          const SuiteConfig& suite, const std::string& name,
                          const std::string& worktree, const std::string& work_dir, Side side,
-                         const std::string& valgrind, std::string& dir) {
+                         const std::string& valgrind, double deadline_seconds, std::string& dir) {
   SideProfile out;
   std::error_code ec;
   fs::create_directories(work_dir, ec);
@@ -126,13 +130,24 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
   spec.command = callgrind_job_script(suite, config, name, worktree, dir, valgrind);
   const double timeout = config.timeout_for(suite);
   spec.timeout_seconds = timeout > 0 ? 2 * timeout + 30 : 0;
+  // A profile's cost is not known beforehand: what is left of the budget bounds it.
+  const bool by_deadline = deadline_seconds > 0 &&
+                           (spec.timeout_seconds <= 0 || deadline_seconds < spec.timeout_seconds);
+  if (by_deadline) spec.timeout_seconds = deadline_seconds;
   spec.scrub_env = config.scrub_env;
   spec.tail_bytes = exec::kMessageTailBytes;
   const exec::ProcessResult p = processes.run(spec);
   out.cpu_seconds = p.user_seconds + p.system_seconds;
+  out.wall_seconds = p.wall_seconds;
   if (p.interrupted) {
     out.interrupted = true;
     out.failure = "interrupted";
+    return out;
+  }
+  if (p.timed_out && by_deadline) {
+    out.stopped_at_deadline = true;
+    out.failure = fmt::format("stopped after {}, when the time budget ran out",
+                              format_duration(spec.timeout_seconds));
     return out;
   }
   if (!p.ok()) {
@@ -222,7 +237,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
   double heaviest = 0;  // the dearest benchmark so far: what the next one may cost
   double cpu = 0;
   int profiled = 0;
-  int over_budget = 0;
+  std::vector<std::string> over_budget;  // the benchmarks the budget left unprofiled
   int reused = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const ProfileRequest& req = requests[i];
@@ -252,22 +267,36 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
                                   "the time budget was spent: {} left, a profile takes "
                                   "about {}",
                                   format_duration(left), format_duration(heaviest));
-      ++over_budget;
+      over_budget.push_back(req.name);
       results.profiles.push_back(std::move(b));
       continue;
     }
     const double t0 = now();
+    // What is left of the budget for this benchmark's two runs (0: no budget).
+    double left = setup.seconds_left >= 0 ? std::max(setup.seconds_left - spent, 0.0) : 0;
     for (Side side : {Side::Base, Side::Head}) {
       if (b.from_counts) break;
       std::string dir;
       SideProfile s = profile_side(processes, results.config, *suite, req.name,
                                    side == Side::Base ? setup.base_dir : setup.head_dir,
-                                   setup.work_dir, side, setup.valgrind, dir);
+                                   setup.work_dir, side, setup.valgrind, left, dir);
       cpu += s.cpu_seconds;
       if (s.interrupted) return false;
+      if (setup.seconds_left >= 0) left = std::max(left - s.wall_seconds, 0.0);
+      const char* side_word = side == Side::Base ? "base" : "PR";
+      if (s.stopped_at_deadline) {
+        b.skipped = fmt::format("the time budget was spent: the {} side's Callgrind run was {}",
+                                side_word, s.failure);
+        over_budget.push_back(req.name);
+        break;
+      }
       if (!s.profile) {
-        b.skipped = fmt::format("{} side: {} (log: {}/log)", side == Side::Base ? "base" : "PR",
-                                s.failure, dir);
+        b.skipped = fmt::format("{} side: {} (log: {}/log)", side_word, s.failure, dir);
+        break;
+      }
+      if (side == Side::Base && setup.seconds_left >= 0 && left <= 0) {
+        b.skipped = "the time budget was spent after the base side's Callgrind run";
+        over_budget.push_back(req.name);
         break;
       }
       sides[side == Side::Base ? 0 : 1] = std::move(s.profile);
@@ -288,8 +317,14 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     results.profiles.push_back(std::move(b));
     if (exec::interrupt_requested()) return false;
   }
-  if (over_budget > 0)
-    progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled", over_budget));
+  if (!over_budget.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < over_budget.size() && i < 5; ++i)
+      names += (i ? ", " : "") + over_budget[i];
+    if (over_budget.size() > 5) names += fmt::format(" and {} more", over_budget.size() - 5);
+    progress(fmt::format("  the time budget is spent: {} benchmark(s) not profiled: {}",
+                         over_budget.size(), names));
+  }
   progress(fmt::format(
       "  profiled {} of {} benchmark(s) in {} ({} of CPU time){}", profiled, requests.size(),
       format_duration(spent), format_duration(cpu),

@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -57,6 +62,7 @@ void Session::run(Results& results) {
   if (!setup_.resume) {
     clean_unbuilt_worktrees(results);
     discard_suspect_build_trees(results);
+    discard_build_trees_of_another_build(results);
   }
   try {
     if (setup_.resume)
@@ -135,6 +141,99 @@ void Session::discard_suspect_build_trees(const Results& results) {
         side_name(side), removed, why));
   }
   fs::remove(void_marker, ec);
+}
+
+namespace {
+
+// What decides how a build tree is configured: the build command, and the variables of the
+// environment that configure steps read (a compiler, its flags, where packages are found).
+std::string build_key(const Config& config) {
+  std::string command;  // one line: a command of several lines keeps them as "\n"
+  for (char c : config.build) command += c == '\n' ? std::string("\\n") : std::string(1, c);
+  std::string key = "build: " + command + "\n";
+  for (const char* name :
+       {"CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "CMAKE_PREFIX_PATH",
+        "CMAKE_GENERATOR", "CMAKE_BUILD_TYPE", "PKG_CONFIG_PATH"}) {
+    if (const char* value = std::getenv(name)) key += std::string(name) + "=" + value + "\n";
+  }
+  return key;
+}
+
+std::optional<std::string> read_small_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The first line of two keys that differs, in words: "the build command changed (was `a`)" or
+// "CXX changed (was `g++`)".
+std::string key_change(const std::string& before, const std::string& now) {
+  const auto lines = [](const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      const auto at = line.find(line.rfind("build: ", 0) == 0 ? ':' : '=');
+      if (at == std::string::npos) continue;
+      out[line.substr(0, at)] = line.substr(at + (line[at] == ':' ? 2 : 1));
+    }
+    return out;
+  };
+  const auto was = lines(before);
+  const auto is = lines(now);
+  const auto shown = [](const std::string& v) {
+    return "`" + (v.size() > 200 ? v.substr(0, 200) + "…" : v) + "`";
+  };
+  std::set<std::string> names;
+  for (const auto& [k, v] : was) names.insert(k);
+  for (const auto& [k, v] : is) names.insert(k);
+  for (const std::string& name : names) {
+    const auto a = was.find(name);
+    const auto b = is.find(name);
+    if (a != was.end() && b != is.end() && a->second == b->second) continue;
+    const std::string what = name == "build" ? "the build command" : name;
+    if (a == was.end()) return what + " is set now (" + shown(b->second) + ")";
+    if (b == is.end()) return what + " is no longer set (was " + shown(a->second) + ")";
+    return what + " changed (was " + shown(a->second) + ", now " + shown(b->second) + ")";
+  }
+  return "the build's configuration changed";
+}
+
+}  // namespace
+
+void Session::discard_build_trees_of_another_build(const Results& results) {
+  if (setup_.records_dir.empty() || results.config.build.empty() || setup_.skip_build) return;
+  const std::string key = build_key(results.config);
+  for (Side side : {Side::Base, Side::Head}) {
+    const std::string& dir = side == Side::Base ? setup_.base_dir : setup_.head_dir;
+    const std::string record =
+        setup_.records_dir + (side == Side::Base ? "/base.build-key" : "/head.build-key");
+    const std::optional<std::string> before = read_small_file(record);
+    const std::size_t outputs = untracked_state(dir).size();
+    if (outputs > 0) {
+      if (before == key) {
+        progress_(fmt::format(
+            "reusing the {}'s build tree from an earlier comparison ({} file(s) in {}, made by "
+            "the same build command): an incremental build; delete the work directory to build "
+            "from clean",
+            side_name(side), outputs, dir));
+      } else {
+        const std::string why = before ? key_change(*before, key) + " since it was built"
+                                       : "no record of the build command that made it";
+        const std::size_t removed = remove_untracked_files(dir);
+        progress_(fmt::format(
+            "discarded the build outputs in the {}'s worktree ({} file(s)): {}; it is configured "
+            "and built afresh",
+            side_name(side), removed, why));
+      }
+    }
+    try {
+      file_system_.write_atomically(record, key);
+    } catch (const StoreError& e) {
+      progress_(std::string("warning: ") + e.what());
+    }
+  }
 }
 
 void Session::run_measuring(Results& results) {
@@ -344,6 +443,9 @@ void Session::run_rounds_and_finish(Results& results) {
 
 void Session::finish(Results& results) {
   finish_failures(results);
+  // The session's whole wall time, the phases after the rounds (the profiles) included: what
+  // the footer states as "measured for", against the budget.
+  results.measuring_seconds = now_seconds() - started_;
   results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
   persist(results);
 }

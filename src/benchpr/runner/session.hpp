@@ -66,7 +66,9 @@ struct SessionSetup {
   // The work directory's own records ("" = none): `void`, written when a comparison ends void
   // (a side's files changed under it), and `base.built`/`head.built`, each build tree's state
   // right after its build. The next session discards a build tree whose record it cannot
-  // match before it builds (see discard_suspect_build_trees).
+  // match before it builds (see discard_suspect_build_trees). `base.build-key`/`head.build-key`:
+  // the build command (and the compiler variables of the environment) that made each build
+  // tree (see discard_build_trees_of_another_build).
   std::string records_dir;
   // --time-identical: time the suites whose programs are identical on both sides too (an A/A
   // comparison of the machine's noise); by default they are `unchanged` without a round.
@@ -172,6 +174,10 @@ class Session {
   // Before the builds: a build tree the other side's code could have poisoned (after a void
   // comparison, or holding files dated in the future) is discarded, so the build starts clean.
   void discard_suspect_build_trees(const Results& results);
+  // Before the builds: a build tree made by another build command (or with other compilers or
+  // flags in the environment) is discarded, so a changed configuration is configured afresh
+  // instead of a stale cache silently winning; one that is reused is said to be.
+  void discard_build_trees_of_another_build(const Results& results);
   // A resumed session's checks before it measures: the suites' programs hashed again and
   // compared with the digests the file recorded after the builds (TamperError on a difference).
   void verify_resumed_programs(Results& results);

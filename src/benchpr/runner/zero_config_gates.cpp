@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -14,11 +16,57 @@ namespace benchpr::runner::zero_config_detail {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// What downloads at configure time in command `c`, in the project's spelling; "" for nothing.
+std::string configure_download(const CMakeCommand& c) {
+  const auto upper_words = [&] {
+    std::vector<std::string> out;
+    for (std::string_view w : cmake_words(c.args)) {
+      std::string u(w);
+      for (char& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      out.push_back(std::move(u));
+    }
+    return out;
+  };
+  if (c.name == "cpmaddpackage") return "CPM.cmake (CPMAddPackage)";
+  if (c.name == "cpmfindpackage") return "CPM.cmake (CPMFindPackage)";
+  if (c.name == "cpmdeclarepackage") return "CPM.cmake (CPMDeclarePackage)";
+  if (c.name == "include") {
+    const std::vector<std::string> words = upper_words();
+    if (!words.empty() && words[0].find("CPM") != std::string::npos)
+      return "CPM.cmake (include(" + std::string(cmake_words(c.args)[0]) + "))";
+    return "";
+  }
+  if (c.name == "fetchcontent_declare") return "FetchContent_Declare";
+  if (c.name == "fetchcontent_makeavailable") return "FetchContent_MakeAvailable";
+  if (c.name == "externalproject_add") {
+    for (const std::string& w : upper_words())
+      if (w == "URL" || w == "GIT_REPOSITORY") return "ExternalProject_Add with " + w;
+    return "";
+  }
+  if (c.name == "file") {
+    const std::vector<std::string> words = upper_words();
+    if (!words.empty() && words[0] == "DOWNLOAD") return "file(DOWNLOAD)";
+  }
+  return "";
+}
+
+}  // namespace
+
 // option()s, and if() guards around benchmark directories and executables, of one CMake file
 // (`dir` relative to the project, "" at the root).
 void scan_cmake_gates(const std::string& text, const std::string& dir, Project& project) {
   std::vector<std::string> guards;  // the enclosing conditions, outermost first
   for (const CMakeCommand& c : cmake_commands(text)) {
+    if (std::string download = configure_download(c); !download.empty()) {
+      std::string condition;
+      for (const std::string& g : guards) condition += (condition.empty() ? "" : " AND ") + g;
+      project.downloads.push_back({std::move(download),
+                                   dir.empty() ? "CMakeLists.txt" : dir + "/CMakeLists.txt",
+                                   std::move(condition)});
+      continue;
+    }
     if (c.name == "option") {
       const std::vector<std::string_view> words = cmake_words(c.args);
       if (words.empty()) continue;
@@ -57,14 +105,17 @@ void scan_cmake_gates(const std::string& text, const std::string& dir, Project& 
 
 namespace {
 
-// The gates that keep a benchmark from being built: around a directory named bench* or holding
-// a benchmark target, or around a benchmark target itself.
+// The gates that keep a benchmark from being built: around a directory holding a benchmark
+// target the scan found, or around such a target itself. Only when it found none, around a
+// directory named bench* (the best guess left); otherwise a gate of a directory whose programs
+// are not among the suites (a microbenchmarks/ of other programs) would be named for nothing.
 std::vector<BuildGate> benchmark_gates(const Project& project) {
   std::vector<BuildGate> found;
   for (const BuildGate& gate : project.gates) {
     bool counts = false;
     if (!gate.subdir.empty()) {
-      counts = lower(fs::path(gate.subdir).filename().string()).find("bench") != std::string::npos;
+      counts = project.targets.empty() &&
+               lower(fs::path(gate.subdir).filename().string()).find("bench") != std::string::npos;
       for (const BenchTarget& t : project.targets)
         counts = counts || t.dir == gate.subdir || t.dir.starts_with(gate.subdir + "/");
     } else {
@@ -111,6 +162,50 @@ std::vector<std::string> options_to_enable(const BuildGate& gate, const Project&
   return picked;
 }
 
+// "CMakeLists.txt downloads at configure time (CPM.cmake (CPMAddPackage) …): a build without
+// network access fails there; -DROARING_USE_CPM=OFF turns them off …", one note for the project:
+// the option that guards the downloads when one does, else what to do.
+std::optional<std::string> download_note(const Project& project) {
+  if (project.downloads.empty()) return std::nullopt;
+  std::vector<std::string> whats;
+  std::set<std::string> options;  // ON options that guard a download
+  bool unguarded = false;
+  for (const ConfigureDownload& d : project.downloads) {
+    std::string what = d.what + " in " + d.file;
+    if (std::find(whats.begin(), whats.end(), what) == whats.end()) whats.push_back(what);
+    bool guarded = false;
+    const std::vector<std::string> words = condition_words(d.condition);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const auto option = project.options.find(words[i]);
+      if (option == project.options.end() || !option->second) continue;
+      if (i > 0 && words[i - 1] == "NOT") continue;
+      options.insert(words[i]);
+      guarded = true;
+    }
+    unguarded = unguarded || !guarded;
+  }
+  std::string listed;
+  for (std::size_t i = 0; i < whats.size() && i < 3; ++i) listed += (i ? ", " : "") + whats[i];
+  if (whats.size() > 3) listed += fmt::format(" and {} more", whats.size() - 3);
+  std::string note = fmt::format(
+      "the project downloads while CMake configures ({}): a build without network access fails "
+      "at configure time",
+      listed);
+  if (!options.empty()) {
+    std::string flags;
+    for (const std::string& o : options) flags += (flags.empty() ? "" : " ") + ("-D" + o + "=OFF");
+    note += fmt::format(
+        "; {} turns {} off (the option{} guarding them): add it to the cmake command in `build:` "
+        "with the dependencies installed instead",
+        flags, unguarded ? "some of them" : "them", options.size() == 1 ? "" : "s");
+  } else {
+    note +=
+        "; no option guards them: give the runner network access, or point CMake at "
+        "installed dependencies in `build:`";
+  }
+  return note;
+}
+
 }  // namespace
 
 BuildOptions build_options(const Project& project) {
@@ -139,6 +234,8 @@ BuildOptions build_options(const Project& project) {
             gate.what, gate.condition));
     }
   }
+  if (std::optional<std::string> note = download_note(project))
+    result.notes.push_back(std::move(*note));
   return result;
 }
 

@@ -29,12 +29,21 @@ struct BuildGate {
   std::string subdir;  // for add_subdirectory: the directory added, relative to the project
 };
 
+// A step that downloads while CMake configures (CPM.cmake, FetchContent, ExternalProject with a
+// URL or a repository, file(DOWNLOAD)): a build without network access fails there.
+struct ConfigureDownload {
+  std::string what;       // "CPMAddPackage", "FetchContent_Declare", "file(DOWNLOAD)", ...
+  std::string file;       // the CMake file, relative to the project
+  std::string condition;  // the if() around it, as written; "" when none
+};
+
 struct Project {
   bool cmake = false;           // CMakeLists.txt at the root
   bool uses_benchmark = false;  // some CMake file uses Google Benchmark
   std::vector<BenchTarget> targets;
   std::map<std::string, bool> options;  // option(NAME "..." ON|OFF): NAME -> default
   std::vector<BuildGate> gates;
+  std::vector<ConfigureDownload> downloads;
   std::optional<std::string> jmh_module;  // directory of the pom.xml that uses JMH ("" = root)
   std::string jmh_jar = "benchmarks.jar";
 };
