@@ -96,6 +96,9 @@ TEST_F(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) 
 
   // The steps: 1 → 3 (over the unbuilt 2) about +10%, 4 → 5 about −20%, each with an interval
   // that excludes 0; the steps of the notes-only commits are small whatever the machine does.
+  // Six rounds of mean times on a shared runner scatter a step by several points (a CI run read
+  // 4 → 5 as −26%, interval −33 … −19%), so "about" is ±10 points: still far from the other
+  // step and from 0.
   const auto step = [&](int from, int to) -> const json* {
     for (const json& p : b["pairs"])
       if (p["from"] == from && p["to"] == to && !p.contains("failure")) return &p;
@@ -105,12 +108,12 @@ TEST_F(Bisect, FiveCommitsBothStepsNamedTheUnbuiltCommitSkippedWithinTheBudget) 
   ASSERT_NE(plus10, nullptr) << b.dump(1);
   const json& v3 = (*plus10)["values"].at(0);
   EXPECT_EQ(v3["name"], "BM_Work");
-  EXPECT_NEAR(v3["change"].get<double>(), 0.10, 0.04) << b.dump(1);
+  EXPECT_NEAR(v3["change"].get<double>(), 0.10, 0.08) << b.dump(1);
   EXPECT_GT(v3["ci"][0].get<double>(), 0) << b.dump(1);
   const json* minus20 = step(4, 5);
   ASSERT_NE(minus20, nullptr) << b.dump(1);
   const json& v5 = (*minus20)["values"].at(0);
-  EXPECT_NEAR(v5["change"].get<double>(), -0.20, 0.05) << b.dump(1);
+  EXPECT_NEAR(v5["change"].get<double>(), -0.20, 0.10) << b.dump(1);
   EXPECT_LT(v5["ci"][1].get<double>(), 0) << b.dump(1);
   for (const auto& [from, to] : {std::pair{0, 1}, std::pair{3, 4}}) {
     const json* same = step(from, to);
