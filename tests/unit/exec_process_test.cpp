@@ -146,6 +146,34 @@ TEST_F(ExecProcessTest, CapturesStdoutAndStderrInOrder) {
   EXPECT_EQ(r.output_tail, "out\nerr\nagain\n");
 }
 
+// A long run says it is alive: the callback comes while the child runs, with the lines it has
+// printed so far, and never after it ended. The child waits for a file the test writes from the
+// callback, so no timing decides the outcome.
+TEST_F(ExecProcessTest, ALongRunSaysItIsStillRunningWithTheLinesSoFar) {
+  const std::string done = dir_ / "seen";
+  ProcessSpec s = spec("echo one; echo two; while [ ! -e '" + done + "' ]; do sleep 0.05; done");
+  s.timeout_seconds = 60;
+  s.still_running_seconds = 0.2;
+  std::vector<std::pair<double, std::size_t>> calls;
+  s.on_still_running = [&](double seconds, std::size_t lines) {
+    calls.emplace_back(seconds, lines);
+    if (lines == 2) testing::write_file(done, "");
+  };
+  const ProcessResult r = runner_.run(s);
+  EXPECT_TRUE(r.ok()) << r.output_tail;
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.back().second, 2u);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_GE(calls[i].first, 0.2 * static_cast<double>(i + 1) - 1e-3) << i;
+    if (i > 0) {
+      EXPECT_GE(calls[i].second, calls[i - 1].second);
+    }
+  }
+  const std::size_t after_exit = calls.size();
+  EXPECT_TRUE(runner_.run(spec("true")).ok());
+  EXPECT_EQ(calls.size(), after_exit);  // a run without the callback never calls it
+}
+
 TEST_F(ExecProcessTest, RunsInTheWorkingDirectory) {
   testing::write_file(dir_ / "marker.txt", "here\n");
   ProcessResult r = runner_.run(spec("cat marker.txt"));

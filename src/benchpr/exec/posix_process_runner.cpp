@@ -131,6 +131,7 @@ class OutputSink {
 
   void append(const char* data, std::size_t size) {
     total_ += size;
+    lines_ += static_cast<std::size_t>(std::count(data, data + size, '\n'));
     if (log_fd_ >= 0) log(data, size);
     if (tail_bytes_ == 0) return;
     tail_.append(data, size);
@@ -161,6 +162,7 @@ class OutputSink {
   }
 
   std::size_t total() const { return total_; }
+  std::size_t lines() const { return lines_; }
 
  private:
   void log(const char* data, std::size_t size) {
@@ -185,6 +187,7 @@ class OutputSink {
   std::size_t log_head_bytes_;
   std::size_t log_tail_bytes_;
   std::size_t total_ = 0;   // bytes the child printed
+  std::size_t lines_ = 0;   // newlines among them
   std::size_t logged_ = 0;  // of them, written to the log
   std::string tail_;
   std::string log_tail_;  // printed after the log's head, not written yet
@@ -246,6 +249,11 @@ Clock::time_point supervise(pid_t pid, int output_fd, const ProcessSpec& spec,
   const auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
 
+  const bool says_still_running = spec.on_still_running && spec.still_running_seconds > 0;
+  const auto still_running_every = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::min(std::max(spec.still_running_seconds, 0.01), 1e8)));
+  Clock::time_point still_running_at = start + still_running_every;
+
   enum class Kill { kNone, kTermSent, kKillSent } kill_stage = Kill::kNone;
   Clock::time_point term_sent_at;
   bool pipe_open = true;
@@ -287,6 +295,13 @@ Clock::time_point supervise(pid_t pid, int output_fd, const ProcessSpec& spec,
       }
     }
 
+    if (says_still_running && !exited && kill_stage == Kill::kNone) {
+      if (now >= still_running_at) {
+        spec.on_still_running(std::chrono::duration<double>(now - start).count(), sink.lines());
+        while (still_running_at <= now) still_running_at += still_running_every;
+      }
+      next_event = std::min(next_event, still_running_at);
+    }
     int timeout_ms = milliseconds_until(next_event, now);
     if (pidfd.get() < 0 && !exited) timeout_ms = std::min(timeout_ms, kPollCapWithoutPidfdMs);
 

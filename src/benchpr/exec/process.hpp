@@ -48,6 +48,11 @@ struct ProcessSpec {
   // The log keeps at most this much: the first and the last half, with a line saying how much
   // was cut between them (a run printing 60 MB once wrote 60 MB of log, every round).
   std::size_t log_max_bytes = 16u << 20;
+  // While the process runs, `on_still_running(seconds so far, lines printed so far)` is called
+  // every `still_running_seconds` (0 or no function: never), so a long silent run (a suite's
+  // warm-up of hundreds of benchmarks) can say it is alive. Called on the calling thread.
+  double still_running_seconds = 0;
+  std::function<void(double seconds, std::size_t lines)> on_still_running;
 };
 
 struct ProcessResult {

@@ -206,6 +206,8 @@ class Session {
   // The part of a round's time that does not shrink with the benchmarks it runs (process
   // starts, the library's own set-up), for the cost of a round after a look closed some.
   static constexpr double kFixedRoundShare = 0.2;
+  // A suite's run that takes longer than this prints a "still running" line this often.
+  static constexpr double kStillRunningSeconds = 60;
   // The round design: the repetitions benchpr asks for (0: the config's), each benchmark's
   // within-process variance at the reference min time, from the base side's runs only (sum and
   // count, by series key), the design every analysed round ran at, and benchpr's own time spent
@@ -228,6 +230,14 @@ class Session {
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's, or identical on both sides
   std::optional<std::string> write_error_;
+  // The suite run started last (what an interruption cut short, for the stop reason).
+  struct StartedRun {
+    std::string suite;
+    Side side = Side::Base;
+    int round = 0;
+    double started = 0;
+  };
+  std::optional<StartedRun> last_run_;
   std::string persist_buffer_;  // the results file's text, reused from one round to the next
   SeriesIndex series_index_;
   std::unique_ptr<SuiteFiles> files_;  // set once both sides are built

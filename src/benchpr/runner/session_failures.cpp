@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/duration.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
@@ -94,6 +95,18 @@ void Session::mark_interrupted(Results& results, int round) {
   results.complete = false;
   const std::string signal = exec::signal_name(exec::interrupt_signal());
   results.stop_reason = signal.empty() ? "interrupted" : "interrupted by " + signal;
+  // Name what was running: a comment whose rounds never finished otherwise only lists every
+  // benchmark as not measured.
+  if (last_run_ && last_run_->round == round && keep < results.plan.size()) {
+    int warmups = 0;
+    for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+    const std::string where = results.plan[keep].warmup
+                                  ? fmt::format("warm-up round {}", round + 1)
+                                  : fmt::format("round {}", round - warmups + 1);
+    results.stop_reason += fmt::format(" in {}, {} into the {}'s run of {}", where,
+                                       format_duration(now_seconds() - last_run_->started),
+                                       side_name(last_run_->side), last_run_->suite);
+  }
 }
 
 }  // namespace benchpr::runner

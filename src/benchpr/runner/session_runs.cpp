@@ -133,6 +133,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
                                 Side side, int position, const std::vector<std::string>& only) {
   RunRecord rec = new_record(round, suite, side, position);
   rec.started = now_seconds() - started_;
+  last_run_ = StartedRun{suite.name, side, round.index, now_seconds()};
   const std::unique_ptr<formats::Format> format = formats::make_format(suite);
   const std::string stem = run_file_stem(results, round, suite, side);
   const std::string out_path = fmt::format("{}/{}.json", setup_.out_dir, stem);
@@ -190,6 +191,13 @@ exec::ProcessSpec Session::process_spec(const Config& c, const SuiteConfig& suit
   spec.log_path = fmt::format("{}/{}.log", setup_.log_dir, stem);
   file_system_.remove(spec.log_path);
   spec.tail_bytes = cmd.reads_file ? exec::kRunTailBytes : formats::kMaxInputBytes;
+  // One run of a large suite (its warm-up above all, at the library's default min time) can
+  // take minutes; the progress says it is alive rather than nothing at all.
+  spec.still_running_seconds = kStillRunningSeconds;
+  spec.on_still_running = [this, name = suite.name, side](double seconds, std::size_t lines) {
+    progress_(fmt::format("  {} {}: still running, {} so far ({} lines of output)", side_name(side),
+                          name, format_duration(seconds), lines));
+  };
   return spec;
 }
 
