@@ -161,7 +161,7 @@ Results make_results(const Shape& shape, std::uint64_t seed = 42) {
   }
   r.rounds_done = total;
   r.complete = true;
-  r.stop_reason = "all rounds done";
+  r.stop = {StopKind::PlanDone, 10, {}};
   r.measuring_seconds = clock;
   r.overhead_seconds = 0.8;
   if (shape.budget) blank_after_decisions(r);

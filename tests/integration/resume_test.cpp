@@ -276,17 +276,27 @@ TEST(ResumeTrust, RefusesAComparisonThatEndedVoid) {
   commit_slower_pr(repo);
   TempDir out;
   const std::string results = out / "results.json";
-  json doc = json::parse(interrupted_after_a_round(repo, results));
-  doc["stop_reason"] =
+  const json interrupted = json::parse(interrupted_after_a_round(repo, results));
+  const std::string why =
       "the base's benchmark executable ./bench_bin changed after its build (SHA-256 1 then, 2 "
       "now): code run by the PR rewrote it between rounds; the comparison is void";
-  { std::ofstream(results) << doc.dump(); }
-  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
-  ASSERT_TRUE(resumed.wait_for(120));
-  EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
-  EXPECT_NE(resumed.ending().err.find("that comparison ended void"), std::string::npos)
-      << resumed.ending().err;
-  EXPECT_EQ(resumed.ending().err.find("resuming"), std::string::npos) << resumed.ending().err;
+  // As benchpr writes a void comparison (the reason's kind), and as a file from before the kind
+  // was recorded said it (the sentence only).
+  json with_kind = interrupted;
+  with_kind["stop_reason"] = why;
+  with_kind["stop"] = {{"kind", "void"}, {"count", 0}, {"detail", why}};
+  json sentence_only = interrupted;
+  sentence_only["stop_reason"] = why;
+  sentence_only.erase("stop");
+  for (const json& doc : {with_kind, sentence_only}) {
+    { std::ofstream(results) << doc.dump(); }
+    BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+    ASSERT_TRUE(resumed.wait_for(120));
+    EXPECT_EQ(resumed.ending().exit_code, 2) << resumed.ending().err;
+    EXPECT_NE(resumed.ending().err.find("that comparison ended void"), std::string::npos)
+        << resumed.ending().err;
+    EXPECT_EQ(resumed.ending().err.find("resuming"), std::string::npos) << resumed.ending().err;
+  }
 }
 
 // (c) Before: the file's rounds cut to those done ended the comparison there, on whatever values

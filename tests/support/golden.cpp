@@ -65,7 +65,7 @@ Results golden_session(int rounds) {
   for (int i = 0; i < rounds; ++i) r.plan.push_back({i + 1, false, kFirsts[i % 10]});
   r.rounds_done = rounds + 1;
   r.complete = true;
-  r.stop_reason = "all rounds done";
+  r.stop = {StopKind::PlanDone, 10, {}};
   r.measuring_seconds = 300;
   return r;
 }

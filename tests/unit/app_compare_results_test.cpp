@@ -128,7 +128,7 @@ TEST(CompareResults, AGoogleBenchmarkFileIsOneProcessOneRound) {
     EXPECT_EQ(s.base[0], s.head[0]) << s.name;
   }
   EXPECT_GT(compared, 0);
-  EXPECT_EQ(r.stop_reason, "read 1 base and 1 PR run from files");
+  EXPECT_EQ(describe(r.stop), "read 1 base and 1 PR run from files");
 }
 
 // command_names.json: two commands run 3 times each. hyperfine starts a command afresh for
@@ -174,7 +174,7 @@ TEST(CompareResults, FilesOfBothSidesArePairedIntoRoundsInOrder) {
     EXPECT_EQ(s.head.size(), 3u) << s.name;
     EXPECT_TRUE(is_missing(s.base[2])) << s.name;  // the base has no third run
   }
-  EXPECT_EQ(r.stop_reason, "read 2 base and 3 PR runs from files");
+  EXPECT_EQ(describe(r.stop), "read 2 base and 3 PR runs from files");
 }
 
 TEST(CompareResults, OneToolPerComparison) {

@@ -131,7 +131,7 @@ Results both_builds_failed() {
     b.log_tail = "CMake Error: could not download CPM.cmake";
     r.builds.push_back(b);
   }
-  r.stop_reason = "build failed";
+  r.stop = {StopKind::BuildFailed, 0, {}};
   return r;
 }
 

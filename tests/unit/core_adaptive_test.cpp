@@ -167,7 +167,7 @@ TEST_F(AdaptiveTest, StopsWhenEveryBenchmarkIsDecided) {
   const LookStep s =
       step_after_look(StoppingRule::every(10), recorded(plan_), r, false, kInf, kTenSeconds);
   EXPECT_TRUE(s.stop);
-  EXPECT_EQ(s.stop_reason, "every benchmark was decided after 10 rounds");
+  EXPECT_EQ(describe(s.stop_reason), "every benchmark was decided after 10 rounds");
   EXPECT_EQ(s.outcome, "every benchmark is decided");
   EXPECT_EQ(r.rounds, 10);
   EXPECT_TRUE(s.open.empty());
@@ -182,7 +182,7 @@ TEST_F(AdaptiveTest, ContinuesWithOnlyTheOpenBenchmarks) {
   const LookStep s = step_after_look(StoppingRule::every(10), recorded(plan_),
                                      read_looks(results_, plan_, 0), false, 3600, kTenSeconds);
   EXPECT_FALSE(s.stop);
-  EXPECT_EQ(s.stop_reason, "");
+  EXPECT_TRUE(s.stop_reason.empty());
   EXPECT_EQ(s.outcome, "measuring only those");
   EXPECT_EQ(s.open, (std::vector<std::size_t>{1}));
   EXPECT_EQ(s.runnable, (std::vector<std::size_t>{1}));
@@ -198,7 +198,8 @@ TEST_F(AdaptiveTest, WhatCannotSettleInTheRoundsLeftIsMeasuredNoFurther) {
   EXPECT_TRUE(s.stop);
   EXPECT_EQ(s.unsettled, 1);
   EXPECT_TRUE(s.runnable.empty());
-  EXPECT_EQ(s.stop_reason, "the 1 still open could not settle in the rounds the budget affords");
+  EXPECT_EQ(describe(s.stop_reason),
+            "the 1 still open could not settle in the rounds the budget affords");
   // A design that measures on keeps it.
   StoppingRule on = StoppingRule::every(10);
   on.stop_unsettlable = false;
@@ -213,7 +214,8 @@ TEST_F(AdaptiveTest, RoundsCutShortByTheDeadlineStopAsABudgetSpent) {
   const LookStep s = step_after_look(StoppingRule::every(10), recorded(plan_),
                                      read_looks(results_, plan_, 0), true, 3600, kTenSeconds);
   EXPECT_TRUE(s.stop);
-  EXPECT_EQ(s.stop_reason, "the budget was spent");
+  EXPECT_EQ(s.stop_reason.kind, StopKind::BudgetSpent);
+  EXPECT_EQ(describe(s.stop_reason), "the budget was spent");
   EXPECT_EQ(s.outcome, "the budget is spent");
 }
 
@@ -226,7 +228,7 @@ TEST_F(AdaptiveTest, TheLastLookOfTheHorizonStopsThere) {
   const LookStep s = step_after_look(rule, recorded(plan_), read_looks(results_, plan_, 2), false,
                                      kInf, kTenSeconds);
   EXPECT_TRUE(s.stop);
-  EXPECT_EQ(s.stop_reason, "30 rounds, the most the plan looks at");
+  EXPECT_EQ(describe(s.stop_reason), "30 rounds, the most the plan looks at");
 }
 
 TEST(AdaptiveStep, ARoundsPriceHasAFixedShareAndAShareForEachOpenBenchmark) {
@@ -264,7 +266,7 @@ TEST(AdaptiveStep, NoLookWhenTheBudgetIsSpentOrTheHorizonReached) {
   // 15 s buys one round: not a whole AB/BA block.
   const LookPlan spent = plan_look(rule, {}, 0, 15, kTenSeconds, 2);
   EXPECT_FALSE(spent.look);
-  EXPECT_EQ(spent.stop_reason, "the budget was spent");
+  EXPECT_EQ(spent.stop_reason.kind, StopKind::BudgetSpent);
   const LookPlan over = plan_look(rule, {}, 0, -30, kTenSeconds, 2);
   EXPECT_FALSE(over.look);
   // One stage at its horizon: nothing more, whatever the budget.
@@ -273,7 +275,8 @@ TEST(AdaptiveStep, NoLookWhenTheBudgetIsSpentOrTheHorizonReached) {
   at_horizon.information = 1;
   const LookPlan done = plan_look(rule, {at_horizon}, 100, 1e9, kTenSeconds, 1);
   EXPECT_FALSE(done.look);
-  EXPECT_EQ(done.stop_reason, "100 rounds, the most the plan looks at");
+  EXPECT_EQ(done.stop_reason, (StopReason{StopKind::MostRounds, 100, {}}));
+  EXPECT_EQ(describe(done.stop_reason), "100 rounds, the most the plan looks at");
 }
 
 TEST_F(AdaptiveTest, TheLookAnalysesAtItsOwnLevel) {

@@ -197,7 +197,7 @@ TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 3, 0.10, 0.08, 0.12));
   b.pairs.push_back(timed(0, 1, 0.001, -0.01, 0.012));
-  b.stop_reason = "the budget was spent";
+  b.stop = {StopKind::BudgetSpent, 0, {}};
   const BisectReport r = attribute(b);
   const BisectFinding& f = r.findings.at(0);
   EXPECT_EQ(plain_text(f.line),
@@ -213,7 +213,7 @@ TEST(Bisect, NoBudgetLeftNothingMeasuredAndSaidSo) {
   Bisection b = chain(4, "time");
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 4, 0.10, 0.08, 0.12));
-  b.stop_reason = "the budget was spent (0s left, a comparison takes about 20s)";
+  b.stop = {StopKind::BudgetSpent, 0, "0s left, a comparison takes about 20s"};
   const BisectReport r = attribute(b);
   EXPECT_EQ(plain_text(r.findings.at(0).line),
             "not measured between `a000000 commit 0` and `a400000 commit 4` (the budget ran out)");
@@ -327,7 +327,7 @@ TEST(BisectJson, TheSearchRoundTripsAndABadIndexIsRefusedByName) {
   b.pairs[1].seconds = 31.5;
   b.budget_seconds = 300;
   b.seconds = 31.5;
-  b.stop_reason = "the budget was spent";
+  b.stop = {StopKind::BudgetSpent, 0, {}};
   const nlohmann::json j = bisection_to_json(b);
   const Bisection back = bisection_from_json(j);
   EXPECT_EQ(bisection_to_json(back), j);

@@ -169,7 +169,7 @@ Results identical_session() {
   same.run = "build/bench";
   r.config.suites = {same};
   r.complete = true;
-  r.stop_reason = "the benchmark programs are byte-identical: no rounds to run";
+  r.stop = {StopKind::IdenticalPrograms, 0, {}};
   for (const char* name : {"BM_A", "BM_B/64"}) {
     BenchmarkSeries s;
     s.suite = "same";

@@ -26,9 +26,9 @@ constexpr int kBenchmarks = 10;
 
 // One process of one side: what each of its repetitions takes, before the noise.
 struct ProcessShape {
-  double level = 1;   // every repetition times this (a slow mode, a process slowed as a whole)
-  double stall = 0;   // share of repetitions that stall ...
-  double stalled = 1;  // ... and take this times as long
+  double level = 1;      // every repetition times this (a slow mode, a process slowed as a whole)
+  double stall = 0;      // share of repetitions that stall ...
+  double stalled = 1;    // ... and take this times as long
   double spread = 0.01;  // the repetitions' own noise (log SD)
   double noise = -1;     // the process's noise (log SD); negative: write_runs' process_noise
 };
@@ -95,7 +95,8 @@ TEST(MeanTime, APullRequestThatMovesHalfItsRunsIntoASlowerModeIsNotMerged) {
     const Written w = write_runs(
         [](int b, Side side, int round) {
           ProcessShape p;
-          if (b == 0 && side == Side::Head) p.level = ((round * 7 + 3) % 10 < 5 ? 1.10 : 1.0) * 1.01;
+          if (b == 0 && side == Side::Head)
+            p.level = ((round * 7 + 3) % 10 < 5 ? 1.10 : 1.0) * 1.01;
           return p;
         },
         seed);
@@ -151,8 +152,7 @@ TEST(MeanTime, ProcessesThePullRequestSlowsAsAWholeStayInTheComparison) {
   expect_not_hidden(w);
   EXPECT_GT(w.first().change, 0.02);
   bool named = false;
-  for (const Note& n : w.analysis.notes)
-    named |= contains(n.plain(), "kept in the comparison");
+  for (const Note& n : w.analysis.notes) named |= contains(n.plain(), "kept in the comparison");
   EXPECT_TRUE(named) << (w.analysis.notes.empty() ? "" : w.analysis.notes.back().plain());
 }
 

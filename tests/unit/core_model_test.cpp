@@ -24,7 +24,7 @@ TEST(SameComparison, KeepsWhatNamesTheComparisonAndNothingMeasured) {
   r.runs = {RunRecord{}};
   r.rounds_done = 1;
   r.complete = true;
-  r.stop_reason = "all 1 rounds done";
+  r.stop = {StopKind::PlanDone, 1, {}};
 
   const Results s = same_comparison(r);
   EXPECT_EQ(s.tool_version, "1.2.3");
@@ -43,7 +43,7 @@ TEST(SameComparison, KeepsWhatNamesTheComparisonAndNothingMeasured) {
   EXPECT_TRUE(s.runs.empty());
   EXPECT_EQ(s.rounds_done, 0);
   EXPECT_FALSE(s.complete);
-  EXPECT_EQ(s.stop_reason, "");
+  EXPECT_TRUE(s.stop.empty());
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ Results sample() {
   r.series.push_back(s);
   r.rounds_done = 3;
   r.complete = false;
-  r.stop_reason = "interrupted by SIGTERM";
+  r.stop = {StopKind::Interrupted, 0, "by SIGTERM"};
   r.measuring_seconds = 42.5;
   r.overhead_seconds = 0.25;
   r.workflow_run_url = "https://github.com/acme/widgets/actions/runs/1";
@@ -129,7 +129,8 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_TRUE(is_missing(b.series[0].head[0]));
   EXPECT_EQ(b.rounds_done, 3);
   EXPECT_FALSE(b.complete);
-  EXPECT_EQ(b.stop_reason, "interrupted by SIGTERM");
+  EXPECT_EQ(b.stop, (StopReason{StopKind::Interrupted, 0, "by SIGTERM"}));
+  EXPECT_EQ(describe(b.stop), "interrupted by SIGTERM");
 }
 
 // Every string is capped where it is written, under the readers' limit: a commit subject, a
@@ -153,13 +154,13 @@ TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
   a.runs[1].failure = huge;
   a.runs[1].log_tail = invalid;
   a.builds[1].failure = huge;
-  a.stop_reason = huge;
+  a.stop.detail = huge;
   a.pull_request->title = huge;
   a.workflow_run_url = huge;
   Bisection b;
   b.method = "time";
   b.commits = {{kBaseSha, huge, false, ""}, {kHeadSha, huge, true, huge}};
-  b.stop_reason = huge;
+  b.stop.detail = huge;
   a.bisect = b;
   const std::string text = results_to_string(a);
   Results r;
@@ -168,7 +169,7 @@ TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
        {&r.head.subject, &r.base.subject, &r.base.spec, &r.config.suites[0].name,
         &r.series[0].suite, &r.series[0].name, &r.series[0].unit, &r.series[0].head_failure,
         &r.runs[0].suite, &r.runs[1].failure, &r.runs[1].log_tail, &r.builds[1].failure,
-        &r.stop_reason, &r.pull_request->title, &r.workflow_run_url}) {
+        &r.stop.detail, &r.pull_request->title, &r.workflow_run_url}) {
     EXPECT_LE(s->size(), limit);
     EXPECT_GE(s->size(), limit - 8);
     EXPECT_EQ(s->substr(s->size() - 3), "\u2026");
@@ -183,11 +184,11 @@ TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
   Results c = sample();
   c.head.subject = std::string(limit - 2, 'y') + "é";
   c.series[0].name = std::string(limit, 'n');
-  c.stop_reason = std::string(limit, 's');
+  c.stop.detail = std::string(limit, 's');
   const Results d = results_from_string(results_to_string(c));
   EXPECT_EQ(d.head.subject, c.head.subject);
   EXPECT_EQ(d.series[0].name, c.series[0].name);
-  EXPECT_EQ(d.stop_reason, c.stop_reason);
+  EXPECT_EQ(d.stop, c.stop);
 }
 
 // The schema names the top-level fields the readers read; the scanner passes over every other
@@ -504,7 +505,7 @@ TEST(ResultsJson, StringsAreEscapedAndMadeValidUtf8) {
   r.series.push_back(r.series[0]);
   r.series[0].name = "BM_caf\xc3\xa9/\xe2\x82\xac";  // valid UTF-8: copied
   r.series[1].name = "BM_\xc3\xa9\n\"x\"\\\x01";     // escapes after a non-ASCII one
-  r.stop_reason = "done \xc3\xa9 \xff\xfe end";      // ill-formed after a valid one
+  r.stop.detail = "done \xc3\xa9 \xff\xfe end";      // ill-formed after a valid one
   const std::string text = results_to_string(r);
   EXPECT_NE(text.find("\"BM_caf\xc3\xa9/\xe2\x82\xac\""), std::string::npos);
   EXPECT_NE(text.find("\"BM_\xc3\xa9"
@@ -515,7 +516,7 @@ TEST(ResultsJson, StringsAreEscapedAndMadeValidUtf8) {
   const Results back = results_from_string(text);
   EXPECT_EQ(back.series[0].name, r.series[0].name);
   EXPECT_EQ(back.series[1].name, r.series[1].name);
-  EXPECT_EQ(back.stop_reason, "done \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd end");
+  EXPECT_EQ(back.stop.detail, "done \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd end");
 }
 
 // Measured values are written as printf's %.10g would (the format the file documents), whatever

@@ -51,7 +51,7 @@ Results shard(int index) {
   }
   r.rounds_done = 5;
   r.complete = true;
-  r.stop_reason = "all 5 rounds done";
+  r.stop = {StopKind::PlanDone, 5, {}};
   r.measuring_seconds = 10.0 * index;
   return r;
 }
@@ -121,7 +121,8 @@ TEST(ShardMerge, MissingShardMakesAPartialComparisonThatSaysWhat) {
   EXPECT_EQ(out.not_measured, std::vector<std::string>{"gb/BM_B"});
   const Results& m = out.merged;
   EXPECT_FALSE(m.complete);
-  EXPECT_EQ(m.stop_reason, "shard 2 of 3 is missing; 1 benchmark not measured");
+  EXPECT_EQ(m.stop.kind, StopKind::ShardsMissing);
+  EXPECT_EQ(describe(m.stop), "shard 2 of 3 is missing; 1 benchmark not measured");
   ASSERT_EQ(m.series.size(), 4u);
   EXPECT_EQ(m.series[3].name, "BM_B");
   EXPECT_EQ(m.series[3].head_failure, "not measured: shard 2 of 3 is missing");
@@ -167,7 +168,7 @@ TEST(ShardMerge, FailedShardListsItsBenchmarks) {
   broken.builds[1].ok = false;
   broken.builds[1].failure = "exit code 2";
   broken.series.clear();
-  broken.stop_reason = "build failed";
+  broken.stop = {StopKind::BuildFailed, 0, {}};
   const MergeOutcome out =
       merge_shards({{"s1.json", broken}, {"s2.json", shard(2)}, {"s3.json", shard(3)}});
   EXPECT_EQ(out.not_measured, (std::vector<std::string>{"gb/BM_A", "gb/BM_D"}));

@@ -76,7 +76,7 @@ Bisection search(const Results& r) {
   b.budget_seconds = 480;
   b.seconds = 176;
   b.complete = true;
-  b.stop_reason = "every step needed was measured";
+  b.stop = {StopKind::StepsDone, 0, {}};
   return b;
 }
 

@@ -120,7 +120,7 @@ TEST(RenderGolden, IdenticalPrograms) {
   r.plan.clear();
   r.rounds_done = 0;
   r.measuring_seconds = 0;
-  r.stop_reason = "the benchmark programs are byte-identical: no rounds to run";
+  r.stop = {StopKind::IdenticalPrograms, 0, {}};
   for (const char* name : {"BM_Sort/8", "BM_Sort/1024", "BM_Hash/64"})
     r.series.push_back(untimed("", name));
   r.identical_suites = {""};
@@ -167,7 +167,7 @@ TEST(RenderGolden, BuildFailed) {
   r.plan.clear();
   r.rounds_done = 0;
   r.measuring_seconds = 0;
-  r.stop_reason = "build failed";
+  r.stop = {StopKind::BuildFailed, 0, {}};
   BuildResult base_build{Side::Base, true, 83, "", ""};
   BuildResult head_build{Side::Head, false, 41.5, "exit code 2", "", FailureKind::ExitCode};
   head_build.log_tail =
@@ -190,7 +190,7 @@ TEST(RenderGolden, HostileNames) {
   r.machine.cpu = "<b>Evil</b> CPU @ 3.0GHz";
   r.workflow_run_url = "https://github.com/x/y/actions/runs/1) [click](javascript:alert(1)";
   r.complete = false;
-  r.stop_reason = "stopped by <b>html</b> for @someone in #7";
+  r.stop = {StopKind::Unknown, 0, "stopped by <b>html</b> for @someone in #7"};
   const char* names[] = {"<img src=x onerror=alert(1)>",
                          "</details>",
                          "a|b",
@@ -233,7 +233,7 @@ TEST(RenderGolden, PartialRun) {
   Results r = session();
   r.complete = false;
   r.rounds_done = 7;  // the warm-up and 6 of the 10 planned rounds
-  r.stop_reason = "interrupted by SIGTERM";
+  r.stop = {StopKind::Interrupted, 0, "by SIGTERM"};
   r.config_changed_by_head = true;
   add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.002, .noise = 0.003, .seed = 31});
   add(r, {.name = "BM_Tls/4096", .level = 45100, .effect = 0.013, .noise = 0.002, .seed = 32});

@@ -59,7 +59,7 @@ TEST(RenderNotes, AHostileNameStaysInsideItsSpan) {
 TEST(RenderNotes, NotesTheRendererWordsItselfAppearOnce) {
   Results r;
   r.complete = false;
-  r.stop_reason = "interrupted by SIGTERM";
+  r.stop = {StopKind::Interrupted, 0, "by SIGTERM"};
   r.config_changed_by_head = true;
   Analysis a = with_note("demo");
   a.notes.emplace_back(NoteKind::Partial, "Partial results: 6 of 10 analysed rounds ran (x).");

@@ -427,7 +427,7 @@ TEST(Session, ASelectionTooLongForOneCommandLineRunsInSeveralProcesses) {
     return w;
   };
   f.run();
-  ASSERT_TRUE(f.results.complete) << f.results.stop_reason;
+  ASSERT_TRUE(f.results.complete) << describe(f.results.stop);
   for (const RunRecord& r : f.results.runs) EXPECT_TRUE(r.ok) << r.failure;
   EXPECT_EQ(f.results.series.size(), mine.size());  // the other shard's benchmarks: not run
   for (const BenchmarkSeries& s : f.results.series)
@@ -738,8 +738,7 @@ TEST(Session, AdaptiveLooksGoPastTheHorizonWhileTheBudgetAffordsRounds) {
   Session session(
       f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
   session.run(f.results);
-  EXPECT_EQ(f.results.stop_reason.rfind("every benchmark was decided after ", 0), 0u)
-      << f.results.stop_reason;
+  EXPECT_EQ(f.results.stop.kind, StopKind::Decided) << describe(f.results.stop);
   ASSERT_GT(f.results.looks.size(), 10u);
   double alpha = 0, eq = 0;
   for (const LookRecord& l : f.results.looks) {
@@ -775,7 +774,8 @@ TEST(Session, AdaptiveLooksStopMeasuringWhatCannotSettleWithinTheBudget) {
   Session session(
       f.fake, f.setup, [&f](const std::string& l) { f.progress.push_back(l); }, clock);
   session.run(f.results);
-  EXPECT_EQ(f.results.stop_reason,
+  EXPECT_EQ(f.results.stop, (StopReason{StopKind::CannotSettle, 1, {}}));
+  EXPECT_EQ(describe(f.results.stop),
             "the 1 still open could not settle in the rounds the budget affords");
   std::string log;
   for (const std::string& line : f.progress) log += line + "\n";
@@ -894,7 +894,7 @@ TEST(Session, AResumedSessionRunsItsRoundsAtTheDesignInForce) {
   cut.looks.resize(1);
   cut.rounds_done = keep;
   cut.complete = false;
-  cut.stop_reason.clear();
+  cut.stop = {};
   for (BenchmarkSeries& s : cut.series) {
     s.base.resize(static_cast<std::size_t>(keep));
     s.head.resize(static_cast<std::size_t>(keep));
@@ -940,7 +940,8 @@ TEST(Session, BuildFailureStopsBeforeAnyRound) {
   EXPECT_EQ(f.results.builds[0].failure_kind, FailureKind::None);
   EXPECT_NE(f.results.builds[1].log_tail.find("expected ';'"), std::string::npos);
   EXPECT_TRUE(f.results.runs.empty());
-  EXPECT_EQ(f.results.stop_reason, "build failed");
+  EXPECT_EQ(f.results.stop.kind, StopKind::BuildFailed);
+  EXPECT_EQ(describe(f.results.stop), "build failed");
 }
 
 }  // namespace

@@ -195,7 +195,7 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
   // What one comparison costs: the comparison's builds at first, then the last one's time.
   double cost = 0;
   for (const BuildResult& build : results.builds) cost += build.seconds;
-  b.stop_reason = "every step needed was measured";
+  b.stop = {StopKind::StepsDone, 0, {}};
   b.complete = true;
   for (int step = 1;; ++step) {
     const std::optional<BisectProbe> probe = next_probe(b);
@@ -203,13 +203,14 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
     const double left = b.budget_seconds - (now_seconds() - started);
     if (left <= 0 || left < cost) {
       b.complete = false;
-      b.stop_reason = fmt::format("the budget was spent ({} left, a comparison takes about {})",
-                                  format_duration(std::max(left, 0.0)), format_duration(cost));
+      b.stop = {StopKind::BudgetSpent, 0,
+                fmt::format("{} left, a comparison takes about {}",
+                            format_duration(std::max(left, 0.0)), format_duration(cost))};
       break;
     }
     if (exec::interrupt_requested()) {
       b.complete = false;
-      b.stop_reason = "interrupted";
+      b.stop = {StopKind::Interrupted, 0, {}};
       break;
     }
     const BisectCommit& from = b.commits[static_cast<std::size_t>(probe->from)];
@@ -252,7 +253,7 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
       // A worktree changed under a build (TamperError): this comparison is void, the search
       // ends with what it measured before.
       b.complete = false;
-      b.stop_reason = e.what();
+      b.stop = {StopKind::Void, 0, e.what()};
       break;
     }
 
@@ -272,19 +273,19 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
                            build.failure));
     }
     if (pair.failure.empty() && !r.complete) {
-      pair.failure = r.stop_reason.empty() ? "did not finish" : r.stop_reason;
+      pair.failure = r.stop.empty() ? "did not finish" : describe(r.stop);
     }
     if (pair.failure.empty()) pair.values = target_values(analyse_session(r), b);
     b.pairs.push_back(std::move(pair));
-    if (!r.complete && b.pairs.back().failure.rfind("interrupted", 0) == 0) {
+    if (!r.complete && r.stop.kind == StopKind::Interrupted) {
       b.complete = false;
-      b.stop_reason = "interrupted";
+      b.stop = {StopKind::Interrupted, 0, {}};
       break;
     }
   }
   b.seconds = now_seconds() - started;
   progress(fmt::format("bisect: {} comparisons in {}: {}", b.pairs.size() - 1,
-                       format_duration(b.seconds), b.stop_reason));
+                       format_duration(b.seconds), describe(b.stop)));
   results.bisect = std::move(b);
 }
 

@@ -64,7 +64,7 @@ int compare_command(const CompareOptions& options) {
   const Results results = results_from_files(input);
   const Progress progress(in_github_actions());
   progress.line(fmt::format("compared {} with {}: {} ({} format)", results.base.spec,
-                            results.head.spec, results.stop_reason,
+                            results.head.spec, describe(results.stop),
                             to_string(results.config.suites[0].format)));
 
   ComparisonEnd end;

@@ -269,8 +269,9 @@ Results results_from_files(const CompareInput& input) {
   }
   r.rounds_done = static_cast<int>(rounds);
   r.complete = true;
-  r.stop_reason = fmt::format("read {} base and {} PR run{} from files", base_runs, head_runs,
-                              head_runs == 1 ? "" : "s");
+  r.stop = {
+      StopKind::ReadFromFiles, 0,
+      fmt::format("{} base and {} PR run{}", base_runs, head_runs, head_runs == 1 ? "" : "s")};
   return r;
 }
 

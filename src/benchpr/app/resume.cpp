@@ -41,7 +41,7 @@ Results read_resumable(const std::string& path) {
     throw UserError(fmt::format(
         "--resume {}: this comparison is complete ({}); nothing to resume (run without --resume "
         "for a new one)",
-        path, r.stop_reason.empty() ? "finished" : r.stop_reason));
+        path, r.stop.empty() ? "finished" : describe(r.stop)));
   }
   if (r.builds.size() < 2 || !r.builds[0].ok || !r.builds[1].ok) {
     throw UserError(fmt::format(
@@ -122,13 +122,16 @@ Results check_resumable(const std::string& path, Results resumed, const Results&
 }
 
 void refuse_void(const std::string& path, const Results& resumed, bool void_marker) {
-  const bool file_says = resumed.stop_reason.find("comparison is void") != std::string::npos;
+  // A file written before the reason's kind was recorded says so only in its sentence.
+  const bool file_says = resumed.stop.kind == StopKind::Void ||
+                         (resumed.stop.kind == StopKind::Unknown &&
+                          resumed.stop.detail.find("comparison is void") != std::string::npos);
   if (!file_says && !void_marker) return;
   throw UserError(fmt::format(
       "--resume {}: that comparison ended void ({}): a side's files changed under it, so none "
       "of its rounds can be trusted; run the comparison again without --resume",
       path,
-      file_says ? resumed.stop_reason
+      file_says ? describe(resumed.stop)
                 : "the work directory records it, though the file no longer says so"));
 }
 

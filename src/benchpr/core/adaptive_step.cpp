@@ -59,9 +59,8 @@ LookPlan plan_look(const StoppingRule& rule, const std::vector<LookRecord>& look
                        rule.two_stages ? rule.horizon : 0, reachable);
   if (!out.look) {
     const int last = rule.last_round(looks);
-    out.stop_reason = analysed_done >= last
-                          ? fmt::format("{} rounds, the most the plan looks at", last)
-                          : "the budget was spent";
+    out.stop_reason = analysed_done >= last ? StopReason{StopKind::MostRounds, last, {}}
+                                            : StopReason{StopKind::BudgetSpent, 0, {}};
   }
   return out;
 }
@@ -96,20 +95,19 @@ LookStep step_after_look(const StoppingRule& rule, const std::vector<LookRecord>
   out.stop = true;
   if (still == 0) {
     out.outcome = "every benchmark is decided";
-    out.stop_reason = fmt::format("every benchmark was decided after {} rounds", readings.rounds);
+    out.stop_reason = {StopKind::Decided, readings.rounds, {}};
     return out;
   }
   if (out.runnable.empty() && !cut && !readings.cut_short && information < 1) {
     out.outcome = "stopping";
-    out.stop_reason =
-        fmt::format("the {} still open could not settle in the rounds the budget affords", still);
+    out.stop_reason = {StopKind::CannotSettle, still, {}};
     return out;
   }
   if (cut || readings.cut_short || information >= 1) {
     const bool at_horizon = !cut && !readings.cut_short && look && look->rounds >= last;
     out.outcome = at_horizon ? "the most rounds the plan looks at" : "the budget is spent";
-    out.stop_reason = at_horizon ? fmt::format("{} rounds, the most the plan looks at", last)
-                                 : "the budget was spent";
+    out.stop_reason = at_horizon ? StopReason{StopKind::MostRounds, last, {}}
+                                 : StopReason{StopKind::BudgetSpent, 0, {}};
     return out;
   }
   out.stop = false;

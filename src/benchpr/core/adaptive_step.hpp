@@ -54,7 +54,7 @@ struct StoppingRule {
 // Before rounds: the next look, or why there is none (then the session ends there).
 struct LookPlan {
   std::optional<LookRecord> look;
-  std::string stop_reason;  // set when there is no look
+  StopReason stop_reason;  // set when there is no look
 };
 // `looks` are the looks so far, `analysed_done` the analysed rounds they read, `seconds_left`
 // the budget left (may be <= 0), `open` the benchmarks the next rounds run.
@@ -67,8 +67,8 @@ struct LookStep {
   std::vector<std::size_t> runnable;  // of those, the ones the next rounds run
   int unsettled = 0;                  // open ones that cannot settle in the rounds left
   bool stop = false;
-  std::string stop_reason;  // for the results (set when stopping)
-  std::string outcome;      // for the progress line: "every benchmark is decided", ...
+  StopReason stop_reason;  // for the results (set when stopping)
+  std::string outcome;     // for the progress line: "every benchmark is decided", ...
 };
 // `readings` is read_looks up to `look` (the look just run), `cut` whether its rounds were cut
 // short by the deadline, `seconds_left` the budget left, `price` the price of a round now.

@@ -403,8 +403,8 @@ BisectFinding find(const Bisection& b, const BisectTarget& t) {
     s.text(" and ");
     s.code(commit_label(commit(b, g.to)));
     if (!g.measured)
-      s.text(b.stop_reason.rfind("the budget", 0) == 0 ? " (the budget ran out)"
-                                                       : " (the search stopped early)");
+      s.text(b.stop.kind == StopKind::BudgetSpent ? " (the budget ran out)"
+                                                  : " (the search stopped early)");
   }
   if (f.steps.empty() && f.gaps.empty()) {
     next_clause();
@@ -451,7 +451,7 @@ BisectReport attribute(const Bisection& b) {
     list_commits(s, b, r.skipped, "and");
     s.text(".");
   }
-  if (!b.complete && !b.stop_reason.empty()) s.text(" Stopped early: " + b.stop_reason + ".");
+  if (!b.complete && !b.stop.empty()) s.text(" Stopped early: " + describe(b.stop) + ".");
   r.summary = std::move(s).take();
   return r;
 }

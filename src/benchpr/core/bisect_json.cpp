@@ -1,6 +1,7 @@
 #include "benchpr/core/bisect_json.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,25 @@ int index(const json& j, const char* key, const std::string& where, std::size_t 
   if (v < 0 || v >= static_cast<long long>(commits))
     fail(where + "." + key, fmt::format("expected a commit index in [0, {}]", commits - 1));
   return static_cast<int>(v);
+}
+
+// The reason as data; a search recorded before the kind was (or with a kind this version does
+// not know) keeps its sentence as an Unknown reason's detail.
+StopReason stop_from(const json& j, const std::string& where) {
+  StopReason s;
+  const auto it = j.find("stop");
+  const std::optional<StopKind> kind =
+      it != j.end() && it->is_object() ? kStopKindNames.parse(text(*it, "kind", where + ".stop"))
+                                       : std::nullopt;
+  if (!kind) {
+    s.detail = text(j, "stop_reason", where);
+    return s;
+  }
+  s.kind = *kind;
+  const double count = number(*it, "count", where + ".stop");
+  s.count = std::isfinite(count) && count >= 0 && count <= 1e9 ? static_cast<int>(count) : 0;
+  s.detail = text(*it, "detail", where + ".stop");
+  return s;
 }
 
 double interval_end(const json& j, std::size_t i, const std::string& where) {
@@ -196,7 +216,11 @@ json bisection_to_json(const Bisection& b) {
             {"budget_seconds", b.budget_seconds},
             {"seconds", b.seconds},
             {"complete", b.complete},
-            {"stop_reason", b.stop_reason}};
+            {"stop_reason", describe(b.stop)},
+            {"stop",
+             {{"kind", std::string(kStopKindNames.name(b.stop.kind))},
+              {"count", b.stop.count},
+              {"detail", b.stop.detail}}}};
   // Its reader's limit, lower than the results file's: commit subjects are untrusted text.
   JsonTextWriter::cap_strings(j, kMaxText);
   return j;
@@ -221,7 +245,7 @@ Bisection bisection_from_json(const json& j) {
   b.seconds = number(j, "seconds", w);
   if (!std::isfinite(b.seconds)) b.seconds = 0;
   b.complete = flag(j, "complete", w);
-  b.stop_reason = text(j, "stop_reason", w);
+  b.stop = stop_from(j, w);
   return b;
 }
 

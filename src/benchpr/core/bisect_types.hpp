@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "benchpr/core/stop_reason.hpp"
+
 namespace benchpr {
 
 // A commit of the chain: [0] is the comparison's base, the last is the PR's head.
@@ -58,7 +60,7 @@ struct Bisection {
   double budget_seconds = 0;  // what was left of the comparison's budget for the search
   double seconds = 0;         // what the search spent
   bool complete = false;      // every step the search needed was measured
-  std::string stop_reason;    // "every step measured", "the budget was spent", ...
+  StopReason stop;            // StepsDone, BudgetSpent, Interrupted, Void
 };
 
 }  // namespace benchpr

@@ -16,6 +16,7 @@
 #include "benchpr/core/format_kind.hpp"
 #include "benchpr/core/hot_code.hpp"
 #include "benchpr/core/profile.hpp"
+#include "benchpr/core/stop_reason.hpp"
 
 namespace benchpr {
 
@@ -361,7 +362,7 @@ struct Results {
   std::vector<BenchmarkSeries> series;
   int rounds_done = 0;      // rounds completed, warm-up included
   bool complete = false;    // false while running, or when interrupted (partial results)
-  std::string stop_reason;  // "all rounds done", "interrupted by SIGTERM", "budget spent", ...
+  StopReason stop;          // why the rounds ended (describe() makes its sentence)
   double measuring_seconds = 0;
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
   std::optional<TimePlan> time_plan;

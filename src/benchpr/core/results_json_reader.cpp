@@ -91,6 +91,25 @@ const json& get_array(const json& obj, const char* key, const std::string& where
   return a;
 }
 
+// The stop reason as data; a file from before the kind was recorded, or with a kind this version
+// does not know, keeps its sentence as an Unknown reason's detail.
+StopReason read_stop(const json& j, const std::string& where) {
+  StopReason s;
+  const auto it = j.find("stop");
+  const std::optional<StopKind> kind =
+      it != j.end() && it->is_object()
+          ? kStopKindNames.parse(get_string(*it, "kind", where + ".stop", false))
+          : std::nullopt;
+  if (!kind) {
+    s.detail = get_string(j, "stop_reason", where, false);
+    return s;
+  }
+  s.kind = *kind;
+  s.count = static_cast<int>(get_int(*it, "count", where + ".stop", 0, 1 << 30, 0));
+  s.detail = get_string(*it, "detail", where + ".stop", false);
+  return s;
+}
+
 // `commit`: the origin is two revisions, so the SHA must be a commit's; otherwise it is "".
 RevisionInfo read_revision(const json& j, const std::string& where, bool commit) {
   RevisionInfo r{get_string(j, "spec", where, false), get_string(j, "sha", where, commit),
@@ -530,7 +549,7 @@ void read_trailer(const json& j, Results& r) {
   r.rounds_done = static_cast<int>(
       get_int(j, "rounds_done", "document", 0, static_cast<long long>(r.plan.size()), 0));
   r.complete = get_bool(j, "complete", "document", false);
-  r.stop_reason = get_string(j, "stop_reason", "document", false);
+  r.stop = read_stop(j, "document");
   r.measuring_seconds = get_number(j, "measuring_seconds", "document", 0);
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);

@@ -337,7 +337,13 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   w.top("complete");
   w.raw(r.complete ? "true" : "false");
   w.top("stop_reason");
-  w.string(r.stop_reason);
+  w.string(describe(r.stop));
+  // The reason as data, for the readers that decide on it; the sentence above is for people
+  // and for readers older than the kind.
+  w.top("stop");
+  w.dom({{"kind", std::string(kStopKindNames.name(r.stop.kind))},
+         {"count", r.stop.count},
+         {"detail", r.stop.detail}});
   w.top("measuring_seconds");
   w.number(r.measuring_seconds);
   w.top("overhead_seconds");

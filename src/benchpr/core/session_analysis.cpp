@@ -26,9 +26,9 @@ Analysis read_session(const Results& results) {
     const bool all_identical =
         !a.benchmarks.empty() &&
         std::all_of(a.benchmarks.begin(), a.benchmarks.end(), decided_by_identical_programs);
-    if (results.complete && !results.stop_reason.empty() && !all_identical) {
+    if (results.complete && !results.stop.empty() && !all_identical) {
       a.notes.push_back("Stopped after " + std::to_string(a.analysed_rounds) +
-                        " analysed rounds: " + results.stop_reason + "." +
+                        " analysed rounds: " + describe(results.stop) + "." +
                         spending_sentence(results));
     }
     return a;

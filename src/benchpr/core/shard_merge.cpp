@@ -81,7 +81,7 @@ std::optional<std::string> shard_problem(const Results& r) {
   for (const BuildResult& b : r.builds)
     if (!b.ok)
       return "the " + std::string(b.side == Side::Base ? "base" : "PR") + " failed to build";
-  if (!r.complete) return r.stop_reason.empty() ? "stopped early" : r.stop_reason;
+  if (!r.complete) return r.stop.empty() ? "stopped early" : describe(r.stop);
   return std::nullopt;
 }
 
@@ -155,7 +155,7 @@ class ShardMerger {
     rec.workflow_run_url = r.workflow_run_url;
     const std::optional<std::string> problem = shard_problem(r);
     rec.complete = !problem;
-    rec.status = problem ? *problem : r.stop_reason;
+    rec.status = problem ? *problem : describe(r.stop);
     if (problem) {
       problems_[k] = fmt::format("shard {} of {} {}", k, info_.count,
                                  r.complete ? "failed: " + *problem : "stopped: " + *problem);
@@ -200,14 +200,15 @@ class ShardMerger {
   void state_completeness() {
     m_.complete = problems_.empty();
     if (m_.complete) {
-      m_.stop_reason = fmt::format("{} shards merged, all complete", info_.count);
+      m_.stop = {StopKind::ShardsMerged, info_.count, {}};
       return;
     }
     std::string list;
     for (const auto& [k, why] : problems_)
       list += (k == problems_.begin()->first ? "" : "; ") + why;
-    m_.stop_reason = fmt::format("{}; {} benchmark{} not measured", list, out_.not_measured.size(),
-                                 out_.not_measured.size() == 1 ? "" : "s");
+    m_.stop = {StopKind::ShardsMissing, 0,
+               fmt::format("{}; {} benchmark{} not measured", list, out_.not_measured.size(),
+                           out_.not_measured.size() == 1 ? "" : "s")};
   }
 
  private:

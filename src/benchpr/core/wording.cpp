@@ -135,9 +135,8 @@ int planned_rounds(const Results& results) {
   return planned == 0 ? results.config.rounds : planned;
 }
 
-std::string_view stopped_because(const Results& results) {
-  return results.stop_reason.empty() ? std::string_view("stopped early")
-                                     : std::string_view(results.stop_reason);
+std::string stopped_because(const Results& results) {
+  return results.stop.empty() ? "stopped early" : describe(results.stop);
 }
 
 }  // namespace benchpr

@@ -54,6 +54,6 @@ std::string partial_results_notice(int rounds_ran, int rounds_planned, std::stri
 // The analysed rounds the plan holds; the configured rounds when there is no plan yet.
 int planned_rounds(const Results& results);
 // Why the run stopped, for that notice: its stop reason, or "stopped early" when it has none.
-std::string_view stopped_because(const Results& results);
+std::string stopped_because(const Results& results);
 
 }  // namespace benchpr

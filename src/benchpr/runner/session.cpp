@@ -77,7 +77,7 @@ void Session::run(Results& results) {
     }
     if (files_) files_->end_round();
     results.complete = false;
-    results.stop_reason = e.what();
+    results.stop = {StopKind::Void, 0, e.what()};
     finish_failures(results);
     results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
     persist(results);
@@ -258,7 +258,7 @@ void Session::run_measuring(Results& results) {
   }
   if (!base_ok || !head_ok) {
     results.complete = true;
-    results.stop_reason = "build failed";
+    results.stop = {StopKind::BuildFailed, 0, {}};
     persist(results);
     return;
   }
@@ -275,7 +275,7 @@ void Session::run_measuring(Results& results) {
     WorkSelection w = setup_.select_work(results);
     if (w.nothing) {
       results.complete = true;
-      results.stop_reason = w.nothing_reason;
+      results.stop = {StopKind::NothingToMeasure, 0, w.nothing_reason};
       results.overhead_seconds = std::max(0.0, now_seconds() - started_ - child_seconds_);
       persist(results);
       return;
@@ -304,8 +304,8 @@ void Session::run_measuring(Results& results) {
     // shard's): there is nothing to time.
     results.plan.clear();
     results.complete = true;
-    results.stop_reason = "the benchmark programs are byte-identical: no rounds to run";
-    progress_(results.stop_reason);
+    results.stop = {StopKind::IdenticalPrograms, 0, {}};
+    progress_(describe(results.stop));
     profile_phase(results);
     finish(results);
     return;
@@ -314,7 +314,7 @@ void Session::run_measuring(Results& results) {
     // Only instruction counts: exact, so there are no rounds to run.
     results.plan.clear();
     results.complete = true;
-    results.stop_reason = "instruction counts done";
+    results.stop = {StopKind::CountsOnly, 0, {}};
     profile_phase(results);
     finish(results);
     return;
@@ -432,7 +432,7 @@ void Session::run_rounds_and_finish(Results& results) {
     run_adaptive(results);
   } else if (run_planned(results)) {
     results.complete = true;
-    results.stop_reason = fmt::format("all {} rounds done", results.plan.size());
+    results.stop = {StopKind::PlanDone, static_cast<int>(results.plan.size()), {}};
   }
   if (results.complete) {
     code_evidence_phase(results);

@@ -91,7 +91,7 @@ class Session {
           const Clock& clock = steady_clock(), FileSystem& file_system = local_file_system());
 
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
-  // series, rounds_done, complete and stop_reason filled. With a time budget in the config the
+  // series, rounds_done, complete and stop filled. With a time budget in the config the
   // rounds are adaptive (pre-registered looks, see core/adaptive.hpp). Never throws for
   // failures of the code under test (they are recorded), nor when results cannot be persisted
   // (see write_error()). Throws TamperError, after persisting what was measured, when a side's

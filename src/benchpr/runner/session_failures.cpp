@@ -94,7 +94,7 @@ void Session::mark_interrupted(Results& results, int round) {
   std::erase_if(results.runs, [&](const RunRecord& r) { return r.round >= round; });
   results.complete = false;
   const std::string signal = exec::signal_name(exec::interrupt_signal());
-  results.stop_reason = signal.empty() ? "interrupted" : "interrupted by " + signal;
+  results.stop = {StopKind::Interrupted, 0, signal.empty() ? "" : "by " + signal};
   // Name what was running: a comment whose rounds never finished otherwise only lists every
   // benchmark as not measured.
   if (last_run_ && last_run_->round == round && keep < results.plan.size()) {
@@ -103,9 +103,10 @@ void Session::mark_interrupted(Results& results, int round) {
     const std::string where = results.plan[keep].warmup
                                   ? fmt::format("warm-up round {}", round + 1)
                                   : fmt::format("round {}", round - warmups + 1);
-    results.stop_reason += fmt::format(" in {}, {} into the {}'s run of {}", where,
-                                       format_duration(now_seconds() - last_run_->started),
-                                       side_name(last_run_->side), last_run_->suite);
+    results.stop.detail +=
+        fmt::format("{}in {}, {} into the {}'s run of {}", results.stop.detail.empty() ? "" : " ",
+                    where, format_duration(now_seconds() - last_run_->started),
+                    side_name(last_run_->side), last_run_->suite);
   }
 }
 

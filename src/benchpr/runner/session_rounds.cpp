@@ -310,7 +310,7 @@ void Session::run_adaptive(Results& results) {
           plan_look(rule, results.looks, analysed_done, deadline - now_seconds(), price, open);
       if (!next.look) {
         results.complete = true;
-        results.stop_reason = next.stop_reason;
+        results.stop = next.stop_reason;
         break;
       }
       results.looks.push_back(*next.look);
@@ -350,7 +350,7 @@ void Session::run_adaptive(Results& results) {
     progress_(line);
     if (step.stop) {
       results.complete = true;
-      results.stop_reason = step.stop_reason;
+      results.stop = step.stop_reason;
       break;
     }
     std::vector<BenchmarkKey> runnable;
