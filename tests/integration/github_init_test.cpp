@@ -151,6 +151,18 @@ TEST(Init, WritesADependabotEntryAndKeepsTheProjectsOwn) {
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
   EXPECT_EQ(read_file(other.path() + "/.github/dependabot.yml"), own);
   EXPECT_TRUE(contains(kept.out, "has no github-actions entry; add one")) << kept.out;
+
+  // One that has the entry already is kept too, and needs no note.
+  TempRepo third;
+  write_cmake_project(third, spin(100));
+  const std::string with_entry =
+      "version: 2\nupdates:\n  - package-ecosystem: github-actions\n    directory: /\n"
+      "    schedule:\n      interval: daily\n";
+  third.write(".github/dependabot.yml", with_entry);
+  const BenchprRun quiet = run_benchpr(BENCHPR_BINARY, {"init", "-C", third.path()});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(read_file(third.path() + "/.github/dependabot.yml"), with_entry);
+  EXPECT_FALSE(contains(quiet.out, "dependabot.yml")) << quiet.out;
 }
 
 TEST(Init, NamesTheRepositorysDefaultBranch) {

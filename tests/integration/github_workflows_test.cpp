@@ -592,8 +592,8 @@ TEST_F(Workflows, TheRepositorysOwnWorkflowRuns) {
 WorkflowRunResult run_action_step(const std::string& with, RunnerSetup setup) {
   const Workflow wf = read_workflow(
       "name: one step\non: pull_request\npermissions:\n  pull-requests: write\njobs:\n"
-      "  one:\n    steps:\n      - uses: actions/checkout@v7\n      - id: benchpr\n"
-      "        uses: " +
+      "  one:\n    steps:\n      - uses: " +
+      app::pinned_uses(app::kCheckoutPin) + "\n      - id: benchpr\n        uses: " +
       std::string(app::kActionReference) + "\n        with:\n" + with);
   return run_workflow(wf, setup);
 }

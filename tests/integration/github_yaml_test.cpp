@@ -313,8 +313,25 @@ TEST(GitHubYaml, ThePinCheckRefusesATag) {
   const std::regex pinned(
       R"(([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)@([0-9a-f]{40})  # (v[0-9]+(\.[0-9]+)*))");
   EXPECT_FALSE(std::regex_match(std::string("actions/checkout@v7"), pinned));
-  EXPECT_FALSE(std::regex_match(std::string("actions/checkout@1af3b93b"), pinned));
+  EXPECT_FALSE(std::regex_match(std::string("actions/checkout@3d3c42e5"), pinned));
+  const std::string sha = "3d3c42e5aac5ba805825da76410c181273ba90b1";
+  EXPECT_FALSE(std::regex_match("actions/checkout@" + sha, pinned)) << "no version comment";
+  EXPECT_FALSE(std::regex_match(
+      "actions/checkout@3D3C42E5AAC5BA805825DA76410C181273BA90B1  # v7.0.1", pinned));
+  EXPECT_FALSE(std::regex_match("actions/checkout@" + sha + "  # main", pinned));
+  EXPECT_TRUE(std::regex_match("actions/checkout@" + sha + "  # v7.0.1", pinned));
   EXPECT_TRUE(std::regex_match(app::pinned_uses(app::kCheckoutPin), pinned));
+}
+
+// docs/github.md lists every pin (release, commit, runtime) in its table, as the header has it.
+TEST(GitHubYaml, TheDocsListEveryPin) {
+  const std::string docs = read_file(kSource + "/docs/github.md");
+  for (const app::ActionPin& pin : app::kPinnedActions) {
+    const std::string_view sha = pin.uses.substr(pin.uses.find('@') + 1);
+    const std::string row =
+        "| " + std::string(pin.version) + " | `" + std::string(sha) + "` | node24 |";
+    EXPECT_NE(docs.find(row), std::string::npos) << "docs/github.md has no row " << row;
+  }
 }
 
 // `init` writes Dependabot's github-actions entry beside the workflows, and keeps a

@@ -19,25 +19,29 @@ inline constexpr std::string_view kActionRepository = "benchpr/benchpr";
 inline constexpr std::string_view kActionReference = "benchpr/benchpr@v" BENCHPR_VERSION_MAJOR;
 
 // The actions every workflow of benchpr's uses, pinned by full commit SHA (a tag can be moved to
-// other code; a commit cannot), with the release that commit is as a comment (`# v6.0.0`) so a
+// other code; a commit cannot), with the release that commit is as a comment (`# v7.0.1`) so a
 // reader and Dependabot (`init` writes its github-actions entry) know the version. The one place
 // that names them: the workflows `init` writes, action.yml, the repository's workflows and the
 // docs use exactly these lines, and a test refuses any `uses:` of another repository that is not
 // one of them (benchpr's own action, which users point at their own OWNER/NAME@REF, aside).
+// Each is the newest release of its major, that major's release tag resolved to its commit in
+// the action's own repository (an annotated tag to the commit it points at), and each runs on
+// node24 (`runs.using` of that commit's action.yml). docs/github.md lists them. A Dependabot
+// pull request moves only the YAML files: the pin test fails until this table matches them.
 struct ActionPin {
   std::string_view uses;     // "actions/checkout@<40 hex digits>"
-  std::string_view version;  // the release that commit is, for the comment: "v6.0.0"
+  std::string_view version;  // the release that commit is, for the comment: "v7.0.1"
 };
 inline constexpr ActionPin kCheckoutPin = {
-    "actions/checkout@1af3b93b6815bc44a9784bd300feb67ff0d1eeb3", "v6.0.0"};
+    "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"};
 inline constexpr ActionPin kCacheRestorePin = {
-    "actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830", "v4.3.0"};
+    "actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae", "v5.0.5"};
 inline constexpr ActionPin kCacheSavePin = {
-    "actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830", "v4.3.0"};
+    "actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae", "v5.0.5"};
 inline constexpr ActionPin kUploadArtifactPin = {
-    "actions/upload-artifact@330a01c490aca151604b8cf639adc76d48f6c5d4", "v5.0.0"};
+    "actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"};
 inline constexpr ActionPin kDownloadArtifactPin = {
-    "actions/download-artifact@018cc2cf5baa6db3ef3c5f8a56943fffe632ef53", "v6.0.0"};
+    "actions/download-artifact@3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", "v8.0.1"};
 inline constexpr ActionPin kPinnedActions[] = {kCheckoutPin, kCacheRestorePin, kCacheSavePin,
                                                kUploadArtifactPin, kDownloadArtifactPin};
 inline constexpr std::string_view kCheckoutAction = kCheckoutPin.uses;
@@ -46,7 +50,7 @@ inline constexpr std::string_view kCacheSaveAction = kCacheSavePin.uses;
 inline constexpr std::string_view kUploadArtifactAction = kUploadArtifactPin.uses;
 inline constexpr std::string_view kDownloadArtifactAction = kDownloadArtifactPin.uses;
 
-// "actions/checkout@<sha>  # v6.0.0" (two spaces before the comment, as yamllint asks): the value
+// "actions/checkout@<sha>  # v7.0.1" (two spaces before the comment, as yamllint asks): the value
 // of a `uses:` line as every file writes it.
 std::string pinned_uses(const ActionPin& pin);
 
