@@ -167,17 +167,23 @@ Report present_report(const Results& results, ReportTargets targets, const Progr
   return report;
 }
 
-Results as_stored(const Results& results) {
+StoredResults as_stored(const Results& results) {
   try {
-    return results_from_string(results_to_string(results));
-  } catch (const Error&) {
-    return results;
+    return {results_from_string(results_to_string(results)), std::nullopt};
+  } catch (const ResultsFormatError& e) {
+    return {results, e.what()};
   }
 }
 
 int end_comparison(const Results& results, const ReportTargets& targets, const ComparisonEnd& end,
                    const Progress& progress) {
-  const Report report = present_report(as_stored(results), targets, progress);
+  const StoredResults stored = as_stored(results);
+  if (stored.refused)
+    progress.line(fmt::format(
+        "warning: the results file's reader refuses these results ({}): the report is made from "
+        "the results as measured, and `benchpr publish` of the file would refuse it",
+        *stored.refused));
+  const Report report = present_report(stored.results, targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",
                             to_string(report.analysis.recommendation.kind),
                             report.analysis.recommendation.reason));
