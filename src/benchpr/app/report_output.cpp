@@ -13,6 +13,7 @@
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/report_failures.hpp"
+#include "benchpr/core/comment_key.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
@@ -147,7 +148,7 @@ void check_output_paths(const std::vector<std::string>& paths) {
 
 std::size_t step_summary_room(std::size_t used) {
   constexpr std::size_t kMargin = 4096;
-  constexpr std::size_t kAtLeast = 65536;
+  constexpr std::size_t kAtLeast = kMaxCommentCharacters;  // room for the whole comment
   return used + kMargin + kAtLeast >= kMaxStepSummaryBytes ? kAtLeast
                                                            : kMaxStepSummaryBytes - used - kMargin;
 }
