@@ -40,7 +40,9 @@ TEST(OtherSideFiles, APrRunThatRewritesTheBasesScriptEndsTheComparison) {
   const Ending e = run_benchpr_to_end(run_args(repo, out));
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
   // Before: exit 0, "improvement" and "Looks good to merge" for a PR 50% slower.
-  EXPECT_NE(e.exit_code, 0) << e.err << e.out;
+  // Rounds were measured and kept before the comparison was void: the job failed (1), not the
+  // 2 of an input to fix before anything is measured.
+  EXPECT_EQ(e.exit_code, 1) << e.err << e.out;
   EXPECT_NE(e.err.find("tracked file gen.sh changed"), std::string::npos)
       << contains_msg(e.err, "tracked file gen.sh changed");
   EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
@@ -66,7 +68,9 @@ TEST(OtherSideFiles, APrThatOverwritesTheBasesExecutableEndsTheComparison) {
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
   ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
-  EXPECT_NE(e.exit_code, 0) << e.err << e.out;
+  // Rounds were measured and kept before the comparison was void: the job failed (1), not the
+  // 2 of an input to fix before anything is measured.
+  EXPECT_EQ(e.exit_code, 1) << e.err << e.out;
   EXPECT_NE(e.err.find("base's benchmark executable ./bench_bin changed after its build"),
             std::string::npos)
       << contains_msg(e.err, "base's benchmark executable ./bench_bin changed after its build");
@@ -163,7 +167,7 @@ TEST(OtherSideFiles, AfterAVoidComparisonTheBuildTreesAreDiscarded) {
                      small_config(), "", overwrite);
   TempDir void_out;
   const Ending ended_void = run_benchpr_to_end(run_args(repo, void_out), 300);
-  ASSERT_EQ(ended_void.exit_code, 2) << ended_void.err;
+  ASSERT_EQ(ended_void.exit_code, 1) << ended_void.err;  // measured, then void: the job failed
   TempDir out;
   const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
   EXPECT_NE(e.err.find("the previous comparison in this work directory ended void"),

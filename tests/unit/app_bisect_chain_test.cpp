@@ -3,6 +3,7 @@
 // merged branch's commits are not); a chain that joins the base's history through a merge of
 // the base branch stops there.
 #include "benchpr/app/bisect_chain.hpp"
+#include "benchpr/app/bisect_run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -87,6 +88,23 @@ TEST(BisectChain, AChainLongerThanTheLimitIsNotSearchedAtTheLimitItIsWhole) {
   EXPECT_EQ(subjects(*whole),
             (std::vector<std::string>{"base", "commit 1", "commit 2", "commit 3", "commit 4"}));
   EXPECT_EQ(whole->front().sha, base.sha);
+}
+
+// Whether a search is needed: the reason it is not, or nothing when it is (never "").
+TEST(AppBisectRun, NotNeededSaysWhyOrNothing) {
+  Results results;
+  results.complete = true;
+  Analysis analysis;
+  analysis.benchmarks.resize(1);
+  analysis.benchmarks[0].verdict = Verdict::Unchanged;
+  EXPECT_EQ(bisect_not_needed(results, analysis, 5),
+            std::optional<std::string>("no benchmark is a regression or an improvement"));
+  analysis.benchmarks[0].verdict = Verdict::Regression;
+  EXPECT_EQ(bisect_not_needed(results, analysis, 5), std::nullopt);
+  EXPECT_TRUE(bisect_not_needed(results, analysis, 2).has_value());
+  results.complete = false;
+  EXPECT_EQ(bisect_not_needed(results, analysis, 5),
+            std::optional<std::string>("the comparison did not finish"));
 }
 
 }  // namespace

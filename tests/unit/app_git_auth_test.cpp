@@ -43,9 +43,6 @@ TEST(AppGitAuth, TheGitHostGoesWithTheApi) {
   EXPECT_EQ(git_host_for_api("https://api.octocorp.ghe.com"), "octocorp.ghe.com");
   EXPECT_EQ(git_host_for_api("https://ghe.example/api/v3"), "ghe.example");
   EXPECT_EQ(git_host_for_api("http://127.0.0.1:8080"), "127.0.0.1");
-  EXPECT_EQ(http_host("https://user:pw@GitHub.com:443/o/r.git"), "github.com");
-  EXPECT_EQ(http_host("git@github.com:o/r.git"), "");
-  EXPECT_EQ(http_host("/srv/git/r.git"), "");
 }
 
 TEST(AppGitAuth, TheTokenGoesOnlyToTheApisGitHostOverTheApisScheme) {

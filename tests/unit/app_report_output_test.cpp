@@ -321,6 +321,20 @@ TEST(AppReportOutput, TheWrittenResultsFileGivesTheSameComment) {
   }
 }
 
+// Results the file's reader would refuse (a limit meant for untrusted files) are reported from
+// memory, and the refusal is kept with its reason for the warning line, not swallowed.
+TEST(AppReportOutput, ResultsTheReaderRefusesKeepTheReason) {
+  Results results = known_effects_session();
+  const StoredResults fine = as_stored(results);
+  EXPECT_FALSE(fine.refused.has_value()) << *fine.refused;
+  results.executables.assign(
+      20001, ExecutableDigest{"micro", Side::Base, "bench_bin", std::string(64, 'a')});
+  const StoredResults refused = as_stored(results);
+  ASSERT_TRUE(refused.refused.has_value());
+  EXPECT_NE(refused.refused->find("executables"), std::string::npos) << *refused.refused;
+  EXPECT_EQ(refused.results.executables.size(), 20001u);
+}
+
 TEST(AppReportOutput, RecommendationLineAndNoAnnotationsOutsideActions) {
   ComparisonEnd end;
   end.annotate_regressions = true;

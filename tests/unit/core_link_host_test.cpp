@@ -11,6 +11,12 @@ TEST(LinkHost, HostOfAUrl) {
   EXPECT_EQ(url_host("https://user:pw@ghe.example:8443/api/v3"), "ghe.example");
   EXPECT_EQ(url_host("https://github.com@phish.example/x"), "phish.example");
   EXPECT_EQ(url_host("github.com/o/r"), "");
+  // Remotes: only http(s) has a host the token may go to.
+  EXPECT_EQ(url_host("HTTPS://user:pw@GitHub.com:443/o/r.git"), "github.com");
+  EXPECT_EQ(url_host("git@github.com:o/r.git"), "");
+  EXPECT_EQ(url_host("ssh://git@github.com/o/r.git"), "");
+  EXPECT_EQ(url_host("/srv/git/r.git"), "");
+  EXPECT_EQ(url_host("http://[::1]:8080/o/r"), "[::1]");
 }
 
 TEST(LinkHost, OnlyGitHubsHostsAreLinked) {

@@ -190,7 +190,7 @@ TEST(Placement, APlacementRowIsNoRegressionAndTheSentenceSaysWhy) {
       << a.recommendation.reason;
   EXPECT_NE(a.recommendation.reason.find("may flip with the next commit"), std::string::npos);
   // The results file says what the row was by time alone.
-  const auto j = results_to_json(r, &a);
+  const auto j = nlohmann::json::parse(results_to_string(r, &a));
   EXPECT_EQ(j["benchmarks"][0]["verdict"], "placement");
   EXPECT_EQ(j["benchmarks"][0]["code_reading"], "placement");
   EXPECT_EQ(j["benchmarks"][0]["time_verdict"], "regression");

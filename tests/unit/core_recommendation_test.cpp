@@ -49,22 +49,22 @@ TEST(PerformanceClaim, WholeWordsAnywhereInTheTitle) {
 }
 
 TEST(PerformanceClaim, PrefixesAndLookAlikesClaimNothing) {
-  EXPECT_FALSE(claims_performance(pr("Perfect the README wording")));
-  EXPECT_FALSE(claims_performance(pr("perform cleanup on exit")));
-  EXPECT_FALSE(claims_performance(pr("perf stat support in the runner script")));
-  EXPECT_FALSE(claims_performance(pr("perfunctory: typo")));
-  EXPECT_FALSE(claims_performance(pr("perf(unclosed: scope")));
-  EXPECT_FALSE(claims_performance(pr("Fix speedometer widget")));
-  EXPECT_FALSE(claims_performance(pr("Speed limits for uploads")));
-  EXPECT_FALSE(claims_performance(pr("fasterxml dependency bump")));
-  EXPECT_FALSE(claims_performance(pr("")));
+  EXPECT_FALSE(performance_claim(pr("Perfect the README wording")).has_value());
+  EXPECT_FALSE(performance_claim(pr("perform cleanup on exit")).has_value());
+  EXPECT_FALSE(performance_claim(pr("perf stat support in the runner script")).has_value());
+  EXPECT_FALSE(performance_claim(pr("perfunctory: typo")).has_value());
+  EXPECT_FALSE(performance_claim(pr("perf(unclosed: scope")).has_value());
+  EXPECT_FALSE(performance_claim(pr("Fix speedometer widget")).has_value());
+  EXPECT_FALSE(performance_claim(pr("Speed limits for uploads")).has_value());
+  EXPECT_FALSE(performance_claim(pr("fasterxml dependency bump")).has_value());
+  EXPECT_FALSE(performance_claim(pr("")).has_value());
 }
 
 TEST(PerformanceClaim, RevertsClaimNothing) {
-  EXPECT_FALSE(claims_performance(pr("Revert \"perf: batch ciphertext input\"")));
-  EXPECT_FALSE(claims_performance(pr("Revert faster hashing")));
+  EXPECT_FALSE(performance_claim(pr("Revert \"perf: batch ciphertext input\"")).has_value());
+  EXPECT_FALSE(performance_claim(pr("Revert faster hashing")).has_value());
   // A label is the author's explicit statement, and still counts on a revert.
-  EXPECT_TRUE(claims_performance(pr("Revert \"perf: x\"", {"performance"})));
+  EXPECT_TRUE(performance_claim(pr("Revert \"perf: x\"", {"performance"})).has_value());
 }
 
 TEST(PerformanceClaim, LabelsByWord) {
@@ -72,7 +72,7 @@ TEST(PerformanceClaim, LabelsByWord) {
   EXPECT_EQ(quoted(pr("Batch input", {"bug", "type: perf"})), "type: perf");
   EXPECT_EQ(quoted(pr("Batch input", {"area/performance"})), "area/performance");
   EXPECT_EQ(performance_claim(pr("Batch input", {"perf"}))->what, "it has the label");
-  EXPECT_FALSE(claims_performance(pr("Batch input", {"perfect-first-issue", "docs"})));
+  EXPECT_FALSE(performance_claim(pr("Batch input", {"perfect-first-issue", "docs"})).has_value());
 }
 
 Results results_with(const PullRequestInfo& p) {

@@ -23,6 +23,7 @@
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/session.hpp"
+#include "benchpr/runner/suite_files.hpp"
 
 namespace benchpr::app {
 
@@ -148,14 +149,14 @@ class Worktrees {
 
 }  // namespace
 
-std::string bisect_not_needed(const Results& results, const Analysis& analysis,
-                              std::size_t chain_commits) {
+std::optional<std::string> bisect_not_needed(const Results& results, const Analysis& analysis,
+                                             std::size_t chain_commits) {
   if (std::none_of(analysis.benchmarks.begin(), analysis.benchmarks.end(), changed_verdict))
     return "no benchmark is a regression or an improvement";
   if (!results.complete) return "the comparison did not finish";
   if (chain_commits < 3)
     return "the pull request has one commit on its first-parent chain from the base";
-  return "";
+  return std::nullopt;
 }
 
 void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Results& results,
@@ -249,9 +250,9 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
                             [&progress](const std::string& l) { progress("  " + l); });
     try {
       session.run(r);
-    } catch (const Error& e) {
-      // A worktree changed under a build (TamperError): this comparison is void, the search
-      // ends with what it measured before.
+    } catch (const runner::TamperError& e) {
+      // A worktree changed under a build: this comparison is void, the search ends with what
+      // it measured before. Any other error ends the command as the comparison's own would.
       b.complete = false;
       b.stop = {StopKind::Void, 0, e.what()};
       break;
@@ -301,9 +302,9 @@ void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& process
     return;
   }
   // Whether anything changed first: the chain's walk asks git about every commit of it.
-  std::string why = bisect_not_needed(results, analysis, 3);
+  std::optional<std::string> why = bisect_not_needed(results, analysis, 3);
   std::vector<BisectCommit> chain;
-  if (why.empty()) {
+  if (!why) {
     if (auto walked = first_parent_chain(repo, results.base, results.head)) {
       chain = std::move(*walked);
       why = bisect_not_needed(results, analysis, chain.size());
@@ -316,8 +317,8 @@ void bisect_after_comparison(git::Repository& repo, exec::ProcessRunner& process
           kMaxChainCommits, kMaxChainCommits);
     }
   }
-  if (!why.empty()) {
-    progress("bisect: no search: " + why);
+  if (why) {
+    progress("bisect: no search: " + *why);
     return;
   }
   // What the comparison spent, builds included (instruction counts only: their runs).

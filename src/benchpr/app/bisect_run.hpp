@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,10 @@ struct BisectRunSetup {
   bool skip_build = false;
 };
 
-// Why no search runs for this comparison ("" when one should): nothing labelled regression or
-// improvement, a pull request of one commit, a comparison that did not finish.
-std::string bisect_not_needed(const Results& results, const Analysis& analysis,
-                              std::size_t chain_commits);
+// Why no search runs for this comparison (nothing when one should): nothing labelled regression
+// or improvement, a pull request of one commit, a comparison that did not finish.
+std::optional<std::string> bisect_not_needed(const Results& results, const Analysis& analysis,
+                                             std::size_t chain_commits);
 
 // Searches the chain and sets results.bisect (also when the budget allows no comparison, so the
 // comment says what was not covered). Failures of the code under test (a commit that does not

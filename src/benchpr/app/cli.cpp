@@ -278,6 +278,7 @@ int exit_code_for(ErrorCategory category) {
     case ErrorCategory::Git:
     case ErrorCategory::GitHub:
     case ErrorCategory::Output:
+    case ErrorCategory::Void:  // rounds were measured and kept: the job failed, as when interrupted
     case ErrorCategory::Internal:
       return kExitFailure;
   }

@@ -15,13 +15,9 @@ namespace {
 
 std::vector<ResultFile> read_files(const std::vector<std::string>& paths) {
   std::vector<ResultFile> files;
-  for (const std::string& path : paths) {
-    try {
-      files.push_back({path, runner::read_text_file(path)});
-    } catch (const Error& e) {
-      throw UserError(e.what());
-    }
-  }
+  // A file that cannot be read ends the command with its own error (it names the path): a
+  // StoreError stays an output error (exit 1), it is not a usage error.
+  for (const std::string& path : paths) files.push_back({path, runner::read_text_file(path)});
   return files;
 }
 

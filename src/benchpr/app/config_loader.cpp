@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -42,9 +43,11 @@ std::optional<Config> load_config(const RunOptions& options, git::Repository& re
 Config zero_config_for(const RunOptions& options, const std::string& base_worktree) {
   Config c;
   try {
-    c = runner::zero_config(base_worktree);
-  } catch (const std::runtime_error& e) {  // also a filesystem error while scanning the project
-    throw UserError(e.what());
+    c = runner::zero_config(base_worktree);  // a ConfigError (what to add) ends with exit 2
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The project's files could not be scanned: a file benchpr reads, nothing measured yet.
+    throw Error(ErrorCategory::Input,
+                fmt::format("cannot scan {} for benchmarks: {}", base_worktree, e.what()));
   }
   apply_overrides(c, options);
   return c;

@@ -69,8 +69,8 @@ std::string checked_executable(const std::string& path, const char* flag) {
     throw UserError(std::string(flag) + " " + path + ": not executable (chmod +x it)");
   try {
     return runner::sha256_file(path);
-  } catch (const Error& e) {
-    throw UserError(std::string(flag) + ": " + e.what());
+  } catch (const Error& e) {  // a file benchpr cannot read stays what it is (its exit code)
+    throw e.with_context(std::string(flag) + ": ");
   }
 }
 
@@ -141,11 +141,8 @@ int run_executables(const RunOptions& options) {
        {std::pair{options.base_exe, ws.base_dir}, std::pair{options.head_exe, ws.head_dir}}) {
     fs::remove_all(dir, ec);
     fs::create_directories(dir, ec);
-    try {
-      runner::copy_file_hashed(from, dir + "/" + kProgram);
-    } catch (const Error& e) {
-      throw UserError(e.what());
-    }
+    // A copy that cannot be read or written ends the command with its own error and exit code.
+    runner::copy_file_hashed(from, dir + "/" + kProgram);
   }
   results.seed = options.seed ? *options.seed : std::random_device{}();
   results.plan = make_schedule(config.rounds, config.warmup_rounds, results.seed);

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "benchpr/core/link_host.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/github/redact.hpp"
 
@@ -79,18 +80,8 @@ bool write_private_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-std::string http_host(const std::string& url) {
-  const std::string scheme = scheme_of(url);
-  if (scheme != "https" && scheme != "http") return "";
-  std::string authority = url.substr(scheme.size() + 3);
-  authority = authority.substr(0, authority.find_first_of("/?#"));
-  if (auto at = authority.rfind('@'); at != std::string::npos) authority = authority.substr(at + 1);
-  if (authority.starts_with('[')) return lower(authority.substr(0, authority.find(']') + 1));
-  return lower(authority.substr(0, authority.find(':')));
-}
-
 std::string git_host_for_api(const std::string& api_url) {
-  const std::string host = http_host(api_url);
+  const std::string host = url_host(api_url);
   // api.github.com and the data-residency api.SUB.ghe.com serve git from the host without
   // "api."; GitHub Enterprise Server serves the API under /api/v3 of the git host itself.
   if (host == "api.github.com") return "github.com";
@@ -100,7 +91,7 @@ std::string git_host_for_api(const std::string& api_url) {
 
 std::optional<std::string> token_destination_problem(const std::string& url,
                                                      const std::string& api_url) {
-  const std::string host = http_host(url);
+  const std::string host = url_host(url);
   const std::string expected = git_host_for_api(api_url);
   if (host.empty()) return "'" + url + "' is not an http(s) URL";
   if (expected.empty()) return "the API URL '" + api_url + "' names no host";
@@ -250,7 +241,7 @@ std::string GitRemote::origin_url() {
 
 std::optional<std::string> GitRemote::fetch(const std::string& url,
                                             const std::vector<std::string>& refspecs) {
-  if (!token_.empty() && !http_host(url).empty()) return fetch_with_token(url, refspecs);
+  if (!token_.empty() && !url_host(url).empty()) return fetch_with_token(url, refspecs);
   // No token to lose: git fetches in the clone as the user would (its helpers, its ssh setup).
   std::string command = fetch_hardening_options(false) +
                         " fetch --no-tags --quiet --no-recurse-submodules " + shell_quote(url);
@@ -349,7 +340,7 @@ std::vector<std::string> GitRemote::redirecting_config_keys() {
 }
 
 std::optional<std::string> GitRemote::unshallow(const std::string& url) {
-  bool with_token = !token_.empty() && !http_host(url).empty();
+  bool with_token = !token_.empty() && !url_host(url).empty();
   // The fetch must run in the clone (its shallow file, its refspecs), so its configuration is
   // read: when it could redirect the request or load more configuration, benchpr's token stays
   // out of it (the clone's own credentials, such as a checkout's persisted ones, may still work).

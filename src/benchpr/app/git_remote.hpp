@@ -26,10 +26,6 @@ std::string git_basic_auth_value(const std::string& token);
 
 std::string base64_encode(const std::string& bytes);
 
-// The host (lower case, without port or user) of an http(s) URL; "" for anything else (ssh,
-// git@host:path, file paths).
-std::string http_host(const std::string& url);
-
 // The git host that goes with a GitHub API URL: github.com for https://api.github.com,
 // SUB.ghe.com for https://api.SUB.ghe.com, the API's own host for GitHub Enterprise Server
 // (https://HOST/api/v3) and anything else.

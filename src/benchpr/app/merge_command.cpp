@@ -28,8 +28,8 @@ int merge_command(const MergeOptions& options) {
   for (const std::string& path : options.files) {
     try {
       files.push_back({path, results_from_string(runner::read_text_file(path))});
-    } catch (const Error& e) {  // benchpr's own only: a bug stays internal (exit 1)
-      throw UserError(path + ": " + e.what());
+    } catch (const Error& e) {  // named, and of its kind: a bug is no Error and stays internal
+      throw e.with_context(path + ": ");
     }
   }
   const MergeOutcome out = merge_shards(std::move(files));  // a MergeError ends with exit 2

@@ -24,11 +24,9 @@ namespace {
 // validated while read, every name in it is escaped when rendered, and the pull request it
 // names is checked against the event and the API before anything is posted.
 Results read_results(const std::string& path) {
-  try {
-    return results_from_string(runner::read_text_file(path));
-  } catch (const Error& e) {  // benchpr's own only: a bug stays internal (exit 1)
-    throw UserError(e.what());
-  }
+  // A file refused by its reader ends with exit 2 (a ResultsFormatError, input), one that cannot
+  // be read with its StoreError's 1; both name the file.
+  return results_from_string(runner::read_text_file(path));
 }
 
 // What the event and the API say replaces what the file says: the commit the status goes on and

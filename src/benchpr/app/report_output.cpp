@@ -13,6 +13,7 @@
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/report_failures.hpp"
+#include "benchpr/core/comment_key.hpp"
 #include "benchpr/core/recommendation.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/session_analysis.hpp"
@@ -147,7 +148,7 @@ void check_output_paths(const std::vector<std::string>& paths) {
 
 std::size_t step_summary_room(std::size_t used) {
   constexpr std::size_t kMargin = 4096;
-  constexpr std::size_t kAtLeast = 65536;
+  constexpr std::size_t kAtLeast = kMaxCommentCharacters;  // room for the whole comment
   return used + kMargin + kAtLeast >= kMaxStepSummaryBytes ? kAtLeast
                                                            : kMaxStepSummaryBytes - used - kMargin;
 }
@@ -167,17 +168,23 @@ Report present_report(const Results& results, ReportTargets targets, const Progr
   return report;
 }
 
-Results as_stored(const Results& results) {
+StoredResults as_stored(const Results& results) {
   try {
-    return results_from_string(results_to_string(results));
-  } catch (const Error&) {
-    return results;
+    return {results_from_string(results_to_string(results)), std::nullopt};
+  } catch (const ResultsFormatError& e) {
+    return {results, e.what()};
   }
 }
 
 int end_comparison(const Results& results, const ReportTargets& targets, const ComparisonEnd& end,
                    const Progress& progress) {
-  const Report report = present_report(as_stored(results), targets, progress);
+  const StoredResults stored = as_stored(results);
+  if (stored.refused)
+    progress.line(fmt::format(
+        "warning: the results file's reader refuses these results ({}): the report is made from "
+        "the results as measured, and `benchpr publish` of the file would refuse it",
+        *stored.refused));
+  const Report report = present_report(stored.results, targets, progress);
   progress.line(fmt::format("recommendation: {} ({})",
                             to_string(report.analysis.recommendation.kind),
                             report.analysis.recommendation.reason));

@@ -98,8 +98,13 @@ void check_output_paths(const std::vector<std::string>& paths);
 // The results as `benchpr publish` reads them back from the file the command writes (10
 // significant digits, not the full doubles in memory), so that the file gives the same comment
 // byte for byte. Should the file's reader refuse them (a limit meant for untrusted files), the
-// results as they are.
-Results as_stored(const Results& results);
+// results as they are and the reader's reason (end_comparison says it on a warning line); any
+// other error rises.
+struct StoredResults {
+  Results results;
+  std::optional<std::string> refused;  // the reader's ResultsFormatError, if it refused them
+};
+StoredResults as_stored(const Results& results);
 
 // What the commands that compare (`run`, `run --base-exe/--head-exe`, `compare`) do differently
 // at their end.

@@ -34,8 +34,11 @@ Results read_resumable(const std::string& path) {
   Results r;
   try {
     r = results_from_string(runner::read_text_file(path));
-  } catch (const std::exception& e) {
-    throw UserError(fmt::format("--resume {}: {}", path, e.what()));
+  } catch (const Error& e) {
+    // Named with the flag, kept of its kind: a file refused by the reader is an input error
+    // (exit 2), one that cannot be read stays a StoreError's exit 1, and anything that is not
+    // benchpr's own error (a bug) rises unchanged to end as internal.
+    throw e.with_context(fmt::format("--resume {}: ", path));
   }
   if (r.complete) {
     throw UserError(fmt::format(

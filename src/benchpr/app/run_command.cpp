@@ -150,10 +150,7 @@ void check_valgrind(exec::ProcessRunner& processes, const Config& config) {
                                                            return config.counts_instructions(s);
                                                          });
   if (!wanted) return;
-  exec::ProcessSpec spec;
-  spec.command = "valgrind --version";
-  spec.timeout_seconds = 60;
-  if (!processes.run(spec).ok()) throw UserError(runner::valgrind_missing_message());
+  if (!runner::valgrind_installed(processes)) throw UserError(runner::valgrind_missing_message());
 }
 
 // Where the session works and what it may decide by itself: the rounds' budget, the suites of

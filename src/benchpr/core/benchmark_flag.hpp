@@ -26,9 +26,6 @@ inline constexpr NameTable<BenchmarkFlag, 4> kBenchmarkFlags{{{
 }}};
 
 constexpr std::string_view to_string(BenchmarkFlag flag) { return kBenchmarkFlags.name(flag); }
-constexpr std::optional<BenchmarkFlag> benchmark_flag_from_string(std::string_view name) {
-  return kBenchmarkFlags.parse(name);
-}
 // The flags as the results file's `flags` array holds them: their names, in order.
 inline std::vector<std::string> flag_names(const std::vector<BenchmarkFlag>& flags) {
   std::vector<std::string> names;

@@ -16,6 +16,8 @@ std::string_view to_string(ErrorCategory category) {
       return "github";
     case ErrorCategory::Output:
       return "output";
+    case ErrorCategory::Void:
+      return "void";
     case ErrorCategory::Internal:
       return "internal";
   }

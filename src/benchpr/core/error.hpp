@@ -21,6 +21,8 @@ enum class ErrorCategory {
   Git,       // the repository: a revision that cannot be resolved, fetched or checked out
   GitHub,    // the GitHub API did not do what was asked (after the retries)
   Output,    // a file or directory benchpr writes: results, markdown, logs, Actions files
+  Void,      // code run by a side changed what is measured: the rounds measured before are
+             // kept with the reason, but the comparison is void
   Internal,  // a bug in benchpr
 };
 std::string_view to_string(ErrorCategory category);
@@ -30,6 +32,11 @@ class Error : public std::runtime_error {
   Error(ErrorCategory category, const std::string& message)
       : std::runtime_error(message), category_(category) {}
   ErrorCategory category() const { return category_; }
+  // The same error with `context` before its message ("--resume results.json: "): how a caller
+  // says which flag or file it was about while the category, and so the exit code, stays.
+  Error with_context(std::string_view context) const {
+    return Error(category_, std::string(context) + what());
+  }
 
  private:
   ErrorCategory category_;

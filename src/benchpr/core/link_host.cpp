@@ -1,21 +1,21 @@
 #include "benchpr/core/link_host.hpp"
 
-#include <cctype>
+#include "benchpr/core/text.hpp"
 
 namespace benchpr {
 
 std::string url_host(std::string_view url) {
-  std::size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return "";
-  std::string_view rest = url.substr(scheme + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos)
-    rest.remove_prefix(at + 1);
-  if (const std::size_t colon = rest.find(':'); colon != std::string_view::npos)
-    rest = rest.substr(0, colon);
-  std::string host;
-  for (char c : rest) host += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return host;
+  const std::size_t end = url.find("://");
+  if (end == std::string_view::npos) return "";
+  const std::string scheme = lower(url.substr(0, end));
+  if (scheme != "https" && scheme != "http") return "";
+  std::string_view authority = url.substr(end + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority.remove_prefix(at + 1);
+  if (authority.starts_with('['))  // an IPv6 literal keeps its brackets
+    return lower(authority.substr(0, authority.find(']') + 1));
+  return lower(authority.substr(0, authority.find(':')));
 }
 
 bool link_on_github(std::string_view url, std::string_view api_url) {

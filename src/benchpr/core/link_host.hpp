@@ -8,7 +8,9 @@
 
 namespace benchpr {
 
-// The lower-cased host of an http(s) URL ("" when it is none): no user info, no port.
+// The lower-cased host of an http(s) URL: no user info, no port, an IPv6 literal in its
+// brackets; "" for anything else (ssh, git@host:path, file paths, no scheme). The one parser of
+// a URL's host: the links benchpr shows and the hosts the token may be sent to (app/git_remote).
 std::string url_host(std::string_view url);
 
 // True for an https URL on github.com, on the API's host, or on the web host that belongs to

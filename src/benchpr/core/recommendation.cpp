@@ -136,8 +136,6 @@ std::optional<PerformanceClaim> performance_claim(const PullRequestInfo& pr) {
   return std::nullopt;
 }
 
-bool claims_performance(const PullRequestInfo& pr) { return performance_claim(pr).has_value(); }
-
 namespace {
 
 // The analysed benchmarks by verdict, each list largest change first.

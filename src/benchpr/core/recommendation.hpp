@@ -24,7 +24,4 @@ struct PerformanceClaim {
 };
 std::optional<PerformanceClaim> performance_claim(const PullRequestInfo& pr);
 
-// True when the PR presents itself as a performance change.
-bool claims_performance(const PullRequestInfo& pr);
-
 }  // namespace benchpr

@@ -19,7 +19,6 @@ class ResultsFormatError : public Error {
 
 // The full document: the raw results plus, when given, the analysis (benchmarks with verdicts
 // and the recommendation) so that other tools can read benchpr's conclusions directly.
-nlohmann::json results_to_json(const Results& results, const Analysis* analysis = nullptr);
 std::string results_to_string(const Results& results, const Analysis* analysis = nullptr);
 // The same text into `out`, replacing its content and keeping its capacity: a session rewrites
 // the file after every round, and at 100,000 benchmarks a fresh buffer would be 47 MB of memory

@@ -397,9 +397,4 @@ std::string results_to_string(const Results& results, const Analysis* analysis) 
 
 json config_to_json(const Config& config) { return config_json(config); }
 
-json results_to_json(const Results& results, const Analysis* analysis) {
-  // One writer: the DOM is the text read back, so the two can never disagree.
-  return json::parse(results_to_string(results, analysis));
-}
-
 }  // namespace benchpr

@@ -10,8 +10,7 @@
 
 namespace benchpr::github {
 
-// GitHub refuses comment bodies longer than this many characters (422).
-inline constexpr std::size_t kMaxCommentCharacters = 65536;
+// GitHub's limit on a body is core's kMaxCommentCharacters (core/comment_key.hpp).
 
 // Characters as GitHub counts them (Unicode code points of UTF-8 text; stray bytes count one).
 std::size_t comment_characters(std::string_view body);

@@ -13,8 +13,9 @@
 namespace benchpr::render {
 
 struct RenderOptions {
-  std::string key = "default";    // sticky-comment key in the hidden marker
-  std::size_t max_chars = 65536;  // GitHub's limit on a comment body (counted in UTF-8 bytes)
+  std::string key = "default";  // sticky-comment key in the hidden marker
+  // GitHub's limit on a comment body, counted here in UTF-8 bytes.
+  std::size_t max_chars = kMaxCommentCharacters;
   // Template name (file name without .mustache) -> text, overriding the embedded ones.
   std::map<std::string, std::string> template_overrides;
 };

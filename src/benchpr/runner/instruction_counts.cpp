@@ -362,6 +362,13 @@ BenchmarkIterations benchmark_iterations(const std::string& json_text, const std
   return {i.count, std::move(i.error)};
 }
 
+bool valgrind_installed(exec::ProcessRunner& processes, const std::string& valgrind) {
+  exec::ProcessSpec probe;
+  probe.command = shell_quote(valgrind) + " --version";
+  probe.timeout_seconds = 60;
+  return processes.run(probe).ok();
+}
+
 std::string valgrind_missing_message() {
   return fmt::format(
       "instruction counts need Valgrind (Callgrind), which is not installed: install the "

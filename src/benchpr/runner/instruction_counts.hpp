@@ -53,6 +53,10 @@ struct InstructionSetup {
 inline constexpr const char* kValgrindPackage = "valgrind";
 std::string valgrind_missing_message();
 
+// Whether `valgrind --version` runs (within a minute): the one probe for Valgrind, made before
+// anything is built when instructions are counted, and before the profiles.
+bool valgrind_installed(exec::ProcessRunner& processes, const std::string& valgrind = "valgrind");
+
 // The shell script of one benchmark's Callgrind job, as the counts and the profiles run it: in
 // `worktree`, the benchmark alone under Callgrind at one iteration per repetition (files in
 // `job_dir`/1), then, when that worked, at kCallgrindLongMinTime (`job_dir`/2); Valgrind's

@@ -223,10 +223,7 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
       results.profiles.push_back(std::move(b));
     }
   };
-  exec::ProcessSpec probe;
-  probe.command = shell_quote(setup.valgrind) + " --version";
-  probe.timeout_seconds = 60;
-  if (!processes.run(probe).ok()) {
+  if (!valgrind_installed(processes, setup.valgrind)) {
     skip_all(0, "Valgrind is not installed (the Debian/Ubuntu package `valgrind`)");
     progress("not profiling the changed benchmarks: Valgrind is not installed");
     return true;

@@ -27,9 +27,11 @@
 
 namespace benchpr::runner {
 
+// Void, not Input: it is thrown after builds and rounds ran and were saved (exit 1, as for an
+// interrupted run), never for a file the user must fix before anything is measured.
 class TamperError : public Error {
  public:
-  explicit TamperError(const std::string& message) : Error(ErrorCategory::Input, message) {}
+  explicit TamperError(const std::string& message) : Error(ErrorCategory::Void, message) {}
 };
 
 // The program a shell command starts when its first word is a plain path ("build/bench/x",
