@@ -294,6 +294,33 @@ TEST(Recommendation, BenchmarksThatAllFailedAreNothingCompared) {
             "(timed out); nothing could be compared.");
 }
 
+// Interrupted before any analysed round finished: no benchmark failed, none was measured yet,
+// and the headline says that with the reason, instead of "All 3 benchmarks failed".
+TEST(Recommendation, AComparisonStoppedBeforeAnyRoundSaysSoInsteadOfListingFailures) {
+  Results results = results_with(pr("Tidy the parser"));
+  results.complete = false;
+  results.stop = {StopKind::Interrupted, 0,
+                  "by SIGTERM in warm-up round 1, 7m12s into the "
+                  "base's run of micro"};
+  Analysis a;
+  for (const char* name : {"BM_A", "BM_B", "BM_C"}) {
+    a.benchmarks.push_back(failed(name, "no analysed round has run"));
+    a.benchmarks.back().failure = FailureKind::NotMeasured;
+  }
+  const Recommendation r = recommend(results, a);
+  EXPECT_EQ(r.kind, RecommendationKind::Failed);
+  EXPECT_EQ(r.reason,
+            "The comparison stopped before any round finished (interrupted by SIGTERM in warm-up "
+            "round 1, 7m12s into the base's run of micro): none of the 3 benchmarks was measured, "
+            "so nothing could be compared.");
+  // A finished comparison, or a real failure among them, is read as before.
+  results.complete = true;
+  EXPECT_EQ(recommend(results, a).reason.rfind("All 3 benchmarks failed: ", 0), 0u);
+  results.complete = false;
+  a.benchmarks.back().failure = FailureKind::Signal;
+  EXPECT_EQ(recommend(results, a).reason.rfind("All 3 benchmarks failed: ", 0), 0u);
+}
+
 TEST(Recommendation, OnlyAddedAndRemovedBenchmarksAreNothingCompared) {
   Analysis a = unchanged_analysis();
   a.benchmarks.front().verdict = Verdict::Added;

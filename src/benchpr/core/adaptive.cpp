@@ -285,8 +285,9 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
     if (look >= 0 && static_cast<std::size_t>(look) < decided_per_look.size())
       --decided_per_look[static_cast<std::size_t>(look)];
   }
-  // Nothing was timed: no look read a round, and the headline says why.
-  if (identical == static_cast<int>(out.benchmarks.size())) {
+  // Nothing was timed, or no analysed round finished (interrupted in the warm-up): no look read
+  // a round, and the headline says why.
+  if (identical == static_cast<int>(out.benchmarks.size()) || r.rounds == 0) {
     out.recommendation = recommend(results, out);
     return out;
   }

@@ -553,12 +553,28 @@ Recommendation with_placements(Recommendation r, const ByVerdict& v, bool suites
 
 }  // namespace
 
+// The comparison stopped (interrupted) before any analysed round finished: no benchmark failed,
+// none was measured yet, and the headline says that rather than listing each as a failure.
+std::optional<Recommendation> stopped_before_a_round(const Results& results, const ByVerdict& v) {
+  if (results.complete || v.failed.empty() || v.compared != 0) return std::nullopt;
+  for (const BenchmarkAnalysis* b : v.failed)
+    if (b->failure != FailureKind::NotMeasured) return std::nullopt;
+  Sentence s;
+  s.text(
+      fmt::format("The comparison stopped before any round finished ({}): none of the {} "
+                  "was measured, so nothing could be compared.",
+                  stopped_because(results), plural(v.failed.size(), "benchmark", "benchmarks")));
+  return done(std::move(s), RecommendationKind::Failed);
+}
+
 // "Could not compare" only when nothing could be: a failed build, or benchmarks that failed
 // with none compared. Otherwise the compared benchmarks' reading, with the failures named.
 Recommendation recommend(const Results& results, const Analysis& analysis) {
   if (std::optional<Recommendation> builds = failed_builds(results)) return std::move(*builds);
   const ByVerdict v(analysis);
   const bool suites = several_suites(analysis);
+  if (std::optional<Recommendation> stopped = stopped_before_a_round(results, v))
+    return std::move(*stopped);
   if (!v.failed.empty() && v.compared == 0) return benchmarks_failed(v, suites);
   return with_placements(with_failures(reading(results, analysis, v, suites), v, suites), v,
                          suites);
