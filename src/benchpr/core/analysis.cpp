@@ -140,15 +140,20 @@ std::string rounds_phrase(const Work& w) {
   return text;
 }
 
-void analyse_series(Work& w, const BenchmarkSeries& series,
-                    const std::vector<AnalysedRound>& rounds, const Config& config, bool cold_check,
-                    const AnalysisOptions& options) {
-  BenchmarkAnalysis& a = w.out;
+// What names a series' analysis and how it is read: suite, name, unit, direction, threshold.
+void take_identity(BenchmarkAnalysis& a, const BenchmarkSeries& series, const Config& config) {
   a.suite = series.suite;
   a.name = series.name;
   a.unit = series.unit;
   a.better = series.better;
   a.threshold = config.threshold_for(series.suite, series.name);
+}
+
+void analyse_series(Work& w, const BenchmarkSeries& series,
+                    const std::vector<AnalysedRound>& rounds, const Config& config, bool cold_check,
+                    const AnalysisOptions& options) {
+  BenchmarkAnalysis& a = w.out;
+  take_identity(a, series, config);
 
   std::vector<double> base_values, head_values;  // each side's usable values, paired or not
   for (const AnalysedRound& r : rounds) {
@@ -493,12 +498,8 @@ std::vector<bool> leave_out_too_small(const Results& results, RunFacts& facts) {
 // Not part of the family: nothing was measured.
 BenchmarkAnalysis identical_program_analysis(const BenchmarkSeries& series, const Config& config) {
   BenchmarkAnalysis a;
-  a.suite = series.suite;
-  a.name = series.name;
-  a.unit = series.unit;
+  take_identity(a, series, config);
   a.metric = series.metric;
-  a.better = series.better;
-  a.threshold = config.threshold_for(series.suite, series.name);
   a.verdict = Verdict::Unchanged;
   a.reason = std::string(kIdenticalProgramsReason);
   a.change = a.ci_low = a.ci_high = a.eq_low = a.eq_high = 0;

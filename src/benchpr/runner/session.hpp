@@ -230,7 +230,8 @@ class Session {
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's, or identical on both sides
   std::optional<std::string> write_error_;
-  // The suite run started last (what an interruption cut short, for the stop reason).
+  // The suite run under way, kept when a signal came during it (what an interruption cut
+  // short, for the stop reason); cleared once a run ends with no signal.
   struct StartedRun {
     std::string suite;
     Side side = Side::Base;

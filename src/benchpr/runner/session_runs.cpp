@@ -143,9 +143,12 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   if (format->measures_process()) {
     RunRecord& measured = run_measured_command(results, rec, spec, suite, side);
     if (files_) files_->after_run(side);
+    if (!exec::interrupt_requested()) last_run_.reset();
     return measured;
   }
   const exec::ProcessResult p = run_timed(spec, rec, suite, side);
+  // A run that ended before any signal is not what an interruption cut short.
+  if (!p.interrupted && !exec::interrupt_requested()) last_run_.reset();
   if (!p.ok()) fail_run(rec, p, *p.describe_failure(spec.timeout_seconds), p.failure_kind());
   if (rec.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = rec.failure;
   // Parse what the run left behind even when it failed: a suite whose process failed late
