@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -69,9 +72,16 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
                        "--seed", "7", "--rounds", "10", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
-  EXPECT_NE(r.err.find("counting instructions under Callgrind, base: 5 benchmarks (two runs each)"),
+  // One process per core for the suite's five benchmarks; the one Valgrind cannot run takes its
+  // process down, and that process's benchmarks are counted again one at a time, so the crash
+  // costs only its own count.
+  EXPECT_NE(r.err.find("counting instructions under Callgrind, base: 5 benchmarks in "),
             std::string::npos)
       << r.err;
+  EXPECT_NE(r.err.find("benchmarks did not give their counts (Valgrind cannot run it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("counting them one at a time"), std::string::npos) << r.err;
 
   const std::string ins = "micro (instructions)";
   auto change = [&](const std::string& name) {
@@ -215,6 +225,83 @@ TEST(Instructions, WhatARepetitionDoesOnceIsNotCountedAsAnIteration) {
     const json* b = find_benchmark(doc, "micro (instructions)", name);
     ASSERT_NE(b, nullptr);
     EXPECT_EQ((*b)["verdict"], "unchanged") << b->dump();
+  }
+  EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
+}
+
+// A suite whose main does costly work before any benchmark (CRoaring loads its data sets there):
+// under Callgrind it is paid once per process, and the suite's benchmarks share processes, so
+// it is paid per core, not per benchmark. Each start of the program appends its command line
+// to a file: the Callgrind runs are those that write their JSON below the counts' folder.
+std::string start_up_prelude(const std::string& starts_file) {
+  return fmt::format(R"(
+#include <fstream>
+#include <iterator>
+static const bool g_started = [] {{
+  std::ifstream cmdline("/proc/self/cmdline");
+  std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+  for (char& c : args) if (c == '\0') c = ' ';
+  std::ofstream("{}", std::ios::app) << args << "\n";
+  volatile unsigned long long x = 0;  // the costly set-up: about 20 million instructions
+  for (int i = 0; i < 5000000; ++i) x = x + i;
+  return true;
+}}();
+)",
+                     starts_file);
+}
+
+TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
+  TempRepo repo;
+  TempDir starts;
+  const std::string starts_file = starts / "starts.txt";
+  GbenchConfig cfg;
+  cfg.metric = "instructions";
+  const auto suite = [](int third) {
+    return std::vector<GbenchCase>{{"BM_W1", spin(1000), ""},  {"BM_W2", spin(2000), ""},
+                                   {"BM_W3", spin(third), ""}, {"BM_W4", spin(4000), ""},
+                                   {"BM_W5", spin(5000), ""},  {"BM_W6", spin(6000), ""}};
+  };
+  write_gbench_project(repo, suite(3000), cfg, start_up_prelude(starts_file));
+  repo.commit_base_and_branch();
+  write_gbench_project(repo, suite(6000), cfg, start_up_prelude(starts_file));
+  repo.commit("twice the work in BM_W3");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // "6 benchmarks in N processes": N is the machine's cores at most.
+  const std::string said = "counting instructions under Callgrind, base: 6 benchmarks in ";
+  const std::size_t at = r.err.find(said);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const int processes = std::stoi(r.err.substr(at + said.size()));
+  EXPECT_LT(processes, 6) << r.err;
+  int counted_starts = 0;
+  std::istringstream lines(read_file(starts_file));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("/instructions/") != std::string::npos) ++counted_starts;
+  // Two runs (few and many iterations) per process and side; one per benchmark would be 24.
+  EXPECT_EQ(counted_starts, 2 * 2 * processes) << read_file(starts_file) << r.err;
+  EXPECT_EQ(r.err.find("counting them one at a time"), std::string::npos) << r.err;
+
+  // The counts are each benchmark's own: spin(n) is about 4 instructions a step, whichever
+  // benchmarks shared its process; BM_W3's doubled, the rest unchanged, each side's two counts
+  // agreeing.
+  const json doc = json::parse(read_file(out / "results.json"));
+  for (int k = 1; k <= 6; ++k) {
+    const std::string name = "BM_W" + std::to_string(k);
+    const json* b = find_benchmark(doc, "micro (instructions)", name);
+    ASSERT_NE(b, nullptr) << name << "\n" << r.err;
+    const double base = (*b)["base"].get<double>();
+    EXPECT_GT(base, 3.0 * 1000 * k) << name;
+    EXPECT_LT(base, 6.0 * 1000 * k) << name;
+    if (k == 3) {
+      EXPECT_EQ((*b)["verdict"], "regression") << b->dump();
+      EXPECT_NEAR((*b)["change"].get<double>(), 1.0, 0.01) << b->dump();
+    } else {
+      EXPECT_EQ((*b)["verdict"], "unchanged") << b->dump();
+    }
   }
   EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
 }

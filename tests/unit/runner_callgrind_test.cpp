@@ -158,12 +158,12 @@ TEST(CallgrindArguments, TimerBoundariesAndOneIterationPerRepetition) {
   EXPECT_NE(v.find("--dump-before='benchmark::State::PauseTiming()'"), std::string::npos);
   EXPECT_NE(v.find("--dump-before='benchmark::State::FinishKeepRunning()'"), std::string::npos);
   EXPECT_NE(v.find("--callgrind-out-file='/w/cg.%p'"), std::string::npos) << v;
-  const std::string b = callgrind_benchmark_arguments("BM_Vec/64", "/w/out.json");
+  const std::string b = callgrind_benchmark_arguments({"BM_Vec/64"}, "/w/out.json");
   EXPECT_NE(b.find("--benchmark_filter='^(BM_Vec/64)$'"), std::string::npos) << b;
   EXPECT_NE(b.find("--benchmark_min_time=0 "), std::string::npos);
   EXPECT_NE(b.find("--benchmark_repetitions=3"), std::string::npos);
   EXPECT_NE(b.find("--benchmark_out='/w/out.json'"), std::string::npos);
-  EXPECT_NE(callgrind_benchmark_arguments("BM_Vec/64", "/w/out.json", kCallgrindLongMinTime)
+  EXPECT_NE(callgrind_benchmark_arguments({"BM_Vec/64"}, "/w/out.json", kCallgrindLongMinTime)
                 .find("--benchmark_min_time=0.05 "),
             std::string::npos);
 }

@@ -18,6 +18,9 @@ namespace {
 constexpr std::string_view kResume = "benchmark::State::ResumeTiming()";
 constexpr std::string_view kPause = "benchmark::State::PauseTiming()";
 constexpr std::string_view kFinish = "benchmark::State::FinishKeepRunning()";
+// ConsoleReporter's, JSONReporter's, CSVReporter's and a suite's own reporter's ReportRuns.
+constexpr std::string_view kReport = "*Reporter::ReportRuns(*";
+constexpr std::string_view kReportMark = "Reporter::ReportRuns(";
 
 std::string_view line_value(std::string_view text, std::string_view key) {
   std::size_t at = 0;
@@ -39,19 +42,19 @@ std::string callgrind_arguments(const std::string& out_prefix) {
   return fmt::format(
       "--tool=callgrind --trace-children=yes --dump-line=no "
       "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
-      "--dump-before='{}' --dump-before='{}'",
-      shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish);
+      "--dump-before='{}' --dump-before='{}' --dump-before='{}'",
+      shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish, kReport);
 }
 
-std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path,
-                                          double min_time) {
+std::string callgrind_benchmark_arguments(const std::vector<std::string>& names,
+                                          const std::string& json_path, double min_time) {
   // Later flags win over the suite's own (--benchmark_min_time=1 in `run:` for example).
   return fmt::format(
       "{} --benchmark_min_time={} --benchmark_repetitions={} "
       "--benchmark_enable_random_interleaving=false --benchmark_report_aggregates_only=false "
       "--benchmark_display_aggregates_only=false --benchmark_format=console "
       "--benchmark_out_format=json --benchmark_out={}",
-      gbench_filter_argument({name}), min_time, kCallgrindRepetitions, shell_quote(json_path));
+      gbench_filter_argument(names), min_time, kCallgrindRepetitions, shell_quote(json_path));
 }
 
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
@@ -63,6 +66,8 @@ std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
     d.trigger = CallgrindDump::Trigger::Pause;
   } else if (trigger.find(kFinish) != std::string_view::npos) {
     d.trigger = CallgrindDump::Trigger::Finish;
+  } else if (trigger.find(kReportMark) != std::string_view::npos) {
+    d.trigger = CallgrindDump::Trigger::Report;
   } else {
     return std::nullopt;  // "Program termination": the rest of the process
   }
@@ -72,6 +77,23 @@ std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
   (void)end;
   d.instructions = static_cast<double>(count);
   return d;
+}
+
+std::vector<std::vector<std::size_t>> dumps_by_benchmark(const std::vector<CallgrindDump>& dumps) {
+  std::vector<std::vector<std::size_t>> out;
+  std::vector<std::size_t> current;
+  bool in_report = false;
+  for (std::size_t i = 0; i < dumps.size(); ++i) {
+    if (dumps[i].trigger == CallgrindDump::Trigger::Report) {
+      if (!in_report) out.push_back(std::move(current));
+      current.clear();
+      in_report = true;
+    } else {
+      current.push_back(i);
+      in_report = false;
+    }
+  }
+  return out;
 }
 
 CountedDumps counted_dumps(const std::vector<CallgrindDump>& dumps, int repetitions) {

@@ -27,22 +27,32 @@ inline constexpr int kCallgrindRepetitions = 3;
 inline constexpr double kCallgrindLongMinTime = 0.05;
 
 // valgrind's arguments (without the program): Callgrind, children traced (the suite's command
-// runs through sh), dumps named `out_prefix`.<pid>.<n>.
+// runs through sh), dumps named `out_prefix`.<pid>.<n>. Besides the timer's dumps, one before
+// each reporter's ReportRuns: Google Benchmark reports a benchmark once all its repetitions
+// ran, so these dumps mark where one benchmark ends when several run in one process.
 std::string callgrind_arguments(const std::string& out_prefix);
 
-// Google Benchmark's arguments for one benchmark alone, JSON out: one iteration per repetition
+// Google Benchmark's arguments for the benchmarks `names` (one, or a group that shares one
+// process and so pays the suite's start-up once), JSON out: one iteration per repetition
 // (min_time 0, the first process) or as many as `min_time` seconds take (the second).
-std::string callgrind_benchmark_arguments(const std::string& name, const std::string& json_path,
-                                          double min_time = 0);
+std::string callgrind_benchmark_arguments(const std::vector<std::string>& names,
+                                          const std::string& json_path, double min_time = 0);
 
 struct CallgrindDump {
-  enum class Trigger { Pause, Finish, Other } trigger = Trigger::Other;
+  enum class Trigger { Pause, Finish, Report, Other } trigger = Trigger::Other;
   double instructions = 0;
 };
 
 // One dump file's trigger and total ("summary:"), or nothing for a file that is not a dump of
-// a benchmark's timer (the profile written at exit).
+// a benchmark's timer or report (the profile written at exit).
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text);
+
+// The dumps of a process that ran several benchmarks, benchmark by benchmark: a benchmark's
+// timer dumps are those before its report (one or more Report dumps in a row: the console's and
+// the JSON file's, of the repetitions and of their aggregates). One entry per report, in order,
+// each the indices of its timer dumps (empty for a benchmark that never entered its loop);
+// dumps after the last report (a process cut short) belong to no benchmark.
+std::vector<std::vector<std::size_t>> dumps_by_benchmark(const std::vector<CallgrindDump>& dumps);
 
 // The dumps of the counted repetitions: Google Benchmark's dumps of one process (in order)
 // grouped into repetitions, the first left out (it warms up), those of the last

@@ -19,6 +19,7 @@
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/callgrind_groups.hpp"
 #include "benchpr/runner/file_digest.hpp"
 #include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -33,6 +34,14 @@ struct Job {
   const SuiteConfig* suite = nullptr;
   Side side = Side::Base;
   std::string name;
+  std::string dir;
+  std::size_t sharing = 1;  // benchmarks in the Callgrind process that counted it
+};
+
+// Benchmarks of one suite counted in one process (callgrind_groups.hpp): indices into a side's
+// jobs, and the folder of the process's own files.
+struct Group {
+  std::vector<std::size_t> members;
   std::string dir;
 };
 
@@ -75,14 +84,14 @@ bool simple_command(const std::string& run) {
 
 // The suite's command for one benchmark: `{out}` filled in as for time runs, benchpr's flags last.
 std::string benchmark_command(const SuiteConfig& suite, const Config& config,
-                              const std::string& name, const std::string& json_path,
+                              const std::vector<std::string>& names, const std::string& json_path,
                               double min_time) {
   std::string cmd = suite.run;
   const std::string quoted = shell_quote(json_path);
   for (auto pos = cmd.find("{out}"); pos != std::string::npos; pos = cmd.find("{out}", pos))
     cmd.replace(pos, 5, quoted);
   if (!config.bench_args.empty()) cmd += " " + config.bench_args;
-  cmd += callgrind_benchmark_arguments(name, json_path, min_time);
+  cmd += callgrind_benchmark_arguments(names, json_path, min_time);
   if (simple_command(suite.run) &&
       simple_command(config.bench_args.empty() ? "x" : "x " + config.bench_args))
     return cmd;
@@ -211,23 +220,13 @@ CountedRunFiles read_counted_run(const std::string& job_dir, const std::string& 
       return out;
     }
     run.iterations = iterations.count;
-    std::vector<std::pair<std::pair<long, long>, std::string>> files;  // (pid, part) -> name
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(job_dir + "/" + process, ec)) {
-      const std::string file = entry.path().filename().string();
-      // cg.<pid>.<part>: the dumps; cg.<pid> alone is the profile written at exit.
-      long pid = 0, part = 0;
-      char tail = 0;
-      if (std::sscanf(file.c_str(), "cg.%ld.%ld%c", &pid, &part, &tail) != 2) continue;
-      files.push_back({{pid, part}, file});
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& [key, file] : files) {
-      std::optional<std::string> text = read(std::string(process) + "/" + file, 256u << 20);
+    const std::vector<DumpFile> files = list_dump_files(job_dir + "/" + process);
+    for (const DumpFile& file : files) {
+      std::optional<std::string> text = read(std::string(process) + "/" + file.file, 256u << 20);
       if (!text) return out;
       const std::optional<CallgrindDump> d = parse_callgrind_dump(*text);
-      if (!d) continue;
-      if (key.first != files.front().first.first) {
+      if (!d || d->trigger == CallgrindDump::Trigger::Report) continue;
+      if (file.pid != files.front().pid) {
         out.failure = "more than one process ran the benchmark's loop under Callgrind";
         out.failure_kind = FailureKind::BadOutput;
         return out;
@@ -271,6 +270,7 @@ Outcome read_outcome(const Job& job, double timeout, FileDigests* seal,
   const std::string log = read_or_empty(job.dir + "/log", 8u << 20);
   if (code == exec::kTimeoutExitCode) {
     o.failure = "timed out under Callgrind after " + format_duration(timeout);
+    if (job.sharing > 1) *o.failure += fmt::format(" (its process ran {} benchmarks)", job.sharing);
     o.kind = FailureKind::Timeout;
     return o;
   }
@@ -313,17 +313,17 @@ Outcome read_outcome(const Job& job, double timeout, FileDigests* seal,
 
 }  // namespace
 
-std::string callgrind_job_script(const SuiteConfig& suite, const Config& c, const std::string& name,
-                                 const std::string& worktree, const std::string& job_dir,
-                                 const std::string& valgrind) {
+std::string callgrind_job_script(const SuiteConfig& suite, const Config& c,
+                                 const std::vector<std::string>& names, const std::string& worktree,
+                                 const std::string& job_dir, const std::string& valgrind) {
+  const double timeout = callgrind_process_timeout(c.timeout_for(suite), names.size());
   const auto run = [&](const char* process, double min_time, const char* redirect) {
     const std::string at = job_dir + "/" + process;
     return fmt::format(
         "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} {redirect} {log} 2>&1",
-        fmt::arg("timeout", std::max(1.0, std::ceil(c.timeout_for(suite)))),
-        fmt::arg("valgrind", shell_quote(valgrind)),
+        fmt::arg("timeout", timeout), fmt::arg("valgrind", shell_quote(valgrind)),
         fmt::arg("args", callgrind_arguments(at + "/cg")),
-        fmt::arg("cmd", benchmark_command(suite, c, name, at + "/out.json", min_time)),
+        fmt::arg("cmd", benchmark_command(suite, c, names, at + "/out.json", min_time)),
         fmt::arg("redirect", redirect), fmt::arg("log", shell_quote(job_dir + "/log")));
   };
   // "exit-code start end" to rc: a batch never fails for one job.
@@ -340,6 +340,11 @@ std::string callgrind_job_script(const SuiteConfig& suite, const Config& c, cons
       fmt::arg("dir", shell_quote(worktree)), fmt::arg("rc", shell_quote(job_dir + "/rc")),
       fmt::arg("first", run("1", 0, ">")),
       fmt::arg("second", run("2", kCallgrindLongMinTime, ">>")));
+}
+
+double callgrind_process_timeout(double suite_timeout, std::size_t benchmarks) {
+  return std::max(
+      1.0, std::ceil(suite_timeout * static_cast<double>(std::max<std::size_t>(1, benchmarks))));
 }
 
 CallgrindJobResult read_callgrind_job(const std::string& job_dir, const std::string& name,
@@ -437,37 +442,96 @@ std::optional<std::string> make_side_dir(const std::string& parent, Side side) {
   return path;
 }
 
-// Writes each job's script and the list the batch runs into `side_dir`; false (every job
-// recorded as failed) when the list cannot be written. Each script runs the benchmark under
-// Callgrind twice: at one iteration per repetition (1/) and, when that worked, at the
-// iterations kCallgrindLongMinTime takes (2/).
-bool write_job_scripts(const std::vector<Job>& jobs, Results& results,
-                       const InstructionSetup& setup, const std::string& side_dir,
+// Writes the script of each process (a group's, or a benchmark's alone) and the list the batch
+// runs into `list_path`; false (every job recorded as failed) when the list cannot be written.
+// Each script runs its benchmarks under Callgrind twice: at one iteration per repetition (1/)
+// and, when that worked, at the iterations kCallgrindLongMinTime takes (2/).
+bool write_job_scripts(const std::vector<Job>& jobs, const std::vector<Group>& groups,
+                       const std::vector<std::size_t>& alone, Results& results,
+                       const InstructionSetup& setup, const std::string& list_path,
                        const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
   std::error_code ec;
   std::string list;
-  for (const Job& job : jobs) {
-    fs::create_directories(job.dir + "/1", ec);
-    fs::create_directories(job.dir + "/2", ec);
+  const auto write = [&](const Job& first, const std::vector<std::string>& names,
+                         const std::string& dir) {
+    fs::create_directories(dir + "/1", ec);
+    fs::create_directories(dir + "/2", ec);
     const std::string script = callgrind_job_script(
-        *job.suite, c, job.name, job.side == Side::Base ? setup.base_dir : setup.head_dir, job.dir,
+        *first.suite, c, names, first.side == Side::Base ? setup.base_dir : setup.head_dir, dir,
         setup.valgrind);
     try {
-      write_file_atomically(job.dir + "/job.sh", script);
+      write_file_atomically(dir + "/job.sh", script);
     } catch (const StoreError& e) {
       progress(std::string("warning: ") + e.what());
     }
-    list += job.dir + "/job.sh\n";
+    list += dir + "/job.sh\n";
+  };
+  for (const Group& g : groups) {
+    std::vector<std::string> names;
+    for (std::size_t i : g.members) names.push_back(jobs[i].name);
+    write(jobs[g.members.front()], names, g.dir);
   }
+  for (std::size_t i : alone) write(jobs[i], {jobs[i].name}, jobs[i].dir);
   try {
-    write_file_atomically(side_dir + "/jobs.list", list);
+    write_file_atomically(list_path, list);
   } catch (const StoreError& e) {
     for (const Job& job : jobs)
       set_failure(results, instruction_suite_name(job.suite->name), job.name, job.side, e.what());
     return false;
   }
   return true;
+}
+
+// The processes of one side: each suite's benchmarks in at most `parallel` groups (one process
+// each, so the suite's start-up is paid once per group); a group of one runs alone in its own
+// folder. `alone` receives the jobs that run by themselves.
+std::vector<Group> plan_groups(std::vector<Job>& jobs, int parallel, const std::string& side_dir,
+                               std::vector<std::size_t>& alone) {
+  std::vector<Group> groups;
+  std::map<const SuiteConfig*, std::vector<std::size_t>> by_suite;
+  std::vector<const SuiteConfig*> order;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (by_suite[jobs[i].suite].empty()) order.push_back(jobs[i].suite);
+    by_suite[jobs[i].suite].push_back(i);
+  }
+  std::error_code ec;
+  for (const SuiteConfig* suite : order) {
+    const std::vector<std::size_t>& indices = by_suite[suite];
+    std::vector<std::string> names;
+    for (std::size_t i : indices) names.push_back(jobs[i].name);
+    const auto planned = callgrind_groups(names, parallel);
+    for (std::size_t g = 0; g < planned.size(); ++g) {
+      if (planned[g].size() == 1) {
+        alone.push_back(indices[planned[g].front()]);
+        continue;
+      }
+      Group group;
+      // The same length on both sides, like the benchmarks' folders.
+      group.dir = fmt::format("{}/groups/{}-{:05}", side_dir, suite->name, g);
+      for (std::size_t k : planned[g]) {
+        group.members.push_back(indices[k]);
+        jobs[indices[k]].sharing = planned[g].size();
+      }
+      groups.push_back(std::move(group));
+    }
+  }
+  fs::create_directories(side_dir + "/groups", ec);
+  return groups;
+}
+
+// Runs the scripts listed in `list_path`, `parallel` at a time; the batch's result.
+exec::ProcessResult run_batch(exec::ProcessRunner& processes, const Config& c,
+                              const std::string& side_dir, const std::string& list_path,
+                              double timeout, int parallel, const std::string& log_path) {
+  exec::ProcessSpec spec;
+  spec.cwd = side_dir;
+  spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < {}", parallel, shell_quote(list_path));
+  spec.timeout_seconds = timeout;
+  spec.scrub_env = c.scrub_env;
+  spec.log_path = log_path;
+  spec.tail_bytes = exec::kMessageTailBytes;
+  return processes.run(spec);
 }
 
 // Each job's run record, and its count or failure in the instruction series; how many failed.
@@ -478,7 +542,9 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
   std::vector<FileDigests> digests(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
-    outcomes.push_back(read_outcome(job, results.config.timeout_for(*job.suite), &digests[i]));
+    outcomes.push_back(read_outcome(
+        job, callgrind_process_timeout(results.config.timeout_for(*job.suite), job.sharing),
+        &digests[i]));
     if (outcomes.back().ran && (first_start == 0 || outcomes.back().started < first_start))
       first_start = outcomes.back().started;
   }
@@ -515,6 +581,32 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
   return failed;
 }
 
+// The batch's own limit: every process's allowance (two runs, 15 s to start) spread over the
+// cores, plus the longest once and a minute; 0 (none) when a suite has no timeout.
+double batch_timeout(const std::vector<Job>& jobs, const std::vector<Group>& groups,
+                     const std::vector<std::size_t>& alone, const Config& c, int parallel) {
+  double total = 0, longest = 0;
+  const auto add = [&](const Job& job, std::size_t benchmarks) {
+    const double suite = c.timeout_for(*job.suite);
+    if (!(suite > 0)) return false;
+    const double t = 2 * callgrind_process_timeout(suite, benchmarks) + 15;
+    total += t;
+    longest = std::max(longest, t);
+    return true;
+  };
+  for (const Group& g : groups)
+    if (!add(jobs[g.members.front()], g.members.size())) return 0;
+  for (std::size_t i : alone)
+    if (!add(jobs[i], 1)) return 0;
+  return std::ceil(total / std::max(1, parallel)) + longest + 60;
+}
+
+bool group_timed_out(const std::string& group_dir) {
+  std::istringstream rc(read_or_empty(group_dir + "/rc"));
+  int code = -1;
+  return (rc >> code) && code == exec::kTimeoutExitCode;
+}
+
 }  // namespace
 
 bool count_instructions(exec::ProcessRunner& processes, Results& results,
@@ -540,25 +632,66 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     const std::optional<std::vector<Job>> planned =
         plan_jobs(processes, results, setup, side, *side_dir, progress);
     if (!planned) return false;
-    const std::vector<Job>& jobs = *planned;
+    std::vector<Job> jobs = *planned;
     if (jobs.empty()) continue;
+    std::vector<std::size_t> alone;
+    const std::vector<Group> groups = plan_groups(jobs, parallel, *side_dir, alone);
     progress(fmt::format(
-        "counting instructions under Callgrind, {}: {} benchmarks (two runs each), {} at a time",
-        side_word(side), jobs.size(), parallel));
-    if (!write_job_scripts(jobs, results, setup, *side_dir, progress)) continue;
-    double longest = 0;
-    for (const Job& job : jobs) longest = std::max(longest, c.timeout_for(*job.suite));
-    exec::ProcessSpec spec;
-    spec.cwd = *side_dir;
-    spec.command = fmt::format("xargs -d '\\n' -P {} -n 1 sh < jobs.list", parallel);
-    const double rounds = std::ceil(static_cast<double>(jobs.size()) / parallel);
-    spec.timeout_seconds = longest > 0 ? rounds * (2 * longest + 15) + 60 : 0;
-    spec.scrub_env = c.scrub_env;
-    spec.log_path = setup.log_dir + "/instructions-" + std::string(to_string(side)) + ".log";
-    fs::remove(spec.log_path, ec);
-    spec.tail_bytes = exec::kMessageTailBytes;
-    const exec::ProcessResult batch = processes.run(spec);
+        "counting instructions under Callgrind, {}: {} benchmarks in {} processes (two runs "
+        "each), {} at a time",
+        side_word(side), jobs.size(), groups.size() + alone.size(), parallel));
+    const std::string log_path =
+        setup.log_dir + "/instructions-" + std::string(to_string(side)) + ".log";
+    fs::remove(log_path, ec);
+    if (!write_job_scripts(jobs, groups, alone, results, setup, *side_dir + "/jobs.list", progress))
+      continue;
+    exec::ProcessResult batch =
+        run_batch(processes, c, *side_dir, *side_dir + "/jobs.list",
+                  batch_timeout(jobs, groups, alone, c, parallel), parallel, log_path);
     if (batch.interrupted) return false;
+    // A group whose process failed (a crash, an exit code, output that cannot be told apart)
+    // is counted again one benchmark at a time, so one benchmark's failure costs only its own
+    // count; a group that ran out of time is not run again.
+    std::vector<std::size_t> again;
+    for (const Group& g : groups) {
+      std::vector<std::string> names, dirs;
+      for (std::size_t i : g.members) {
+        names.push_back(jobs[i].name);
+        dirs.push_back(jobs[i].dir);
+      }
+      std::optional<std::string> why = split_group_run(g.dir, names, dirs);
+      if (!why) continue;
+      if (std::optional<std::string> valgrind =
+              valgrind_failure(read_or_empty(g.dir + "/log", 8u << 20)))
+        why = std::move(valgrind);
+      if (group_timed_out(g.dir)) {
+        for (const std::string& dir : dirs) {
+          fs::create_directories(dir, ec);
+          fs::copy_file(g.dir + "/rc", dir + "/rc", fs::copy_options::overwrite_existing, ec);
+          fs::copy_file(g.dir + "/log", dir + "/log", fs::copy_options::overwrite_existing, ec);
+        }
+        continue;
+      }
+      progress(fmt::format(
+          "  {} {}: one Callgrind process for {} benchmarks did not give their "
+          "counts ({}); counting them one at a time (log: {}/log)",
+          side_word(side), jobs[g.members.front()].suite->name, names.size(), *why, g.dir));
+      for (std::size_t i : g.members) {
+        jobs[i].sharing = 1;
+        again.push_back(i);
+      }
+    }
+    if (!again.empty()) {
+      if (!write_job_scripts(jobs, {}, again, results, setup, *side_dir + "/again.list", progress))
+        continue;
+      const exec::ProcessResult retry =
+          run_batch(processes, c, *side_dir, *side_dir + "/again.list",
+                    batch_timeout(jobs, {}, again, c, parallel), parallel, log_path + ".again");
+      if (retry.interrupted) return false;
+      batch.user_seconds += retry.user_seconds;
+      batch.system_seconds += retry.system_seconds;
+      batch.wall_seconds += retry.wall_seconds;
+    }
     // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
     // else the machine was doing.
     progress(fmt::format("  {} Callgrind jobs took {} of CPU time in {}", jobs.size(),
@@ -566,7 +699,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
                          format_duration(batch.wall_seconds)));
     const int failed = record_outcomes(jobs, results, setup, first_start, progress);
     if (!batch.ok() && failed == 0)
-      progress("  warning: the Callgrind batch " + *batch.describe_failure(spec.timeout_seconds));
+      progress("  warning: the Callgrind batch " + *batch.describe_failure(0));
   }
   return true;
 }

@@ -57,13 +57,18 @@ std::string valgrind_missing_message();
 // anything is built when instructions are counted, and before the profiles.
 bool valgrind_installed(exec::ProcessRunner& processes, const std::string& valgrind = "valgrind");
 
-// The shell script of one benchmark's Callgrind job, as the counts and the profiles run it: in
-// `worktree`, the benchmark alone under Callgrind at one iteration per repetition (files in
-// `job_dir`/1), then, when that worked, at kCallgrindLongMinTime (`job_dir`/2); Valgrind's
-// output in `job_dir`/log, "exit-code start end" in `job_dir`/rc.
+// The shell script of one Callgrind job, as the counts and the profiles run it: in `worktree`,
+// the benchmarks `names` (one, or a group sharing one process) under Callgrind at one iteration
+// per repetition (files in `job_dir`/1), then, when that worked, at kCallgrindLongMinTime
+// (`job_dir`/2); Valgrind's output in `job_dir`/log, "exit-code start end" in `job_dir`/rc.
+// Each process may take callgrind_process_timeout().
 std::string callgrind_job_script(const SuiteConfig& suite, const Config& config,
-                                 const std::string& name, const std::string& worktree,
+                                 const std::vector<std::string>& names, const std::string& worktree,
                                  const std::string& job_dir, const std::string& valgrind);
+
+// How long one Callgrind process of `benchmarks` benchmarks may run: the suite's timeout for
+// each (a group gets what its benchmarks would get alone), whole seconds, at least one.
+double callgrind_process_timeout(double suite_timeout, std::size_t benchmarks);
 
 // The iterations of each repetition of `name`, or its error_occurred message, from Google
 // Benchmark's JSON (0 iterations when the file has none).

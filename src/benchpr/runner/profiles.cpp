@@ -127,7 +127,7 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
   fs::create_directories(dir + "/2", ec);
   exec::ProcessSpec spec;
   spec.cwd = dir;
-  spec.command = callgrind_job_script(suite, config, name, worktree, dir, valgrind);
+  spec.command = callgrind_job_script(suite, config, {name}, worktree, dir, valgrind);
   const double timeout = config.timeout_for(suite);
   spec.timeout_seconds = timeout > 0 ? 2 * timeout + 30 : 0;
   // A profile's cost is not known beforehand: what is left of the budget bounds it.
