@@ -189,6 +189,11 @@ TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   const std::string action = read_file(kSource + "/action.yml");
   EXPECT_NE(action.find("$GITHUB_ACTION_PATH/.ci/build-packages"), std::string::npos);
   EXPECT_EQ(action.find("test-packages"), std::string::npos);
+  // Instruction counts are on by default wherever Valgrind is installed: the action installs it
+  // with the build and on a runner that restores the build.
+  EXPECT_NE(action.find("install \"${packages[@]}\" ccache valgrind"), std::string::npos);
+  EXPECT_NE(action.find("echo valgrind"), std::string::npos);
+  EXPECT_NE(action.find("! command -v valgrind"), std::string::npos);
   // Nothing only the tests need, and nothing Ubuntu lacks as a .deb (chromium is a snap there).
   const auto build = lines_of(read_file(kSource + "/.ci/build-packages"));
   for (const char* test_only :

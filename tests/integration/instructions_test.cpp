@@ -67,7 +67,7 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
   repo.commit("more work in two benchmarks, a sleep in one");
 
   TempDir out;
-  const BenchprRun r = run_benchpr(
+  const BenchprRun r = run_benchpr_as_given(
       BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
                        "--seed", "7", "--rounds", "10", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
@@ -306,6 +306,68 @@ TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
   EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
 }
 
+// Nothing in .benchpr.yml or on the command line says to count: with Valgrind installed, `run`
+// counts every Google Benchmark suite beside its time. A count that cannot be made (Valgrind
+// does not know an instruction) was not asked for: a note names it, its benchmark is judged by
+// its time, and nothing reads "failed".
+TEST(Instructions, CountingIsOnByDefaultAndACountThatFailsIsANoteNotAFailure) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.min_time = "0.005";
+  const auto suite = [](int work) {
+    return std::vector<GbenchCase>{
+        {"BM_Work", spin(work), ""},
+        {"BM_NoValgrind",
+         spin(1000) + " if (under_valgrind()) asm volatile(\".byte 0x62,0xf1,0x7c,0x48,0x10,"
+                      "0x04,0x24\" ::: \"memory\");",
+         ""}};
+  };
+  write_gbench_project(repo, suite(40000), cfg, kPrelude);
+  repo.commit_base_and_branch();
+  write_gbench_project(repo, suite(20000), cfg, kPrelude);
+  repo.commit("half the work");
+
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                       "--dry-run", "--rounds", "6", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("counting instructions under Callgrind, base: 2 benchmarks"),
+            std::string::npos)
+      << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(doc["config"].value("instructions_by_default", false), true) << doc["config"].dump();
+  const json* work = find_benchmark(doc, "micro (instructions)", "BM_Work");
+  ASSERT_NE(work, nullptr) << r.err;
+  EXPECT_EQ((*work)["verdict"], "improvement");
+  EXPECT_NEAR((*work)["change"].get<double>(), -0.5, 0.01);
+  // The count Valgrind could not make is no row and no failure; its time is compared.
+  EXPECT_EQ(find_benchmark(doc, "micro (instructions)", "BM_NoValgrind"), nullptr);
+  const json* timed = find_benchmark(doc, "micro", "BM_NoValgrind");
+  ASSERT_NE(timed, nullptr);
+  EXPECT_NE((*timed)["verdict"], "failed");
+  for (const auto& [name, verdict] : verdicts(doc)) EXPECT_NE(verdict, "failed") << name;
+  EXPECT_NE(doc["recommendation"]["verdict"], "failed") << doc["recommendation"].dump();
+  EXPECT_NE(r.out.find("Instructions were not counted for 1 benchmark"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Valgrind cannot run it"), std::string::npos) << r.out;
+}
+
+// --no-instructions (and `instructions: false`) leave counting off, Valgrind or not.
+TEST(Instructions, NoInstructionsCountsNothing) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  write_gbench_project(repo, {{"BM_A", spin(20000), ""}}, cfg);
+  repo.commit_base_and_branch();
+  write_gbench_project(repo, {{"BM_A", spin(10000), ""}}, cfg);
+  repo.commit("half the work");
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                       "--dry-run", "--no-instructions", "--rounds", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("counting instructions"), std::string::npos) << r.err;
+}
+
 TEST(Instructions, MissingValgrindIsOneErrorNamingThePackage) {
   TempRepo repo;
   write_gbench_project(repo, {{"BM_A", spin(1000), ""}});
@@ -321,6 +383,17 @@ TEST(Instructions, MissingValgrindIsOneErrorNamingThePackage) {
   EXPECT_NE(r.err.find("instruction counts need Valgrind"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("package `valgrind`"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("building"), std::string::npos) << r.err;
+
+  // Nobody asked: no error, a line saying counts are off and how to turn them on (the build
+  // then fails for want of a compiler on this PATH, which is not what is checked here).
+  const BenchprRun unsaid = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD", "--head", "HEAD", "--dry-run"},
+      {{"PATH", empty.path()}});
+  EXPECT_EQ(unsaid.err.find("instruction counts need Valgrind"), std::string::npos) << unsaid.err;
+  EXPECT_NE(unsaid.err.find("instructions are not counted: Valgrind is not installed (install "
+                            "the package `valgrind`"),
+            std::string::npos)
+      << unsaid.err;
 }
 
 }  // namespace

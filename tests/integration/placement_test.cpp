@@ -73,7 +73,7 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
 
   TempDir out;
   const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+      run_benchpr_as_given(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
                                    "--dry-run", "--seed", "3", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;

@@ -1,5 +1,7 @@
 #include "support/benchpr_process.hpp"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +17,18 @@ namespace benchpr::testing {
 BenchprRun run_benchpr(const std::string& binary, const std::vector<std::string>& args,
                        const std::vector<std::pair<std::string, std::string>>& env,
                        const std::string& cwd) {
+  const bool says = std::find(args.begin(), args.end(), "--instructions") != args.end() ||
+                    std::find(args.begin(), args.end(), "--no-instructions") != args.end();
+  if (args.empty() || args.front() != "run" || says)
+    return run_benchpr_as_given(binary, args, env, cwd);
+  std::vector<std::string> time_only = args;
+  time_only.insert(time_only.begin() + 1, "--no-instructions");
+  return run_benchpr_as_given(binary, time_only, env, cwd);
+}
+
+BenchprRun run_benchpr_as_given(const std::string& binary, const std::vector<std::string>& args,
+                                const std::vector<std::pair<std::string, std::string>>& env,
+                                const std::string& cwd) {
   TempDir io;
   const std::string out_path = io / "stdout", err_path = io / "stderr";
   pid_t pid = fork();

@@ -15,8 +15,15 @@ struct BenchprRun {
 };
 
 // `args` are passed as separate argv entries; `env` entries are added to the environment.
+// `run` counts instructions by default wherever Valgrind is installed, as it is here: a test of
+// `run` gets --no-instructions unless its arguments say --instructions or --no-instructions
+// (a suite's own `instructions: true` or `metric: instructions` still counts), so that only the
+// tests about counting pay for it. run_benchpr_as_given passes the arguments unchanged.
 BenchprRun run_benchpr(const std::string& binary, const std::vector<std::string>& args,
                        const std::vector<std::pair<std::string, std::string>>& env = {},
                        const std::string& cwd = "");
+BenchprRun run_benchpr_as_given(const std::string& binary, const std::vector<std::string>& args,
+                                const std::vector<std::pair<std::string, std::string>>& env = {},
+                                const std::string& cwd = "");
 
 }  // namespace benchpr::testing

@@ -95,8 +95,29 @@ TEST(ConfigParser, InstructionCounts) {
   EXPECT_TRUE(Config::measures_time(c.suites[1]));
   EXPECT_FALSE(c.counts_instructions(c.suites[2]));
   const Config all = parse_config(std::string(kMinimal) + "instructions: true\n");
+  EXPECT_EQ(all.instructions, InstructionCounting::On);
   EXPECT_TRUE(all.counts_instructions(all.suites[0]));
+  EXPECT_FALSE(all.counts_by_default(all.suites[0]));
   EXPECT_NEAR(parse_config(kMinimal).instruction_threshold, 0.005, 1e-12);
+}
+
+TEST(ConfigParser, UnsaidCountingIsDecidedWhenRunningAndFalseTurnsItOff) {
+  // Nothing said: `run` counts where Valgrind is installed; until then nothing is counted.
+  Config unsaid = parse_config(kMinimal);
+  EXPECT_EQ(unsaid.instructions, InstructionCounting::Auto);
+  EXPECT_FALSE(unsaid.counts_instructions(unsaid.suites[0]));
+  unsaid.instructions = InstructionCounting::ByDefault;
+  EXPECT_TRUE(unsaid.counts_instructions(unsaid.suites[0]));
+  EXPECT_TRUE(unsaid.counts_by_default(unsaid.suites[0]));
+  const Config off = parse_config(std::string(kMinimal) + "instructions: false\n");
+  EXPECT_EQ(off.instructions, InstructionCounting::Off);
+  EXPECT_FALSE(off.counts_instructions(off.suites[0]));
+  // A suite that asks is counted, and is never "by default", whatever the top level says.
+  Config asked = parse_config(
+      "instructions: false\nsuites:\n  - name: io\n    run: b\n    instructions: true\n");
+  EXPECT_TRUE(asked.counts_instructions(asked.suites[0]));
+  asked.instructions = InstructionCounting::ByDefault;
+  EXPECT_FALSE(asked.counts_by_default(asked.suites[0]));
 }
 
 TEST(ConfigParser, SuiteAndBenchmarkThresholdsFirstMatchWins) {

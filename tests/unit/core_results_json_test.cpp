@@ -655,3 +655,23 @@ TEST(ResultsJson, UnknownFieldsArePassedOverAndReadFieldsAreBounded) {
 
 }  // namespace
 }  // namespace benchpr
+
+namespace benchpr {
+namespace {
+
+TEST(ResultsJson, HowInstructionsCameToBeCountedSurvivesTheFile) {
+  for (const auto& [counting, read_back] :
+       {std::pair{InstructionCounting::On, InstructionCounting::On},
+        std::pair{InstructionCounting::ByDefault, InstructionCounting::ByDefault},
+        std::pair{InstructionCounting::Off, InstructionCounting::Off},
+        // Decided before a session starts: a file never holds "not said"; read as off.
+        std::pair{InstructionCounting::Auto, InstructionCounting::Off}}) {
+    Results r = sample();
+    r.config.instructions = counting;
+    const std::string text = results_to_string(r);
+    EXPECT_EQ(results_from_string(text).config.instructions, read_back) << text.substr(0, 400);
+  }
+}
+
+}  // namespace
+}  // namespace benchpr

@@ -51,7 +51,7 @@ const SuiteConfig* suite_of(const Config& config, const std::string& suite, bool
 Config step_config(const Config& main, const Bisection& b, double budget) {
   Config c = main;
   const bool exact = b.method == "instructions";
-  c.instructions = false;
+  c.instructions = InstructionCounting::Off;
   c.suites.clear();
   c.bisect = "off";
   for (SuiteConfig s : main.suites) {

@@ -76,9 +76,14 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--why", o.why,
                  "Also explain these benchmarks (a regular expression of names) with a "
                  "function-level profile under Callgrind, as every regression and improvement is");
-  run.add_flag("--instructions", o.instructions,
-               "Also count instructions per iteration of every Google Benchmark suite under "
-               "Callgrind (needs valgrind), beside time");
+  auto* count = run.add_flag("--instructions", o.instructions,
+                             "Count instructions per iteration of every Google Benchmark suite "
+                             "under Callgrind beside time, and fail if valgrind is missing "
+                             "(without it or --no-instructions they are counted wherever "
+                             "valgrind is installed)");
+  run.add_flag("--no-instructions", o.no_instructions,
+               "Do not count instructions (suites with `metric: instructions` still are)")
+      ->excludes(count);
   run.add_flag("--bisect", o.bisect,
                "After a regression or improvement, measure the changed benchmarks on the pull "
                "request's commits to find the ones behind it, within the budget left (the "

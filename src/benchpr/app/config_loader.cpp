@@ -85,7 +85,8 @@ void apply_overrides(Config& c, const RunOptions& options) {
   if (!options.filter.empty()) c.filter = options.filter;
   check_name_pattern("--why", options.why);
   if (!options.bench_args.empty()) c.bench_args = options.bench_args;
-  if (options.instructions) c.instructions = true;
+  if (options.instructions) c.instructions = InstructionCounting::On;
+  if (options.no_instructions) c.instructions = InstructionCounting::Off;
   c.rounds = round_up_even(c.rounds);
 }
 

@@ -143,14 +143,30 @@ void check_outputs_outside_workspace(const runner::Workspace& ws,
   }
 }
 
-// Instruction counts need Valgrind: say so before anything is built, naming the package.
-void check_valgrind(exec::ProcessRunner& processes, const Config& config) {
-  const bool wanted = config.instructions || std::any_of(config.suites.begin(), config.suites.end(),
-                                                         [&](const SuiteConfig& s) {
-                                                           return config.counts_instructions(s);
-                                                         });
-  if (!wanted) return;
-  if (!runner::valgrind_installed(processes)) throw UserError(runner::valgrind_missing_message());
+// Instruction counts need Valgrind: when they were asked for, say so before anything is built,
+// naming the package. Counting nobody asked for (on by default) is on where Valgrind is
+// installed, and off, with a line saying how to turn it on, where it is not.
+void resolve_instruction_counting(exec::ProcessRunner& processes, Config& config,
+                                  const Progress& progress) {
+  InstructionCounting& counting = config.instructions;
+  const bool asked =
+      counting == InstructionCounting::On ||
+      std::any_of(config.suites.begin(), config.suites.end(), [&](const SuiteConfig& s) {
+        return s.format == FormatKind::GoogleBenchmark &&
+               (s.metric == kInstructionsMetric || s.instructions);
+      });
+  const bool by_default =
+      counting == InstructionCounting::Auto || counting == InstructionCounting::ByDefault;
+  if (!asked && !by_default) return;
+  const bool installed = runner::valgrind_installed(processes);
+  if (asked && !installed) throw UserError(runner::valgrind_missing_message());
+  if (!by_default) return;
+  counting = installed ? InstructionCounting::ByDefault : InstructionCounting::Off;
+  if (!installed)
+    progress.line(fmt::format(
+        "instructions are not counted: Valgrind is not installed (install the package `{}` to "
+        "count every Google Benchmark suite's instructions beside its time)",
+        runner::kValgrindPackage));
 }
 
 // Where the session works and what it may decide by itself: the rounds' budget, the suites of
@@ -445,7 +461,7 @@ int run_command(const RunOptions& given) {
           ws.base_dir + "/" + std::string(runner::kZeroConfigBuildDir), ws.base_dir);
     resume_into(results, std::move(*resumed), options, derived, progress);
   }
-  check_valgrind(processes, results.config);
+  resolve_instruction_counting(processes, results.config, progress);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   warn_if_too_few_rounds(results.config, progress);
   if (!resumed)

@@ -501,7 +501,8 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                  } else if (key == "scrub_env") {
                    config.scrub_env = read_scrub_env(r, k, v);
                  } else if (key == "instructions") {
-                   config.instructions = r.boolean(k, v, key);
+                   config.instructions =
+                       r.boolean(k, v, key) ? InstructionCounting::On : InstructionCounting::Off;
                  } else if (key == "instruction_threshold") {
                    config.instruction_threshold = r.percentage(k, v, key);
                  } else if (key == "bisect") {

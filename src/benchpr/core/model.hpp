@@ -102,6 +102,13 @@ std::optional<Better> configured_better(const SuiteConfig& suite, std::string_vi
 // freedom on the change and the run-order effect, and the leave-one-round-out check needs the rest.
 inline constexpr int kMinDecidingRounds = 4;
 
+enum class InstructionCounting {
+  Auto,       // nothing said: `run` counts where Valgrind is installed (ByDefault), else Off
+  On,         // top-level `instructions: true`, --instructions
+  Off,        // `instructions: false`, --no-instructions, or Auto without Valgrind
+  ByDefault,  // Auto with Valgrind: counted, and a count that fails is a note, not a failure
+};
+
 struct Config {
   std::string build;  // shell command; empty means "nothing to build"
   double build_timeout_seconds = 30 * 60;
@@ -118,7 +125,9 @@ struct Config {
   std::string bench_args;  // --bench-args: appended to every suite's command (shell words)
   // Instruction counts are exact: a change is reported when it reaches this fraction.
   double instruction_threshold = 0.005;
-  bool instructions = false;  // top-level `instructions: true`: every Google Benchmark suite
+  // Whether every Google Benchmark suite's instructions are counted beside its time (a suite's
+  // own `instructions: true` or `metric: instructions` counts it whatever this says).
+  InstructionCounting instructions = InstructionCounting::Auto;
   // `bisect: auto`: after a change is found, search the PR's commits for the ones behind it.
   std::string bisect = "off";  // auto | off
 
@@ -129,7 +138,15 @@ struct Config {
   // on the suite or at the top level), and whether its time is measured in rounds.
   bool counts_instructions(const SuiteConfig& s) const {
     return s.format == FormatKind::GoogleBenchmark &&
-           (s.metric == kInstructionsMetric || s.instructions || instructions);
+           (s.metric == kInstructionsMetric || s.instructions ||
+            instructions == InstructionCounting::On ||
+            instructions == InstructionCounting::ByDefault);
+  }
+  // Whether the suite is counted only because counting is on by default: nobody asked, so a
+  // count that fails is said in a note and the benchmark is judged by its time.
+  bool counts_by_default(const SuiteConfig& s) const {
+    return instructions == InstructionCounting::ByDefault && counts_instructions(s) &&
+           s.metric != kInstructionsMetric && !s.instructions;
   }
   static bool measures_time(const SuiteConfig& s) { return s.metric != kInstructionsMetric; }
   const SuiteConfig* find_suite(std::string_view suite) const;
@@ -360,9 +377,9 @@ struct Results {
   std::vector<BuildResult> builds;
   std::vector<RunRecord> runs;
   std::vector<BenchmarkSeries> series;
-  int rounds_done = 0;      // rounds completed, warm-up included
-  bool complete = false;    // false while running, or when interrupted (partial results)
-  StopReason stop;          // why the rounds ended (describe() makes its sentence)
+  int rounds_done = 0;    // rounds completed, warm-up included
+  bool complete = false;  // false while running, or when interrupted (partial results)
+  StopReason stop;        // why the rounds ended (describe() makes its sentence)
   double measuring_seconds = 0;
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
   std::optional<TimePlan> time_plan;

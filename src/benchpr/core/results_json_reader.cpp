@@ -192,7 +192,9 @@ Config read_config(const json& j) {
   c.instruction_threshold = get_number(j, "instruction_threshold", w, c.instruction_threshold);
   if (!(c.instruction_threshold > 0 && c.instruction_threshold < 1))
     fail(w + ".instruction_threshold", "expected a fraction in (0, 1)");
-  c.instructions = get_bool(j, "instructions", w, false);
+  c.instructions = get_bool(j, "instructions_by_default", w, false) ? InstructionCounting::ByDefault
+                   : get_bool(j, "instructions", w, false)          ? InstructionCounting::On
+                                                                    : InstructionCounting::Off;
   c.filter = get_string(j, "filter", w, false);
   c.bench_args = get_string(j, "bench_args", w, false);
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {

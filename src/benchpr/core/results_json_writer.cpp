@@ -52,7 +52,8 @@ json config_json(const Config& c) {
             {"filter", c.filter},
             {"bench_args", c.bench_args}};
   // Only with instruction counts, so files without them stay as they were.
-  if (c.instructions) j["instructions"] = true;
+  if (c.instructions == InstructionCounting::On) j["instructions"] = true;
+  if (c.instructions == InstructionCounting::ByDefault) j["instructions_by_default"] = true;
   for (const auto& s : c.suites)
     if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);

@@ -2,6 +2,7 @@
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/analysis.hpp"
+#include "benchpr/core/default_counts.hpp"
 #include "benchpr/core/disturbed_runs.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/measurement_notes.hpp"
@@ -42,7 +43,11 @@ Results as_compared(const Results& results) {
   return without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
 }
 
-Analysis analyse_session(const Results& results) {
+Analysis analyse_session(const Results& all) {
+  // Counts nobody asked for that could not be made are a note; their benchmarks are judged by
+  // their time, as if counting were off.
+  const WithoutFailedDefaultCounts counted = without_failed_default_counts(all);
+  const Results& results = counted.results;
   // A benchmark whose CPU time missed work is compared on its wall time, before starved rounds
   // are left out of the wall-time comparisons (it is one of them now). Processes slowed as a
   // whole are found on what is left (core/disturbed_runs) and named, never left out: the PR's
@@ -56,6 +61,7 @@ Analysis analyse_session(const Results& results) {
   add_measurement_notes(compared, a, missed);
   for (Note& note : kept_disturbance_notes(disturbed, a.analysed_rounds))
     a.notes.push_back(std::move(note));
+  if (counted.note) a.notes.push_back(*counted.note);
   return a;
 }
 

@@ -20,6 +20,7 @@
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/callgrind_groups.hpp"
+#include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_digest.hpp"
 #include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
@@ -537,7 +538,8 @@ exec::ProcessResult run_batch(exec::ProcessRunner& processes, const Config& c,
 // Each job's run record, and its count or failure in the instruction series; how many failed.
 // Every job's files are read here, once, and sealed (setup.sealed).
 int record_outcomes(const std::vector<Job>& jobs, Results& results, const InstructionSetup& setup,
-                    double& first_start, const std::function<void(const std::string&)>& progress) {
+                    double& first_start, const std::optional<std::string>& stopped,
+                    const std::function<void(const std::string&)>& progress) {
   std::vector<Outcome> outcomes;
   std::vector<FileDigests> digests(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -545,6 +547,11 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
     outcomes.push_back(read_outcome(
         job, callgrind_process_timeout(results.config.timeout_for(*job.suite), job.sharing),
         &digests[i]));
+    // A job the deadline kept from running, or stopped, says so rather than what it left.
+    if (stopped && (!outcomes.back().ran || outcomes.back().kind == FailureKind::Timeout)) {
+      outcomes.back().failure = *stopped;
+      outcomes.back().kind = FailureKind::Timeout;
+    }
     if (outcomes.back().ran && (first_start == 0 || outcomes.back().started < first_start))
       first_start = outcomes.back().started;
   }
@@ -601,6 +608,11 @@ double batch_timeout(const std::vector<Job>& jobs, const std::vector<Group>& gro
   return std::ceil(total / std::max(1, parallel)) + longest + 60;
 }
 
+std::string deadline_reason(double deadline) {
+  return fmt::format("not counted: instruction counting's share of the time budget ({}) ran out",
+                     format_duration(deadline));
+}
+
 bool group_timed_out(const std::string& group_dir) {
   std::istringstream rc(read_or_empty(group_dir + "/rc"));
   int code = -1;
@@ -620,6 +632,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   if (setup.sealed) setup.sealed->clear();
   const int parallel = std::max(1, setup.parallel);
   double first_start = 0;
+  const double began = steady_clock().now_seconds();
   // One side at a time, the base first: a side's outputs are read and sealed before the other
   // side's code runs at all (its listing included), so the PR's code never finds the base's
   // counts unread.
@@ -645,9 +658,25 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     fs::remove(log_path, ec);
     if (!write_job_scripts(jobs, groups, alone, results, setup, *side_dir + "/jobs.list", progress))
       continue;
+    // The deadline: half of what is left for the base, all of it for the PR. A batch it cuts
+    // short leaves its jobs "not counted" with the reason, and no group is counted again.
+    const auto allowance = [&](double limit) {
+      if (!(setup.deadline_seconds > 0)) return limit;
+      const double left =
+          std::max(1.0, (setup.deadline_seconds - (steady_clock().now_seconds() - began)) /
+                            (side == Side::Base ? 2.0 : 1.0));
+      return limit > 0 ? std::min(limit, left) : left;
+    };
+    std::optional<std::string> stopped;
+    const auto run = [&](const std::string& list, double limit, const std::string& log) {
+      const double allowed = allowance(limit);
+      exec::ProcessResult p = run_batch(processes, c, *side_dir, list, allowed, parallel, log);
+      if (p.timed_out && setup.deadline_seconds > 0 && (limit <= 0 || allowed < limit))
+        stopped = deadline_reason(setup.deadline_seconds);
+      return p;
+    };
     exec::ProcessResult batch =
-        run_batch(processes, c, *side_dir, *side_dir + "/jobs.list",
-                  batch_timeout(jobs, groups, alone, c, parallel), parallel, log_path);
+        run(*side_dir + "/jobs.list", batch_timeout(jobs, groups, alone, c, parallel), log_path);
     if (batch.interrupted) return false;
     // A group whose process failed (a crash, an exit code, output that cannot be told apart)
     // is counted again one benchmark at a time, so one benchmark's failure costs only its own
@@ -664,7 +693,7 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
       if (std::optional<std::string> valgrind =
               valgrind_failure(read_or_empty(g.dir + "/log", 8u << 20)))
         why = std::move(valgrind);
-      if (group_timed_out(g.dir)) {
+      if (stopped || group_timed_out(g.dir)) {
         for (const std::string& dir : dirs) {
           fs::create_directories(dir, ec);
           fs::copy_file(g.dir + "/rc", dir + "/rc", fs::copy_options::overwrite_existing, ec);
@@ -685,8 +714,8 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
       if (!write_job_scripts(jobs, {}, again, results, setup, *side_dir + "/again.list", progress))
         continue;
       const exec::ProcessResult retry =
-          run_batch(processes, c, *side_dir, *side_dir + "/again.list",
-                    batch_timeout(jobs, {}, again, c, parallel), parallel, log_path + ".again");
+          run(*side_dir + "/again.list", batch_timeout(jobs, {}, again, c, parallel),
+              log_path + ".again");
       if (retry.interrupted) return false;
       batch.user_seconds += retry.user_seconds;
       batch.system_seconds += retry.system_seconds;
@@ -697,8 +726,9 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     progress(fmt::format("  {} Callgrind jobs took {} of CPU time in {}", jobs.size(),
                          format_duration(batch.user_seconds + batch.system_seconds),
                          format_duration(batch.wall_seconds)));
-    const int failed = record_outcomes(jobs, results, setup, first_start, progress);
-    if (!batch.ok() && failed == 0)
+    const int failed = record_outcomes(jobs, results, setup, first_start, stopped, progress);
+    if (stopped) progress("  " + *stopped);
+    if (!batch.ok() && failed == 0 && !stopped)
       progress("  warning: the Callgrind batch " + *batch.describe_failure(0));
   }
   return true;

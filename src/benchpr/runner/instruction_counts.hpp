@@ -46,6 +46,9 @@ struct InstructionSetup {
   const std::set<std::string>* skipped_suites = nullptr;
   // Receives each counted run's folder and digests (for the profiles); null: not kept.
   SealedRuns* sealed = nullptr;
+  // Wall seconds the counting may take, both sides (0: no limit beyond the timeouts): counts
+  // nobody asked for get a share of the budget. The base may use half, the PR what is left.
+  double deadline_seconds = 0;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before

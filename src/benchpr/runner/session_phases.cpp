@@ -15,6 +15,15 @@
 
 namespace benchpr::runner {
 
+namespace {
+
+// The share of the budget counts nobody asked for may take (15 minutes: 3m45s), and the least
+// they get whatever the budget.
+constexpr double kDefaultCountingShare = 0.25;
+constexpr double kDefaultCountingLeast = 60;
+
+}  // namespace
+
 bool Session::count_instructions_phase(Results& results) {
   const auto& suites = results.config.suites;
   if (std::none_of(suites.begin(), suites.end(),
@@ -30,6 +39,16 @@ bool Session::count_instructions_phase(Results& results) {
   is.only = &open_;  // a shard counts its own share only
   is.skipped_suites = &skipped_suites_;
   is.sealed = &sealed_runs_;
+  // Counts nobody asked for (on by default) may take a share of the budget: the time rounds
+  // judge what users pay, and the counts must leave them their room.
+  const Config& c = results.config;
+  const bool only_by_default = std::all_of(suites.begin(), suites.end(), [&](const SuiteConfig& s) {
+    return !c.counts_instructions(s) || c.counts_by_default(s);
+  });
+  const double budget =
+      setup_.budget_seconds > 0 ? setup_.budget_seconds : c.budget_seconds.value_or(0);
+  if (only_by_default && budget > 0)
+    is.deadline_seconds = std::max(kDefaultCountingLeast, kDefaultCountingShare * budget);
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
