@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/markdown_check.hpp"
 #include "support/results_doc.hpp"
@@ -83,7 +84,7 @@ class BenchprChild {
       std::vector<char*> argv;
       std::string binary = BENCHPR_BINARY;
       argv.push_back(binary.data());
-      std::vector<std::string> copy = args;
+      std::vector<std::string> copy = time_only_unless_said(args);
       for (auto& a : copy) argv.push_back(a.data());
       argv.push_back(nullptr);
       ::execv(binary.c_str(), argv.data());

@@ -17,13 +17,16 @@ namespace benchpr::testing {
 BenchprRun run_benchpr(const std::string& binary, const std::vector<std::string>& args,
                        const std::vector<std::pair<std::string, std::string>>& env,
                        const std::string& cwd) {
+  return run_benchpr_as_given(binary, time_only_unless_said(args), env, cwd);
+}
+
+std::vector<std::string> time_only_unless_said(const std::vector<std::string>& args) {
   const bool says = std::find(args.begin(), args.end(), "--instructions") != args.end() ||
                     std::find(args.begin(), args.end(), "--no-instructions") != args.end();
-  if (args.empty() || args.front() != "run" || says)
-    return run_benchpr_as_given(binary, args, env, cwd);
+  if (args.empty() || args.front() != "run" || says) return args;
   std::vector<std::string> time_only = args;
   time_only.insert(time_only.begin() + 1, "--no-instructions");
-  return run_benchpr_as_given(binary, time_only, env, cwd);
+  return time_only;
 }
 
 BenchprRun run_benchpr_as_given(const std::string& binary, const std::vector<std::string>& args,

@@ -22,6 +22,8 @@ struct BenchprRun {
 BenchprRun run_benchpr(const std::string& binary, const std::vector<std::string>& args,
                        const std::vector<std::pair<std::string, std::string>>& env = {},
                        const std::string& cwd = "");
+// The arguments run_benchpr passes: --no-instructions added after `run` unless they say.
+std::vector<std::string> time_only_unless_said(const std::vector<std::string>& args);
 BenchprRun run_benchpr_as_given(const std::string& binary, const std::vector<std::string>& args,
                                 const std::vector<std::pair<std::string, std::string>>& env = {},
                                 const std::string& cwd = "");

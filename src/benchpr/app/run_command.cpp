@@ -455,13 +455,15 @@ int run_command(const RunOptions& given) {
   ResumeDerived derived;
   derived.default_budget = !results.config.budget_seconds && !options.rounds && !shard;
   if (derived.default_budget) results.config.budget_seconds = kDefaultBudgetSeconds;
+  // Before a resumed comparison's configuration is compared with this run's: both then say
+  // whether counting is on by default.
+  resolve_instruction_counting(processes, results.config, progress);
   if (resumed) {
     if (zero_config)
       derived.discovered = runner::discover_benchmark_suites(
           ws.base_dir + "/" + std::string(runner::kZeroConfigBuildDir), ws.base_dir);
     resume_into(results, std::move(*resumed), options, derived, progress);
   }
-  resolve_instruction_counting(processes, results.config, progress);
   erase_from_environment(results.config.scrub_env);  // declared secret: benchpr needs none
   warn_if_too_few_rounds(results.config, progress);
   if (!resumed)
