@@ -351,6 +351,11 @@ TEST(Instructions, CountingIsOnByDefaultAndACountThatFailsIsANoteNotAFailure) {
   EXPECT_NE(r.out.find("Instructions were not counted for 1 benchmark"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("Valgrind cannot run it"), std::string::npos) << r.out;
+  // The footnote says counting was on by default and how to turn it off.
+  EXPECT_NE(r.out.find("(on by default wherever Valgrind is installed; `instructions: false` in "
+                       ".benchpr.yml turns them off)"),
+            std::string::npos)
+      << r.out;
 }
 
 // --no-instructions (and `instructions: false`) leave counting off, Valgrind or not.

@@ -443,15 +443,21 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
     ++runs;
   }
   if (runs == 0 && counted == 0) return "";
+  const bool by_default = std::any_of(
+      results.config.suites.begin(), results.config.suites.end(),
+      [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
   std::string text = fmt::format(
-      "Instructions: counted per iteration of the benchmark's loop by Callgrind (Valgrind), one "
-      "job per side of each benchmark ({} runs, {}{}), which runs it at one iteration per "
-      "repetition and at many and divides the difference by the difference in iterations, so "
-      "what a repetition does once is not counted as an iteration. Counts are exact, so a "
-      "change of ±{} or "
+      "Instructions{}: counted per iteration of the benchmark's loop by Callgrind (Valgrind), a "
+      "suite's benchmarks sharing one process per core on each side ({} counts, {}{}), run at "
+      "one iteration per repetition and at many, the difference divided by the difference in "
+      "iterations, so what a repetition does once is not counted as an iteration. Counts are "
+      "exact, so a change of ±{} or "
       "more is reported without rounds or confidence intervals. They do not see time spent "
       "waiting (sleep, I/O, locks), in the kernel (system calls), on cache misses or branch "
       "mispredictions, or at another clock frequency: such changes show in time only.",
+      by_default ? " (on by default wherever Valgrind is installed; `instructions: false` in "
+                   ".benchpr.yml turns them off)"
+                 : "",
       runs, format_duration(std::max(0.0, last - first)),
       results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
       threshold_text(results.config.instruction_threshold));
