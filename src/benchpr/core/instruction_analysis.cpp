@@ -76,10 +76,12 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   a.change = head / base - 1;
   // The self-check: each side's count from one repetition alone must agree with its count.
   std::string disagree;
+  double spread = 0;  // how far a side's two counts are apart, the farther side's
   for (const auto& [word, count, check] :
        {std::tuple<const char*, double, double>{"base", base, check_value(s.base)},
         std::tuple<const char*, double, double>{"PR", head, check_value(s.head)}}) {
     if (is_missing(check) || std::fabs(check / count - 1) <= count_agreement(threshold)) continue;
+    spread = std::max(spread, std::fabs(check / count - 1));
     disagree += fmt::format(
         "{}the {}'s two counts differ by {} ({} and {} instructions per "
         "iteration)",
@@ -97,6 +99,27 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   // Compared on the relative change rounded to what is shown (0.01%), so that 0.5% against a
   // 0.5% threshold is a regression whatever the last bits of the division say.
   const double shown = std::round(std::fabs(a.change) * 1e4) / 1e4;
+  if (spread > 0) {
+    // Counts that differ from run to run of one side decide only a change that stands clear of
+    // that difference on both sides; the same varying work on both sides (equal counts, equal
+    // checks) is unchanged; anything else is left to time.
+    const double checks = check_value(s.head) / check_value(s.base) - 1;
+    if (shown < count_agreement(threshold) && std::fabs(checks) < count_agreement(threshold)) {
+      a.verdict = Verdict::Unchanged;
+      a.reason = fmt::format(
+          "within ±{} (the same counts on both sides, though not the same at every run)",
+          format_percent(threshold));
+      return a;
+    }
+    if (shown - 2 * spread < threshold - 1e-12) {
+      a.verdict = Verdict::Inconclusive;
+      a.reason = fmt::format(
+          "its counts are not repeatable (two counts of one side differ by {}), so a change of "
+          "{} cannot be read from them: its time decides",
+          format_percent(spread), format_percent(std::fabs(a.change)));
+      return a;
+    }
+  }
   if (shown >= threshold - 1e-12) {
     a.verdict = a.change > 0 ? Verdict::Regression : Verdict::Improvement;
     a.reason = fmt::format("{} instructions per iteration, at least the {} threshold",

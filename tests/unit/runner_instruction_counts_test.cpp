@@ -1,0 +1,90 @@
+// The counting phase's plan and its deadline, with a fake process runner: which processes run
+// (a suite's benchmarks sharing one per core), and what counting nobody asked for does when its
+// share of the budget runs out (each uncounted benchmark says so; no group is counted again).
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/runner/instruction_counts.hpp"
+#include "support/temp_dir.hpp"
+
+namespace benchpr::runner {
+namespace {
+
+// Lists three benchmarks; every Callgrind batch is stopped by its timeout before any job ends.
+class StoppedBatches : public exec::ProcessRunner {
+ public:
+  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+    exec::ProcessResult r;
+    if (spec.command.find("--benchmark_list_tests=true") != std::string::npos) {
+      r.exit_code = 0;
+      r.output_tail = "BM_A\nBM_B\nBM_C\n";
+      return r;
+    }
+    batches.push_back(spec);
+    r.timed_out = true;
+    return r;
+  }
+  std::vector<exec::ProcessSpec> batches;
+};
+
+struct Phase {
+  testing::TempDir dir;
+  Results results;
+  InstructionSetup setup;
+  Phase(InstructionCounting counting, double deadline) {
+    SuiteConfig suite;
+    suite.name = "core";
+    suite.run = "./bench";
+    results.config.suites = {suite};
+    results.config.instructions = counting;
+    setup.base_dir = dir / "base";
+    setup.head_dir = dir / "head";
+    setup.work_dir = dir / "instructions";
+    setup.log_dir = dir.path();
+    setup.parallel = 2;
+    setup.deadline_seconds = deadline;
+  }
+};
+
+TEST(CountInstructions, ASharedDeadlineStopsTheBatchesAndEveryUncountedBenchmarkSaysWhy) {
+  Phase p(InstructionCounting::ByDefault, 120);
+  StoppedBatches fake;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  // One batch per side, no retry of a group: the base may take half the deadline, the PR what
+  // is left (all of it, as the fake took no time).
+  ASSERT_EQ(fake.batches.size(), 2u);
+  EXPECT_NEAR(fake.batches[0].timeout_seconds, 60, 1);
+  EXPECT_NEAR(fake.batches[1].timeout_seconds, 120, 1);
+  ASSERT_EQ(p.results.series.size(), 3u);
+  for (const BenchmarkSeries& s : p.results.series) {
+    EXPECT_EQ(s.suite, instruction_suite_name("core"));
+    EXPECT_EQ(s.base_failure,
+              "not counted: instruction counting's share of the time budget (2m) ran out")
+        << s.name;
+    EXPECT_EQ(s.head_failure, s.base_failure) << s.name;
+    EXPECT_EQ(s.base_failure_kind, FailureKind::Timeout);
+  }
+  bool said = false;
+  for (const std::string& l : lines) said = said || l.find("3 benchmarks in ") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(CountInstructions, WithoutADeadlineTheTimeoutsAreTheSuitesOwn) {
+  Phase p(InstructionCounting::On, 0);
+  StoppedBatches fake;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup, [](const std::string&) {}));
+  ASSERT_GE(fake.batches.size(), 2u);
+  // Three benchmarks, at most two processes: their allowance is the suite's 10 minutes per
+  // benchmark, twice (two runs) plus 15 s each, spread over two cores, plus the longest.
+  EXPECT_GT(fake.batches[0].timeout_seconds, 2 * 600);
+  for (const BenchmarkSeries& s : p.results.series)
+    EXPECT_EQ(s.base_failure.find("not counted"), std::string::npos) << s.base_failure;
+}
+
+}  // namespace
+}  // namespace benchpr::runner
