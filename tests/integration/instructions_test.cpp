@@ -131,7 +131,7 @@ TEST(Instructions, KnownChangesFromOneRunSleepOnlyInTimeUnsupportedFailsAlone) {
   // and the disagreement for the sleep.
   EXPECT_NE(r.out.find("Instructions: counted per iteration"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("do not see time spent waiting"), std::string::npos);
-  EXPECT_NE(r.out.find("10 runs, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(10 counts, "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| exact |"), std::string::npos) << r.out;
   // The name in the note is a code span.
   EXPECT_NE(r.out.find("`BM_Sleep`: time"), std::string::npos) << r.out;
@@ -329,8 +329,8 @@ TEST(Instructions, CountingIsOnByDefaultAndACountThatFailsIsANoteNotAFailure) {
 
   TempDir out;
   const BenchprRun r = run_benchpr_as_given(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                       "--dry-run", "--rounds", "6", "--output", out / "results.json"});
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                       "--rounds", "6", "--output", out / "results.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("counting instructions under Callgrind, base: 2 benchmarks"),
             std::string::npos)
@@ -367,8 +367,8 @@ TEST(Instructions, NoInstructionsCountsNothing) {
   write_gbench_project(repo, {{"BM_A", spin(10000), ""}}, cfg);
   repo.commit("half the work");
   const BenchprRun r = run_benchpr_as_given(
-      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                       "--dry-run", "--no-instructions", "--rounds", "4"});
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                       "--no-instructions", "--rounds", "4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("counting instructions"), std::string::npos) << r.err;
 }

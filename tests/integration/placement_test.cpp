@@ -72,9 +72,9 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   repo.commit("a larger function in front of the hot one; an add for an xor in another");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr_as_given(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--seed", "3", "--output", out / "results.json"});
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                       "--seed", "3", "--output", out / "results.json"});
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
 

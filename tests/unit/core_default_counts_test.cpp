@@ -75,8 +75,7 @@ TEST(DefaultCounts, CountsThatWereAskedForKeepTheirFailures) {
 }
 
 TEST(DefaultCounts, TheSessionsReadingHasNoFailedCountAndSaysWhy) {
-  const Analysis by_default =
-      analyse_session(results_with(InstructionCounting::ByDefault, false));
+  const Analysis by_default = analyse_session(results_with(InstructionCounting::ByDefault, false));
   for (const BenchmarkAnalysis& b : by_default.benchmarks) EXPECT_NE(b.verdict, Verdict::Failed);
   bool noted = false;
   for (const Note& n : by_default.notes)

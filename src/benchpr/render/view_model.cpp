@@ -443,9 +443,9 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
     ++runs;
   }
   if (runs == 0 && counted == 0) return "";
-  const bool by_default = std::any_of(
-      results.config.suites.begin(), results.config.suites.end(),
-      [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
+  const bool by_default =
+      std::any_of(results.config.suites.begin(), results.config.suites.end(),
+                  [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
   std::string text = fmt::format(
       "Instructions{}: counted per iteration of the benchmark's loop by Callgrind (Valgrind), a "
       "suite's benchmarks sharing one process per core on each side ({} counts, {}{}), run at "
