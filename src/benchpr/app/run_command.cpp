@@ -155,9 +155,17 @@ void resolve_instruction_counting(exec::ProcessRunner& processes, Config& config
         return s.format == FormatKind::GoogleBenchmark &&
                (s.metric == kInstructionsMetric || s.instructions);
       });
-  const bool by_default =
-      counting == InstructionCounting::Auto || counting == InstructionCounting::ByDefault;
-  if (!asked && !by_default) return;
+  // Zero-config finds Google Benchmark suites only after the build: no suites yet counts as some.
+  const bool any_gbench =
+      config.suites.empty() ||
+      std::any_of(config.suites.begin(), config.suites.end(),
+                  [](const SuiteConfig& s) { return s.format == FormatKind::GoogleBenchmark; });
+  const bool by_default = any_gbench && (counting == InstructionCounting::Auto ||
+                                         counting == InstructionCounting::ByDefault);
+  if (!asked && !by_default) {
+    if (counting == InstructionCounting::Auto) counting = InstructionCounting::Off;
+    return;
+  }
   const bool installed = runner::valgrind_installed(processes);
   if (asked && !installed) throw UserError(runner::valgrind_missing_message());
   if (!by_default) return;
