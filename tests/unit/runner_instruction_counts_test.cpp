@@ -77,8 +77,18 @@ TEST(CountInstructions, ASharedDeadlineStopsTheBatchesAndEveryUncountedBenchmark
 TEST(CountInstructions, WithoutADeadlineTheTimeoutsAreTheSuitesOwn) {
   Phase p(InstructionCounting::On, 0);
   StoppedBatches fake;
-  ASSERT_TRUE(count_instructions(fake, p.results, p.setup, [](const std::string&) {}));
-  ASSERT_GE(fake.batches.size(), 2u);
+  std::vector<std::string> lines;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  // Three benchmarks in two processes: one of them shares its process. It left no counts, so
+  // its benchmarks are counted again one at a time, in a second batch per side.
+  ASSERT_EQ(fake.batches.size(), 4u);
+  EXPECT_NE(fake.batches[1].command.find("again.list"), std::string::npos);
+  EXPECT_NE(fake.batches[3].command.find("again.list"), std::string::npos);
+  bool said = false;
+  for (const std::string& l : lines)
+    said = said || l.find("counting them one at a time") != std::string::npos;
+  EXPECT_TRUE(said);
   // Three benchmarks, at most two processes: their allowance is the suite's 10 minutes per
   // benchmark, twice (two runs) plus 15 s each, spread over two cores, plus the longest.
   EXPECT_GT(fake.batches[0].timeout_seconds, 2 * 600);
