@@ -13,9 +13,19 @@
 namespace benchpr::runner {
 namespace {
 
-// Lists three benchmarks; every Callgrind batch is stopped by its timeout before any job ends.
+// Time as a test sets it.
+class SetClock : public Clock {
+ public:
+  double now_seconds() const override { return now; }
+  double now = 1000;
+};
+
+// Lists three benchmarks; every Callgrind batch is stopped by its timeout before any job ends,
+// `batch_seconds` later by `clock` (when set).
 class StoppedBatches : public exec::ProcessRunner {
  public:
+  SetClock* clock = nullptr;
+  double batch_seconds = 0;
   exec::ProcessResult run(const exec::ProcessSpec& spec) override {
     exec::ProcessResult r;
     if (spec.command.find("--benchmark_list_tests=true") != std::string::npos) {
@@ -24,6 +34,7 @@ class StoppedBatches : public exec::ProcessRunner {
       return r;
     }
     batches.push_back(spec);
+    if (clock) clock->now += batch_seconds;
     r.timed_out = true;
     return r;
   }
@@ -72,6 +83,19 @@ TEST(CountInstructions, ASharedDeadlineStopsTheBatchesAndEveryUncountedBenchmark
   bool said = false;
   for (const std::string& l : lines) said = said || l.find("3 benchmarks in ") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+TEST(CountInstructions, ThePrGetsWhatTheBaseLeftOfTheDeadline) {
+  Phase p(InstructionCounting::ByDefault, 120);
+  SetClock clock;
+  p.setup.clock = &clock;
+  StoppedBatches fake;
+  fake.clock = &clock;
+  fake.batch_seconds = 50;  // the base's batch ran 50 s of its 60 before it stopped
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup, [](const std::string&) {}));
+  ASSERT_EQ(fake.batches.size(), 2u);
+  EXPECT_NEAR(fake.batches[0].timeout_seconds, 60, 1e-9);
+  EXPECT_NEAR(fake.batches[1].timeout_seconds, 70, 1e-9);  // 120 − 50
 }
 
 TEST(CountInstructions, WithoutADeadlineTheTimeoutsAreTheSuitesOwn) {

@@ -632,7 +632,8 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   if (setup.sealed) setup.sealed->clear();
   const int parallel = std::max(1, setup.parallel);
   double first_start = 0;
-  const double began = steady_clock().now_seconds();
+  const Clock& clock = setup.clock ? *setup.clock : steady_clock();
+  const double began = clock.now_seconds();
   // One side at a time, the base first: a side's outputs are read and sealed before the other
   // side's code runs at all (its listing included), so the PR's code never finds the base's
   // counts unread.
@@ -662,9 +663,8 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
     // short leaves its jobs "not counted" with the reason, and no group is counted again.
     const auto allowance = [&](double limit) {
       if (!(setup.deadline_seconds > 0)) return limit;
-      const double left =
-          std::max(1.0, (setup.deadline_seconds - (steady_clock().now_seconds() - began)) /
-                            (side == Side::Base ? 2.0 : 1.0));
+      const double left = std::max(1.0, (setup.deadline_seconds - (clock.now_seconds() - began)) /
+                                            (side == Side::Base ? 2.0 : 1.0));
       return limit > 0 ? std::min(limit, left) : left;
     };
     std::optional<std::string> stopped;

@@ -14,6 +14,7 @@
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/clock.hpp"
 
 namespace benchpr::runner {
 
@@ -49,6 +50,8 @@ struct InstructionSetup {
   // Wall seconds the counting may take, both sides (0: no limit beyond the timeouts): counts
   // nobody asked for get a share of the budget. The base may use half, the PR what is left.
   double deadline_seconds = 0;
+  // The clock the deadline is read on (null: the steady clock); a test sets the time.
+  const Clock* clock = nullptr;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before
