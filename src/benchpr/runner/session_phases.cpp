@@ -39,6 +39,7 @@ bool Session::count_instructions_phase(Results& results) {
   is.only = &open_;  // a shard counts its own share only
   is.skipped_suites = &skipped_suites_;
   is.sealed = &sealed_runs_;
+  is.clock = &clock_;
   // Counts nobody asked for (on by default) may take a share of the budget: the time rounds
   // judge what users pay, and the counts must leave them their room.
   const Config& c = results.config;
