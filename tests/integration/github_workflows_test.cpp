@@ -20,8 +20,10 @@
 #include "support/benchpr_process.hpp"
 #include "support/contains.hpp"
 #include "support/fake_github.hpp"
+#include "support/file_server.hpp"
 #include "support/gbench_project.hpp"
 #include "support/git_http_remote.hpp"
+#include "support/released_action.hpp"
 #include "support/temp_dir.hpp"
 #include "support/temp_repo.hpp"
 #include "support/workflow_sim.hpp"
@@ -636,6 +638,95 @@ TEST_F(Workflows, ANonLinuxRunnerGetsAClearError) {
                        "Windows"))
       << run.log();
   EXPECT_TRUE(github.requests().empty());
+}
+
+// At a release, the action downloads the released binary from the action repository's release,
+// checks it against release/SHA256SUMS at its ref, and runs it: no build, no cache.
+class ReleasedWorkflows : public Workflows {
+ protected:
+  RunnerSetup released_setup() {
+    add_pull_request(false);
+    RunnerSetup s = pull_request_setup(false);
+    s.action_dir = released.dir();
+    s.server_url = server.url();
+    return s;
+  }
+  std::string download_path() const {
+    return released.download_path(std::string(app::kActionRepository));
+  }
+
+  ReleasedAction released{BENCHPR_BINARY};
+  FileServer server;
+};
+
+TEST_F(ReleasedWorkflows, TheReleasedBinaryIsDownloadedCheckedAndRunWithoutABuild) {
+  server.serve(download_path(), released.tarball());
+  const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_EQ(server.requested(), std::vector<std::string>{download_path()});
+  EXPECT_TRUE(contains(run.log(), "benchpr: running the released binary " + released.asset() +
+                                      " (SHA-256 " + released.sha256() + ", checked)"))
+      << run.log();
+  EXPECT_TRUE(cache.restores.empty()) << run.log();  // nothing restored, built or saved
+  EXPECT_TRUE(cache.entries.empty()) << run.log();
+  EXPECT_FALSE(contains(run.log(), "building benchpr from source")) << run.log();
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+}
+
+// An asset that is not the one whose SHA-256 the action's ref records is never run, and nothing
+// is built in its place: the job fails, naming the mismatch.
+TEST_F(ReleasedWorkflows, AReplacedReleaseAssetIsRefusedAndNeverRun) {
+  TempDir planted;
+  write_file(planted / "asset/benchpr", "#!/bin/sh\ntouch " + planted / "ran" + "\n");
+  write_file(planted / "asset/runtime-packages", "git\n");
+  run_checked("chmod +x asset/benchpr && tar -C asset -czf planted.tar.gz benchpr runtime-packages",
+              planted.path());
+  server.serve(download_path(), read_file(planted / "planted.tar.gz"));
+  const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
+  EXPECT_EQ(run.conclusion, "failure") << run.log();
+  EXPECT_TRUE(contains(run.log(), "::error::benchpr: the downloaded " + released.asset() +
+                                      " does not match the SHA-256 that release/SHA256SUMS "
+                                      "records for it at this ref (expected " +
+                                      released.sha256()))
+      << run.log();
+  EXPECT_FALSE(std::filesystem::exists(planted / "ran"));
+  EXPECT_TRUE(cache.restores.empty()) << run.log();
+  EXPECT_TRUE(benchpr_comments().empty()) << run.log();
+}
+
+// A release without this system's asset on the server (a failed upload, an image added later)
+// costs a build, not the job: the warning names the URL and the fallback.
+TEST_F(ReleasedWorkflows, AMissingReleaseAssetFallsBackToBuildingFromSource) {
+  const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_EQ(server.requested(), std::vector<std::string>{download_path()});
+  EXPECT_TRUE(contains(run.log(), "::warning::benchpr: could not download the released binary " +
+                                      server.url() + download_path()))
+      << run.log();
+  EXPECT_TRUE(contains(run.log(), "building benchpr from source instead")) << run.log();
+  EXPECT_EQ(cache.restores.size(), 1u) << run.log();  // the build path, as before releases
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+}
+
+// Only the sources a release was built from get its binary: an unreleased checkout (no binary
+// listed) or an edited one (a branch after the release) builds from source and asks for nothing.
+TEST_F(ReleasedWorkflows, SourcesThatAreNotAReleasesBuildWithoutDownloading) {
+  server.serve(download_path(), released.tarball());
+  {
+    RunnerSetup s = released_setup();
+    s.action_dir = BENCHPR_SOURCE_DIR;  // release/SHA256SUMS lists no binary
+    const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", s);
+    expect_benchpr_steps_succeeded(run);
+    EXPECT_TRUE(contains(run.log(), "this ref of the action is no release")) << run.log();
+  }
+  write_file(released.dir() + "/src/benchpr/app/edited.cpp", "// a change after the release\n");
+  const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_TRUE(contains(
+      run.log(), "the action's sources at this ref are not those of release v" BENCHPR_VERSION))
+      << run.log();
+  EXPECT_TRUE(server.requested().empty());
+  EXPECT_EQ(cache.restores.size(), 2u) << run.log();
 }
 
 }  // namespace

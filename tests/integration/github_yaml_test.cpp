@@ -192,7 +192,9 @@ TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   // Instruction counts are on by default wherever Valgrind is installed: the action installs it
   // with the build and on a runner that restores the build.
   EXPECT_NE(action.find("install \"${packages[@]}\" ccache valgrind"), std::string::npos);
-  EXPECT_NE(action.find("echo valgrind"), std::string::npos);
+  EXPECT_NE(read_file(kSource + "/release/runtime-packages.sh").find("echo valgrind"),
+            std::string::npos);
+  EXPECT_NE(action.find("release/runtime-packages.sh"), std::string::npos);
   EXPECT_NE(action.find("! command -v valgrind"), std::string::npos);
   // Nothing only the tests need, and nothing Ubuntu lacks as a .deb (chromium is a snap there).
   const auto build = lines_of(read_file(kSource + "/.ci/build-packages"));
@@ -221,7 +223,14 @@ TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   EXPECT_LT(restore, build_step);
   EXPECT_LT(build_step, save);
   EXPECT_LT(save, run);
-  EXPECT_NE(action.find("cd \"$GITHUB_ACTION_PATH\" && find"), std::string::npos);
+  EXPECT_NE(action.find("release/sources-hash.sh\" \"$GITHUB_ACTION_PATH\""), std::string::npos);
+  // At a release the released binary comes first, and then nothing is restored or built.
+  const std::size_t released = action.find("release/install-released.sh");
+  ASSERT_NE(released, std::string::npos);
+  EXPECT_LT(released, restore);
+  EXPECT_NE(action.find("if: inputs.cache != 'false' && steps.release.outputs.installed != 'true'"),
+            std::string::npos);
+  EXPECT_NE(action.find("if: steps.release.outputs.installed != 'true'"), std::string::npos);
   EXPECT_NE(action.find("if: steps.build.outputs.built == 'true'"), std::string::npos);
 }
 

@@ -123,6 +123,7 @@ struct Scope {
   std::string runner_temp;
   std::string matrix_shard;
   std::string action_ref;  // inside an action: the ref its `uses:` names ("" for a local one)
+  std::string action_repository;  // inside an action: the owner/name of its `uses:` ("" local)
   const std::map<std::string, StepState>* steps = nullptr;
   const std::map<std::string, NeedState>* needs = nullptr;
   const std::map<std::string, std::string>* inputs = nullptr;
@@ -151,6 +152,8 @@ struct Scope {
       if (p.size() == 2 && p[1] == "sha") return ExprValue::string(setup->sha);
       if (p.size() == 2 && p[1] == "workspace") return ExprValue::string(workspace);
       if (p.size() == 2 && p[1] == "action_ref") return ExprValue::string(action_ref);
+      if (p.size() == 2 && p[1] == "action_repository")
+        return ExprValue::string(action_repository);
     }
     if (root == "runner" && p.size() == 2 && p[1] == "temp") return ExprValue::string(runner_temp);
     if (root == "secrets" && p.size() == 2 && p[1] == "GITHUB_TOKEN")
@@ -212,7 +215,7 @@ struct Job {
             shell_env_word("GITHUB_REPOSITORY_OWNER",
                            setup.repository.substr(0, setup.repository.find('/'))),
             shell_env_word("GITHUB_API_URL", setup.api_url),
-            "GITHUB_SERVER_URL=https://github.com",
+            shell_env_word("GITHUB_SERVER_URL", setup.server_url),
             shell_env_word("GITHUB_SHA", setup.sha),
             shell_env_word("GITHUB_REF", setup.ref),
             "GITHUB_RUN_ID=4242",
@@ -413,6 +416,7 @@ struct Job {
     inner.inputs = &inputs;
     inner.needs = nullptr;
     inner.action_ref = uses.find('@') == std::string::npos ? "" : uses.substr(uses.find('@') + 1);
+    inner.action_repository = uses.find('@') == std::string::npos ? "" : uses.substr(0, uses.find('@'));
     for (const auto& kv : action["inputs"]) {
       const std::string name = kv.first.as<std::string>();
       inputs[name] = expand(scalar(kv.second["default"]), context_of(inner, false));

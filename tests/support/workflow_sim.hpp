@@ -82,6 +82,7 @@ struct RunnerSetup {
   std::string ref;         // GITHUB_REF
   std::string origin;      // path of the git repository actions/checkout clones
   std::string api_url;
+  std::string server_url = "https://github.com";  // GITHUB_SERVER_URL: where releases are
   std::string action_dir;                // benchpr's checkout: action.yml and its sources
   std::string benchpr_binary;            // stands for the action's build
   std::vector<std::string> action_refs;  // the `uses:` values that mean benchpr's action
