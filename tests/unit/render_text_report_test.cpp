@@ -9,6 +9,7 @@
 
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/render/text_report.hpp"
+#include "benchpr/render/view_model.hpp"
 #include "support/golden.hpp"
 
 namespace benchpr::render {
@@ -193,6 +194,40 @@ TEST(TextReport, HostileNamesReachNoTerminal) {
     std::istringstream lines(stripped);
     for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 1000u) << line;
   }
+}
+
+}  // namespace
+}  // namespace benchpr::render
+
+namespace benchpr::render {
+namespace {
+
+// A comparison interrupted before any analysed round finished failed nothing: every headline
+// (comment, terminal, HTML) says it stopped, not "💥 3 failed". A finished comparison whose
+// benchmarks all failed still counts them.
+TEST(Headline, AComparisonStoppedBeforeAnyRoundSaysSoNotThatEverythingFailed) {
+  Results r;
+  r.complete = false;
+  Analysis a;
+  for (const char* name : {"BM_A", "BM_B", "BM_C"}) {
+    BenchmarkAnalysis b;
+    b.name = name;
+    b.verdict = Verdict::Failed;
+    b.failure = FailureKind::NotMeasured;
+    a.benchmarks.push_back(b);
+  }
+  EXPECT_EQ(headline_phrase(r, a, true),
+            "⏹️ stopped before any round finished (3 not measured)");
+  EXPECT_EQ(headline_phrase(r, a, false), "stopped before any round finished (3 not measured)");
+  EXPECT_NE(render_text_report(r, a, {}).find(
+                "benchpr: stopped before any round finished (3 not measured)\n"),
+            std::string::npos);
+  a.benchmarks.back().failure = FailureKind::Signal;  // one really failed
+  EXPECT_EQ(headline_phrase(r, a, true), "💥 3 failed");
+  a.benchmarks.back().failure = FailureKind::NotMeasured;
+  r.complete = true;  // finished, yet nothing measured: every one failed
+  EXPECT_EQ(headline_phrase(r, a, false), "3 failed");
+  EXPECT_EQ(headline_phrase(r, Analysis{}, false), "nothing was compared");
 }
 
 }  // namespace

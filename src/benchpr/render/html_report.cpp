@@ -228,9 +228,7 @@ std::string render_html_report(const Results& results, const Analysis& analysis)
       shown.size() > kHtmlMaxBenchmarks ? shown.size() - kHtmlMaxBenchmarks : 0;
   shown.resize(std::min(shown.size(), kHtmlMaxBenchmarks));
 
-  const std::string headline = analysis.benchmarks.empty()
-                                   ? std::string("nothing was compared")
-                                   : count_phrase(count_verdicts(analysis), false);
+  const std::string headline = headline_phrase(results, analysis, false);
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

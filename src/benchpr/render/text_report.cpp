@@ -131,9 +131,7 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
                                const TextOptions& options) {
   const bool color = options.color;
   std::string out;
-  const std::string headline = analysis.benchmarks.empty()
-                                   ? std::string("nothing was compared")
-                                   : count_phrase(count_verdicts(analysis), false);
+  const std::string headline = headline_phrase(results, analysis, false);
   out += painted(kBold, "benchpr: " + headline, color) + "\n";
   // Files and executables have no commit: what was compared is named in the note below.
   const bool commits = results.origin == Origin::Revisions;

@@ -789,6 +789,20 @@ std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts,
   return out;
 }
 
+std::string headline_phrase(const Results& results, const Analysis& analysis, bool emoji) {
+  if (analysis.benchmarks.empty()) return "nothing was compared";
+  const bool none_measured =
+      !results.complete && std::all_of(analysis.benchmarks.begin(), analysis.benchmarks.end(),
+                                       [](const BenchmarkAnalysis& b) {
+                                         return b.verdict == Verdict::Failed &&
+                                                b.failure == FailureKind::NotMeasured;
+                                       });
+  if (none_measured)
+    return fmt::format("{}stopped before any round finished ({} not measured)",
+                       emoji ? "⏹️ " : "", analysis.benchmarks.size());
+  return count_phrase(count_verdicts(analysis), emoji);
+}
+
 // "regression/improvement: ..." under the changed table, when a row has one of the four
 // significant labels: the 95% CI column is uncorrected, while the labels are decided after the
 // correction over the family, so the rule is stated where the reader compares the two.
@@ -812,7 +826,7 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   CommentView v;
   v.marker = sticky_marker(options.key);
   v.counts = count_verdicts(analysis);
-  v.headline = analysis.benchmarks.empty() ? "nothing was compared" : count_phrase(v.counts, true);
+  v.headline = headline_phrase(results, analysis, true);
   v.recommendation_kind = std::string(to_string(analysis.recommendation.kind));
   v.recommendation_title = recommendation_title(analysis.recommendation);
   v.recommendation_reason = recommendation_reason(analysis.recommendation);

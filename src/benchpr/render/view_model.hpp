@@ -130,5 +130,9 @@ kainjow::mustache::data to_data(const CommentView& view, const ViewLimits& limit
 // "❌ 1 regression · ⚡ 2 improvements" (emoji = true) or "1 regression, 2 improvements".
 std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts, bool emoji);
 std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis);
+// The comment's, the text report's and the HTML report's headline: the verdict counts, "nothing
+// was compared", or, for a comparison stopped before any analysed round finished, that it
+// stopped (not "💥 N failed": none failed, none was measured).
+std::string headline_phrase(const Results& results, const Analysis& analysis, bool emoji);
 
 }  // namespace benchpr::render
