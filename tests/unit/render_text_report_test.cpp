@@ -230,5 +230,15 @@ TEST(Headline, AComparisonStoppedBeforeAnyRoundSaysSoNotThatEverythingFailed) {
   EXPECT_EQ(headline_phrase(r, Analysis{}, false), "nothing was compared");
 }
 
+// The footer's wall time is the whole job's: a commit search after the comparison is in it.
+TEST(Footer, MeasuredForIncludesTheCommitSearch) {
+  Results r;
+  r.measuring_seconds = 602;
+  EXPECT_EQ(measured_for(r), "measured for 10m2s");
+  r.bisect.emplace();
+  r.bisect->seconds = 176;
+  EXPECT_EQ(measured_for(r), "measured for 12m58s (the commit search 2m56s of it)");
+}
+
 }  // namespace
 }  // namespace benchpr::render

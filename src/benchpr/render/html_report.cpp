@@ -107,7 +107,7 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
         (results.machine.cores > 0 ? fmt::format(", {} cores", results.machine.cores) : ""));
   }
   if (results.measuring_seconds > 0)
-    parts.push_back("measured for " + format_duration(results.measuring_seconds));
+    parts.push_back(measured_for(results));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " \u00b7 ") + p;
   return "<p class=\"meta\">" + out + "</p>\n";

@@ -558,7 +558,7 @@ std::string footer(const Results& results, const Analysis& analysis) {
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
     parts.push_back(detectable_text(analysis));
   if (results.measuring_seconds > 0) {
-    std::string spent = "measured for " + format_duration(results.measuring_seconds);
+    std::string spent = measured_for(results);
     if (results.time_plan && results.time_plan->budget_seconds > 0)
       spent += " of a " + format_duration(results.time_plan->budget_seconds) + " budget";
     parts.push_back(spent);
@@ -786,6 +786,15 @@ std::string count_phrase(const std::vector<std::pair<std::string, int>>& counts,
     if (emoji) out += fmt::format("{} ", s->emoji);
     out += plural(static_cast<std::size_t>(n), s->singular, s->plural);
   }
+  return out;
+}
+
+std::string measured_for(const Results& results) {
+  // The search for the commit runs after the comparison, inside what was left of its budget:
+  // the wall time stated is the whole job's, the search's share named.
+  const double bisecting = results.bisect ? std::max(0.0, results.bisect->seconds) : 0.0;
+  std::string out = "measured for " + format_duration(results.measuring_seconds + bisecting);
+  if (bisecting > 0) out += " (the commit search " + format_duration(bisecting) + " of it)";
   return out;
 }
 

@@ -134,5 +134,8 @@ std::vector<std::pair<std::string, int>> count_verdicts(const Analysis& analysis
 // was compared", or, for a comparison stopped before any analysed round finished, that it
 // stopped (not "💥 N failed": none failed, none was measured).
 std::string headline_phrase(const Results& results, const Analysis& analysis, bool emoji);
+// "measured for 14m2s", or with a commit search "measured for 17m40s (the commit search 3m38s
+// of it)": the footer's wall time, in every report.
+std::string measured_for(const Results& results);
 
 }  // namespace benchpr::render
