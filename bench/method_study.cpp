@@ -1715,7 +1715,7 @@ double pr_side_truth(const NoiseModel& m) {
   return std::expm1(log_change);
 }
 
-void print_pr_side(int prs) {
+void print_pr_side(int prs, const std::vector<std::size_t>& only) {
   NoiseModel modes{"", 0, 0, 0, Tail::Normal, 0, 0, 0, 0, 10, 0.3, 0.10};
   NoiseModel moved = modes;
   moved.head_mode_share = 0.6;
@@ -1750,6 +1750,7 @@ void print_pr_side(int prs) {
                 "PRs recommended to merge", "benchmarks `unchanged`", "read worse (significant)",
                 "95% CI covers the true change"});
   for (std::size_t c = 0; c < cases.size(); ++c) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c) == only.end()) continue;
     const double truth = pr_side_truth(cases[c].model);
     for (int rounds : {kRounds, kMaxRounds}) {
       Rate any_sig, merge, unchanged, worse, coverage;
@@ -1781,6 +1782,8 @@ int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
        bursts = false, pr_side = false;
   bool uneven_only = false, robust_only = false;
+  int pr_side_prs = 0;                 // --prs N: pull requests per --pr-side row (default 500)
+  std::vector<std::size_t> pr_side_only;  // --cases 0,4: only these --pr-side rows
   int divide = 1;  // --divide N: N times fewer simulations than the full run
   std::vector<std::size_t> uneven_chosen;
   for (std::size_t v = 0; v < kTablePriors; ++v) uneven_chosen.push_back(v);
@@ -1799,6 +1802,15 @@ int main(int argc, char** argv) {
       bursts = true;
     } else if (arg == "--pr-side") {
       pr_side = true;
+    } else if (arg == "--prs" && i + 1 < argc) {
+      pr_side_prs = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--cases" && i + 1 < argc) {
+      for (std::string_view list = argv[++i]; !list.empty();) {
+        const std::size_t comma = std::min(list.find(','), list.size());
+        pr_side_only.push_back(
+            static_cast<std::size_t>(std::atoi(std::string(list.substr(0, comma)).c_str())));
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
     } else if (arg == "--targets-only") {
       targets_only = true;
     } else if (arg == "--uneven-only") {
@@ -1835,7 +1847,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
                    "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
-                   "[--horizon] [--bursts] [--pr-side] "
+                   "[--horizon] [--bursts] [--pr-side [--prs N] [--cases LIST]] "
                    "[--check] "
                    "[--svg FILE]\n");
       return 2;
@@ -1851,7 +1863,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (pr_side) {
-    print_pr_side(aa_prs / 4);
+    print_pr_side(pr_side_prs > 0 ? pr_side_prs : aa_prs / 4, pr_side_only);
     return 0;
   }
   if (horizon) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/runner/code_evidence.hpp"
+#include "support/temp_dir.hpp"
 
 // A function of this test program to find in its own symbol table.
 extern "C" __attribute__((noinline, used)) int benchpr_elf_probe(int x) { return x * 7 + 3; }
@@ -119,6 +120,158 @@ TEST(CodeEvidence, HotFunctionsFoundInBothBuildsOneBuildOrNeither) {
   const CodeEvidence unnamed =
       compare_hot_code("core", "BM_F", base, head, {&t.base_file}, {&t.head_file});
   EXPECT_FALSE(unnamed.missing.empty());
+}
+
+// Two builds of one function `code` (a RIP-relative operand whose rel32 is at `disp_at`, its
+// instruction ending at `end`) at 0x1000 and 0x1010, each build with a data section whose
+// bytes sit in the file image at 0x100. `target` is what each build's operand reaches.
+struct DataBuilds {
+  ElfFunctions base_file, head_file;
+  ElfFunction base, head;
+  DataBuilds(const std::string& code, std::size_t disp_at, std::size_t end,
+             std::uint64_t base_target, std::uint64_t head_target) {
+    base = make(code, 0x1000, disp_at, end, base_target);
+    head = make(code, 0x1010, disp_at, end, head_target);
+    for (ElfFunctions* f : {&base_file, &head_file}) {
+      f->image = std::string(0x100, '\0') + "TABLE-0123456789abcdefghijklmnopqrstuvwxyz";
+      f->sections = {{".text", 0x1000, 0x100, 0, false},
+                     {".rodata", 0x5000, 42, 0x100, false},
+                     {".bss", 0x6000, 64, 0, true}};
+    }
+  }
+  static ElfFunction make(const std::string& code, std::uint64_t at, std::size_t disp_at,
+                          std::size_t end, std::uint64_t target) {
+    ElfFunction f;
+    f.name = "f()";
+    f.address = at;
+    f.bytes = code;
+    const auto rel = static_cast<std::int32_t>(target - (at + end));
+    std::memcpy(f.bytes.data() + disp_at, &rel, 4);
+    f.size = f.bytes.size();
+    return f;
+  }
+  bool same() const { return same_code(base, base_file, head, head_file); }
+};
+
+const std::string kMovFromRip("\x48\x8b\x05\0\0\0\0\xc3", 8);  // mov rax, [rip+d]; ret
+const std::string kCmpImmRip("\x83\x3d\0\0\0\0\x01\xc3", 8);   // cmp dword [rip+d], 1
+const std::string kCallRel("\xe8\0\0\0\0\xc3", 6);             // call rel32; ret
+
+// Relinking moves code against its data: a RIP-relative load of the same named object with
+// the same bytes is the same code; another object, or the object's bytes changed, is not.
+TEST(ElfSymbols, ARipRelativeReferenceToTheSameDataAtAnotherDistanceIsTheSameCode) {
+  DataBuilds t(kMovFromRip, 3, 7, 0x5004, 0x5004);
+  t.base_file.objects = t.head_file.objects = {{0x5000, {"g_table", 16}}};
+  ASSERT_NE(t.base.bytes, t.head.bytes);  // the code moved by 0x10, the table did not
+  EXPECT_TRUE(t.same());
+  // The object moved in the PR's build (its bytes too): still the same reference.
+  DataBuilds moved(kMovFromRip, 3, 7, 0x5004, 0x5014);
+  moved.base_file.objects = {{0x5000, {"g_table", 16}}};
+  moved.head_file.objects = {{0x5010, {"g_table", 16}}};
+  moved.head_file.image.replace(0x110, 16, moved.base_file.image.substr(0x100, 16));
+  EXPECT_TRUE(moved.same());
+  // Another offset into it, another object, or its contents changed: changed code.
+  DataBuilds offset(kMovFromRip, 3, 7, 0x5004, 0x5008);
+  offset.base_file.objects = offset.head_file.objects = {{0x5000, {"g_table", 16}}};
+  EXPECT_FALSE(offset.same());
+  t.head_file.objects = {{0x5000, {"g_other", 16}}};
+  EXPECT_FALSE(t.same());
+  t.head_file.objects = t.base_file.objects;
+  t.head_file.image[0x105] = 'X';
+  EXPECT_FALSE(t.same());
+}
+
+TEST(ElfSymbols, UnnamedDataIsTheSameWhenItsSectionAndBytesAre) {
+  // A string literal at another address in .rodata with the same 16 bytes: the same.
+  DataBuilds literal(kMovFromRip, 3, 7, 0x5004, 0x5004);
+  EXPECT_TRUE(literal.same());
+  literal.head_file.image[0x10a] = 'X';
+  EXPECT_FALSE(literal.same());
+  // Zeros in .bss say nothing about what lies there: unnamed .bss is changed code.
+  DataBuilds bss(kMovFromRip, 3, 7, 0x6000, 0x6000);
+  EXPECT_FALSE(bss.same());
+  // Outside every section: changed.
+  DataBuilds nowhere(kMovFromRip, 3, 7, 0x9000, 0x9000);
+  EXPECT_FALSE(nowhere.same());
+}
+
+// `cmp dword [rip+d], 1`: the displacement counts from the end of the immediate after it.
+TEST(ElfSymbols, AnImmediateAfterTheRipOperandIsCountedInItsTarget) {
+  DataBuilds t(kCmpImmRip, 2, 7, 0x5004, 0x5004);
+  t.base_file.objects = t.head_file.objects = {{0x5000, {"g_flag", 8}}};
+  EXPECT_TRUE(t.same());
+  DataBuilds other(kCmpImmRip, 2, 7, 0x5004, 0x5000);
+  other.base_file.objects = other.head_file.objects = {{0x5000, {"g_flag", 8}}};
+  EXPECT_FALSE(other.same());
+}
+
+// A call through the PLT reaches the same imported function when both stubs' indirect jumps
+// read GOT slots of the same symbol.
+TEST(ElfSymbols, ACallThroughThePltToTheSameImportIsTheSameCode) {
+  DataBuilds t(kCallRel, 1, 5, 0x7000, 0x7020);
+  // endbr64; bnd jmp *[rip+d]: the slot is 0x8000 in the base, 0x8008 in the PR's build.
+  const auto stub = [](std::uint64_t at, std::uint64_t slot) {
+    std::string s("\xf3\x0f\x1e\xfa\xf2\xff\x25\0\0\0\0\x0f\x1f\x44\0\0", 16);
+    const auto rel = static_cast<std::int32_t>(slot - (at + 11));
+    std::memcpy(s.data() + 7, &rel, 4);
+    return s;
+  };
+  for (ElfFunctions* f : {&t.base_file, &t.head_file}) {
+    f->image.resize(0x200, '\0');
+    f->sections.push_back({".plt.sec", 0x7000, 0x40, 0x180, false});
+  }
+  t.base_file.image.replace(0x180, 16, stub(0x7000, 0x8000));
+  t.head_file.image.replace(0x1a0, 16, stub(0x7020, 0x8008));
+  t.base_file.got_slots = {{0x8000, "puts"}};
+  t.head_file.got_slots = {{0x8008, "puts"}};
+  ASSERT_NE(t.base.bytes, t.head.bytes);
+  EXPECT_TRUE(t.same());
+  t.head_file.got_slots = {{0x8008, "putchar"}};
+  EXPECT_FALSE(t.same());
+}
+
+// Real builds: the PR only grows a function linked before `hot`, which reads a global table,
+// a string literal and calls an imported function. Its code moves against all three, and is
+// read as the same code; a build whose `hot` reads another table is not.
+TEST(ElfSymbols, RealRelinkedBuildsOfUnchangedCodeAreTheSameCode) {
+  testing::TempDir dir;
+  const auto source = [](int pad, const char* table) {
+    std::string padding;
+    for (int i = 0; i < pad; ++i) padding += "g_sink = g_sink * " + std::to_string(i + 3) + ";";
+    return std::string(
+               "#include <cstdio>\n#include <cstring>\nvolatile int g_sink;\n"
+               "int g_table[64] = {1, 2, 3};\nint g_other[64] = {4, 5, 6};\n"
+               "__attribute__((noinline)) void pad() { ") +
+           padding +
+           " }\n"
+           "__attribute__((noinline)) int hot(int i) {\n"
+           "  std::puts(\"hot path\");\n"
+           "  return " +
+           table +
+           "[i & 63] + (int)std::strlen(\"a constant string\");\n}\n"
+           "int main(int argc, char**) { pad(); return hot(argc); }\n";
+  };
+  const std::vector<std::pair<std::string, std::string>> builds = {{"base", source(1, "g_table")},
+                                                                   {"moved", source(40, "g_table")},
+                                                                   {"other", source(1, "g_other")}};
+  for (const auto& [name, text] : builds) {
+    testing::write_file(dir / (name + ".cpp"), text);
+    const testing::CommandResult r =
+        testing::run_command("c++ -O2 -o " + dir / name + " " + dir / (name + ".cpp"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  const ElfFunctions base = read_elf_functions(dir / "base");
+  const ElfFunctions moved = read_elf_functions(dir / "moved");
+  const ElfFunctions other = read_elf_functions(dir / "other");
+  const auto hot = [](const ElfFunctions& f) -> const ElfFunction& {
+    for (const ElfFunction& fn : f.functions)
+      if (fn.name == "hot(int)") return fn;
+    throw std::runtime_error("no hot(int)");
+  };
+  ASSERT_NE(hot(base).address, hot(moved).address);  // the padding moved it
+  ASSERT_NE(hot(base).bytes, hot(moved).bytes);      // and its relative references changed
+  EXPECT_TRUE(same_code(hot(base), base, hot(moved), moved));
+  EXPECT_FALSE(same_code(hot(base), base, hot(other), other));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -51,10 +52,14 @@ void read_symbols(std::string_view image, const std::vector<Elf64_Shdr>& section
     Elf64_Sym sym;
     if (!read_at(image, table.sh_offset + at, sym)) return;
     const unsigned type = ELF64_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-        sym.st_size == 0 || sym.st_name >= names.size())
-      continue;
+    if (sym.st_shndx == SHN_UNDEF || sym.st_size == 0 || sym.st_name >= names.size()) continue;
     const std::string_view raw = names.substr(sym.st_name);
+    if (type == STT_OBJECT) {
+      out.objects.emplace(sym.st_value,
+                          ElfObject{std::string(raw.substr(0, raw.find('\0'))), sym.st_size});
+      continue;
+    }
+    if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
     ElfFunction f;
     f.name = demangle(std::string(raw.substr(0, raw.find('\0'))));
     f.address = sym.st_value;
@@ -68,6 +73,63 @@ void read_symbols(std::string_view image, const std::vector<Elf64_Shdr>& section
   }
 }
 
+// The allocated sections, named from the section-name table.
+void read_sections(std::string_view image, const std::vector<Elf64_Shdr>& sections,
+                   std::size_t names_index, ElfFunctions& out) {
+  std::string_view names;
+  if (names_index < sections.size()) {
+    const Elf64_Shdr& n = sections[names_index];
+    if (n.sh_offset <= image.size() && image.size() - n.sh_offset >= n.sh_size)
+      names = image.substr(n.sh_offset, n.sh_size);
+  }
+  for (const Elf64_Shdr& sh : sections) {
+    if (!(sh.sh_flags & SHF_ALLOC)) continue;
+    ElfSection section;
+    if (sh.sh_name < names.size()) {
+      const std::string_view raw = names.substr(sh.sh_name);
+      section.name = std::string(raw.substr(0, raw.find('\0')));
+    }
+    section.address = sh.sh_addr;
+    section.size = sh.sh_size;
+    section.offset = sh.sh_offset;
+    section.nobits = sh.sh_type == SHT_NOBITS;
+    if (!section.nobits &&
+        (sh.sh_offset > image.size() || image.size() - sh.sh_offset < sh.sh_size))
+      continue;  // claims bytes the file does not hold
+    out.sections.push_back(std::move(section));
+  }
+}
+
+// The GOT slots the dynamic linker fills with an imported symbol's address, by name.
+void read_got_slots(std::string_view image, const std::vector<Elf64_Shdr>& sections,
+                    ElfFunctions& out) {
+  for (const Elf64_Shdr& rela : sections) {
+    if (rela.sh_type != SHT_RELA || rela.sh_entsize != sizeof(Elf64_Rela) ||
+        rela.sh_link >= sections.size())
+      continue;
+    const Elf64_Shdr& symtab = sections[rela.sh_link];
+    if (symtab.sh_entsize != sizeof(Elf64_Sym) || symtab.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& strings = sections[symtab.sh_link];
+    if (strings.sh_offset > image.size() || image.size() - strings.sh_offset < strings.sh_size)
+      continue;
+    const std::string_view names = image.substr(strings.sh_offset, strings.sh_size);
+    for (std::uint64_t at = 0; at + sizeof(Elf64_Rela) <= rela.sh_size; at += sizeof(Elf64_Rela)) {
+      Elf64_Rela r;
+      if (!read_at(image, rela.sh_offset + at, r)) break;
+      const auto type = ELF64_R_TYPE(r.r_info);
+      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+      const std::uint64_t index = ELF64_R_SYM(r.r_info);
+      if (index == 0 || index >= symtab.sh_size / sizeof(Elf64_Sym)) continue;
+      Elf64_Sym sym;
+      if (!read_at(image, symtab.sh_offset + index * sizeof(Elf64_Sym), sym) ||
+          sym.st_name >= names.size())
+        continue;
+      const std::string_view raw = names.substr(sym.st_name);
+      out.got_slots.emplace(r.r_offset, std::string(raw.substr(0, raw.find('\0'))));
+    }
+  }
+}
+
 std::int32_t rel32(const std::string& bytes, std::size_t at) {
   std::int32_t v = 0;
   std::memcpy(&v, bytes.data() + at, sizeof v);
@@ -77,6 +139,134 @@ std::int32_t rel32(const std::string& bytes, std::size_t at) {
 std::string name_at(const ElfFunctions& file, std::uint64_t address) {
   const auto it = file.starts.find(address);
   return it == file.starts.end() ? std::string() : it->second;
+}
+
+const ElfSection* section_at(const ElfFunctions& file, std::uint64_t address) {
+  for (const ElfSection& s : file.sections)
+    if (address >= s.address && address - s.address < s.size) return &s;
+  return nullptr;
+}
+
+// Up to `n` bytes from `address` within its section (zeros in a NOBITS one); nullopt when the
+// address is in no allocated section.
+std::optional<std::string> bytes_at(const ElfFunctions& file, std::uint64_t address,
+                                    std::uint64_t n) {
+  const ElfSection* s = section_at(file, address);
+  if (!s) return std::nullopt;
+  const std::uint64_t within = address - s->address;
+  const std::uint64_t count = std::min(n, s->size - within);
+  if (s->nobits) return std::string(count, '\0');
+  if (s->offset + within > file.image.size() || file.image.size() - s->offset - within < count)
+    return std::nullopt;
+  return file.image.substr(s->offset + within, count);
+}
+
+// The imported symbol a PLT stub at `address` jumps to: its indirect jump (FF 25 rel32, after
+// an endbr64 or a bnd prefix) reads a GOT slot that a relocation names. "" when it is no stub.
+std::string plt_target(const ElfFunctions& file, std::uint64_t address) {
+  const ElfSection* s = section_at(file, address);
+  if (!s || s->name.rfind(".plt", 0) != 0) return "";
+  const std::optional<std::string> stub = bytes_at(file, address, 16);
+  if (!stub) return "";
+  for (std::size_t k = 0; k + 6 <= stub->size(); ++k) {
+    if (static_cast<unsigned char>((*stub)[k]) != 0xFF ||
+        static_cast<unsigned char>((*stub)[k + 1]) != 0x25)
+      continue;
+    const std::uint64_t slot = address + k + 6 + static_cast<std::int64_t>(rel32(*stub, k + 2));
+    const auto it = file.got_slots.find(slot);
+    return it == file.got_slots.end() ? std::string() : it->second + "@plt";
+  }
+  return "";
+}
+
+// The data object holding `address`, or nullptr.
+const std::pair<const std::uint64_t, ElfObject>* object_at(const ElfFunctions& file,
+                                                           std::uint64_t address) {
+  auto it = file.objects.upper_bound(address);
+  if (it == file.objects.begin()) return nullptr;
+  --it;
+  return address - it->first < it->second.size ? &*it : nullptr;
+}
+
+// Whether `ta` in build a and `tb` in build b are the same thing to refer to (see same_code).
+bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t ta,
+                   const ElfFunction& fb, const ElfFunctions& b, std::uint64_t tb) {
+  // Inside the function itself (a local jump table, a label): the same offset into it.
+  const bool in_a = ta >= fa.address && ta - fa.address < fa.size;
+  const bool in_b = tb >= fb.address && tb - fb.address < fb.size;
+  if (in_a || in_b) return in_a && in_b && ta - fa.address == tb - fb.address;
+  const std::string na = name_at(a, ta), nb = name_at(b, tb);
+  if (!na.empty() || !nb.empty()) return na == nb;
+  const std::string pa = plt_target(a, ta), pb = plt_target(b, tb);
+  if (!pa.empty() || !pb.empty()) return pa == pb;
+  const auto* oa = object_at(a, ta);
+  const auto* ob = object_at(b, tb);
+  if (oa || ob) {
+    if (!oa || !ob || oa->second.name != ob->second.name || oa->second.size != ob->second.size ||
+        ta - oa->first != tb - ob->first)
+      return false;
+    const auto da = bytes_at(a, oa->first, oa->second.size);
+    const auto db = bytes_at(b, ob->first, ob->second.size);
+    return da && db && da->size() == oa->second.size && *da == *db;
+  }
+  // Unnamed data (string literals, constant pools): the same section and the same bytes there.
+  const ElfSection* sa = section_at(a, ta);
+  const ElfSection* sb = section_at(b, tb);
+  if (!sa || !sb || sa->name != sb->name || sa->nobits || sb->nobits) return false;
+  const auto da = bytes_at(a, ta, 16);
+  const auto db = bytes_at(b, tb, 16);
+  return da && db && !da->empty() && *da == *db;
+}
+
+// The size of the immediate that follows a RIP-relative operand's rel32, from the opcode before
+// its ModRM byte at `modrm` (0 for most; a guess that is wrong only makes the target wrong,
+// which reads as changed code).
+std::size_t immediate_after(const std::string& code, std::size_t modrm) {
+  const auto at = [&](std::size_t back) -> int {
+    return modrm >= back ? static_cast<unsigned char>(code[modrm - back]) : -1;
+  };
+  const int op = at(1);
+  const int reg = (static_cast<unsigned char>(code[modrm]) >> 3) & 7;
+  const bool word = at(2) == 0x66 || at(3) == 0x66;
+  if (at(2) == 0x0F) {
+    switch (op) {
+      case 0x70:
+      case 0x71:
+      case 0x72:
+      case 0x73:
+      case 0xA4:
+      case 0xAC:
+      case 0xBA:
+      case 0xC2:
+      case 0xC4:
+      case 0xC5:
+      case 0xC6:
+        return 1;
+      default:
+        return 0;
+    }
+  }
+  if (at(2) == 0x3A && at(3) == 0x0F) return 1;
+  switch (op) {
+    case 0x80:
+    case 0x82:
+    case 0x83:
+    case 0xC0:
+    case 0xC1:
+    case 0xC6:
+    case 0x6B:
+      return 1;
+    case 0x81:
+    case 0xC7:
+    case 0x69:
+      return word ? 2 : 4;
+    case 0xF6:
+      return reg <= 1 ? 1 : 0;
+    case 0xF7:
+      return reg <= 1 ? (word ? 2 : 4) : 0;
+    default:
+      return 0;
+  }
 }
 
 }  // namespace
@@ -125,6 +315,9 @@ ElfFunctions parse_elf_functions(std::string_view image) {
       if (s.sh_type == type) read_symbols(image, sections, s, out);
     if (!out.functions.empty()) break;  // .dynsym only for a stripped file
   }
+  read_sections(image, sections, eh.e_shstrndx, out);
+  read_got_slots(image, sections, out);
+  out.image = std::string(image);
   std::sort(out.functions.begin(), out.functions.end(),
             [](const ElfFunction& a, const ElfFunction& b) {
               return std::tie(a.address, a.name) < std::tie(b.address, b.name);
@@ -158,20 +351,26 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
       ++i;
       continue;
     }
-    // A difference inside the rel32 of a call or jump whose two targets are the same function.
+    // A difference inside a rel32 whose two targets are the same thing: a call or jump's, or
+    // a RIP-relative operand's (the byte before is the same opcode or ModRM on both sides).
     bool explained = false;
     for (std::size_t q = i >= 3 ? i - 3 : 1; q <= i && !explained; ++q) {
-      if (q == 0 || q + 4 > a.size()) continue;
+      if (q == 0 || q + 4 > a.size() || a[q - 1] != b[q - 1]) continue;
       const auto op = static_cast<unsigned char>(a[q - 1]);
-      if ((op != 0xE8 && op != 0xE9) || a[q - 1] != b[q - 1]) continue;
+      const bool branch = op == 0xE8 || op == 0xE9;
+      const bool rip = (op & 0xC7) == 0x05 && q >= 2;
+      if (!branch && !rip) continue;
       if (!std::equal(a.begin() + static_cast<std::ptrdiff_t>(q),
                       a.begin() + static_cast<std::ptrdiff_t>(i),
                       b.begin() + static_cast<std::ptrdiff_t>(q)))
         continue;
-      const std::uint64_t ta = base.address + q + 4 + static_cast<std::int64_t>(rel32(a, q));
-      const std::uint64_t tb = head.address + q + 4 + static_cast<std::int64_t>(rel32(b, q));
-      const std::string na = name_at(base_file, ta);
-      if (!na.empty() && na == name_at(head_file, tb)) {
+      // A branch ends at its rel32; a RIP-relative operand's instruction may carry an
+      // immediate after it, and the displacement counts from the instruction's end.
+      const std::size_t end = q + 4 + (branch ? 0 : immediate_after(a, q - 1));
+      if (end > a.size()) continue;
+      const std::uint64_t ta = base.address + end + static_cast<std::int64_t>(rel32(a, q));
+      const std::uint64_t tb = head.address + end + static_cast<std::int64_t>(rel32(b, q));
+      if (same_referent(base, base_file, ta, head, head_file, tb)) {
         explained = true;
         i = q + 4;
       }

@@ -20,11 +20,32 @@ struct ElfFunction {
   std::string bytes;  // the function's code as in the file (empty when not in the file)
 };
 
+// A data object (STT_OBJECT), for reading what a RIP-relative reference reaches.
+struct ElfObject {
+  std::string name;
+  std::uint64_t size = 0;
+};
+
+// An allocated section: where a reference's target lies, and its bytes in the file.
+struct ElfSection {
+  std::string name;
+  std::uint64_t address = 0;
+  std::uint64_t size = 0;
+  std::uint64_t offset = 0;  // in the file
+  bool nobits = false;       // .bss and the like: zeros, not in the file
+};
+
 struct ElfFunctions {
   std::vector<ElfFunction> functions;  // by address
   std::string error;                   // "" when read
   // Function start -> name, for reading a relative call's target.
   std::map<std::uint64_t, std::string> starts;
+  std::map<std::uint64_t, ElfObject> objects;  // data object start -> object
+  // GOT slot -> the imported symbol it holds (JUMP_SLOT and GLOB_DAT relocations): what a PLT
+  // stub's indirect jump reaches.
+  std::map<std::uint64_t, std::string> got_slots;
+  std::vector<ElfSection> sections;  // allocated ones
+  std::string image;                 // the file, for the bytes a reference reaches
 };
 
 // A mangled C++ name demangled ("_Z3fooi" -> "foo(int)"); other names as they are.
@@ -36,10 +57,15 @@ std::string callgrind_base_name(const std::string& name);
 ElfFunctions parse_elf_functions(std::string_view image);
 ElfFunctions read_elf_functions(const std::string& path);
 
-// Whether two functions are the same code: the same size and the same bytes, except that a
-// relative call or jump (E8/E9 rel32) may reach the start of the same named function at another
-// distance. Any other difference, a relative reference to data or to code without a name
-// included, is a difference: conservatively, changed code.
+// Whether two functions are the same code: the same size and the same bytes, except where a
+// relative reference reaches the same thing at another distance (the code or what it refers to
+// moved when the program was linked again):
+// - a call or jump (E8/E9 rel32) to the start of the same named function, or to the PLT stub of
+//   the same imported function;
+// - a RIP-relative operand (ModRM mod 00, r/m 101) that reaches the same function, the same
+//   offset of the same named data object whose bytes are the same in both files (or zeros in
+//   both), or unnamed data in sections of the same name whose next 16 bytes are the same.
+// Any other difference is a difference: conservatively, changed code.
 bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const ElfFunction& head,
                const ElfFunctions& head_file);
 
