@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/adaptive.hpp"
 #include "benchpr/core/adaptive_step.hpp"

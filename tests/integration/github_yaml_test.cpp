@@ -234,6 +234,17 @@ TEST(GitHubYaml, TheActionInstallsTheBuildListOnlyAndCachesTheBuild) {
   EXPECT_NE(action.find("if: steps.build.outputs.built == 'true'"), std::string::npos);
 }
 
+// The scripts the action and the release workflow run are checked like the YAML around them.
+TEST(GitHubYaml, TheReleaseScriptsPassShellcheck) {
+  if (run_command("shellcheck --version").exit_code != 0)
+    GTEST_SKIP() << "shellcheck not installed";
+  std::string command = "shellcheck -s bash";
+  for (const auto& entry : std::filesystem::directory_iterator(kSource + "/release"))
+    if (entry.path().extension() == ".sh") command += " " + shell_quote(entry.path().string());
+  const CommandResult r = run_command(command);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
 // The docs and the shipped workflows name benchpr's action one way, each time with the comment
 // telling users what to put there; a workflow that asks for a status may set it; no upload
 // step stays quiet about a missing file.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <cmath>
 
 #include <gmock/gmock.h>

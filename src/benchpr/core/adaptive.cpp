@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <boost/math/distributions/normal.hpp>
 
 #include "benchpr/core/duration.hpp"

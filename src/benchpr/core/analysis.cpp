@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/measurement_notes.hpp"
 #include "benchpr/core/mode_fit.hpp"
@@ -232,9 +233,9 @@ std::vector<Note> kept_disturbance_notes(const DisturbedRuns& found, int rounds)
     const auto [base, head] = c;
     const double p = stats::fisher_exact_p(base, rounds, head, rounds);
     Sentence text;
-    text.text("Suite ").code(suite).text(fmt::format(
-        ": {} base and {} PR process{} ran every benchmark as a whole", base, head,
-        base + head == 1 ? "" : "es"));
+    text.text("Suite ").code(suite).text(
+        fmt::format(": {} base and {} PR process{} ran every benchmark as a whole", base, head,
+                    base + head == 1 ? "" : "es"));
     if (const auto it = range.find(suite); it != range.end()) {
       const auto [least, most] = it->second;
       text.text(fmt::format(" {}{}", least == most ? "" : format_percent(std::expm1(least)) + "–",

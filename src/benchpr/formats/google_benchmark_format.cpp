@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/formats/format.hpp"
