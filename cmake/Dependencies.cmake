@@ -6,6 +6,14 @@ find_package(nlohmann_json REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(yaml-cpp REQUIRED)
+# yaml-cpp 0.7 (Debian 12, Ubuntu 22.04) exports the target `yaml-cpp`; 0.8 (Ubuntu 24.04 and
+# later) exports only `yaml-cpp::yaml-cpp`, where a plain `yaml-cpp` silently becomes
+# -lyaml-cpp without the package's include directories and definitions.
+if(TARGET yaml-cpp::yaml-cpp)
+  set(BENCHPR_YAML_CPP yaml-cpp::yaml-cpp)
+else()
+  set(BENCHPR_YAML_CPP yaml-cpp)
+endif()
 find_package(Boost REQUIRED)  # header-only Boost.Math distributions
 find_package(Threads REQUIRED)
 find_path(MUSTACHE_INCLUDE_DIR kainjow/mustache.hpp REQUIRED)
