@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/sentence.hpp"
 
 #include "benchpr/core/wording.hpp"
@@ -74,6 +75,8 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   }
   a.rounds_used = 1;
   a.change = head / base - 1;
+  // With cache simulation, the estimated cycles beside the count: evidence, not the verdict.
+  estimate_cycles(s, threshold, a);
   // The self-check: each side's count from one repetition alone must agree with its count.
   std::string disagree;
   double spread = 0;  // how far a side's two counts are apart, the farther side's
