@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
@@ -276,6 +277,10 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
       row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
   }
   row.verdict_text = verdict_text(b, ctx);
+  // Beside a count, what Callgrind's cache simulation estimates: evidence, not the verdict.
+  if (is_instruction_analysis(b))
+    if (const std::string cycles = cycles_phrase(b); !cycles.empty())
+      row.verdict_text += " · " + cycles;
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
   if (b.has_flag(BenchmarkFlag::Waiting))
@@ -461,6 +466,13 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
       runs, format_duration(std::max(0.0, last - first)),
       results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
       threshold_text(results.config.instruction_threshold));
+  if (has_cycle_estimates(results))
+    text +=
+        " Beside each count, Callgrind's cache simulation (32 KiB L1 caches, an 8 MiB last "
+        "level) gives an estimate of cycles per iteration, KCachegrind's CEst: instructions + "
+        "10 × L1 misses + 100 × last-level misses. It shows a change in how the loop uses memory "
+        "that the count cannot; it decides no verdict, and keeps an unchanged time from being "
+        "called the same work or code placement when it moved.";
   return text;
 }
 
