@@ -471,8 +471,8 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
         " Beside each count, Callgrind's cache simulation (32 KiB L1 caches, an 8 MiB last "
         "level) gives an estimate of cycles per iteration, KCachegrind's CEst: instructions + "
         "10 × L1 misses + 100 × last-level misses. It shows a change in how the loop uses memory "
-        "that the count cannot; it decides no verdict, and keeps an unchanged time from being "
-        "called the same work or code placement when it moved.";
+        "that the count cannot. It decides no verdict; when it moved, a time change is not put "
+        "down to code placement, nor an undecided time to the same work.";
   return text;
 }
 
