@@ -187,6 +187,12 @@ TEST(CallgrindTwoRuns, CacheEventsPerIterationByTheSameDifferenceAndCheck) {
   EXPECT_DOUBLE_EQ(c.events.at("DLmr"), 1);
   EXPECT_DOUBLE_EQ(c.check_events.at("D1mr"), 10);
   EXPECT_DOUBLE_EQ(c.check_events.at("DLmr"), 1);
+  // ->Iterations(2) in both: the mean of all four counted repetitions, D1 (30 + 30 + 130 + 150)
+  // / (4 × 2) = 42.5; the check is the second run's first repetition alone: 130 / 2 = 65.
+  const TwoRunCount fixed =
+      instructions_per_iteration(run(5000, 1100, 30, 30, 2, 2), run(5000, 1100, 130, 150, 2, 2), 3);
+  EXPECT_DOUBLE_EQ(fixed.events.at("D1mr"), 42.5);
+  EXPECT_DOUBLE_EQ(fixed.check_events.at("D1mr"), 65);
   // Dumps of Ir alone (no cache simulation): no events, the count as before.
   const TwoRunCount plain =
       instructions_per_iteration(run_of(0, 1100, 1100, 1), run_of(0, 11100, 11100, 11), 3);

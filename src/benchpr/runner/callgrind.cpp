@@ -249,12 +249,19 @@ std::map<std::string, double> weighted_events(const std::vector<CallgrindDump>& 
 
 namespace {
 
-// The events of both processes, weighed: those both hold.
+bool weighs_any(const std::vector<double>& weights) {
+  return std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0; });
+}
+
+// The events of both processes, weighed: those both hold (a process none of whose dumps weighs,
+// as the first in the check of fixed iterations, has no say).
 std::map<std::string, double> two_run_events(const CallgrindRun& first, const CallgrindRun& second,
                                              const std::vector<double>& first_weights,
                                              const std::vector<double>& second_weights) {
   std::map<std::string, double> a = weighted_events(first.dumps, first_weights);
   const std::map<std::string, double> b = weighted_events(second.dumps, second_weights);
+  if (!weighs_any(first_weights)) return b;
+  if (!weighs_any(second_weights)) return a;
   std::erase_if(a, [&](const auto& e) { return b.count(e.first) == 0; });
   for (auto& [name, value] : a) value += b.at(name);
   return a;
