@@ -277,10 +277,6 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
       row.eq_ci += " (" + level_text(eq_level_of(b, ctx)) + ")";
   }
   row.verdict_text = verdict_text(b, ctx);
-  // Beside a count, what Callgrind's cache simulation estimates: evidence, not the verdict.
-  if (is_instruction_analysis(b))
-    if (const std::string cycles = cycles_phrase(b); !cycles.empty())
-      row.verdict_text += " · " + cycles;
   // CPU time was compared and stayed put, but the wall time moved: never let that read as a
   // plain "unchanged" (the notes give the numbers).
   if (b.has_flag(BenchmarkFlag::Waiting))
@@ -293,6 +289,11 @@ TableRow make_row(const BenchmarkAnalysis& b, const RowContext& ctx) {
     if (const auto it = ctx.bisect_lines->find({b.suite, b.name}); it != ctx.bisect_lines->end())
       row.bisect = it->second;
   if (ctx.results) row.verdict_text += why_cell_phrase(*ctx.results, b);
+  // Beside a count, what Callgrind's cache simulation estimates: evidence, last, after the
+  // verdict and where its instructions changed.
+  if (is_instruction_analysis(b))
+    if (const std::string cycles = cycles_phrase(b); !cycles.empty())
+      row.verdict_text += " · " + cycles;
   return row;
 }
 
