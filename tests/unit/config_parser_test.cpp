@@ -120,6 +120,13 @@ TEST(ConfigParser, UnsaidCountingIsDecidedWhenRunningAndFalseTurnsItOff) {
   EXPECT_FALSE(asked.counts_by_default(asked.suites[0]));
 }
 
+TEST(ConfigParser, CycleEstimateIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_config(kMinimal).cycle_estimate);
+  EXPECT_TRUE(parse_config(std::string(kMinimal) + "cycle_estimate: true\n").cycle_estimate);
+  EXPECT_FALSE(parse_config(std::string(kMinimal) + "cycle_estimate: false\n").cycle_estimate);
+  EXPECT_THROW(parse_config(std::string(kMinimal) + "cycle_estimate: 3\n"), ConfigError);
+}
+
 TEST(ConfigParser, SuiteAndBenchmarkThresholdsFirstMatchWins) {
   const Config c = parse_config(R"(threshold: 2%
 suites:
@@ -271,7 +278,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{SUITE "rownds: 10\n",
                   ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
                   "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
-                  "instructions, instruction_threshold, bisect)"},
+                  "instructions, instruction_threshold, cycle_estimate, bisect)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
         ErrorCase{SUITE "comment: sometimes\n",

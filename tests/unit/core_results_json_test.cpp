@@ -136,6 +136,50 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
 // Every string is capped where it is written, under the readers' limit: a commit subject, a
 // name or a reason of any length must never make the file unreadable (a 64 KiB subject once
 // made `publish` refuse it, and no comment was posted). Strings at the limit come back whole.
+TEST(ResultsJson, CacheEventsRoundTripInBothReadersAndOlderFilesStillRead) {
+  Results a = sample();
+  BenchmarkSeries s;
+  s.suite = "micro (instructions)";
+  s.name = "BM_Walk";
+  s.unit = "instructions";
+  s.metric = "instructions";
+  s.base = {28686, 28686.5};
+  s.head = {28686};
+  // A difference of two runs may be 0 or a little below zero: kept as read.
+  s.base_events = {{"D1mr", {16, 16.5}}, {"DLmr", {0, -0.25}}, {"Bcm", {2, 2}}};
+  s.head_events = {{"D1mr", {4097}}, {"DLmr", {256}}};
+  a.series.push_back(s);
+  a.config.cycle_estimate = false;
+  const std::string text = results_to_string(a);
+  const json doc = json::parse(text);
+  EXPECT_EQ(doc["series"][1]["events"]["D1mr"]["head"], json::array({4097}));
+  EXPECT_EQ(doc["series"][1]["events"]["Bcm"]["head"], json::array());
+  EXPECT_EQ(doc["config"]["cycle_estimate"], false);
+  for (const Results& b : {results_from_string(text), results_from_json(doc)}) {
+    ASSERT_EQ(b.series.size(), 2u);
+    EXPECT_EQ(b.series[1].base_events, s.base_events);
+    EXPECT_EQ(b.series[1].head_events, s.head_events);
+    EXPECT_TRUE(b.series[0].base_events.empty());
+    EXPECT_FALSE(b.config.cycle_estimate);
+    EXPECT_EQ(results_to_string(b), text);
+  }
+  // A file from before: no events field, no cycle_estimate (on by default).
+  const std::string old = results_to_string(sample());
+  EXPECT_EQ(old.find("\"events\""), std::string::npos);
+  EXPECT_EQ(old.find("cycle_estimate"), std::string::npos);
+  const Results back = results_from_string(old);
+  EXPECT_TRUE(back.series[0].base_events.empty());
+  EXPECT_TRUE(back.config.cycle_estimate);
+  // Events the schema does not know are passed over; a malformed known one is refused.
+  json unknown = doc;
+  unknown["series"][1]["events"]["Evil"] = {{"base", {1}}, {"head", {1}}};
+  EXPECT_EQ(results_from_string(unknown.dump()).series[1].base_events.count("Evil"), 0u);
+  json broken = doc;
+  broken["series"][1]["events"]["D1mr"] = {{"base", "x"}, {"head", {1}}};
+  EXPECT_THROW(results_from_string(broken.dump()), ResultsFormatError);
+  EXPECT_THROW(results_from_json(broken), ResultsFormatError);
+}
+
 TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
   const std::size_t limit = results_schema::kMaxString;
   const std::string huge(4 * limit, 'x');

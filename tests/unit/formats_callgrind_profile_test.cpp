@@ -124,6 +124,15 @@ TEST(CallgrindProfile, ARealDumpAddsUpToItsSummary) {
   EXPECT_EQ(function(r.profile, "__memset_avx2_unaligned_erms").self, 16396);
 }
 
+TEST(CallgrindProfile, ARealCacheSimulationDumpCountsItsInstructions) {
+  // --cache-sim=yes: nine events per cost line, Ir first of them; the profile is of Ir alone.
+  const std::string text =
+      testing::read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/callgrind/cache_sim_dump.txt");
+  const CallgrindProfileReading r = read_callgrind_profile(text);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  EXPECT_EQ(r.profile.total, 28686);  // "summary: 28686 4097 1 2 4097 1"
+}
+
 TEST(CallgrindProfile, NamesTheLineOfAProblem) {
   EXPECT_EQ(*read_callgrind_profile("fn=f\n1 x\n").problem, "line 2: a malformed cost");
   EXPECT_EQ(*read_callgrind_profile("1 2\n").problem, "line 1: a cost outside a function (fn=)");

@@ -427,5 +427,66 @@ TEST(RenderGolden, CodePlacement) {
   expect_golden_comment("code_placement.md", render_comment(r, a));
 }
 
+// Instruction counts with Callgrind's cache simulation: each count's row shows its estimated
+// cycles; a stride walk whose instructions stayed (byte-identical code at another address) but
+// whose D1 misses grew is not called code placement, and a note names the misses.
+TEST(RenderGolden, CycleEstimate) {
+  Results r = session();
+  r.workflow_run_url = "";
+  SuiteConfig suite;
+  suite.name = "core";
+  suite.format = FormatKind::GoogleBenchmark;
+  suite.instructions = true;
+  r.config.suites = {suite};
+  // Callgrind's miss events per iteration: I1mr, D1mr, D1mw, ILmr, DLmr, DLmw.
+  const auto events = [](std::vector<double> v) {
+    std::map<std::string, std::vector<double>> e;
+    const char* names[] = {"I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"};
+    for (std::size_t i = 0; i < v.size(); ++i) e[names[i]] = {v[i], v[i]};
+    return e;
+  };
+  const auto counts = [&](const std::string& name, double base, double head,
+                          std::vector<double> base_misses, std::vector<double> head_misses) {
+    BenchmarkSeries s;
+    s.suite = instruction_suite_name("core");
+    s.name = name;
+    s.unit = "instructions";
+    s.metric = std::string(kInstructionsMetric);
+    s.base = {base, base};
+    s.head = {head, head};
+    s.base_events = events(std::move(base_misses));
+    s.head_events = events(std::move(head_misses));
+    r.series.push_back(s);
+  };
+  add(r, {.name = "BM_Walk", .level = 2100, .effect = 0.40, .noise = 0.01, .seed = 71});
+  counts("BM_Walk", 28686, 28686, {2, 16, 1, 0, 0, 0}, {2, 4097, 1, 0, 256, 0});
+  add(r, {.name = "BM_Lcg/1024", .level = 310, .effect = 0.30, .noise = 0.01, .seed = 72});
+  counts("BM_Lcg/1024", 822, 1122, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0});
+  add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 73});
+  counts("BM_Sort/8", 212, 212, {0, 0.5, 0, 0, 0, 0}, {0, 0.5, 0, 0, 0, 0});
+  HotFunction walk;
+  walk.name = "walk(std::vector<int> const&, unsigned int)";
+  walk.share = 0.97;
+  walk.base_address = 0x1200;
+  walk.head_address = 0x1210;
+  walk.base_size = walk.head_size = 96;
+  walk.identical = true;
+  r.hot_code = {{"core", "BM_Walk", {walk}, 0.97, ""}};
+  const Analysis a = analyse_session(r);
+  for (const BenchmarkAnalysis& b : a.benchmarks) {
+    SCOPED_TRACE(b.suite + "/" + b.name);
+    if (b.name == "BM_Walk" && b.metric != kInstructionsMetric) {
+      // Without the estimate this would be code placement.
+      EXPECT_EQ(b.verdict, Verdict::Regression);
+      EXPECT_EQ(b.code_reading, CodeReading::None);
+    }
+    if (b.name == "BM_Walk" && b.metric == kInstructionsMetric) {
+      EXPECT_EQ(b.verdict, Verdict::Unchanged);
+      EXPECT_TRUE(b.cycles_moved);
+    }
+  }
+  expect_golden_comment("cycle_estimate.md", render_comment(r, a));
+}
+
 }  // namespace
 }  // namespace benchpr::render

@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 using Trigger = CallgrindDump::Trigger;
 using Indices = std::vector<std::size_t>;
 
-CallgrindDump pause() { return {Trigger::Pause, 20}; }
-CallgrindDump finish() { return {Trigger::Finish, 600}; }
-CallgrindDump report() { return {Trigger::Report, 16000}; }
+CallgrindDump pause() { return {Trigger::Pause, 20, {}}; }
+CallgrindDump finish() { return {Trigger::Finish, 600, {}}; }
+CallgrindDump report() { return {Trigger::Report, 16000, {}}; }
 
 TEST(CallgrindReportDump, AReporterDumpMarksABenchmarksEnd) {
   const auto d = parse_callgrind_dump(

@@ -1,6 +1,7 @@
 // Reading Callgrind's dumps into instructions per iteration: captured dump files (Callgrind
 // 3.19 on a Google Benchmark 1.7.1 binary) and hand-checked groupings.
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,8 @@ std::string data(const std::string& name) {
   return testing::read_file(std::string(BENCHPR_TEST_DATA_DIR) + "/callgrind/" + name);
 }
 
-CallgrindDump pause(double n) { return {Trigger::Pause, n}; }
-CallgrindDump finish(double n) { return {Trigger::Finish, n}; }
+CallgrindDump pause(double n) { return {Trigger::Pause, n, {}}; }
+CallgrindDump finish(double n) { return {Trigger::Finish, n, {}}; }
 
 TEST(CallgrindDump, ReadsTriggerAndSummaryOfRealDumps) {
   const auto f = parse_callgrind_dump(data("finish_dump.txt"));
@@ -35,6 +36,34 @@ TEST(CallgrindDump, ReadsTriggerAndSummaryOfRealDumps) {
   EXPECT_FALSE(parse_callgrind_dump("summary: 12\n"));
   EXPECT_FALSE(parse_callgrind_dump(
       "desc: Trigger: --dump-before=benchmark::State::PauseTiming()\nsummary: x\n"));
+}
+
+TEST(CallgrindDump, ReadsTheCacheEventsOfARealCacheSimulationDump) {
+  // Callgrind 3.19 with --cache-sim=yes: "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw",
+  // "summary: 28686 4097 1 2 4097 1" (a stride walk: every read misses D1). Callgrind leaves
+  // the trailing zero columns out.
+  const auto d = parse_callgrind_dump(data("cache_sim_dump.txt"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->trigger, Trigger::Finish);
+  EXPECT_EQ(d->instructions, 28686);
+  const std::map<std::string, double> expected = {{"Dr", 4097},   {"Dw", 1},   {"I1mr", 2},
+                                                  {"D1mr", 4097}, {"D1mw", 1}, {"ILmr", 0},
+                                                  {"DLmr", 0},    {"DLmw", 0}};
+  EXPECT_EQ(d->events, expected);
+  // A dump of Ir alone has no other events.
+  EXPECT_TRUE(parse_callgrind_dump(data("finish_dump.txt"))->events.empty());
+}
+
+TEST(CallgrindDump, FindsIrByItsPlaceOnTheEventsLine) {
+  const std::string pause = "desc: Trigger: --dump-before=benchmark::State::PauseTiming()\n";
+  const auto d = parse_callgrind_dump(pause + "events: Dr Ir D1mr\nsummary: 5 100 3\n");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->instructions, 100);
+  EXPECT_EQ(d->events, (std::map<std::string, double>{{"Dr", 5}, {"D1mr", 3}}));
+  // No Ir among the events: not a count.
+  EXPECT_FALSE(parse_callgrind_dump(pause + "events: Dr D1mr\nsummary: 5 3\n"));
+  // A column that is there must be a number.
+  EXPECT_FALSE(parse_callgrind_dump(pause + "events: Ir D1mr\nsummary: 100 x\n"));
 }
 
 TEST(CallgrindPerIteration, LeavesOutTheFirstRepetitionAndFinishsPrologue) {
@@ -131,6 +160,57 @@ TEST(CallgrindTwoRuns, FixedIterationsAverageEveryCountedRepetition) {
   EXPECT_DOUBLE_EQ(c.check, 100);
 }
 
+// A dump with cache events.
+CallgrindDump with_misses(CallgrindDump d, double d1_read_misses, double ll_read_misses) {
+  d.events = {{"D1mr", d1_read_misses}, {"DLmr", ll_read_misses}};
+  return d;
+}
+
+TEST(CallgrindTwoRuns, CacheEventsPerIterationByTheSameDifferenceAndCheck) {
+  // Per repetition: a counted dump (Finish) and FinishKeepRunning's prologue (20 instructions,
+  // 7 D1 misses, never counted). At one iteration: 1,100 instructions, 30 D1 misses, 2 LL
+  // misses; at 11 iterations: 11,100 instructions, and 130 then 150 D1 misses, 12 LL misses.
+  // Instructions: (11,100 - 1,100) / 10 = 1,000. D1: (140 - 30) / 10 = 11 (the mean of 130
+  // and 150); LL: (12 - 2) / 10 = 1. The check is the first repetition (as far from the mean
+  // as the second; both are 11,100 instructions): D1 (130 - 30) / 10 = 10.
+  const auto run = [](double warm, double ir, double d1_a, double d1_b, double ll, long long n) {
+    return CallgrindRun{{with_misses(finish(warm), 90, 9), with_misses(pause(20), 7, 0),
+                         with_misses(finish(ir), d1_a, ll), with_misses(pause(20), 7, 0),
+                         with_misses(finish(ir), d1_b, ll), with_misses(pause(20), 7, 0)},
+                        n};
+  };
+  const TwoRunCount c = instructions_per_iteration(run(5000, 1100, 30, 30, 2, 1),
+                                                   run(50000, 11100, 130, 150, 12, 11), 3);
+  EXPECT_EQ(c.failure, std::nullopt) << c.failure.value_or("");
+  EXPECT_DOUBLE_EQ(c.instructions, 1000);
+  EXPECT_DOUBLE_EQ(c.events.at("D1mr"), 11);
+  EXPECT_DOUBLE_EQ(c.events.at("DLmr"), 1);
+  EXPECT_DOUBLE_EQ(c.check_events.at("D1mr"), 10);
+  EXPECT_DOUBLE_EQ(c.check_events.at("DLmr"), 1);
+  // ->Iterations(2) in both: the mean of all four counted repetitions, D1 (30 + 30 + 130 + 150)
+  // / (4 × 2) = 42.5; the check is the second run's first repetition alone: 130 / 2 = 65.
+  const TwoRunCount fixed =
+      instructions_per_iteration(run(5000, 1100, 30, 30, 2, 2), run(5000, 1100, 130, 150, 2, 2), 3);
+  EXPECT_DOUBLE_EQ(fixed.events.at("D1mr"), 42.5);
+  EXPECT_DOUBLE_EQ(fixed.check_events.at("D1mr"), 65);
+  // Dumps of Ir alone (no cache simulation): no events, the count as before.
+  const TwoRunCount plain =
+      instructions_per_iteration(run_of(0, 1100, 1100, 1), run_of(0, 11100, 11100, 11), 3);
+  EXPECT_DOUBLE_EQ(plain.instructions, 1000);
+  EXPECT_TRUE(plain.events.empty());
+}
+
+TEST(CallgrindTwoRuns, AnEventSomeCountedDumpLacksIsLeftOut) {
+  std::vector<CallgrindDump> dumps = {with_misses(finish(100), 4, 1),
+                                      with_misses(finish(100), 6, 1)};
+  dumps[1].events.erase("DLmr");
+  const std::map<std::string, double> sum = weighted_events(dumps, {1, 1});
+  EXPECT_EQ(sum, (std::map<std::string, double>{{"D1mr", 10}}));
+  // A dump of weight 0 does not decide.
+  EXPECT_EQ(weighted_events(dumps, {1, 0}),
+            (std::map<std::string, double>{{"D1mr", 4}, {"DLmr", 1}}));
+}
+
 TEST(CallgrindTwoRuns, EitherRunWithoutALoopIsAFailure) {
   const TwoRunCount c = instructions_per_iteration(run_of(0, 10, 10, 1), {{}, 1000}, 3);
   EXPECT_TRUE(c.failure);
@@ -147,6 +227,14 @@ TEST(CallgrindFailures, UnsupportedInstructionIsNamed) {
   EXPECT_NE(why->find("Valgrind cannot run it"), std::string::npos) << *why;
   EXPECT_NE(why->find("0x62 0xF1"), std::string::npos) << *why;
   EXPECT_EQ(valgrind_failure("==1== I   refs: 950,417\n"), std::nullopt);
+}
+
+TEST(CallgrindArguments, CacheSimulationOfOneFixedGeometryWhenAskedFor) {
+  EXPECT_EQ(callgrind_arguments("/w/cg").find("--cache-sim"), std::string::npos);
+  const std::string v = callgrind_arguments("/w/cg", true);
+  EXPECT_NE(v.find("--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"),
+            std::string::npos)
+      << v;
 }
 
 TEST(CallgrindArguments, TimerBoundariesAndOneIterationPerRepetition) {

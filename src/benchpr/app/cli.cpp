@@ -84,6 +84,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--no-instructions", o.no_instructions,
                "Do not count instructions (suites with `metric: instructions` still are)")
       ->excludes(count);
+  run.add_flag("--no-cycle-estimate", o.no_cycle_estimate,
+               "Count instructions without Callgrind's cache simulation, so without the "
+               "estimated cycles beside each count (the config's `cycle_estimate: false`)");
   run.add_flag("--bisect", o.bisect,
                "After a regression or improvement, measure the changed benchmarks on the pull "
                "request's commits to find the ones behind it, within the budget left (the "

@@ -87,6 +87,7 @@ void apply_overrides(Config& c, const RunOptions& options) {
   if (!options.bench_args.empty()) c.bench_args = options.bench_args;
   if (options.instructions) c.instructions = InstructionCounting::On;
   if (options.no_instructions) c.instructions = InstructionCounting::Off;
+  if (options.no_cycle_estimate) c.cycle_estimate = false;
   c.rounds = round_up_even(c.rounds);
 }
 

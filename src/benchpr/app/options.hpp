@@ -15,18 +15,19 @@ struct RunOptions {
   std::string config_file;  // "" = .benchpr.yml from the base revision
   std::optional<int> rounds;
   std::optional<int> warmup_rounds;
-  std::string threshold;         // "2%"
-  std::string budget;            // "20m"
-  std::string filter;            // regex on benchmark names
-  std::string why;               // --why: regex of benchmarks to profile beside the changed ones
-  std::string bench_args;        // appended to every suite's command
-  bool instructions = false;     // --instructions: count instructions beside time (Callgrind)
-  bool no_instructions = false;  // --no-instructions: count only suites whose metric is them
-  bool bisect = false;           // --bisect: search the PR's commits for the ones behind a change
-  std::string output;            // results JSON
-  std::string resume;            // an interrupted comparison's results JSON to continue
-  std::string markdown;          // markdown file
-  std::string html;              // HTML report file
+  std::string threshold;           // "2%"
+  std::string budget;              // "20m"
+  std::string filter;              // regex on benchmark names
+  std::string why;                 // --why: regex of benchmarks to profile beside the changed ones
+  std::string bench_args;          // appended to every suite's command
+  bool instructions = false;       // --instructions: count instructions beside time (Callgrind)
+  bool no_instructions = false;    // --no-instructions: count only suites whose metric is them
+  bool no_cycle_estimate = false;  // --no-cycle-estimate: count without cache simulation
+  bool bisect = false;             // --bisect: search the PR's commits for the ones behind a change
+  std::string output;              // results JSON
+  std::string resume;              // an interrupted comparison's results JSON to continue
+  std::string markdown;            // markdown file
+  std::string html;                // HTML report file
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
@@ -683,6 +684,7 @@ Analysis analyse(const Results& results, const AnalysisOptions& options) {
   apply_code_readings(results, out);
   for (Note& note : time_instruction_disagreements(out, &results))
     out.notes.push_back(std::move(note));
+  for (Note& note : cycle_estimate_notes(results, out)) out.notes.push_back(std::move(note));
   out.recommendation = recommend(results, out);
   return out;
 }

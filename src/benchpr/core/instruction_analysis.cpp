@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/sentence.hpp"
 
 #include "benchpr/core/wording.hpp"
@@ -74,6 +75,8 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
   }
   a.rounds_used = 1;
   a.change = head / base - 1;
+  // With cache simulation, the estimated cycles beside the count: evidence, not the verdict.
+  estimate_cycles(s, threshold, a);
   // The self-check: each side's count from one repetition alone must agree with its count.
   std::string disagree;
   double spread = 0;  // how far a side's two counts are apart, the farther side's
@@ -136,7 +139,8 @@ double count_agreement(double threshold) { return threshold / 2; }
 namespace {
 
 // What the hot code says beside a time change on flat counts: "" when there is no evidence.
-std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t) {
+std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t,
+                              bool cycles_moved) {
   if (results == nullptr) return "";
   for (const CodeEvidence& e : results->hot_code) {
     if (e.suite != t.suite || e.name != t.name || !e.missing.empty() || e.functions.empty())
@@ -145,6 +149,14 @@ std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t
       if (!f.identical)
         return " Its hot code differs between the builds (" + f.name +
                "): the PR's code, not code placement.";
+    // Identical code that moved is read as placement unless the counts could not be read as
+    // exact or the simulated cache misses moved the estimated cycles (core/placement.hpp).
+    for (const HotFunction& f : e.functions)
+      if (!f.outside && f.shift() != 0)
+        return cycles_moved ? " Its hot code is byte-identical at other addresses, but its "
+                              "estimated cycles moved too (Callgrind's simulated cache misses): "
+                              "not put down to code placement."
+                            : " Its hot code is byte-identical at other addresses.";
     return " Its hot code is byte-identical at the same addresses: not code placement either.";
   }
   return "";
@@ -174,7 +186,8 @@ std::vector<Note> time_instruction_disagreements(const Analysis& analysis, const
                          "difference is in what instructions do not count (waiting, cache "
                          "misses, system calls, frequency).{}",
                          describe_change(t.change, t.better), to_string(t.verdict),
-                         format_signed_percent(ins.change), hot_code_sentence(results, t)));
+                         format_signed_percent(ins.change),
+                         hot_code_sentence(results, t, ins.cycles_moved)));
       } else if (ins_moved && t.verdict == Verdict::Unchanged) {
         note(t.name,
              fmt::format(": instructions per iteration {} but time is unchanged within the time "

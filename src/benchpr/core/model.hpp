@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -128,6 +129,10 @@ struct Config {
   // Whether every Google Benchmark suite's instructions are counted beside its time (a suite's
   // own `instructions: true` or `metric: instructions` counts it whatever this says).
   InstructionCounting instructions = InstructionCounting::Auto;
+  // Whether the instruction counts also run Callgrind's cache simulation, for an estimate of
+  // cycles per iteration beside each count (`cycle_estimate: false`, --no-cycle-estimate: off;
+  // docs/instructions.md, core/cycle_estimate.hpp).
+  bool cycle_estimate = true;
   // `bisect: auto`: after a change is found, search the PR's commits for the ones behind it.
   std::string bisect = "off";  // auto | off
 
@@ -284,6 +289,11 @@ struct BenchmarkSeries {
   // when the format reports no repetitions): a reading beside the mean, never in its place.
   std::vector<double> base_least;
   std::vector<double> head_least;
+  // Instruction counts with Callgrind's cache simulation: per side each event's count per
+  // iteration by its Callgrind name ("D1mr", "DLmw", ...), at index 0 and its self-check at
+  // index 1 like base/head (core/cycle_estimate.hpp); empty when the simulation did not run.
+  std::map<std::string, std::vector<double>> base_events;
+  std::map<std::string, std::vector<double>> head_events;
 };
 
 // How the session was sized to its time budget (runner/time_plan). Absent in results written
@@ -549,6 +559,13 @@ struct BenchmarkAnalysis {
   Verdict time_verdict = Verdict::Inconclusive;
   double instructions_base = kMissing;
   double instructions_head = kMissing;
+  // Instruction counts with cache simulation: the estimated cycles per iteration per side
+  // (core/cycle_estimate.hpp); kMissing without. Evidence beside the count, never its verdict.
+  double cycles_base = kMissing;
+  double cycles_head = kMissing;
+  // The estimate moved by at least the instruction threshold, clear of its own self-check: a
+  // "same work" or code-placement reading is not claimed for it (core/placement.hpp).
+  bool cycles_moved = false;
 
   bool has_flag(BenchmarkFlag flag) const;
   void add_flag(BenchmarkFlag flag);  // once: a flag found twice is still one flag

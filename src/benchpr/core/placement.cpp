@@ -90,6 +90,9 @@ CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* in
   if (counts_moved(*ins))
     return time.verdict == Verdict::Inconclusive ? CodeReading::CountsDecided : CodeReading::None;
   if (!same_count(*ins, instruction_threshold)) return CodeReading::None;
+  // The same instructions with other cache misses (Callgrind's simulation) are not the same
+  // work, and byte-identical code that misses differently is not a matter of where it sits.
+  if (ins->cycles_moved) return CodeReading::None;
   // The same count of different code is not the same work: any hot function changed, or code
   // that could not be compared, leaves time the judge.
   if (code == nullptr || !code->missing.empty() || code->functions.empty())

@@ -2,6 +2,7 @@
 // (results_json_scan.cpp reads those from the text), and results_from_json for a whole DOM.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -195,6 +196,7 @@ Config read_config(const json& j) {
   c.instructions = get_bool(j, "instructions_by_default", w, false) ? InstructionCounting::ByDefault
                    : get_bool(j, "instructions", w, false)          ? InstructionCounting::On
                                                                     : InstructionCounting::Off;
+  c.cycle_estimate = get_bool(j, "cycle_estimate", w, true);
   c.filter = get_string(j, "filter", w, false);
   c.bench_args = get_string(j, "bench_args", w, false);
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
@@ -309,7 +311,8 @@ std::optional<std::string> read_text(const json& v, const std::string& where) {
   return s;
 }
 
-std::vector<double> read_values(const json& a, const std::string& where) {
+std::vector<double> read_values(const json& a, const std::string& where,
+                                double (*as)(double) = series_value) {
   if (!a.is_array()) fail(where, "expected an array");
   if (a.size() > kMaxRounds) fail(where, "too many rounds");
   std::vector<double> out;
@@ -318,7 +321,7 @@ std::vector<double> read_values(const json& a, const std::string& where) {
     if (v.is_null()) {
       out.push_back(kMissing);
     } else if (v.is_number()) {
-      out.push_back(series_value(v.get<double>()));
+      out.push_back(as(v.get<double>()));
     } else {
       fail(where, "expected numbers or null");
     }
@@ -326,10 +329,22 @@ std::vector<double> read_values(const json& a, const std::string& where) {
   return out;
 }
 
-SeriesFields::Times read_times(const json& t, const std::string& where) {
+SeriesFields::Times read_times(const json& t, const std::string& where,
+                               double (*as)(double) = series_value) {
   if (t.is_null()) return {};
-  return {read_values(field(t, "base", where), where + ".base"),
-          read_values(field(t, "head", where), where + ".head")};
+  return {read_values(field(t, "base", where), where + ".base", as),
+          read_values(field(t, "head", where), where + ".head", as)};
+}
+
+// {"D1mr":{"base":[...],"head":[...]},...}: the events known_event names, or null.
+std::map<std::string, SeriesFields::Times> read_events(const json& e, const std::string& where) {
+  std::map<std::string, SeriesFields::Times> out;
+  if (e.is_null()) return out;
+  if (!e.is_object()) fail(where, "expected an object");
+  for (auto it = e.begin(); it != e.end(); ++it)
+    if (known_event(it.key()))
+      out[it.key()] = read_times(it.value(), where + "." + it.key(), event_value);
+  return out;
 }
 
 BenchmarkSeries read_series(const json& j, const std::string& w) {
@@ -343,6 +358,8 @@ BenchmarkSeries read_series(const json& j, const std::string& w) {
       *values = read_values(it.value(), where);
     } else if (auto* times = f.times(it.key())) {
       *times = read_times(it.value(), where);
+    } else if (auto* events = f.event_times(it.key())) {
+      *events = read_events(it.value(), where);
     }
   }
   return finish_series(std::move(f), w);

@@ -1,6 +1,7 @@
 // JSON text -> Results: results_from_string, the reader of untrusted results files. One pass over
 // the text checks it all as JSON, reads the series straight from the text (most of a large file,
 // with no DOM), and hands the other fields it reads to the DOM reader (results_json_reader.cpp).
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -21,7 +22,8 @@ namespace {
 // messages as the DOM reader's): they are most of a large file, and a DOM of them was most of
 // the time a read took.
 
-std::vector<double> scan_values(JsonScanner& in, const std::string& where) {
+std::vector<double> scan_values(JsonScanner& in, const std::string& where,
+                                double (*as)(double) = series_value) {
   if (in.peek() != '[') {
     in.skip_value();
     fail(where, "expected an array");
@@ -36,7 +38,7 @@ std::vector<double> scan_values(JsonScanner& in, const std::string& where) {
       in.literal("null");
       out.push_back(kMissing);
     } else if (c == '-' || (c >= '0' && c <= '9')) {
-      out.push_back(series_value(in.number()));
+      out.push_back(as(in.number()));
     } else {
       in.skip_value();
       fail(where, "expected numbers or null");
@@ -63,7 +65,8 @@ std::optional<std::string> scan_text(JsonScanner& in, const std::string& where) 
 }
 
 // {"base":[...],"head":[...]} (other keys ignored), or null.
-SeriesFields::Times scan_times(JsonScanner& in, const std::string& where) {
+SeriesFields::Times scan_times(JsonScanner& in, const std::string& where,
+                               double (*as)(double) = series_value) {
   SeriesFields::Times times;
   if (in.peek() == 'n') {
     in.literal("null");
@@ -80,10 +83,10 @@ SeriesFields::Times scan_times(JsonScanner& in, const std::string& where) {
       const std::string key = JsonScanner::decode(in.string_token());
       in.expect(':');
       if (key == "base") {
-        times.base = scan_values(in, where + ".base");
+        times.base = scan_values(in, where + ".base", as);
         has_base = true;
       } else if (key == "head") {
-        times.head = scan_values(in, where + ".head");
+        times.head = scan_values(in, where + ".head", as);
         has_head = true;
       } else {
         in.skip_value();
@@ -94,6 +97,33 @@ SeriesFields::Times scan_times(JsonScanner& in, const std::string& where) {
   if (!has_base) fail(where + ".base", "missing");
   if (!has_head) fail(where + ".head", "missing");
   return times;
+}
+
+// {"D1mr":{"base":[...],"head":[...]},...} (events not known_event passed over), or null.
+std::map<std::string, SeriesFields::Times> scan_events(JsonScanner& in, const std::string& where) {
+  std::map<std::string, SeriesFields::Times> events;
+  if (in.peek() == 'n') {
+    in.literal("null");
+    return events;
+  }
+  if (in.peek() != '{') {
+    in.skip_value();
+    fail(where, "expected an object");
+  }
+  in.expect('{');
+  if (!in.consume('}')) {
+    do {
+      const std::string key = JsonScanner::decode(in.string_token());
+      in.expect(':');
+      if (known_event(key)) {
+        events[key] = scan_times(in, where + "." + key, event_value);
+      } else {
+        in.skip_value();
+      }
+    } while (in.consume(','));
+    in.expect('}');
+  }
+  return events;
 }
 
 BenchmarkSeries scan_series(JsonScanner& in, const std::string& w) {
@@ -114,6 +144,8 @@ BenchmarkSeries scan_series(JsonScanner& in, const std::string& w) {
         *values = scan_values(in, where);
       } else if (auto* times = f.times(key)) {
         *times = scan_times(in, where);
+      } else if (auto* events = f.event_times(key)) {
+        *events = scan_events(in, where);
       } else {
         in.skip_value();
       }

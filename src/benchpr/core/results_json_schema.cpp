@@ -46,7 +46,19 @@ SeriesFields::Times* SeriesFields::times(std::string_view key) {
   return nullptr;
 }
 
+std::map<std::string, SeriesFields::Times>* SeriesFields::event_times(std::string_view key) {
+  return key == "events" ? &events : nullptr;
+}
+
 double series_value(double x) { return std::isfinite(x) && x > 0 ? x : kMissing; }
+
+double event_value(double x) { return std::isfinite(x) ? x : kMissing; }
+
+bool known_event(std::string_view name) {
+  constexpr std::array<std::string_view, 12> kEvents = {
+      "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
+  return std::find(kEvents.begin(), kEvents.end(), name) != kEvents.end();
+}
 
 namespace {
 
@@ -98,6 +110,10 @@ BenchmarkSeries finish_series(SeriesFields&& f, const std::string& w) {
   take_time(s, "cpu_time", f.cpu_time, s.base_cpu, s.head_cpu);
   s.base_least = std::move(f.least.base);
   s.head_least = std::move(f.least.head);
+  for (auto& [event, times] : f.events) {
+    if (!times.base.empty()) s.base_events[event] = std::move(times.base);
+    if (!times.head.empty()) s.head_events[event] = std::move(times.head);
+  }
   return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,15 +74,25 @@ struct SeriesFields {
   std::optional<std::string> base_failure, head_failure, base_failure_kind, head_failure_kind;
   std::optional<std::vector<double>> base, head;
   Times real_time, cpu_time, least;
+  // {"D1mr":{"base":[...],"head":[...]},...}: Callgrind's cache events per iteration of an
+  // instruction count (BenchmarkSeries::base_events), those of known_event only.
+  std::map<std::string, Times> events;
 
   // The slot of the field `key` of each kind; nullptr when `key` is not a field of that kind.
   std::optional<std::string>* text(std::string_view key);
   std::optional<std::vector<double>>* values(std::string_view key);
   Times* times(std::string_view key);
+  std::map<std::string, Times>* event_times(std::string_view key);
 };
 
 // A measured value as read: a missing value, or not a positive finite number, is kMissing.
 double series_value(double x);
+// An event's count per iteration as read: any finite number (a difference of two runs may be 0
+// or a little below); kMissing otherwise.
+double event_value(double x);
+// The Callgrind events a series may hold (the cache and branch simulations'); others are passed
+// over unread, so a file cannot grow a series without bound.
+bool known_event(std::string_view name);
 
 // The series the fields describe, after the checks of required fields and closed sets (`where`
 // names the series in messages: "series[3]").

@@ -1,6 +1,7 @@
 // Results -> JSON text: the writer of the results file (docs/results-format.md).
 #include <cmath>
 #include <iterator>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,8 @@ json config_json(const Config& c) {
     if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
   if (c.bisect != "off") j["bisect"] = c.bisect;
+  // Only when turned off: files of counts with the estimate (the default) stay as they were.
+  if (!c.cycle_estimate) j["cycle_estimate"] = false;
   return j;
 }
 
@@ -89,6 +92,30 @@ void write_series(Writer& w, const BenchmarkSeries& s) {
   }
   if (!s.base_least.empty() || !s.head_least.empty()) {
     w.base_and_head("least", s.base_least, s.head_least);
+  }
+  // Callgrind's cache events per iteration beside an instruction count, each as base and head.
+  if (!s.base_events.empty() || !s.head_events.empty()) {
+    std::set<std::string> names;
+    for (const auto& [name, v] : s.base_events) names.insert(name);
+    for (const auto& [name, v] : s.head_events) names.insert(name);
+    const auto side = [](const auto& events, const std::string& name) {
+      const auto it = events.find(name);
+      return it == events.end() ? std::vector<double>() : it->second;
+    };
+    w.field("events");
+    w.raw("{");
+    bool first = true;
+    for (const std::string& name : names) {
+      if (!first) w.raw(",");
+      first = false;
+      w.unlimited_string(name);
+      w.raw(":{\"base\":");
+      w.values(side(s.base_events, name));
+      w.raw(",\"head\":");
+      w.values(side(s.head_events, name));
+      w.raw("}");
+    }
+    w.raw("}");
   }
   w.raw("}");
 }
@@ -133,6 +160,13 @@ void write_benchmark(Writer& w, const BenchmarkAnalysis& b) {
   if (b.code_reading != CodeReading::None) {
     w.string("code_reading", to_string(b.code_reading));
     w.string("time_verdict", to_string(b.time_verdict));
+  }
+  // An instruction count's estimated cycles per iteration (core/cycle_estimate.hpp).
+  if (std::isfinite(b.cycles_base) || std::isfinite(b.cycles_head)) {
+    w.statistic("cycles_base", b.cycles_base);
+    w.statistic("cycles_head", b.cycles_head);
+    w.field("cycles_moved");
+    w.raw(b.cycles_moved ? "true" : "false");
   }
   w.raw("}");
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/bisect.hpp"
+#include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
@@ -168,12 +169,16 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
     if (multi_suite || count) name = one_line(b.suite, 40) + " / " + name;
     // Identical programs ran no round: no change or interval, only why.
     const bool identical = decided_by_identical_programs(b);
+    std::string reason = identical ? std::string() : reason_of(b, results.config.threshold, family);
+    // Beside a count, Callgrind's estimate of cycles (evidence, not the verdict).
+    if (const std::string cycles = count ? cycles_phrase(b) : std::string(); !cycles.empty())
+      reason += (reason.empty() ? "" : " · ") + cycles;
     lines.push_back({b.verdict,
                      {std::string(to_string(b.verdict)), name, format_value(b.base_value, b.unit),
                       format_value(b.head_value, b.unit),
                       identical ? std::string("—") : format_change(b.change, b.better),
                       identical ? std::string(kIdenticalProgramsCell) : interval_cell(b, analysis)},
-                     identical ? std::string() : reason_of(b, results.config.threshold, family)});
+                     reason});
   }
   std::array<std::size_t, 6> w{};
   for (const Line& l : lines)

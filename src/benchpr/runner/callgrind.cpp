@@ -35,14 +35,15 @@ std::string_view line_value(std::string_view text, std::string_view key) {
 
 }  // namespace
 
-std::string callgrind_arguments(const std::string& out_prefix) {
+std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim) {
   // --collect-atstart=yes after --toggle-collect (which would turn it off): everything is
   // collected except ResumeTiming's own body, and the zero at its entry discards what came
   // before (setup, paused work, start-up).
   return fmt::format(
-      "--tool=callgrind --trace-children=yes --dump-line=no "
+      "--tool=callgrind{} --trace-children=yes --dump-line=no "
       "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
       "--dump-before='{}' --dump-before='{}' --dump-before='{}'",
+      cache_sim ? fmt::format(" --cache-sim=yes {}", kCacheGeometry) : std::string(),
       shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish, kReport);
 }
 
@@ -71,11 +72,38 @@ std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text) {
   } else {
     return std::nullopt;  // "Program termination": the rest of the process
   }
-  unsigned long long count = 0;
-  const auto [end, ec] = std::from_chars(summary.data(), summary.data() + summary.size(), count);
-  if (ec != std::errc()) return std::nullopt;
-  (void)end;
-  d.instructions = static_cast<double>(count);
+  // "events: Ir Dr Dw I1mr ..." names the columns of "summary:" (with cache simulation);
+  // without the line (or with Ir alone) the first column is Ir.
+  std::vector<std::string_view> names;
+  for (std::string_view rest = line_value(text, "events: "); !rest.empty();) {
+    const std::size_t space = rest.find(' ');
+    if (space != 0) names.push_back(rest.substr(0, space));
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
+  }
+  if (names.empty()) names.push_back("Ir");
+  const auto ir = std::find(names.begin(), names.end(), "Ir");
+  if (ir == names.end()) return std::nullopt;
+  const char* at = summary.data();
+  const char* const end = summary.data() + summary.size();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    while (at < end && *at == ' ') ++at;
+    unsigned long long count = 0;
+    const auto [next, ec] = std::from_chars(at, end, count);
+    if (ec != std::errc()) {
+      // Callgrind leaves trailing zero columns out; a column it did write must be a count.
+      if (at == end && i > 0) break;
+      return std::nullopt;
+    }
+    at = next;
+    if (names.begin() + static_cast<std::ptrdiff_t>(i) == ir)
+      d.instructions = static_cast<double>(count);
+    else
+      d.events[std::string(names[i])] = static_cast<double>(count);
+  }
+  // Columns left out at the end are zeros.
+  for (std::string_view name : names)
+    if (name != "Ir") d.events.try_emplace(std::string(name), 0.0);
   return d;
 }
 
@@ -202,6 +230,45 @@ double weighted_instructions(const std::vector<CallgrindDump>& dumps,
   return sum;
 }
 
+std::map<std::string, double> weighted_events(const std::vector<CallgrindDump>& dumps,
+                                              const std::vector<double>& weights) {
+  std::map<std::string, double> sum;
+  bool first = true;
+  for (std::size_t i = 0; i < dumps.size() && i < weights.size(); ++i) {
+    if (weights[i] == 0) continue;
+    // Only the events every weighed dump holds: a sum that left one out would not be one.
+    if (first) {
+      for (const auto& [name, value] : dumps[i].events) sum[name] = 0;
+      first = false;
+    }
+    std::erase_if(sum, [&](const auto& e) { return dumps[i].events.count(e.first) == 0; });
+    for (auto& [name, total] : sum) total += weights[i] * dumps[i].events.at(name);
+  }
+  return sum;
+}
+
+namespace {
+
+bool weighs_any(const std::vector<double>& weights) {
+  return std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0; });
+}
+
+// The events of both processes, weighed: those both hold (a process none of whose dumps weighs,
+// as the first in the check of fixed iterations, has no say).
+std::map<std::string, double> two_run_events(const CallgrindRun& first, const CallgrindRun& second,
+                                             const std::vector<double>& first_weights,
+                                             const std::vector<double>& second_weights) {
+  std::map<std::string, double> a = weighted_events(first.dumps, first_weights);
+  const std::map<std::string, double> b = weighted_events(second.dumps, second_weights);
+  if (!weighs_any(first_weights)) return b;
+  if (!weighs_any(second_weights)) return a;
+  std::erase_if(a, [&](const auto& e) { return b.count(e.first) == 0; });
+  for (auto& [name, value] : a) value += b.at(name);
+  return a;
+}
+
+}  // namespace
+
 TwoRunCount instructions_per_iteration(const CallgrindRun& first, const CallgrindRun& second,
                                        int repetitions) {
   TwoRunCount out;
@@ -219,6 +286,8 @@ TwoRunCount instructions_per_iteration(const CallgrindRun& first, const Callgrin
   out.instructions = count;
   out.check = weighted_instructions(first.dumps, w.check_first) +
               weighted_instructions(second.dumps, w.check_second);
+  out.events = two_run_events(first, second, w.first, w.second);
+  out.check_events = two_run_events(first, second, w.check_first, w.check_second);
   return out;
 }
 

@@ -7,6 +7,7 @@
 // its figures are in docs/instructions.md.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +31,14 @@ inline constexpr double kCallgrindLongMinTime = 0.05;
 // runs through sh), dumps named `out_prefix`.<pid>.<n>. Besides the timer's dumps, one before
 // each reporter's ReportRuns: Google Benchmark reports a benchmark once all its repetitions
 // ran, so these dumps mark where one benchmark ends when several run in one process.
-std::string callgrind_arguments(const std::string& out_prefix);
+// `cache_sim`: also simulate the caches (the estimated cycles, core/cycle_estimate.hpp), of one
+// fixed geometry (kCacheGeometry) whatever the machine's, so every runner, and every shard of a
+// comparison, simulates the same caches.
+std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim = false);
+
+// The simulated caches: 32 KiB 8-way L1 instruction and data caches and an 8 MiB 16-way last
+// level, 64-byte lines (Valgrind's own default when it cannot read the machine's is close).
+inline constexpr const char* kCacheGeometry = "--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64";
 
 // Google Benchmark's arguments for the benchmarks `names` (one, or a group that shares one
 // process and so pays the suite's start-up once), JSON out: one iteration per repetition
@@ -41,10 +49,13 @@ std::string callgrind_benchmark_arguments(const std::vector<std::string>& names,
 struct CallgrindDump {
   enum class Trigger { Pause, Finish, Report, Other } trigger = Trigger::Other;
   double instructions = 0;
+  // The dump's other events by name ("D1mr", ...; empty when only Ir was collected).
+  std::map<std::string, double> events;
 };
 
-// One dump file's trigger and total ("summary:"), or nothing for a file that is not a dump of
-// a benchmark's timer or report (the profile written at exit).
+// One dump file's trigger and totals ("summary:", Ir found by its place on the "events:" line,
+// the first without one), or nothing for a file that is not a dump of a benchmark's timer or
+// report (the profile written at exit).
 std::optional<CallgrindDump> parse_callgrind_dump(std::string_view text);
 
 // The dumps of a process that ran several benchmarks, benchmark by benchmark: a benchmark's
@@ -103,10 +114,18 @@ IterationWeights iteration_weights(const CallgrindRun& first, const CallgrindRun
 double weighted_instructions(const std::vector<CallgrindDump>& dumps,
                              const std::vector<double>& weights);
 
-// The count per iteration of two processes, and the check count (kMissing when there is none).
+// Σ weight × dump.events[e] for each event e every weighed dump holds.
+std::map<std::string, double> weighted_events(const std::vector<CallgrindDump>& dumps,
+                                              const std::vector<double>& weights);
+
+// The count per iteration of two processes, and the check count (kMissing when there is none);
+// the other events per iteration the same way (the check's with the check's weights), for the
+// events both processes' counted dumps hold.
 struct TwoRunCount {
   double instructions = kMissing;
   double check = kMissing;
+  std::map<std::string, double> events;
+  std::map<std::string, double> check_events;
   std::optional<std::string> failure;
 };
 TwoRunCount instructions_per_iteration(const CallgrindRun& first, const CallgrindRun& second,

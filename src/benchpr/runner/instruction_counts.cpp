@@ -172,7 +172,9 @@ std::string last_line(const std::string& text) {
 
 struct Outcome {
   double value = kMissing;
-  double check = kMissing;             // the count from one repetition of the second process alone
+  double check = kMissing;  // the count from one repetition of the second process alone
+  std::map<std::string, double> events;  // cache events per iteration, like value and check
+  std::map<std::string, double> check_events;
   std::optional<std::string> failure;  // why there is no count
   FailureKind kind = FailureKind::None;
   double seconds = 0;
@@ -307,6 +309,8 @@ Outcome read_outcome(const Job& job, double timeout, FileDigests* seal,
       instructions_per_iteration(read->first, read->second, kCallgrindRepetitions);
   o.value = per.instructions;
   o.check = per.check;
+  o.events = per.events;
+  o.check_events = per.check_events;
   o.failure = per.failure;
   if (o.failure) o.kind = FailureKind::BadOutput;
   return o;
@@ -323,7 +327,7 @@ std::string callgrind_job_script(const SuiteConfig& suite, const Config& c,
     return fmt::format(
         "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} {redirect} {log} 2>&1",
         fmt::arg("timeout", timeout), fmt::arg("valgrind", shell_quote(valgrind)),
-        fmt::arg("args", callgrind_arguments(at + "/cg")),
+        fmt::arg("args", callgrind_arguments(at + "/cg", c.cycle_estimate)),
         fmt::arg("cmd", benchmark_command(suite, c, names, at + "/out.json", min_time)),
         fmt::arg("redirect", redirect), fmt::arg("log", shell_quote(job_dir + "/log")));
   };
@@ -357,6 +361,7 @@ CallgrindJobResult read_callgrind_job(const std::string& job_dir, const std::str
   const Outcome o = read_outcome(job, timeout, record, keep_texts ? &out.files : nullptr);
   out.instructions = o.value;
   out.check = o.check;
+  out.events = o.events;
   out.failure = o.failure;
   out.kind = o.kind;
   out.seconds = o.seconds;
@@ -580,8 +585,19 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
     }
     BenchmarkSeries& s = instruction_series(results, suite, job.name);
     std::vector<double> values = {o.value};
-    if (std::isfinite(o.check) && o.check > 0) values.push_back(o.check);
+    const bool checked = std::isfinite(o.check) && o.check > 0;
+    if (checked) values.push_back(o.check);
     (job.side == Side::Base ? s.base : s.head) = std::move(values);
+    // The cache events at the same places as the count and its check.
+    std::map<std::string, std::vector<double>>& events =
+        job.side == Side::Base ? s.base_events : s.head_events;
+    events.clear();
+    for (const auto& [name, value] : o.events) {
+      std::vector<double>& v = events[name];
+      v.push_back(value);
+      if (const auto check = o.check_events.find(name); checked && check != o.check_events.end())
+        v.push_back(check->second);
+    }
     if (setup.sealed)
       (*setup.sealed)[{job.suite->name, job.side, job.name}] = {job.dir, std::move(digests[i])};
   }

@@ -103,6 +103,7 @@ CountedRunFiles read_counted_run(const std::string& job_dir, const std::string& 
 struct CallgrindJobResult {
   double instructions = kMissing;
   double check = kMissing;
+  std::map<std::string, double> events;  // cache events per iteration (with cache simulation)
   std::optional<std::string> failure;
   FailureKind kind = FailureKind::None;
   double seconds = 0;
