@@ -134,6 +134,12 @@ TEST(SlashCommand, GitHubTimesAreReadAsUtcSeconds) {
   for (const char* bad : {"", "2024-06-01", "2024-06-01 12:00:00Z", "2024-13-01T12:00:00Z",
                           "2024-06-01T12:00:00", "2024-06-01T12:00:00+0200"})
     EXPECT_FALSE(parse_github_time(bad)) << bad;
+  // Signs where digits belong (found by fuzz_slash_command: an hour of -2 was read as 22:00 of
+  // the day before).
+  for (const char* signed_field :
+       {"2024-06-01T-2:00:00.1234Z", "2024-06-01T12:-1:00Z", "2024-06-01T12:00:-1Z",
+        "-024-06-01T12:00:00Z", "2024-06-01T14:00:00+-2:00", "2024-06-01T14:00:00+02:-1"})
+    EXPECT_FALSE(parse_github_time(signed_field)) << signed_field;
 }
 
 TEST(SlashCommand, TheBareCommandMeansTheHeadWhenTheCommentWasWritten) {
