@@ -49,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(!n.empty());
     FUZZ_CHECK(n.find('\n') == std::string::npos);
     FUZZ_CHECK(n.back() != ' ' && n.back() != '\r');
+    FUZZ_CHECK(n.find('\0') == std::string::npos);  // no command line could select it
   }
 
   // Small groups, small names: std::regex's matcher recurses per character.

@@ -11,7 +11,7 @@ std::vector<std::string> parse_benchmark_list(std::string_view output) {
     std::string_view line = output.substr(0, end);
     output.remove_prefix(std::min(end + 1, output.size()));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (!line.empty()) names.emplace_back(line);
+    if (!line.empty() && line.find('\0') == std::string_view::npos) names.emplace_back(line);
   }
   return names;
 }
