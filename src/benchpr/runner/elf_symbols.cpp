@@ -55,8 +55,12 @@ struct Limits {
   std::uint64_t entries_left;
   std::uint64_t bytes_left;
   bool exceeded = false;
+  // Counts `bytes` more held; false (and exceeded) past the bound.
   bool take(std::uint64_t bytes) {
-    if (bytes > bytes_left) return !(exceeded = true);
+    if (bytes > bytes_left) {
+      exceeded = true;
+      return false;
+    }
     bytes_left -= bytes;
     return true;
   }
