@@ -16,7 +16,8 @@ fi
 seconds=${1:-20}
 build=${2:-build-fuzz}
 root=$(pwd)
-targets="google_benchmark jmh hyperfine custom callgrind_profile config results_json"
+targets="google_benchmark jmh hyperfine custom callgrind_profile config results_json
+  slash_command event_payload link_header callgrind_dumps elf_symbols benchmark_list"
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DBENCHPR_FUZZ=ON -DBENCHPR_BUILD_TESTS=OFF -DBENCHPR_BUILD_BENCH=OFF >/dev/null
 # shellcheck disable=SC2086 # one target name per word
@@ -26,11 +27,18 @@ for target in $targets; do
   mkdir -p "$build/fuzz-corpus/$target"
   work=$(cd "$build/fuzz-corpus/$target" && pwd)
   seeds="$root/fuzz/corpus/$target"
+  # A target's own dictionary (fuzz/dict/<target>.dict), if it has one, joins the UTF-8 one:
+  # libFuzzer takes a single -dict.
+  dict="$root/fuzz/dict/utf8.dict"
+  if [ -f "$root/fuzz/dict/$target.dict" ]; then
+    dict="$work.dict"
+    cat "$root/fuzz/dict/utf8.dict" "$root/fuzz/dict/$target.dict" >"$dict"
+  fi
   echo "fuzzing $target for ${seconds}s"
   # New inputs are written to the first directory (the scratch one); the seeds are only read.
   if ! (cd "$build" && "./fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
           -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-          -dict="$root/fuzz/dict/utf8.dict" "$work" "$seeds"); then
+          -dict="$dict" "$work" "$seeds"); then
     echo "fuzz_$target FAILED: reproducer in $build/ (crash-*, leak-*, timeout-*)" >&2
     status=1
     continue

@@ -38,6 +38,10 @@ TEST_P(CliErrors, OneLineInBenchprsVoice) {
 INSTANTIATE_TEST_SUITE_P(
     Cli, CliErrors,
     ::testing::Values(
+        // A result file that is not there is named, before any file is read.
+        ErrorCase{{"compare", "missing.json", "head.json"}, "compare: missing.json: no such file"},
+        ErrorCase{{"compare", "--base", "a.json", "--head", "gone/b.json"},
+                  "compare: a.json: no such file"},
         ErrorCase{{"run", "--base", "main", "--dryrun"},
                   "unknown option `--dryrun` for `benchpr run`; did you mean `--dry-run`?"},
         ErrorCase{{"run", "--base", "main", "--treshold", "2%"},

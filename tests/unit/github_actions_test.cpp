@@ -92,6 +92,35 @@ TEST(WorkflowRunEventTest, ParsesWhatThePublishingJobChecks) {
   EXPECT_THROW(parse_workflow_run_event(R"({"action": "opened"})"), EventError);
 }
 
+// Numbers of another type or out of range (found by fuzz_event_payload): a string run id threw
+// the JSON library's type_error past EventError, a run id of 1e300 was converted to an integer
+// (undefined behaviour), and pull request 4294967303 was read as 7.
+TEST(EventNumbersTest, ANumberOutOfRangeOrOfAnotherTypeIsNeverCutToFit) {
+  const auto pull_request = [](const std::string& number) {
+    return R"({"pull_request": {"number": )" + number +
+           R"(, "base": {"sha": "a"}, "head": {"sha": "b"}}})";
+  };
+  EXPECT_EQ(parse_pull_request_event(pull_request("7")).number, 7);
+  for (const char* bad : {"4294967303", "-3", "0", "1.5", "1e300", "\"7\"", "18446744073709551621"})
+    EXPECT_THROW(parse_pull_request_event(pull_request(bad)), EventError) << bad;
+
+  for (const char* id : {"\"x\"", "1e300", "-5", "18446744073709551615"}) {
+    const WorkflowRunEvent run = parse_workflow_run_event(
+        std::string(R"({"workflow_run": {"id": )") + id +
+        R"(, "pull_requests": [{"number": 4294967303}, {"number": -1}, {"number": 12}]}})");
+    EXPECT_EQ(run.run_id, 0) << id;
+    EXPECT_THAT(run.pull_request_numbers, ElementsAre(12)) << id;
+  }
+
+  const auto comment = [](const std::string& number, const std::string& id) {
+    return R"({"issue": {"number": )" + number + R"(}, "comment": {"id": )" + id + "}}";
+  };
+  EXPECT_EQ(parse_issue_comment_event(comment("3", "9123456789")).comment_id, 9123456789);
+  EXPECT_THROW(parse_issue_comment_event(comment("4294967299", "1")), EventError);
+  EXPECT_THROW(parse_issue_comment_event(comment("3", "-1")), EventError);
+  EXPECT_THROW(parse_issue_comment_event(comment("3", "2.5")), EventError);
+}
+
 TEST(GitHubOutputTest, FormatsOneMultiLineOutput) {
   EXPECT_EQ(format_output("markdown", "line 1\nline 2", "EOF_1"),
             "markdown<<EOF_1\nline 1\nline 2\nEOF_1\n");

@@ -136,6 +136,15 @@ TEST(SlashCommand, GitHubTimesAreReadAsUtcSeconds) {
     EXPECT_FALSE(parse_github_time(bad)) << bad;
 }
 
+TEST(SlashCommand, ASignIsNotADigitOfATime) {
+  // Signs where digits belong (found by fuzz_slash_command: an hour of -2 was read as 22:00 of
+  // the day before).
+  for (const char* signed_field :
+       {"2024-06-01T-2:00:00.1234Z", "2024-06-01T12:-1:00Z", "2024-06-01T12:00:-1Z",
+        "-024-06-01T12:00:00Z", "2024-06-01T14:00:00+-2:00", "2024-06-01T14:00:00+02:-1"})
+    EXPECT_FALSE(parse_github_time(signed_field)) << signed_field;
+}
+
 TEST(SlashCommand, TheBareCommandMeansTheHeadWhenTheCommentWasWritten) {
   const std::string head = "0123456789abcdef0123456789abcdef01234567";
   const SlashCommand bare = parse_benchmark_command("/benchmark");

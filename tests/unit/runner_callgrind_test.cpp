@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "support/temp_dir.hpp"
 
@@ -235,6 +236,18 @@ TEST(CallgrindArguments, CacheSimulationOfOneFixedGeometryWhenAskedFor) {
   EXPECT_NE(v.find("--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"),
             std::string::npos)
       << v;
+}
+
+// The phrase printed by the code under test, followed by bytes that are not UTF-8 and a
+// character the quote's 60 bytes cut in two (found by fuzz_callgrind_dumps): the reason, which
+// ends in the results file and the comment, is valid UTF-8.
+TEST(CallgrindFailures, TheQuotedOutputIsValidUtf8) {
+  const std::string log =
+      "unhandled instruction bytes: \xff\xfe" + std::string(57, 'x') + "\xe2\x82\xac and more\n";
+  const std::optional<std::string> why = valgrind_failure(log);
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(is_valid_utf8(*why)) << *why;
+  EXPECT_NE(why->find("\xef\xbf\xbd\xef\xbf\xbd" + std::string(57, 'x')), std::string::npos);
 }
 
 TEST(CallgrindArguments, TimerBoundariesAndOneIterationPerRepetition) {

@@ -2,8 +2,11 @@
 // same bytes, or calls that reach the same named function at another distance.
 #include "benchpr/runner/elf_symbols.hpp"
 
+#include <elf.h>
+
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -41,6 +44,126 @@ TEST(ElfSymbols, NamesAndNonElfFiles) {
   EXPECT_EQ(callgrind_base_name("operator'x"), "operator'x");
   EXPECT_FALSE(parse_elf_functions("#!/bin/sh\n").error.empty());
   EXPECT_FALSE(read_elf_functions("/nonexistent/program").error.empty());
+}
+
+// An ELF64 file built by hand, as a hostile build could lay it out: a .text of `text_size`
+// bytes at address 0x1000 (its file offset as given), a string table, and `tables` symbol table
+// headers whose entries start `shift` bytes apart (0: the same table again and again), each
+// entry a function named f0, f1, ... at 0x1000 of `function_size` bytes.
+struct HandMadeElf {
+  std::uint64_t text_size = 16;
+  std::uint64_t text_offset = 0;  // 0: where the builder puts it, inside the file
+  std::size_t functions = 1;
+  std::uint64_t function_size = 16;
+  std::size_t tables = 1;
+  std::uint64_t shift = 0;
+
+  std::string build() const {
+    std::string names(1, '\0');
+    std::string symbols(sizeof(Elf64_Sym), '\0');  // entry 0: the null symbol
+    for (std::size_t i = 0; i < functions; ++i) {
+      Elf64_Sym sym{};
+      sym.st_name = static_cast<Elf64_Word>(names.size());
+      sym.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC);
+      sym.st_shndx = 1;
+      sym.st_value = 0x1000;
+      sym.st_size = function_size;
+      names += "f" + std::to_string(i) + '\0';
+      symbols.append(reinterpret_cast<const char*>(&sym), sizeof sym);
+    }
+    std::string file(sizeof(Elf64_Ehdr), '\0');
+    const std::uint64_t text_at = file.size();
+    file += std::string(text_size, '\xc3');
+    const std::uint64_t names_at = file.size();
+    file += names;
+    const std::uint64_t symbols_at = file.size();
+    file += symbols;
+    file += std::string(shift * tables, '\0');
+    std::vector<Elf64_Shdr> sections(3 + tables);
+    sections[1].sh_type = SHT_PROGBITS;
+    sections[1].sh_flags = SHF_ALLOC | SHF_EXECINSTR;
+    sections[1].sh_addr = 0x1000;
+    sections[1].sh_offset = text_offset != 0 ? text_offset : text_at;
+    sections[1].sh_size = text_size;
+    sections[2].sh_type = SHT_STRTAB;
+    sections[2].sh_offset = names_at;
+    sections[2].sh_size = names.size();
+    for (std::size_t t = 0; t < tables; ++t) {
+      Elf64_Shdr& table = sections[3 + t];
+      table.sh_type = SHT_SYMTAB;
+      table.sh_link = 2;
+      table.sh_entsize = sizeof(Elf64_Sym);
+      table.sh_offset = symbols_at + t * shift;
+      table.sh_size = symbols.size();
+    }
+    Elf64_Ehdr eh{};
+    std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+    eh.e_ident[EI_CLASS] = ELFCLASS64;
+    eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    eh.e_shentsize = sizeof(Elf64_Shdr);
+    eh.e_shnum = static_cast<Elf64_Half>(sections.size());
+    eh.e_shoff = file.size();
+    std::memcpy(file.data(), &eh, sizeof eh);
+    for (const Elf64_Shdr& section : sections)
+      file.append(reinterpret_cast<const char*>(&section), sizeof section);
+    return file;
+  }
+};
+
+TEST(ElfSymbols, AHandMadeFileIsRead) {
+  const ElfFunctions read = parse_elf_functions(HandMadeElf{}.build());
+  ASSERT_TRUE(read.error.empty()) << read.error;
+  ASSERT_EQ(read.functions.size(), 1u);
+  EXPECT_EQ(read.functions[0].name, "f0");
+  EXPECT_EQ(read.functions[0].bytes, std::string(16, '\xc3'));
+}
+
+// A section whose file offset lies past the end of the file (found by fuzz_elf_symbols: the
+// copy of the function's bytes threw std::out_of_range, which ended benchpr): the function is
+// read without its bytes, which compare as changed code.
+TEST(ElfSymbols, CodeOutsideTheFileIsNoBytesNotACrash) {
+  HandMadeElf elf;
+  elf.text_offset = 2887680;
+  const ElfFunctions read = parse_elf_functions(elf.build());
+  ASSERT_EQ(read.functions.size(), 1u) << read.error;
+  EXPECT_TRUE(read.functions[0].bytes.empty());
+  // Its last 8 bytes past the end: no bytes either, rather than some of them.
+  HandMadeElf tail;
+  tail.text_offset = tail.build().size() - 8;
+  const ElfFunctions cut = parse_elf_functions(tail.build());
+  ASSERT_EQ(cut.functions.size(), 1u) << cut.error;
+  EXPECT_TRUE(cut.functions[0].bytes.empty());
+}
+
+// The same symbol table named by many section headers is read once: its functions once each
+// (each header read it again, and the functions were listed as often).
+TEST(ElfSymbols, ATableNamedTwiceIsReadOnce) {
+  HandMadeElf elf;
+  elf.functions = 3;
+  elf.tables = 200;
+  const ElfFunctions read = parse_elf_functions(elf.build());
+  EXPECT_TRUE(read.error.empty()) << read.error;
+  EXPECT_EQ(read.functions.size(), 3u);
+}
+
+// Tables laid over each other, or functions that each claim the whole of .text: what the reader
+// would hold grows with the square of the file. Past what any real program needs (the file's
+// room for entries; four times its size in names and bytes) the file is refused with a reason.
+TEST(ElfSymbols, TablesThatNameMoreThanTheFileHoldsAreRefused) {
+  HandMadeElf overlapping;
+  overlapping.functions = 100;
+  overlapping.tables = 60;
+  overlapping.shift = sizeof(Elf64_Sym);
+  const ElfFunctions a = parse_elf_functions(overlapping.build());
+  EXPECT_TRUE(a.functions.empty());
+  EXPECT_NE(a.error.find("more than the file holds"), std::string::npos) << a.error;
+
+  HandMadeElf whole_text;
+  whole_text.text_size = whole_text.function_size = 64 * 1024;
+  whole_text.functions = 2000;  // 2000 copies of 64 KiB: 125 MiB from a 100 KiB file
+  const ElfFunctions b = parse_elf_functions(whole_text.build());
+  EXPECT_TRUE(b.functions.empty());
+  EXPECT_NE(b.error.find("more than the file holds"), std::string::npos) << b.error;
 }
 
 // Two builds of one function: at 0x1000 and 0x1010, each calling `g` (at 0x2000 and 0x2020)

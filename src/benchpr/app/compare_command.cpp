@@ -1,3 +1,6 @@
+#include <filesystem>
+#include <system_error>
+
 #include <fmt/format.h>
 
 #include "benchpr/app/actions_report.hpp"
@@ -13,10 +16,20 @@ namespace benchpr::app {
 
 namespace {
 
+// A file the user named that is not there is the user's to fix (exit 2), told before any file
+// is read.
+void check_files_exist(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::not_found)
+      throw UserError("compare: " + path + ": no such file");
+  }
+}
+
 std::vector<ResultFile> read_files(const std::vector<std::string>& paths) {
   std::vector<ResultFile> files;
-  // A file that cannot be read ends the command with its own error (it names the path): a
-  // StoreError stays an output error (exit 1), it is not a usage error.
+  // A file that is there but cannot be read ends the command with its own error (it names the
+  // path): a StoreError stays an output error (exit 1), it is not a usage error.
   for (const std::string& path : paths) files.push_back({path, runner::read_text_file(path)});
   return files;
 }
@@ -53,6 +66,8 @@ int compare_command(const CompareOptions& options) {
   ReportTargets targets = report_targets(options);
   targets.results_file = options.output;
   check_output_paths({options.output, options.markdown, options.html});
+  check_files_exist(base);
+  check_files_exist(head);
   input.base = read_files(base);
   input.head = read_files(head);
   input.format = options.input_format;

@@ -7,6 +7,7 @@
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/text.hpp"
+#include "benchpr/git/repository.hpp"
 
 namespace benchpr::app {
 
@@ -23,7 +24,8 @@ class Git {
         env_(std::move(env)),
         options_(std::move(options)) {}
 
-  // The trimmed output of `git <args>`; throws UserError with git's own words on failure.
+  // The trimmed output of `git <args>`; throws GitError with git's own words on failure: the
+  // repository or git failed, not the command line (exit 1, as a failed fetch).
   std::string run(const std::string& args, const std::string& what) const {
     const exec::ProcessSpec spec =
         git_process_spec(options_ + " " + args, directory_, env_, exec::kMessageTailBytes);
@@ -31,7 +33,8 @@ class Git {
     if (!r.ok()) {
       std::string detail(trim(r.output_tail));
       if (detail.empty()) detail = *r.describe_failure(spec.timeout_seconds);
-      throw UserError("--head WORKTREE: cannot " + what + " (git " + args + ": " + detail + ")");
+      throw git::GitError("--head WORKTREE: cannot " + what + " (git " + args + ": " + detail +
+                          ")");
     }
     return std::string(trim(r.output_tail));
   }
@@ -54,7 +57,8 @@ WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::st
   WorktreeSnapshot snap;
   try {
     snap.head_sha = plain.run("rev-parse --verify --quiet HEAD^{commit}", "find HEAD");
-  } catch (const UserError&) {
+  } catch (const git::GitError&) {
+    // The one failure that is the user's to fix.
     throw UserError(
         "--head WORKTREE: the repository has no commit yet to compare the working tree with "
         "(commit once, then run again)");
@@ -89,7 +93,8 @@ WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::st
     std::filesystem::copy_file(user_index, index, std::filesystem::copy_options::overwrite_existing,
                                ec);
     if (ec)
-      throw UserError("--head WORKTREE: cannot copy the index " + user_index + ": " + ec.message());
+      throw git::GitError("--head WORKTREE: cannot copy the index " + user_index + ": " +
+                          ec.message());
   } else {
     git.run("read-tree " + snap.head_sha, "read HEAD's tree");
   }

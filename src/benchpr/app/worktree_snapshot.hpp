@@ -22,7 +22,8 @@ struct WorktreeSnapshot {
 };
 
 // Snapshots the working tree of the repository at `directory` whose git directory is `git_dir`.
-// Throws UserError naming what is wrong (no commit yet, git failed) and what to do.
+// Throws UserError when the repository has no commit yet (commit once), GitError with git's
+// words when git fails or the index cannot be copied.
 WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::string& directory,
                                    const std::string& git_dir);
 

@@ -296,8 +296,8 @@ struct BenchmarkSeries {
   std::map<std::string, std::vector<double>> head_events;
 };
 
-// How the session was sized to its time budget (runner/time_plan). Absent in results written
-// before the time plan existed, and when the rounds ran as configured.
+// How the session was sized to its time budget (core/time_plan: plan_time). Absent in results
+// written before the time plan existed, and when the rounds ran as configured.
 struct TimePlan {
   double budget_seconds = 0;  // the whole comparison, builds included
   // Google Benchmark --benchmark_min_time (0 = not set by benchpr) and repetitions of the rounds:

@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 
 namespace benchpr::github {
@@ -27,6 +30,27 @@ const json* object_at(const json& object, const char* key) {
   return it != object.end() && it->is_object() ? &*it : nullptr;
 }
 
+// A pull request, issue, comment or run number: a positive integer that fits T, else nothing
+// (absent, another type, or out of range). Never a value cut to fit: 4294967303 read as an int is
+// pull request 7, and a float read as an integer is undefined behaviour.
+template <class T>
+std::optional<T> positive_at(const json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+  if (it->is_number_unsigned()) {
+    const auto v = it->get<std::uint64_t>();
+    if (v == 0 || v > kMax) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  if (it->is_number_integer()) {
+    const auto v = it->get<std::int64_t>();
+    if (v <= 0 || static_cast<std::uint64_t>(v) > kMax) return std::nullopt;
+    return static_cast<T>(v);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 PullRequestEvent parse_pull_request_event(std::string_view json_text) {
@@ -39,11 +63,9 @@ PullRequestEvent parse_pull_request_event(std::string_view json_text) {
   }
   PullRequestEvent event;
   event.action = string_at(j, "action");
-  auto number = pr->find("number");
-  if (number == pr->end() || !number->is_number_integer()) {
-    throw EventError("the event's pull_request has no number");
-  }
-  event.number = number->get<int>();
+  const std::optional<int> number = positive_at<int>(*pr, "number");
+  if (!number) throw EventError("the event's pull_request has no number (a positive integer)");
+  event.number = *number;
   event.title = string_at(*pr, "title");
   event.html_url = string_at(*pr, "html_url");
   const json* base = object_at(*pr, "base");
@@ -78,7 +100,7 @@ WorkflowRunEvent parse_workflow_run_event(std::string_view json_text) {
   const json* run = object_at(j, "workflow_run");
   if (run == nullptr) throw EventError("the event payload has no \"workflow_run\" object");
   WorkflowRunEvent event;
-  event.run_id = run->value("id", std::int64_t{0});
+  event.run_id = positive_at<std::int64_t>(*run, "id").value_or(0);  // 0: not said
   event.name = string_at(*run, "name");
   event.event = string_at(*run, "event");
   event.conclusion = string_at(*run, "conclusion");
@@ -92,9 +114,9 @@ WorkflowRunEvent parse_workflow_run_event(std::string_view json_text) {
     event.repo_full_name = string_at(*repo, "full_name");
   if (auto prs = run->find("pull_requests"); prs != run->end() && prs->is_array()) {
     for (const auto& pr : *prs) {
-      if (pr.is_object() && pr.contains("number") && pr["number"].is_number_integer()) {
-        event.pull_request_numbers.push_back(pr["number"].get<int>());
-      }
+      if (!pr.is_object()) continue;
+      if (const std::optional<int> number = positive_at<int>(pr, "number"))
+        event.pull_request_numbers.push_back(*number);
     }
   }
   return event;
@@ -108,15 +130,13 @@ IssueCommentEvent parse_issue_comment_event(std::string_view json_text) {
     throw EventError("the event payload has no \"issue\" and \"comment\" objects");
   IssueCommentEvent event;
   event.action = string_at(j, "action");
-  auto number = issue->find("number");
-  if (number == issue->end() || !number->is_number_integer())
-    throw EventError("the event's issue has no number");
-  event.number = number->get<int>();
+  const std::optional<int> number = positive_at<int>(*issue, "number");
+  if (!number) throw EventError("the event's issue has no number (a positive integer)");
+  event.number = *number;
   event.on_pull_request = object_at(*issue, "pull_request") != nullptr;
-  auto id = comment->find("id");
-  if (id == comment->end() || !id->is_number_integer())
-    throw EventError("the event's comment has no id");
-  event.comment_id = id->get<std::int64_t>();
+  const std::optional<std::int64_t> id = positive_at<std::int64_t>(*comment, "id");
+  if (!id) throw EventError("the event's comment has no id (a positive integer)");
+  event.comment_id = *id;
   event.body = string_at(*comment, "body");
   event.author_association = string_at(*comment, "author_association");
   event.created_at = string_at(*comment, "created_at");

@@ -32,13 +32,14 @@ struct PullRequestEvent {
 };
 
 // A `pull_request` or `pull_request_target` payload. Throws EventError when the JSON is invalid
-// or holds no pull request (a `push` event, say), naming what is missing.
+// or holds no pull request (a `push` event, say), naming what is missing. Every number read
+// (pull request, issue, comment, run) is a positive integer in range, or not read at all.
 PullRequestEvent parse_pull_request_event(std::string_view json_text);
 
 // The part of a `workflow_run` payload that a publishing job needs to check what it is told by
 // the run that produced the results (which ran untrusted code).
 struct WorkflowRunEvent {
-  std::int64_t run_id = 0;
+  std::int64_t run_id = 0;  // 0 when the payload gives none
   std::string name;
   std::string event;       // the triggering event of that run, e.g. "pull_request"
   std::string conclusion;  // "success", "failure", ...

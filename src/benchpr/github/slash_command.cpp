@@ -162,10 +162,15 @@ std::optional<long long> parse_github_time(std::string_view text) {
   if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
       text[16] != ':')
     return std::nullopt;
+  // Digits only: from_chars alone would take "-1" for an hour.
   auto number = [&](std::size_t at, std::size_t n) -> std::optional<int> {
+    const std::string_view digits = text.substr(at, n);
+    if (digits.size() != n || !std::all_of(digits.begin(), digits.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        }))
+      return std::nullopt;
     int v = 0;
-    auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + n, v);
-    if (ec != std::errc() || end != text.data() + at + n) return std::nullopt;
+    std::from_chars(digits.data(), digits.data() + n, v);
     return v;
   };
   const auto year = number(0, 4), month = number(5, 2), day = number(8, 2), hour = number(11, 2),

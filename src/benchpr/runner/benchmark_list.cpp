@@ -1,8 +1,20 @@
 #include "benchpr/runner/benchmark_list.hpp"
 
-#include <sstream>
+#include <algorithm>
 
 namespace benchpr::runner {
+
+std::vector<std::string> parse_benchmark_list(std::string_view output) {
+  std::vector<std::string> names;
+  while (!output.empty()) {
+    const std::size_t end = std::min(output.find('\n'), output.size());
+    std::string_view line = output.substr(0, end);
+    output.remove_prefix(std::min(end + 1, output.size()));
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!line.empty() && line.find('\0') == std::string_view::npos) names.emplace_back(line);
+  }
+  return names;
+}
 
 std::optional<std::vector<std::string>> list_gbench_benchmarks(exec::ProcessRunner& processes,
                                                                exec::ProcessSpec spec,
@@ -12,13 +24,7 @@ std::optional<std::vector<std::string>> list_gbench_benchmarks(exec::ProcessRunn
   spec.command = command + " --benchmark_list_tests=true";
   const exec::ProcessResult list = processes.run(spec);
   if (!list.ok()) return std::nullopt;
-  std::vector<std::string> names;
-  std::istringstream lines(list.output_tail);
-  for (std::string line; std::getline(lines, line);) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) names.push_back(line);
-  }
-  return names;
+  return parse_benchmark_list(list.output_tail);
 }
 
 }  // namespace benchpr::runner

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/text.hpp"
+#include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_filter.hpp"
 
@@ -322,12 +323,13 @@ PerIteration instructions_per_iteration(const std::vector<CallgrindDump>& dumps,
 }
 
 std::optional<std::string> valgrind_failure(std::string_view output) {
-  // Plain searches, not std::regex: the output is the code under test's as much as Valgrind's.
+  // Plain searches, not std::regex: the output is the code under test's as much as Valgrind's,
+  // so the quote is made valid UTF-8 (its bytes are any, and the cut may split a character).
   const auto quote = [output](std::string_view phrase, std::size_t extra) -> std::string {
     const std::size_t at = output.find(phrase);
     if (at == std::string_view::npos) return "";
     std::string_view rest = output.substr(at, phrase.size() + extra);
-    return std::string(rest.substr(0, rest.find('\n')));
+    return valid_utf8(rest.substr(0, rest.find('\n')));
   };
   std::string what = quote("unhandled instruction bytes: ", 60);
   if (what.empty()) what = quote("Unrecognised instruction at address ", 20);

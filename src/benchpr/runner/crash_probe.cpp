@@ -1,9 +1,9 @@
 #include "benchpr/runner/crash_probe.hpp"
 
 #include <set>
-#include <sstream>
 
 #include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/benchmark_list.hpp"
 
 namespace benchpr::runner {
 
@@ -16,11 +16,7 @@ CrashProbe probe_crashing_benchmarks(exec::ProcessRunner& processes, exec::Proce
   spec.command = suite_run + " --benchmark_list_tests=true";
   const exec::ProcessResult list = processes.run(spec);
   if (!list.ok()) return probe;
-  std::istringstream lines(list.output_tail);
-  for (std::string line; std::getline(lines, line);) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) probe.names.push_back(line);
-  }
+  probe.names = parse_benchmark_list(list.output_tail);
   if (only) {
     const std::set<std::string> keep(only->begin(), only->end());
     std::erase_if(probe.names, [&keep](const std::string& n) { return keep.count(n) == 0; });

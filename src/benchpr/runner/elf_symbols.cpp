@@ -25,49 +25,88 @@ bool read_at(std::string_view image, std::uint64_t offset, T& out) {
   return true;
 }
 
-// The section holding [address, address + size) in the file, as a file offset; false when none.
-bool file_offset(const std::vector<Elf64_Shdr>& sections, std::uint64_t address, std::uint64_t size,
-                 std::uint64_t& offset) {
+// The file offset of [address, address + size): in an allocated section that has bytes in the
+// file, and wholly inside the file (a section header may claim any offset). False when not.
+bool file_offset(std::string_view image, const std::vector<Elf64_Shdr>& sections,
+                 std::uint64_t address, std::uint64_t size, std::uint64_t& offset) {
   for (const Elf64_Shdr& s : sections) {
     if (!(s.sh_flags & SHF_ALLOC) || s.sh_type == SHT_NOBITS) continue;
     if (address < s.sh_addr || address - s.sh_addr > s.sh_size ||
         s.sh_size - (address - s.sh_addr) < size)
       continue;
-    offset = s.sh_offset + (address - s.sh_addr);
+    const std::uint64_t at = address - s.sh_addr;
+    if (s.sh_offset > image.size() || at > image.size() - s.sh_offset ||
+        size > image.size() - s.sh_offset - at)
+      continue;
+    offset = s.sh_offset + at;
     return true;
   }
   return false;
 }
 
+// What the symbol tables may make the reader hold, however the PR's build lays them out: every
+// table is read once, all of them together at most as many entries as the file has room for,
+// and the names and bytes copied at most a few times the file's size. A real program's
+// .symtab and .dynsym lie side by side in the file, far within both bounds; a file whose tables
+// overlap over and over would otherwise cost time and memory by the square of its size.
+struct Limits {
+  explicit Limits(std::size_t file_size)
+      : entries_left(file_size / sizeof(Elf64_Sym)), bytes_left(4 * file_size + (1u << 20)) {}
+  std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>> tables_read;
+  std::uint64_t entries_left;
+  std::uint64_t bytes_left;
+  bool exceeded = false;
+  // Counts `bytes` more held; false (and exceeded) past the bound.
+  bool take(std::uint64_t bytes) {
+    if (bytes > bytes_left) {
+      exceeded = true;
+      return false;
+    }
+    bytes_left -= bytes;
+    return true;
+  }
+};
+
 // Function symbols of one symbol table section.
 void read_symbols(std::string_view image, const std::vector<Elf64_Shdr>& sections,
-                  const Elf64_Shdr& table, ElfFunctions& out) {
+                  const Elf64_Shdr& table, ElfFunctions& out, Limits& limits,
+                  std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>>& seen) {
   if (table.sh_link >= sections.size() || table.sh_entsize != sizeof(Elf64_Sym)) return;
+  if (!limits.tables_read.insert({table.sh_offset, table.sh_size, table.sh_link}).second) return;
   const Elf64_Shdr& strings = sections[table.sh_link];
   if (strings.sh_offset > image.size() || image.size() - strings.sh_offset < strings.sh_size)
     return;
   const std::string_view names = image.substr(strings.sh_offset, strings.sh_size);
-  std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> seen;
   for (std::uint64_t at = 0; at + sizeof(Elf64_Sym) <= table.sh_size; at += sizeof(Elf64_Sym)) {
+    if (limits.entries_left == 0) {
+      limits.exceeded = true;
+      return;
+    }
+    --limits.entries_left;
     Elf64_Sym sym;
     if (!read_at(image, table.sh_offset + at, sym)) return;
     const unsigned type = ELF64_ST_TYPE(sym.st_info);
     if (sym.st_shndx == SHN_UNDEF || sym.st_size == 0 || sym.st_name >= names.size()) continue;
     const std::string_view raw = names.substr(sym.st_name);
+    if (type != STT_OBJECT && type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+    const std::string_view mangled = raw.substr(0, raw.find('\0'));
+    if (!limits.take(mangled.size())) return;
     if (type == STT_OBJECT) {
-      out.objects.emplace(sym.st_value,
-                          ElfObject{std::string(raw.substr(0, raw.find('\0'))), sym.st_size});
+      out.objects.emplace(sym.st_value, ElfObject{std::string(mangled), sym.st_size});
       continue;
     }
-    if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
     ElfFunction f;
-    f.name = demangle(std::string(raw.substr(0, raw.find('\0'))));
+    f.name = demangle(std::string(mangled));
     f.address = sym.st_value;
     f.size = sym.st_size;
     if (!seen.insert({f.name, f.address, f.size}).second) continue;
     std::uint64_t offset = 0;
-    if (file_offset(sections, f.address, f.size, offset))
+    if (file_offset(image, sections, f.address, f.size, offset)) {
+      if (!limits.take(f.name.size() + f.size)) return;
       f.bytes = std::string(image.substr(offset, f.size));
+    } else if (!limits.take(f.name.size())) {
+      return;
+    }
     out.starts.emplace(f.address, f.name);
     out.functions.push_back(std::move(f));
   }
@@ -98,14 +137,23 @@ void read_sections(std::string_view image, const std::vector<Elf64_Shdr>& sectio
       continue;  // claims bytes the file does not hold
     out.sections.push_back(std::move(section));
   }
+  // By address, for section_at's binary search.
+  std::sort(out.sections.begin(), out.sections.end(),
+            [](const ElfSection& a, const ElfSection& b) { return a.address < b.address; });
 }
 
 // The GOT slots the dynamic linker fills with an imported symbol's address, by name.
 void read_got_slots(std::string_view image, const std::vector<Elf64_Shdr>& sections,
                     ElfFunctions& out) {
+  // As for the symbol tables: each table read once, all of them together at most as many
+  // entries as the file has room for, and a name no longer than a real one, so a hostile
+  // file's headers cannot make the reading cost the square of its size.
+  constexpr std::size_t kMaxName = 4096;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> read;
+  std::uint64_t entries_left = image.size() / sizeof(Elf64_Rela);
   for (const Elf64_Shdr& rela : sections) {
     if (rela.sh_type != SHT_RELA || rela.sh_entsize != sizeof(Elf64_Rela) ||
-        rela.sh_link >= sections.size())
+        rela.sh_link >= sections.size() || !read.insert({rela.sh_offset, rela.sh_size}).second)
       continue;
     const Elf64_Shdr& symtab = sections[rela.sh_link];
     if (symtab.sh_entsize != sizeof(Elf64_Sym) || symtab.sh_link >= sections.size()) continue;
@@ -114,6 +162,8 @@ void read_got_slots(std::string_view image, const std::vector<Elf64_Shdr>& secti
       continue;
     const std::string_view names = image.substr(strings.sh_offset, strings.sh_size);
     for (std::uint64_t at = 0; at + sizeof(Elf64_Rela) <= rela.sh_size; at += sizeof(Elf64_Rela)) {
+      if (entries_left == 0) return;
+      --entries_left;
       Elf64_Rela r;
       if (!read_at(image, rela.sh_offset + at, r)) break;
       const auto type = ELF64_R_TYPE(r.r_info);
@@ -125,7 +175,9 @@ void read_got_slots(std::string_view image, const std::vector<Elf64_Shdr>& secti
           sym.st_name >= names.size())
         continue;
       const std::string_view raw = names.substr(sym.st_name);
-      out.got_slots.emplace(r.r_offset, std::string(raw.substr(0, raw.find('\0'))));
+      const std::string_view name = raw.substr(0, raw.find('\0'));
+      if (name.size() > kMaxName) continue;
+      out.got_slots.emplace(r.r_offset, std::string(name));
     }
   }
 }
@@ -141,10 +193,14 @@ std::string name_at(const ElfFunctions& file, std::uint64_t address) {
   return it == file.starts.end() ? std::string() : it->second;
 }
 
+// The section holding `address` (sections are sorted by address; of overlapping ones, a
+// hostile file's, the last to start before it).
 const ElfSection* section_at(const ElfFunctions& file, std::uint64_t address) {
-  for (const ElfSection& s : file.sections)
-    if (address >= s.address && address - s.address < s.size) return &s;
-  return nullptr;
+  auto it = std::upper_bound(file.sections.begin(), file.sections.end(), address,
+                             [](std::uint64_t a, const ElfSection& s) { return a < s.address; });
+  if (it == file.sections.begin()) return nullptr;
+  --it;
+  return address - it->address < it->size ? &*it : nullptr;
 }
 
 // Up to `n` bytes from `address` within its section (zeros in a NOBITS one); nullopt when the
@@ -309,11 +365,19 @@ ElfFunctions parse_elf_functions(std::string_view image) {
       return out;
     }
   }
+  Limits limits(image.size());
+  std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> seen;
   for (Elf64_Word type :
        {static_cast<Elf64_Word>(SHT_SYMTAB), static_cast<Elf64_Word>(SHT_DYNSYM)}) {
     for (const Elf64_Shdr& s : sections)
-      if (s.sh_type == type) read_symbols(image, sections, s, out);
-    if (!out.functions.empty()) break;  // .dynsym only for a stripped file
+      if (s.sh_type == type && !limits.exceeded)
+        read_symbols(image, sections, s, out, limits, seen);
+    if (!out.functions.empty() || limits.exceeded) break;  // .dynsym only for a stripped file
+  }
+  if (limits.exceeded) {
+    ElfFunctions refused;
+    refused.error = "symbol tables that name more than the file holds (tables over each other)";
+    return refused;
   }
   read_sections(image, sections, eh.e_shstrndx, out);
   read_got_slots(image, sections, out);

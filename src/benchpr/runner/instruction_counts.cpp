@@ -18,6 +18,7 @@
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
+#include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/callgrind_groups.hpp"
 #include "benchpr/runner/clock.hpp"
@@ -118,14 +119,9 @@ Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
   const exec::ProcessResult p = processes.run(spec);
   if (!p.ok())
     return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds)};
-  std::vector<std::string> names;
-  std::istringstream lines(p.output_tail);
+  std::vector<std::string> names = parse_benchmark_list(p.output_tail);
   const std::optional<std::regex> keep = compile_filter(results.config.filter);
-  for (std::string line; std::getline(lines, line);) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty() || !filter_matches(keep, line)) continue;
-    names.push_back(line);
-  }
+  std::erase_if(names, [&keep](const std::string& n) { return !filter_matches(keep, n); });
   return {std::move(names), std::nullopt};
 }
 
