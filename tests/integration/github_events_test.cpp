@@ -267,7 +267,9 @@ json comment_event(const std::string& body, const std::string& association) {
            {{"number", kNumber},
             {"pull_request", {{"url", "https://api.github.com/repos/acme/widgets/pulls/7"}}}}},
           {"comment",
-           {{"id", 0},
+           // A comment GitHub has not made (the tests that post one set its id): still a
+           // positive integer, as every id GitHub gives is.
+           {{"id", 999999},
             {"body", body},
             {"created_at", "2024-06-01T12:00:00Z"},  // after the head's push (2024-01-01)
             {"author_association", association},

@@ -1,6 +1,8 @@
 // --head WORKTREE's snapshot with git's answers scripted: a repository with no commit is the
 // user's to fix (a usage error, exit 2); git failing on a repository that has one is a git error
 // (exit 1), with git's own words.
+#include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/worktree_snapshot.hpp"
 #include "benchpr/git/repository.hpp"
+#include "support/temp_dir.hpp"
 
 namespace benchpr::app {
 namespace {
@@ -66,6 +69,35 @@ TEST(WorktreeSnapshot, ARepositoryWithoutACommitIsTheUsersToFix) {
     EXPECT_EQ(e.category(), ErrorCategory::Usage);
     EXPECT_THAT(e.what(), HasSubstr("no commit yet"));
   }
+}
+
+// The private index is a copy of the user's with the user's index's own time: git re-reads a
+// file whose stat matches an entry only when the file is not older than the index, so a copy
+// stamped now would let an edit made in the same clock tick as the last commit go unrecorded.
+TEST(WorktreeSnapshot, ThePrivateIndexKeepsTheTimeOfTheUsersIndex) {
+  testing::TempDir dir;
+  const std::string user_index = dir / "index";
+  testing::write_file(user_index, "DIRC");
+  const auto then = std::filesystem::file_time_type::clock::now() - std::chrono::hours(3);
+  std::filesystem::last_write_time(user_index, then);
+  struct Recording : ScriptedGit {
+    using ScriptedGit::ScriptedGit;
+    exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+      if (spec.command.find("add -A") != std::string::npos)
+        for (const auto& [name, value] : spec.set_env)
+          if (name == "GIT_INDEX_FILE") index_time = std::filesystem::last_write_time(value);
+      return ScriptedGit::run(spec);
+    }
+    std::filesystem::file_time_type index_time{};
+  } git({{"rev-parse --verify --quiet HEAD", 0, kHead + "\n"},
+         {"rev-parse --show-toplevel", 0, dir.path() + "\n"},
+         {"--git-path index", 0, user_index + "\n"},
+         {"add -A", 0, ""},
+         {"write-tree", 0, "tree1\n"},
+         {"^{tree}", 0, "tree1\n"}});
+  const WorktreeSnapshot snap = snapshot_worktree(git, dir.path(), dir.path());
+  EXPECT_FALSE(snap.changed);
+  EXPECT_EQ(git.index_time, then);
 }
 
 }  // namespace

@@ -95,6 +95,15 @@ WorktreeSnapshot snapshot_worktree(exec::ProcessRunner& processes, const std::st
     if (ec)
       throw git::GitError("--head WORKTREE: cannot copy the index " + user_index + ": " +
                           ec.message());
+    // The copy keeps the index's own time: git trusts an entry's cached stat only when the file
+    // is older than the index, and re-reads "racily clean" ones. A copy stamped now would make
+    // a file edited within the same clock tick as the last commit (same size, same time) look
+    // unchanged, and the PR side would be measured without that edit.
+    const auto index_time = std::filesystem::last_write_time(user_index, ec);
+    if (!ec) std::filesystem::last_write_time(index, index_time, ec);
+    if (ec)
+      throw git::GitError("--head WORKTREE: cannot keep the time of the index " + user_index +
+                          ": " + ec.message());
   } else {
     git.run("read-tree " + snap.head_sha, "read HEAD's tree");
   }
