@@ -313,6 +313,10 @@ TEST(ElfSymbols, UnnamedDataIsTheSameWhenItsSectionAndBytesAre) {
   // Zeros in .bss say nothing about what lies there: unnamed .bss is changed code.
   DataBuilds bss(kMovFromRip, 3, 7, 0x6000, 0x6000);
   EXPECT_FALSE(bss.same());
+  // A named object in .bss is zeros in both files: the same object, the same bytes.
+  DataBuilds counter(kMovFromRip, 3, 7, 0x6008, 0x6008);
+  counter.base_file.objects = counter.head_file.objects = {{0x6000, {"g_counter", 16}}};
+  EXPECT_TRUE(counter.same());
   // Outside every section: changed.
   DataBuilds nowhere(kMovFromRip, 3, 7, 0x9000, 0x9000);
   EXPECT_FALSE(nowhere.same());

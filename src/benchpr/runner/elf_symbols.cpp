@@ -203,18 +203,34 @@ const ElfSection* section_at(const ElfFunctions& file, std::uint64_t address) {
   return address - it->address < it->size ? &*it : nullptr;
 }
 
-// Up to `n` bytes from `address` within its section (zeros in a NOBITS one); nullopt when the
-// address is in no allocated section.
-std::optional<std::string> bytes_at(const ElfFunctions& file, std::uint64_t address,
-                                    std::uint64_t n) {
+// Up to `n` bytes from `address` within its section, as a view into the file (a NOBITS
+// section's zeros as `zeros` of that count); nullopt when the address is in no allocated
+// section. No copy: a large table referred to many times costs no more than its comparison.
+struct Bytes {
+  std::string_view view;
+  std::uint64_t zeros = 0;
+  std::uint64_t size() const { return zeros > 0 ? zeros : view.size(); }
+};
+
+std::optional<Bytes> bytes_at(const ElfFunctions& file, std::uint64_t address, std::uint64_t n) {
   const ElfSection* s = section_at(file, address);
   if (!s) return std::nullopt;
   const std::uint64_t within = address - s->address;
   const std::uint64_t count = std::min(n, s->size - within);
-  if (s->nobits) return std::string(count, '\0');
+  if (s->nobits) return Bytes{{}, count};
   if (s->offset + within > file.image.size() || file.image.size() - s->offset - within < count)
     return std::nullopt;
-  return file.image.substr(s->offset + within, count);
+  return Bytes{std::string_view(file.image).substr(s->offset + within, count), 0};
+}
+
+bool same_bytes(const Bytes& x, const Bytes& y) {
+  if (x.size() != y.size()) return false;
+  if (x.zeros > 0 && y.zeros > 0) return true;
+  const Bytes& held = x.zeros > 0 ? y : x;
+  const Bytes& other = x.zeros > 0 ? x : y;
+  if (other.zeros > 0)
+    return std::all_of(held.view.begin(), held.view.end(), [](char c) { return c == '\0'; });
+  return held.view == other.view;
 }
 
 // The imported symbol a PLT stub at `address` jumps to: its indirect jump (FF 25 rel32, after
@@ -222,13 +238,14 @@ std::optional<std::string> bytes_at(const ElfFunctions& file, std::uint64_t addr
 std::string plt_target(const ElfFunctions& file, std::uint64_t address) {
   const ElfSection* s = section_at(file, address);
   if (!s || s->name.rfind(".plt", 0) != 0) return "";
-  const std::optional<std::string> stub = bytes_at(file, address, 16);
-  if (!stub) return "";
-  for (std::size_t k = 0; k + 6 <= stub->size(); ++k) {
-    if (static_cast<unsigned char>((*stub)[k]) != 0xFF ||
-        static_cast<unsigned char>((*stub)[k + 1]) != 0x25)
+  const std::optional<Bytes> bytes = bytes_at(file, address, 16);
+  if (!bytes || bytes->zeros > 0) return "";
+  const std::string stub(bytes->view);
+  for (std::size_t k = 0; k + 6 <= stub.size(); ++k) {
+    if (static_cast<unsigned char>(stub[k]) != 0xFF ||
+        static_cast<unsigned char>(stub[k + 1]) != 0x25)
       continue;
-    const std::uint64_t slot = address + k + 6 + static_cast<std::int64_t>(rel32(*stub, k + 2));
+    const std::uint64_t slot = address + k + 6 + static_cast<std::int64_t>(rel32(stub, k + 2));
     const auto it = file.got_slots.find(slot);
     return it == file.got_slots.end() ? std::string() : it->second + "@plt";
   }
@@ -244,9 +261,13 @@ const std::pair<const std::uint64_t, ElfObject>* object_at(const ElfFunctions& f
   return address - it->first < it->second.size ? &*it : nullptr;
 }
 
+// Data objects already compared in one same_code call, by their starts: each pair once.
+using ObjectVerdicts = std::map<std::pair<std::uint64_t, std::uint64_t>, bool>;
+
 // Whether `ta` in build a and `tb` in build b are the same thing to refer to (see same_code).
 bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t ta,
-                   const ElfFunction& fb, const ElfFunctions& b, std::uint64_t tb) {
+                   const ElfFunction& fb, const ElfFunctions& b, std::uint64_t tb,
+                   ObjectVerdicts& objects) {
   // Inside the function itself (a local jump table, a label): the same offset into it.
   const bool in_a = ta >= fa.address && ta - fa.address < fa.size;
   const bool in_b = tb >= fb.address && tb - fb.address < fb.size;
@@ -261,9 +282,13 @@ bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t t
     if (!oa || !ob || oa->second.name != ob->second.name || oa->second.size != ob->second.size ||
         ta - oa->first != tb - ob->first)
       return false;
+    const auto known = objects.find({oa->first, ob->first});
+    if (known != objects.end()) return known->second;
     const auto da = bytes_at(a, oa->first, oa->second.size);
     const auto db = bytes_at(b, ob->first, ob->second.size);
-    return da && db && da->size() == oa->second.size && *da == *db;
+    const bool same = da && db && da->size() == oa->second.size && same_bytes(*da, *db);
+    objects.emplace(std::make_pair(oa->first, ob->first), same);
+    return same;
   }
   // Unnamed data (string literals, constant pools): the same section and the same bytes there.
   const ElfSection* sa = section_at(a, ta);
@@ -271,7 +296,7 @@ bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t t
   if (!sa || !sb || sa->name != sb->name || sa->nobits || sb->nobits) return false;
   const auto da = bytes_at(a, ta, 16);
   const auto db = bytes_at(b, tb, 16);
-  return da && db && !da->empty() && *da == *db;
+  return da && db && da->size() > 0 && same_bytes(*da, *db);
 }
 
 // The size of the immediate that follows a RIP-relative operand's rel32, from the opcode before
@@ -409,6 +434,7 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
     return false;
   const std::string& a = base.bytes;
   const std::string& b = head.bytes;
+  ObjectVerdicts objects;
   std::size_t i = 0;
   while (i < a.size()) {
     if (a[i] == b[i]) {
@@ -434,7 +460,7 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
       if (end > a.size()) continue;
       const std::uint64_t ta = base.address + end + static_cast<std::int64_t>(rel32(a, q));
       const std::uint64_t tb = head.address + end + static_cast<std::int64_t>(rel32(b, q));
-      if (same_referent(base, base_file, ta, head, head_file, tb)) {
+      if (same_referent(base, base_file, ta, head, head_file, tb, objects)) {
         explained = true;
         i = q + 4;
       }
