@@ -1,7 +1,8 @@
 // libFuzzer target: the ELF reader behind the code evidence (parse_elf_functions), on the PR's
 // built programs: the PR's code decides their every byte. Any bytes must end in functions or an
 // error, never a crash, and within memory the file's size bounds: functions by address, each
-// one's bytes its whole code or none, each start named; a function is the same code as itself.
+// one's bytes its whole code or none, each start named; a function is the same code as itself,
+// and reading two functions against each other ends.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,6 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(file.starts.count(f.address) == 1);
     held += f.name.size() + f.bytes.size();
     if (f.bytes.size() == f.size) FUZZ_CHECK(same_code(f, file, f, file));
+    // Two functions of one size read against each other: every difference is a relative
+    // reference to resolve (calls, the PLT, RIP-relative data) in the file's own tables.
+    if (i > 0 && file.functions[i - 1].size == f.size)
+      static_cast<void>(same_code(file.functions[i - 1], file, f, file));
   }
   // What the file's tables say is copied at most a few times over, however they overlap.
   FUZZ_CHECK(held <= 4 * size + (1u << 20));
