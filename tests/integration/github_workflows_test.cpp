@@ -713,11 +713,14 @@ TEST_F(ReleasedWorkflows, AMissingReleaseAssetFallsBackToBuildingFromSource) {
 TEST_F(ReleasedWorkflows, SourcesThatAreNotAReleasesBuildWithoutDownloading) {
   server.serve(download_path(), released.tarball());
   {
-    RunnerSetup s = released_setup();
-    s.action_dir = BENCHPR_SOURCE_DIR;  // release/SHA256SUMS lists no binary
-    const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", s);
+    // A commit between releases: release/SHA256SUMS as main holds it, comments only (written
+    // here, not read from this checkout, which holds a release's lines at a release commit).
+    write_file(released.dir() + "/release/SHA256SUMS",
+               "# The released benchpr binaries. This commit is no release.\n");
+    const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
     expect_benchpr_steps_succeeded(run);
     EXPECT_TRUE(contains(run.log(), "this ref of the action is no release")) << run.log();
+    released.commit_checksum(released.sha256());
   }
   write_file(released.dir() + "/src/benchpr/app/edited.cpp", "// a change after the release\n");
   const WorkflowRunResult run = run_action_step("          rounds: \"4\"\n", released_setup());
