@@ -673,6 +673,19 @@ TEST_F(ReleasedWorkflows, TheReleasedBinaryIsDownloadedCheckedAndRunWithoutABuil
   EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
 }
 
+// What users run: the workflow `benchpr init` writes, with the action at a release.
+TEST_F(ReleasedWorkflows, TheWorkflowInitWritesRunsTheReleasedBinary) {
+  server.serve(download_path(), released.tarball());
+  const Workflow wf = read_workflow(init_workflows({}).at("benchpr.yml"));
+  const WorkflowRunResult run = run_workflow(wf, released_setup());
+  expect_benchpr_steps_succeeded(run);
+  EXPECT_EQ(server.requested(), std::vector<std::string>{download_path()});
+  EXPECT_TRUE(contains(run.log(), "benchpr: running the released binary " + released.asset()))
+      << run.log();
+  EXPECT_TRUE(cache.restores.empty()) << run.log();
+  EXPECT_EQ(benchpr_comments().size(), 1u) << run.log();
+}
+
 // An asset that is not the one whose SHA-256 the action's ref records is never run, and nothing
 // is built in its place: the job fails, naming the mismatch.
 TEST_F(ReleasedWorkflows, AReplacedReleaseAssetIsRefusedAndNeverRun) {
