@@ -25,6 +25,7 @@
 #include "benchpr/core/adaptive_step.hpp"
 #include "benchpr/core/analysis.hpp"
 #include "benchpr/core/disturbed_runs.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/model.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/stats.hpp"
@@ -1779,13 +1780,113 @@ void print_pr_side(int prs, const std::vector<std::size_t>& only) {
   fmt::print("\n");
 }
 
+// The code readings (`--code-readings`, docs/placement.md): time read beside exact instruction
+// counts and the hot code's evidence, as shipped (benchpr::analyse applies the readings), on a
+// noisy runner (per-benchmark noise SD 3–10%, as cctz's rounds on a shared 2-core VM). Every
+// benchmark of a row carries its case: what the counts say, whether its hot code is the same,
+// and what the PR does to its time without changing its instructions (a stall, a slow path, a
+// placement shift). A time change at the threshold on changed code may read `unchanged` no more
+// often than the one-sided 5% of its bound; a placement shift on identical code must never read
+// `regression`.
+struct CodeReadingCase {
+  const char* name;
+  double time_change;   // the true change of the benchmark's time
+  double count_change;  // of its instructions per iteration
+  bool identical;       // its hot code is byte-identical in both builds (moved by 16 bytes)
+};
+
+benchpr::Results with_code(benchpr::Results r, const CodeReadingCase& c) {
+  benchpr::SuiteConfig suite;
+  suite.name = "study";
+  suite.instructions = true;
+  r.config.suites = {suite};
+  const std::size_t timed = r.series.size();
+  for (std::size_t b = 0; b < timed; ++b) {
+    benchpr::BenchmarkSeries s;
+    s.suite = benchpr::instruction_suite_name("study");
+    s.name = r.series[b].name;
+    s.unit = "instructions";
+    s.metric = std::string(benchpr::kInstructionsMetric);
+    s.base = {2644, 2644};
+    const double head = std::round(2644 * (1 + c.count_change));
+    s.head = {head, head};
+    r.series.push_back(std::move(s));
+    benchpr::HotFunction f;
+    f.name = "hot(benchmark::State&)";
+    f.share = 0.95;
+    f.base_address = 0x4010;
+    f.head_address = 0x4020;
+    f.base_size = f.head_size = 120;
+    f.identical = c.identical;
+    r.hot_code.push_back({"study", r.series[b].name, {f}, 0.97, ""});
+  }
+  return r;
+}
+
+void print_code_readings(int prs) {
+  const NoiseModel noisy{"", 0, 0, 0, Tail::Normal, 0.03, 0.10, 0, 0};
+  const std::array<CodeReadingCase, 8> cases{{
+      {"A/A: changed code, the same count", 0, 0, false},
+      {"A/A: identical code moved by 16 bytes", 0, 0, true},
+      {"placement: identical moved code 5% slower", 0.05, 0, true},
+      {"the PR's changed code stalls: +2% time, the same count", 0.02, 0, false},
+      {"the PR's changed code stalls: +4% time, the same count", 0.04, 0, false},
+      {"the PR's changed code: −3% time, the same count", -0.03, 0, false},
+      {"the PR's changed code: +3% time, +3% instructions", 0.03, 0.03, false},
+      {"the PR's changed code: 0% time, −3% instructions", 0, -0.03, false},
+  }};
+  fmt::print(
+      "### Code readings (`--code-readings`; {} pull requests of 50 benchmarks per row and "
+      "length, noise SD 3–10% per benchmark; every benchmark carries its row's case)\n\n",
+      prs);
+  print_header({"case", "rounds", "decided: time alone", "decided: shipped",
+                "`unchanged`: time alone", "`unchanged`: shipped (same work / same count)",
+                "`placement`", "`regression`", "PRs recommended to merge"});
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const CodeReadingCase& k = cases[c];
+    for (int rounds : {kRounds, kMaxRounds}) {
+      Rate decided_time, decided, unchanged_time, unchanged, by_counts, placement, regression,
+          merge;
+      for (int i = 0; i < prs; ++i) {
+        const Session s =
+            simulate(noisy, kBenchmarks, std::vector<double>(kBenchmarks, k.time_change),
+                     seed_of(c, 80, i), rounds);
+        const benchpr::Results plain = to_results(s, rounds);
+        const benchpr::Analysis time_alone = benchpr::analyse(plain);
+        const benchpr::Analysis a = benchpr::analyse(with_code(plain, k));
+        for (const benchpr::BenchmarkAnalysis& b : time_alone.benchmarks) {
+          decided_time.add(b.verdict != Verdict::Inconclusive);
+          unchanged_time.add(b.verdict == Verdict::Unchanged);
+        }
+        for (const benchpr::BenchmarkAnalysis& b : a.benchmarks) {
+          if (benchpr::is_instruction_analysis(b)) continue;
+          // A time row the counts decided is not left open (the count's row carries it).
+          decided.add(b.verdict != Verdict::Inconclusive ||
+                      b.code_reading == benchpr::CodeReading::CountsDecided);
+          unchanged.add(b.verdict == Verdict::Unchanged);
+          by_counts.add(b.code_reading == benchpr::CodeReading::SameWork ||
+                        b.code_reading == benchpr::CodeReading::SameCount);
+          placement.add(b.verdict == Verdict::Placement);
+          regression.add(b.verdict == Verdict::Regression);
+        }
+        merge.add(a.recommendation.kind == benchpr::RecommendationKind::Merge);
+      }
+      fmt::print("| {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} |\n", k.name, rounds,
+                 pct(decided_time), pct(decided), pct(unchanged_time), pct(unchanged),
+                 pct(by_counts), pct(placement), pct(regression), pct(merge));
+      std::fflush(stdout);
+    }
+  }
+  fmt::print("\n");
+}
+
 int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
-       bursts = false, pr_side = false;
+       bursts = false, pr_side = false, code_readings = false;
   bool uneven_only = false, robust_only = false;
-  int pr_side_prs = 0;                 // --prs N: pull requests per --pr-side row (default 500)
+  int pr_side_prs = 0;                    // --prs N: pull requests per --pr-side row (default 500)
   std::vector<std::size_t> pr_side_only;  // --cases 0,4: only these --pr-side rows
-  int divide = 1;  // --divide N: N times fewer simulations than the full run
+  int divide = 1;                         // --divide N: N times fewer simulations than the full run
   std::vector<std::size_t> uneven_chosen;
   for (std::size_t v = 0; v < kTablePriors; ++v) uneven_chosen.push_back(v);
   std::string svg_path;
@@ -1803,6 +1904,8 @@ int main(int argc, char** argv) {
       bursts = true;
     } else if (arg == "--pr-side") {
       pr_side = true;
+    } else if (arg == "--code-readings") {
+      code_readings = true;
     } else if (arg == "--prs" && i + 1 < argc) {
       pr_side_prs = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--cases" && i + 1 < argc) {
@@ -1845,12 +1948,13 @@ int main(int argc, char** argv) {
     } else if (arg == "--svg" && i + 1 < argc) {
       svg_path = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
-                   "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
-                   "[--horizon] [--bursts] [--pr-side [--prs N] [--cases LIST]] "
-                   "[--check] "
-                   "[--svg FILE]\n");
+      std::fprintf(
+          stderr,
+          "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
+          "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
+          "[--horizon] [--bursts] [--pr-side [--prs N] [--cases LIST]] [--code-readings [--prs N]] "
+          "[--check] "
+          "[--svg FILE]\n");
       return 2;
     }
   }
@@ -1861,6 +1965,10 @@ int main(int argc, char** argv) {
 
   if (bursts) {
     print_bursts(aa_prs / 4, pr_prs / 4);
+    return 0;
+  }
+  if (code_readings) {
+    print_code_readings(pr_side_prs > 0 ? pr_side_prs : aa_prs / 10);
     return 0;
   }
   if (pr_side) {

@@ -1,6 +1,7 @@
 // The decision table of docs/placement.md, row by row, with hand-made analyses: a time change on
 // the same instructions of byte-identical, moved code is a code-placement effect that never
-// blocks a merge; an undecided time on the same work is "unchanged: same work"; counts beyond
+// blocks a merge; an undecided time on the same work is "unchanged: same work", and on the same
+// count of changed code "same count" where time shows no slowdown to the threshold; counts beyond
 // their threshold decide what time could not; anything else leaves time the judge.
 #include "benchpr/core/placement.hpp"
 
@@ -35,6 +36,7 @@ BenchmarkAnalysis timed(Verdict v, double change, double half_width = 0.01,
   b.ci_low = b.eq_low = change - half_width;
   b.ci_high = b.eq_high = change + half_width;
   b.p = b.p_adjusted = v == Verdict::Inconclusive ? 0.4 : 0.001;
+  b.no_signal = v == Verdict::Inconclusive;
   return b;
 }
 
@@ -132,6 +134,68 @@ TEST(Placement, UndecidedTimeOnTheSameWorkIsUnchangedSameWork) {
             CodeReading::None);
 }
 
+// Time undecided at −5.0% … +1.2% (threshold ±2%) on changed code running the same 2,644
+// instructions: time shows no slowdown reaching the threshold, the counts no change of the work.
+TEST(Placement, UndecidedTimeOnTheSameCountOfChangedCodeShowingNoSlowdownIsSameCount) {
+  const BenchmarkAnalysis ins = counted(2644, 2644);
+  const CodeEvidence changed = evidence({hot("cctz::detail::n_sec()", 0x4010, 0x4020, false)});
+  const BenchmarkAnalysis t = timed(Verdict::Inconclusive, -0.019, 0.031);
+  EXPECT_EQ(read_code(t, &ins, &changed, kThreshold), CodeReading::SameCount);
+  // Without evidence of the code (a resumed comparison, an unnamed hot function) the same.
+  EXPECT_EQ(read_code(t, &ins, nullptr, kThreshold), CodeReading::SameCount);
+  CodeEvidence missing = changed;
+  missing.missing = "a hot function has no name (0x401000)";
+  EXPECT_EQ(read_code(t, &ins, &missing, kThreshold), CodeReading::SameCount);
+  // Identical code is the stronger reading, whatever the interval.
+  EXPECT_EQ(read_code(t, &ins, &kMoved, kThreshold), CodeReading::SameWork);
+  // Throughput (higher is better): the worse end is the lower one, −1.2% there.
+  BenchmarkAnalysis up = timed(Verdict::Inconclusive, 0.019, 0.031);
+  up.better = Better::Higher;
+  EXPECT_EQ(read_code(up, &ins, &changed, kThreshold), CodeReading::SameCount);
+}
+
+// What a PR's changed code can do with the same instructions, and must still be seen: a slow
+// mode or a one-off cost widens the worse end to the threshold, a stall shows as waiting, a
+// cache footprint moves the estimated cycles. Each leaves time the judge.
+TEST(Placement, SameCountNeverHidesAnIntervalThatReachesTheThresholdOnTheWorseSide) {
+  const BenchmarkAnalysis ins = counted(2644, 2644);
+  const CodeEvidence changed = evidence({hot("f()", 0x4010, 0x4010, false)});
+  // −4% … +2.0%: the worse end reaches the threshold.
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.01, 0.03), &ins, &changed, kThreshold),
+            CodeReading::None);
+  // +1.97% reads "2.0%", level with the threshold: not shown below it.
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.0103, 0.03), &ins, &changed, kThreshold),
+            CodeReading::None);
+  // Throughput 2.5% lower at the worse end.
+  BenchmarkAnalysis up = timed(Verdict::Inconclusive, 0.0, 0.025);
+  up.better = Better::Higher;
+  EXPECT_EQ(read_code(up, &ins, &changed, kThreshold), CodeReading::None);
+  // Wall time moved while CPU time did not (a stall costs time, not instructions).
+  BenchmarkAnalysis waits = timed(Verdict::Inconclusive, -0.019, 0.031);
+  waits.add_flag(BenchmarkFlag::Waiting);
+  EXPECT_EQ(read_code(waits, &ins, &changed, kThreshold), CodeReading::None);
+  // The change follows the run order: the interval is not the revision's.
+  BenchmarkAnalysis order = timed(Verdict::Inconclusive, -0.019, 0.031);
+  order.add_flag(BenchmarkFlag::Order);
+  EXPECT_EQ(read_code(order, &ins, &changed, kThreshold), CodeReading::None);
+  // Inconclusive for the correction over the family, not for width: not this reading.
+  BenchmarkAnalysis corrected = timed(Verdict::Inconclusive, -0.019, 0.031);
+  corrected.no_signal = false;
+  EXPECT_EQ(read_code(corrected, &ins, &changed, kThreshold), CodeReading::None);
+  // The same instructions with other cache misses.
+  BenchmarkAnalysis misses = ins;
+  misses.cycles_moved = true;
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.019, 0.031), &misses, &changed, kThreshold),
+            CodeReading::None);
+  // Counts 0.3% apart: more than their agreement.
+  const BenchmarkAnalysis apart = counted(100000, 100300);
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.019, 0.031), &apart, &changed, kThreshold),
+            CodeReading::None);
+  // A decided time stands: slower on changed code is the PR's.
+  EXPECT_EQ(read_code(timed(Verdict::Slower, 0.01, 0.005), &ins, &changed, kThreshold),
+            CodeReading::None);
+}
+
 TEST(Placement, CountsBeyondTheirThresholdDecideWhatTimeCouldNot) {
   const BenchmarkAnalysis more = counted(822, 1122);
   EXPECT_EQ(read_code(timed(Verdict::Inconclusive, 0.05, 0.1), &more, nullptr, kThreshold),
@@ -217,6 +281,23 @@ TEST(Placement, SameWorkIsUnchangedAndLeavesNoDoubt) {
   EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::SameWork);
   EXPECT_EQ(a.benchmarks[0].time_verdict, Verdict::Inconclusive);
   EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge) << a.recommendation.reason;
+}
+
+TEST(Placement, SameCountIsUnchangedAndTheResultsFileSaysSo) {
+  Results r;
+  r.hot_code = {evidence({hot("cctz::detail::n_sec()", 0x4010, 0x4020, false)})};
+  const Analysis a =
+      read(r, {timed(Verdict::Inconclusive, -0.019, 0.031), counted(2644, 2644),
+               timed(Verdict::Unchanged, 0.0, 0.005, "BM_Other"), counted(1000, 1000, "BM_Other")});
+  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_EQ(a.benchmarks[0].code_reading, CodeReading::SameCount);
+  EXPECT_EQ(a.benchmarks[0].time_verdict, Verdict::Inconclusive);
+  EXPECT_FALSE(a.benchmarks[0].no_signal);
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Merge) << a.recommendation.reason;
+  const auto j = nlohmann::json::parse(results_to_string(r, &a));
+  EXPECT_EQ(j["benchmarks"][0]["verdict"], "unchanged");
+  EXPECT_EQ(j["benchmarks"][0]["code_reading"], "same-count");
+  EXPECT_EQ(j["benchmarks"][0]["time_verdict"], "inconclusive");
 }
 
 TEST(Placement, CountsDecidedDoNotHideATimeIntervalThatReachesTheThreshold) {

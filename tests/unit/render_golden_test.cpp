@@ -347,8 +347,9 @@ TEST(RenderGolden, InconclusiveSlowdownAtTheThreshold) {
 // Instruction counts beside time, with the hot code of each benchmark compared in both builds
 // (docs/placement.md): +10% time on the same 478,887 instructions of byte-identical code moved
 // by 16 bytes is code placement, not a regression; an undecided time on the same 23 instructions
-// is "unchanged: same work"; counts up by 36.5% decide an undecided time; +8% time on the same
-// count of changed code stays a regression.
+// is "unchanged: same work"; an undecided time that shows no slowdown to the threshold on the
+// same 2,644 instructions of changed code is "unchanged: same count"; counts up by 36.5% decide
+// an undecided time; +8% time on the same count of changed code stays a regression.
 TEST(RenderGolden, CodePlacement) {
   Results r = session();
   r.workflow_run_url = "";
@@ -388,6 +389,8 @@ TEST(RenderGolden, CodePlacement) {
   counts("BM_Parse", 10240, 10240);
   add(r, {.name = "BM_Sort/8", .level = 38.2, .effect = 0.001, .noise = 0.01, .seed = 65});
   counts("BM_Sort/8", 212, 212);
+  add(r, {.name = "BM_Format/2", .level = 642, .effect = -0.02, .noise = 0.05, .seed = 66});
+  counts("BM_Format/2", 2644, 2644);
   CodeEvidence placed{"core",
                       "ContainsWarmHigh",
                       {hot("roaring_bitmap_contains", 0x1b2e0, 0x1b2f0, true),
@@ -404,7 +407,13 @@ TEST(RenderGolden, CodePlacement) {
   CodeEvidence parse{
       "core", "BM_Parse", {hot("parse(char const*)", 0x3000, 0x3010, false)}, 0.99, ""};
   CodeEvidence sort{"core", "BM_Sort/8", {hot("sort8(int*)", 0x2000, 0x2000, true)}, 0.98, ""};
-  r.hot_code = {placed, zone, parse, sort};
+  CodeEvidence format{
+      "core",
+      "BM_Format/2",
+      {hot("cctz::detail::format(std::string const&, long, int)", 0x7000, 0x7040, false)},
+      0.96,
+      ""};
+  r.hot_code = {placed, zone, parse, sort, format};
   const Analysis a = analyse_session(r);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
     if (b.metric == kInstructionsMetric) continue;
@@ -418,6 +427,9 @@ TEST(RenderGolden, CodePlacement) {
     } else if (b.name == "BM_Lcg/1024") {
       EXPECT_EQ(b.verdict, Verdict::Inconclusive);
       EXPECT_EQ(b.code_reading, CodeReading::CountsDecided);
+    } else if (b.name == "BM_Format/2") {
+      EXPECT_EQ(b.verdict, Verdict::Unchanged);
+      EXPECT_EQ(b.code_reading, CodeReading::SameCount);
     } else if (b.name == "BM_Parse") {
       EXPECT_EQ(b.verdict, Verdict::Regression);
       EXPECT_EQ(b.code_reading, CodeReading::None);

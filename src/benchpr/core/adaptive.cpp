@@ -12,6 +12,7 @@
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/paired_rounds.hpp"
 #include "benchpr/core/placement.hpp"
 #include "benchpr/core/recommendation.hpp"
@@ -31,6 +32,7 @@ Results at_look(const Results& results, int rounds, const std::vector<bool>& ope
   r.builds = results.builds;
   r.complete = true;  // a look is a planned point, not a partial run
   r.rounds_done = results.rounds_done;
+  r.hot_code = results.hot_code;  // the code readings of every look (core/placement.hpp)
   int seen = 0;
   for (const RoundPlan& p : results.plan) {
     if (p.index >= results.rounds_done) break;
@@ -192,6 +194,7 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
   const int available = static_cast<int>(analysed_rounds(results).size());
   int previous_rounds = 0;
   int family = 0;
+  std::vector<BenchmarkAnalysis> counted;  // the instruction analyses of the first look
   for (int k = 0; k <= last_look && k < static_cast<int>(plan.looks.size()); ++k) {
     std::vector<bool> open(n);
     bool any_open = false;
@@ -228,6 +231,15 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
         options.alpha = q * with_p / family;
         out.last_analysis = analyse(snapshot, options);
       }
+    }
+    // The counts were read at the first look (exact: rounds add nothing to them); a later
+    // look's open benchmarks are read beside them as the first look's were, so a benchmark the
+    // counts and its code settle is closed at the look that shows it (core/placement.hpp).
+    if (k == 0) {
+      for (const BenchmarkAnalysis& b : out.last_analysis.benchmarks)
+        if (is_instruction_analysis(b)) counted.push_back(b);
+    } else if (!counted.empty()) {
+      apply_code_readings(results, out.last_analysis.benchmarks, counted);
     }
     out.look = k;
     out.rounds = rounds;

@@ -19,11 +19,12 @@ constexpr NameTable<Verdict, 10> kVerdicts{{{
     {Verdict::Failed, "failed"},
     {Verdict::Placement, "placement"},
 }}};
-constexpr NameTable<CodeReading, 4> kCodeReadings{{{
+constexpr NameTable<CodeReading, 5> kCodeReadings{{{
     {CodeReading::None, "none"},
     {CodeReading::Placement, "placement"},
     {CodeReading::SameWork, "same-work"},
     {CodeReading::CountsDecided, "counts-decided"},
+    {CodeReading::SameCount, "same-count"},
 }}};
 constexpr NameTable<RecommendationKind, 4> kRecommendations{{{
     {RecommendationKind::Merge, "merge"},

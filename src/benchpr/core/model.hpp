@@ -449,6 +449,9 @@ enum class CodeReading {
   Placement,      // time moved on the same instructions of byte-identical, moved code
   SameWork,       // time could not settle it; same instructions of byte-identical code: unchanged
   CountsDecided,  // time could not settle it; the counts moved beyond their threshold
+  // Time could not settle it but shows no slowdown reaching the threshold, and code the PR
+  // changed runs the same instructions with the same estimated cycles: unchanged.
+  SameCount,
 };
 std::string_view to_string(CodeReading r);
 

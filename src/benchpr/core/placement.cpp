@@ -5,6 +5,7 @@
 #include <map>
 
 #include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/wording.hpp"
 
 namespace benchpr {
 
@@ -20,9 +21,10 @@ bool counts_moved(const BenchmarkAnalysis& ins) {
 }
 
 // The counted instruction analysis of a timed benchmark, or null.
-const BenchmarkAnalysis* instructions_of(const Analysis& analysis, const BenchmarkAnalysis& t) {
+const BenchmarkAnalysis* instructions_of(const std::vector<BenchmarkAnalysis>& benchmarks,
+                                         const BenchmarkAnalysis& t) {
   const std::string suite = instruction_suite_name(t.suite);
-  for (const BenchmarkAnalysis& b : analysis.benchmarks)
+  for (const BenchmarkAnalysis& b : benchmarks)
     if (is_instruction_analysis(b) && b.suite == suite && b.name == t.name) return &b;
   return nullptr;
 }
@@ -32,6 +34,28 @@ bool exact_counts(const BenchmarkAnalysis* ins) {
   return ins != nullptr && std::isfinite(ins->change) && ins->count_check.empty() &&
          (ins->verdict == Verdict::Regression || ins->verdict == Verdict::Improvement ||
           ins->verdict == Verdict::Unchanged);
+}
+
+// Evidence that every hot function is the same code in both builds.
+bool identical_code(const CodeEvidence* code) {
+  if (code == nullptr || !code->missing.empty() || code->functions.empty()) return false;
+  return std::all_of(code->functions.begin(), code->functions.end(),
+                     [](const HotFunction& f) { return f.identical; });
+}
+
+// Code that changed (or could not be compared) running the same instructions with the same
+// estimated cycles: time alone says whether it got slower, and the counts say it did no more or
+// less work. Where the interval is too wide to call either way but its worse end stays short of
+// the threshold, nothing the PR pays is hidden: `unchanged`. An interval that reaches the
+// threshold on the worse side is never read away by a count, nor one that follows the run order
+// or shows waiting (a stall costs time without instructions).
+CodeReading same_count_reading(const BenchmarkAnalysis& time) {
+  if (time.verdict != Verdict::Inconclusive || !time.no_signal) return CodeReading::None;
+  if (time.has_flag(BenchmarkFlag::Order) || time.has_flag(BenchmarkFlag::Waiting))
+    return CodeReading::None;
+  const double worse = worse_bound(time);
+  if (!std::isfinite(worse) || reads_at_least(worse, time.threshold)) return CodeReading::None;
+  return CodeReading::SameCount;
 }
 
 }  // namespace
@@ -94,12 +118,9 @@ CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* in
   // work, and byte-identical code that misses differently is not a matter of where it sits.
   if (ins->cycles_moved) return CodeReading::None;
   // The same count of different code is not the same work: any hot function changed, or code
-  // that could not be compared, leaves time the judge.
-  if (code == nullptr || !code->missing.empty() || code->functions.empty())
-    return CodeReading::None;
+  // that could not be compared, leaves time the judge (of a slowdown, at least).
+  if (!identical_code(code)) return same_count_reading(time);
   const auto& fs = code->functions;
-  if (!std::all_of(fs.begin(), fs.end(), [](const HotFunction& f) { return f.identical; }))
-    return CodeReading::None;
   if (time_moved(time.verdict)) {
     // Identical code at the same addresses: whatever moved the time is not where the code sits.
     const bool moved = std::any_of(
@@ -107,6 +128,16 @@ CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* in
     return moved ? CodeReading::Placement : CodeReading::None;
   }
   return time.verdict == Verdict::Inconclusive ? CodeReading::SameWork : CodeReading::None;
+}
+
+bool same_code_and_count(const Results& results, const Analysis& analysis,
+                         const BenchmarkAnalysis& timed) {
+  if (is_instruction_analysis(timed)) return false;
+  const BenchmarkAnalysis* ins = instructions_of(analysis.benchmarks, timed);
+  if (!exact_counts(ins) || counts_moved(*ins) ||
+      !same_count(*ins, results.config.instruction_threshold) || ins->cycles_moved)
+    return false;
+  return identical_code(find_code_evidence(results, timed.suite, timed.name));
 }
 
 const CodeEvidence* find_code_evidence(const Results& results, const std::string& suite,
@@ -117,10 +148,15 @@ const CodeEvidence* find_code_evidence(const Results& results, const std::string
 }
 
 void apply_code_readings(const Results& results, Analysis& analysis) {
+  apply_code_readings(results, analysis.benchmarks, analysis.benchmarks);
+}
+
+void apply_code_readings(const Results& results, std::vector<BenchmarkAnalysis>& timed,
+                         const std::vector<BenchmarkAnalysis>& counted) {
   const double threshold = results.config.instruction_threshold;
-  for (BenchmarkAnalysis& t : analysis.benchmarks) {
+  for (BenchmarkAnalysis& t : timed) {
     if (is_instruction_analysis(t)) continue;
-    const BenchmarkAnalysis* ins = instructions_of(analysis, t);
+    const BenchmarkAnalysis* ins = instructions_of(counted, t);
     const CodeReading r =
         read_code(t, ins, find_code_evidence(results, t.suite, t.name), threshold);
     if (r == CodeReading::None) continue;
@@ -130,7 +166,7 @@ void apply_code_readings(const Results& results, Analysis& analysis) {
     t.instructions_head = ins->head_value;
     if (r == CodeReading::Placement) {
       t.verdict = Verdict::Placement;
-    } else if (r == CodeReading::SameWork) {
+    } else if (r == CodeReading::SameWork || r == CodeReading::SameCount) {
       t.verdict = Verdict::Unchanged;
       t.no_signal = false;
       t.rounds_needed.reset();
@@ -142,11 +178,11 @@ std::vector<std::pair<std::string, std::string>> code_evidence_wanted(
     const Analysis& analysis, double instruction_threshold) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const BenchmarkAnalysis& t : analysis.benchmarks) {
-    if (is_instruction_analysis(t)) continue;
-    if (!time_moved(t.verdict) && t.verdict != Verdict::Inconclusive &&
-        t.verdict != Verdict::Unchanged)
+    if (is_instruction_analysis(t) || t.verdict == Verdict::Added ||
+        t.verdict == Verdict::Removed ||
+        (t.verdict == Verdict::Failed && t.failure != FailureKind::NotMeasured))
       continue;
-    const BenchmarkAnalysis* ins = instructions_of(analysis, t);
+    const BenchmarkAnalysis* ins = instructions_of(analysis.benchmarks, t);
     if (!exact_counts(ins) || counts_moved(*ins) || !same_count(*ins, instruction_threshold))
       continue;
     out.emplace_back(t.suite, t.name);

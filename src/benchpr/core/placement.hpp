@@ -2,7 +2,9 @@
 // the same instructions, in functions that are byte-identical code at other addresses in the two
 // builds, shows a code-placement (alignment) effect of relinking: named as such, never a
 // regression or improvement of the PR. Where time cannot settle a benchmark, equal counts of
-// identical code make it "unchanged: same work", and counts that moved say they decided.
+// identical code make it "unchanged: same work"; equal counts of changed code do too when time
+// shows no slowdown reaching the threshold ("same count"), and counts that moved say they
+// decided.
 // The decision table is docs/placement.md. Pure: the runner reads the programs
 // (runner/code_evidence.hpp).
 #pragma once
@@ -40,16 +42,27 @@ CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* in
 bool same_count(const BenchmarkAnalysis& instructions, double instruction_threshold);
 
 // Every timed benchmark of `analysis` read by read_code, its verdict and reading set
-// (Placement: verdict `placement`; SameWork: `unchanged`; CountsDecided: verdict kept). Call
-// before the notes and the recommendation are made from the verdicts.
+// (Placement: verdict `placement`; SameWork, SameCount: `unchanged`; CountsDecided: verdict
+// kept). Call before the notes and the recommendation are made from the verdicts.
 void apply_code_readings(const Results& results, Analysis& analysis);
+// The same, for timed benchmarks whose instruction analyses are elsewhere (an adaptive look
+// reads only its open benchmarks' rounds; the counts were read once, at the first look).
+void apply_code_readings(const Results& results, std::vector<BenchmarkAnalysis>& timed,
+                         const std::vector<BenchmarkAnalysis>& counted);
 
-// The timed benchmarks (suite, name) whose hot code the runner should compare: every compared
-// one (a time verdict of regression, improvement, slower, faster, inconclusive or unchanged)
-// whose counts are the same work and agree with their own check. The unchanged ones too, so the
-// results file says of every such benchmark whether its code moved, whatever time read.
+// The timed benchmarks (suite, name) whose hot code the runner should compare: every one on
+// both sides (not added, removed or failed by its time) whose counts are the same work and agree
+// with their own check, whatever time read or before it read anything, so the looks can read
+// the code and the results file says of every such benchmark whether its code moved.
 std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Analysis& analysis,
                                                                       double instruction_threshold);
+
+// Whether a timed benchmark runs the same code doing the same work in both builds: its hot
+// functions are the same code, its exact counts the same and its estimated cycles unmoved.
+// Whatever its time reads, the PR did not change it (the recommendation does not ask for more
+// rounds to bound it).
+bool same_code_and_count(const Results& results, const Analysis& analysis,
+                         const BenchmarkAnalysis& timed);
 
 // The evidence of (suite, name), or null.
 const CodeEvidence* find_code_evidence(const Results& results, const std::string& suite,

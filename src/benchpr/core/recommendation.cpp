@@ -11,6 +11,7 @@
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
+#include "benchpr/core/placement.hpp"
 #include "benchpr/core/sentence.hpp"
 #include "benchpr/core/series_key.hpp"
 #include "benchpr/core/text.hpp"
@@ -390,23 +391,20 @@ Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& ope
   return done(std::move(s), RecommendationKind::Inconclusive);
 }
 
-// How much worse the change could be: the worse end of the interval the verdicts test (the
-// one-sided bound at Analysis::equivalence_level), as a change in the worse direction (+ for
-// slower, for less throughput too); NaN when the benchmark has no interval.
-double worse_bound(const BenchmarkAnalysis& b) {
-  if (!std::isfinite(b.eq_low) || !std::isfinite(b.eq_high)) return kMissing;
-  return b.better == Better::Lower ? b.eq_high : 1 / (1 + b.eq_low) - 1;
-}
-
 // The compared benchmarks that could be worse by their threshold or more: their interval's
 // worse end reaches it. "Looks good to merge" and "No benchmark changed by 2.0% or more" would
 // claim what these did not show, whatever their estimates read. Widest first.
-std::vector<const BenchmarkAnalysis*> could_be_worse(const ByVerdict& v) {
+// Code the counts and the code comparison show the PR did not change is not among them: its
+// interval is the machine's, not the PR's (core/placement.hpp).
+std::vector<const BenchmarkAnalysis*> could_be_worse(const Results& results,
+                                                     const Analysis& analysis, const ByVerdict& v) {
   std::vector<const BenchmarkAnalysis*> out;
   for (const auto* list : {&v.slower, &v.inconclusive, &v.unchanged, &v.faster})
     for (const BenchmarkAnalysis* b : *list)
       if (const double x = worse_bound(*b); std::isfinite(x) && reads_at_least(x, b->threshold) &&
-                                            b->code_reading != CodeReading::SameWork)
+                                            b->code_reading != CodeReading::SameWork &&
+                                            b->code_reading != CodeReading::SameCount &&
+                                            !same_code_and_count(results, analysis, *b))
         out.push_back(b);
   std::stable_sort(out.begin(), out.end(),
                    [](const auto* x, const auto* y) { return worse_bound(*x) > worse_bound(*y); });
@@ -527,7 +525,7 @@ Recommendation reading(const Results& results, const Analysis& analysis, const B
   if (too_inconclusive(analysis, v)) return mostly_inconclusive(results, analysis, v, suites);
   if (const auto open = unsettled_of({&v.slower, &v.inconclusive}, true); !open.empty())
     return size_not_settled(open, v, suites);
-  if (const auto open = could_be_worse(v); !open.empty())
+  if (const auto open = could_be_worse(results, analysis, v); !open.empty())
     return not_shown_within(analysis, open, v, suites);
   return merge(results, analysis, v, suites);
 }

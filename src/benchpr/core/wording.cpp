@@ -38,6 +38,11 @@ double undecided_bound(const BenchmarkAnalysis& b) {
   return std::max(std::fabs(b.ci_low), std::fabs(b.ci_high));
 }
 
+double worse_bound(const BenchmarkAnalysis& b) {
+  if (!std::isfinite(b.eq_low) || !std::isfinite(b.eq_high)) return NAN;
+  return b.better == Better::Lower ? b.eq_high : 1 / (1 + b.eq_low) - 1;
+}
+
 std::string format_level(double level) {
   if (std::isnan(level)) return "?";
   const double percent = 100 * level;

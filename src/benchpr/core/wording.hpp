@@ -34,6 +34,10 @@ std::string size_note(const BenchmarkAnalysis& b, std::size_t family);
 // The largest change an undecided benchmark's 95% CI leaves open: its farther end from zero,
 // 0.046 for a CI of −3.1 … +4.6%. NaN without a finite interval.
 double undecided_bound(const BenchmarkAnalysis& b);
+// How much worse the change could be: the worse end of the interval the verdicts test (the
+// one-sided bound at Analysis::equivalence_level), as a change in the worse direction (+ for
+// slower, for less throughput too); NaN when the benchmark has no interval.
+double worse_bound(const BenchmarkAnalysis& b);
 // "no change beyond ±4.6%" for that bound, written as the CI column writes its end; "" without
 // one. When that bound is inside the threshold, the wider interval "unchanged" was tested on is
 // named too: "no change beyond ±1.4% at 95% (±2.3% at the 99.97% that “unchanged” tests)".

@@ -206,6 +206,38 @@ std::string same_work_text(const BenchmarkAnalysis& b, const RowContext&) {
                      bound);
 }
 
+// Unchanged by the counts where time alone could not settle it: shown with the changed rows.
+bool read_unchanged_by_counts(const BenchmarkAnalysis& b) {
+  return b.code_reading == CodeReading::SameWork || b.code_reading == CodeReading::SameCount;
+}
+
+// "`n_sec` and 1 more changed": the hot functions the PR changed (other bytes, or in one build
+// only), as the evidence names them; "" without evidence.
+std::string changed_code_text(const CodeEvidence* e) {
+  if (e == nullptr) return "";
+  constexpr std::size_t kShownHot = 2;
+  std::vector<const HotFunction*> changed;
+  for (const HotFunction& f : e->functions)
+    if (!f.identical) changed.push_back(&f);
+  std::string names;
+  for (std::size_t i = 0; i < changed.size() && i < kShownHot; ++i)
+    names += (i > 0 ? ", " : "") + code_span(changed[i]->name, true, 60);
+  if (changed.size() > kShownHot) names += fmt::format(" and {} more", changed.size() - kShownHot);
+  return names.empty() ? "" : names + " changed";
+}
+
+// "same count: same instructions (2,644 per iteration), `n_sec` changed; time alone: at most
+// 1.4% slower (−4.1 … +1.4%, 99.9% CI)": the counts rule out the better side, time the worse.
+std::string same_count_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  const CodeEvidence* e =
+      ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
+  const std::string changed = changed_code_text(e);
+  return fmt::format("same count: {}{}; time alone: at most {} {} ({}, {} CI)", counts_text(b),
+                     changed.empty() ? "" : ", " + changed,
+                     format_percent(std::max(0.0, worse_bound(b))), worse_word(b.better),
+                     equivalence_ci(b), level_text(eq_level_of(b, ctx)));
+}
+
 // "instructions decided: +3.0% per iteration (822 → 847)".
 std::string counts_decided_text(const BenchmarkAnalysis& b) {
   return fmt::format("instructions decided: {} per iteration ({} → {})",
@@ -219,6 +251,8 @@ std::string verdict_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
     return fmt::format("{} {}", s.emoji, placement_text(b, ctx));
   if (b.code_reading == CodeReading::SameWork)
     return fmt::format("{} unchanged: {}", s.emoji, same_work_text(b, ctx));
+  if (b.code_reading == CodeReading::SameCount)
+    return fmt::format("{} unchanged: {}", s.emoji, same_count_text(b, ctx));
   if (is_instruction_analysis(b) && b.verdict == Verdict::Unchanged)
     return fmt::format("{} unchanged: within ±{} (exact count)", s.emoji,
                        ctx.instruction_threshold);
@@ -745,7 +779,7 @@ void lay_out_changed(const Analysis& analysis, const std::vector<std::size_t>& o
   }
   for (std::size_t i = 0; i < benches.size(); ++i) {
     if (benches[i].verdict != Verdict::Unchanged) continue;
-    if (group_of[i] < 0 && benches[i].code_reading == CodeReading::SameWork) continue;
+    if (group_of[i] < 0 && read_unchanged_by_counts(benches[i])) continue;
     if (group_of[i] >= 0) {
       ++v.unchanged_in_tables;
     } else {
@@ -882,10 +916,11 @@ CommentView make_view(const Results& results, const Analysis& analysis,
 
   // Changed table: group by verdict, then by size of the change.
   std::vector<std::size_t> order;
-  // Rows "unchanged: same work" are shown with the changed ones: their time alone said nothing.
+  // Rows "unchanged: same work" and "same count" are shown with the changed ones: time alone
+  // did not settle them.
   for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
     if (analysis.benchmarks[i].verdict != Verdict::Unchanged ||
-        analysis.benchmarks[i].code_reading == CodeReading::SameWork)
+        read_unchanged_by_counts(analysis.benchmarks[i]))
       order.push_back(i);
   }
   std::vector<double> mags(analysis.benchmarks.size());

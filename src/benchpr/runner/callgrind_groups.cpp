@@ -30,14 +30,6 @@ std::uint64_t stable_hash(const std::string& text) {
   return h;
 }
 
-std::optional<std::string> read_or_none(const std::string& path, std::size_t max) {
-  try {
-    return read_text_file(path, max);
-  } catch (const StoreError&) {
-    return std::nullopt;
-  }
-}
-
 // One process folder's dumps, benchmark by benchmark, checked against `names`: the files of each
 // benchmark's timer dumps, or why they cannot be told apart.
 struct ProcessSplit {
@@ -47,7 +39,7 @@ struct ProcessSplit {
 
 ProcessSplit split_process(const std::string& dir, const std::vector<std::string>& names) {
   ProcessSplit out;
-  const std::optional<std::string> json = read_or_none(dir + "/out.json", 64u << 20);
+  const std::optional<std::string> json = read_text_file_if_any(dir + "/out.json", 64u << 20);
   if (!json) return {{}, "its JSON is missing"};
   const std::vector<std::string> reported = reported_benchmarks(*json);
   if (reported != names)
@@ -59,7 +51,7 @@ ProcessSplit split_process(const std::string& dir, const std::vector<std::string
   std::vector<std::string> files;
   long pid = -1;
   for (const DumpFile& f : list_dump_files(dir)) {
-    const std::optional<std::string> text = read_or_none(dir + "/" + f.file, 256u << 20);
+    const std::optional<std::string> text = read_text_file_if_any(dir + "/" + f.file, 256u << 20);
     if (!text) return {{}, "a dump file cannot be read: " + f.file};
     const std::optional<CallgrindDump> d = parse_callgrind_dump(*text);
     if (!d) continue;
@@ -138,7 +130,7 @@ std::optional<std::string> split_group_run(const std::string& group_dir,
                                            const std::vector<std::string>& names,
                                            const std::vector<std::string>& member_dirs) {
   if (names.size() != member_dirs.size() || names.empty()) return "no benchmarks to split";
-  std::istringstream rc(read_or_none(group_dir + "/rc", 1024).value_or(""));
+  std::istringstream rc(read_text_file_if_any(group_dir + "/rc", 1024).value_or(""));
   int code = -1;
   double start = 0, end = 0;
   if (!(rc >> code >> start >> end)) return "the process did not run";

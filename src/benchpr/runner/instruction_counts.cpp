@@ -126,11 +126,7 @@ Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
 }
 
 std::string read_or_empty(const std::string& path, std::size_t max = 1u << 20) {
-  try {
-    return read_text_file(path, max);
-  } catch (const StoreError&) {
-    return "";
-  }
+  return read_text_file_if_any(path, max).value_or("");
 }
 
 // Iterations of the last repetition, or the benchmark's error_occurred message, from Google

@@ -104,4 +104,12 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return content;
 }
 
+std::optional<std::string> read_text_file_if_any(const std::string& path, std::size_t max_bytes) {
+  try {
+    return read_text_file(path, max_bytes);
+  } catch (const StoreError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace benchpr::runner

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "benchpr/core/error.hpp"
@@ -24,5 +25,9 @@ inline constexpr std::size_t kMaxReadBytes = 256u << 20;
 // else: a symbolic link (not followed), a named pipe or device (never opened blocking), a file
 // too large, a read error.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxReadBytes);
+// The same, or nothing where read_text_file would throw: for files a child process may or may
+// not have written (a Callgrind job's rc, log and dumps), whose absence is itself the answer.
+std::optional<std::string> read_text_file_if_any(const std::string& path,
+                                                 std::size_t max_bytes = kMaxReadBytes);
 
 }  // namespace benchpr::runner

@@ -319,6 +319,9 @@ void Session::run_measuring(Results& results) {
     finish(results);
     return;
   }
+  // The hot code is compared before the rounds: a look can then close a benchmark whose counts
+  // and code settle what its time cannot (core/placement.hpp), and the budget goes to the rest.
+  code_evidence_phase(results);
   run_rounds_and_finish(results);
 }
 
@@ -411,11 +414,15 @@ void Session::resume(Results& results) {
   results.resumed_rounds = results.rounds_done;
   // The suites found identical after the builds stay untimed.
   skipped_suites_.insert(results.identical_suites.begin(), results.identical_suites.end());
+  // The file's evidence of the code is not read back into the looks: it is compared again from
+  // this process's counted runs (none when the counts are the file's: evidence missing).
+  results.hot_code.clear();
   if (results.rounds_done == 0 && !count_instructions_phase(results)) {
     mark_interrupted(results, 0);
     persist(results);
     return;
   }
+  code_evidence_phase(results);
   if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
   // The round design in force when it stopped (the time plan's, updated at every look).
   if (results.time_plan && results.time_plan->min_time_seconds > 0) {
