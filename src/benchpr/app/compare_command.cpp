@@ -6,6 +6,7 @@
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/compare_results.hpp"
+#include "benchpr/app/input_files.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
@@ -15,16 +16,6 @@
 namespace benchpr::app {
 
 namespace {
-
-// A file the user named that is not there is the user's to fix (exit 2), told before any file
-// is read.
-void check_files_exist(const std::vector<std::string>& paths) {
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::not_found)
-      throw UserError("compare: " + path + ": no such file");
-  }
-}
 
 std::vector<ResultFile> read_files(const std::vector<std::string>& paths) {
   std::vector<ResultFile> files;
@@ -66,8 +57,8 @@ int compare_command(const CompareOptions& options) {
   ReportTargets targets = report_targets(options);
   targets.results_file = options.output;
   check_output_paths({options.output, options.markdown, options.html});
-  check_files_exist(base);
-  check_files_exist(head);
+  require_existing_files("compare", base);
+  require_existing_files("compare", head);
   input.base = read_files(base);
   input.head = read_files(head);
   input.format = options.input_format;

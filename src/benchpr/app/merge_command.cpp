@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/app/commands.hpp"
+#include "benchpr/app/input_files.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -24,6 +25,7 @@ std::string printable(const std::string& s) { return render::terminal_line(s); }
 
 int merge_command(const MergeOptions& options) {
   check_output_paths({options.output});
+  require_existing_files("merge", options.files);
   std::vector<ShardFile> files;
   for (const std::string& path : options.files) {
     try {

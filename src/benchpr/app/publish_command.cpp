@@ -5,6 +5,7 @@
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/app/input_files.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/publish_checks.hpp"
 #include "benchpr/app/report_failures.hpp"
@@ -24,8 +25,9 @@ namespace {
 // validated while read, every name in it is escaped when rendered, and the pull request it
 // names is checked against the event and the API before anything is posted.
 Results read_results(const std::string& path) {
-  // A file refused by its reader ends with exit 2 (a ResultsFormatError, input), one that cannot
-  // be read with its StoreError's 1; both name the file.
+  // A file refused by its reader ends with exit 2 (a ResultsFormatError, input), as one that is
+  // not there does; one that cannot be read with its StoreError's 1; all name the file.
+  require_existing_files("publish", {path});
   return results_from_string(runner::read_text_file(path));
 }
 
