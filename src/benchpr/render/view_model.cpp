@@ -507,7 +507,7 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
         "level) gives an estimate of cycles per iteration, KCachegrind's CEst: instructions + "
         "10 × L1 misses + 100 × last-level misses. It shows a change in how the loop uses memory "
         "that the count cannot. It decides no verdict; when it moved, a time change is not put "
-        "down to code placement, nor an undecided time to the same work.";
+        "down to code placement, nor an undecided time to the same work or the same count.";
   return text;
 }
 
