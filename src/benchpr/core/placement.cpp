@@ -174,18 +174,31 @@ void apply_code_readings(const Results& results, std::vector<BenchmarkAnalysis>&
   }
 }
 
-std::vector<std::pair<std::string, std::string>> code_evidence_wanted(
-    const Analysis& analysis, double instruction_threshold) {
+std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Results& results,
+                                                                      const Analysis& analysis) {
+  // From the counts, not the time rows: before the first round there are none, and a
+  // benchmark's evidence does not depend on its time. A timed benchmark that was added,
+  // removed or failed (not for want of a round) has nothing to compare.
+  std::map<std::pair<std::string, std::string>, const BenchmarkAnalysis*> timed;
+  for (const BenchmarkAnalysis& t : analysis.benchmarks)
+    if (!is_instruction_analysis(t)) timed[{t.suite, t.name}] = &t;
   std::vector<std::pair<std::string, std::string>> out;
-  for (const BenchmarkAnalysis& t : analysis.benchmarks) {
-    if (is_instruction_analysis(t) || t.verdict == Verdict::Added ||
-        t.verdict == Verdict::Removed ||
-        (t.verdict == Verdict::Failed && t.failure != FailureKind::NotMeasured))
-      continue;
-    const BenchmarkAnalysis* ins = instructions_of(analysis.benchmarks, t);
-    if (!exact_counts(ins) || counts_moved(*ins) || !same_count(*ins, instruction_threshold))
-      continue;
-    out.emplace_back(t.suite, t.name);
+  for (const SuiteConfig& suite : results.config.suites) {
+    if (!Config::measures_time(suite) || !results.config.counts_instructions(suite)) continue;
+    const std::string counted = instruction_suite_name(suite.name);
+    for (const BenchmarkAnalysis& ins : analysis.benchmarks) {
+      if (!is_instruction_analysis(ins) || ins.suite != counted) continue;
+      if (!exact_counts(&ins) || counts_moved(ins) ||
+          !same_count(ins, results.config.instruction_threshold))
+        continue;
+      if (const auto t = timed.find({suite.name, ins.name}); t != timed.end()) {
+        const Verdict v = t->second->verdict;
+        if (v == Verdict::Added || v == Verdict::Removed ||
+            (v == Verdict::Failed && t->second->failure != FailureKind::NotMeasured))
+          continue;
+      }
+      out.emplace_back(suite.name, ins.name);
+    }
   }
   return out;
 }

@@ -54,8 +54,8 @@ void apply_code_readings(const Results& results, std::vector<BenchmarkAnalysis>&
 // both sides (not added, removed or failed by its time) whose counts are the same work and agree
 // with their own check, whatever time read or before it read anything, so the looks can read
 // the code and the results file says of every such benchmark whether its code moved.
-std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Analysis& analysis,
-                                                                      double instruction_threshold);
+std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Results& results,
+                                                                      const Analysis& analysis);
 
 // Whether a timed benchmark runs the same code doing the same work in both builds: its hot
 // functions are the same code, its exact counts the same and its estimated cycles unmoved.

@@ -441,10 +441,8 @@ void Session::run_rounds_and_finish(Results& results) {
     results.complete = true;
     results.stop = {StopKind::PlanDone, static_cast<int>(results.plan.size()), {}};
   }
-  if (results.complete) {
-    code_evidence_phase(results);
-    profile_phase(results);
-  }
+  // The hot code was compared before the rounds (start, resume): the verdicts read it.
+  if (results.complete) profile_phase(results);
   finish(results);
 }
 

@@ -23,6 +23,7 @@
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command.hpp"
 #include "benchpr/runner/suite_files.hpp"
+#include "benchpr/runner/suite_health.hpp"
 
 namespace benchpr::formats {
 class Format;
@@ -106,16 +107,18 @@ class Session {
   using SuiteSide = std::pair<std::string, Side>;
 
   bool build(Results& results, Side side);
-  // Runs rounds [from, to) of the plan; false when interrupted. With a deadline (a steady-clock
-  // time), stops before an AB/BA block that would end after it and sets *cut.
-  bool run_rounds(Results& results, int from, int to, double deadline = 0, bool* cut = nullptr);
+  // How a stretch of rounds ended: all run, cut short by the deadline, or interrupted.
+  enum class RoundsEnd { Done, Cut, Interrupted };
+  // Runs rounds [from, to) of the plan. With a deadline (a steady-clock time), stops before an
+  // AB/BA block that would end after it (Cut).
+  RoundsEnd run_rounds(Results& results, int from, int to, double deadline = 0);
   void run_adaptive(Results& results);
   // Callgrind's instruction counts for the suites that ask for them; false when interrupted.
   void resume(Results& results);
   bool count_instructions_phase(Results& results);
-  // After the verdicts: the hot code of benchmarks whose time moved on unmoved counts
-  // (runner/code_evidence.hpp), then the function-level profiles of the changed benchmarks
-  // (runner/profiles).
+  // After the counts, before the rounds: the hot code of every benchmark whose counts did not
+  // move (runner/code_evidence.hpp), which every look reads. After the verdicts: the
+  // function-level profiles of the changed benchmarks (runner/profiles).
   void code_evidence_phase(Results& results);
   void profile_phase(Results& results);
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
@@ -163,7 +166,6 @@ class Session {
                                   const SuiteConfig& suite, Side side);
   void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                     int position);
-  std::vector<std::string> selection(const SuiteConfig& suite, Side side, bool* skip) const;
   void persist(const Results& results, bool with_analysis = true);
   bool sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const;
   void finish_failures(Results& results);
@@ -218,14 +220,9 @@ class Session {
   double round_overhead_seconds_ = 0;
   int resume_from_ = 0;  // the first round to run (rounds already in a resumed file)
   double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
-  // Benchmarks that crashed a side's suite are left out of that side's later runs.
-  std::map<SuiteSide, std::set<std::string>> crashed_;
-  std::map<SuiteSide, std::vector<std::string>> listed_;
-  std::set<SuiteSide> probed_;  // suites whose crash was probed (never twice)
-  // A suite that timed out on a side is not run again on it: one timeout is evidence enough,
-  // and the session's length stays bounded by the configured timeouts.
-  std::map<SuiteSide, std::string> given_up_;
-  std::set<SuiteSide> unselected_;  // suites of which --filter selects nothing
+  // Crashers left out, suites given up (a timeout is evidence enough: the session's length
+  // stays bounded by the configured timeouts), probed, or selecting nothing of --filter.
+  SuiteHealth health_;
   // Adaptive rounds: the benchmarks still open per suite (absent = run everything).
   std::map<std::string, std::vector<std::string>> open_;
   std::set<std::string> skipped_suites_;  // not this shard's, or identical on both sides

@@ -58,9 +58,7 @@ void Session::finish_failures(Results& results) {
       if (!missing) continue;
       // Benchmarks deliberately not run (left out after a crash, or decided by an earlier
       // adaptive look) are missing for a known reason already recorded.
-      if (const auto crashed = crashed_.find({s.suite, rec.side});
-          crashed != crashed_.end() && crashed->second.count(s.name))
-        continue;
+      if (health_.crashed(s.suite, rec.side, s.name)) continue;
       if (const auto still_open = open.find(s.suite);
           still_open != open.end() && !still_open->second.contains(s.name))
         continue;

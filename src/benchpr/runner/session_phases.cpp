@@ -63,7 +63,7 @@ void Session::code_evidence_phase(Results& results) {
   if (exec::interrupt_requested()) return;
   results.hot_code.clear();
   const auto wanted =
-      code_evidence_wanted(analyse_session(results), results.config.instruction_threshold);
+      code_evidence_wanted(results, analyse_session(results));
   if (wanted.empty()) return;
   CodeEvidenceSetup cs;
   cs.base_dir = setup_.base_dir;

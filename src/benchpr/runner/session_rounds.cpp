@@ -56,13 +56,14 @@ bool Session::run_planned(Results& results) {
   int warmups = 0;
   for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
   const int from = resume_from_;
+  const int all = static_cast<int>(results.plan.size());
   if (setup_.budget_seconds <= 0 || warmups == 0)
-    return run_rounds(results, from, static_cast<int>(results.plan.size()));
+    return run_rounds(results, from, all) != RoundsEnd::Interrupted;
   if (from < warmups) {
-    if (!run_rounds(results, from, warmups)) return false;
+    if (run_rounds(results, from, warmups) == RoundsEnd::Interrupted) return false;
     make_time_plan(results, warmups);
   }
-  return run_rounds(results, std::max(from, warmups), static_cast<int>(results.plan.size()));
+  return run_rounds(results, std::max(from, warmups), all) != RoundsEnd::Interrupted;
 }
 
 std::vector<SuiteCost> Session::measured_costs(const Results& results, int from, int to) const {
@@ -200,7 +201,7 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   results.time_plan = std::move(plan);
 }
 
-bool Session::run_rounds(Results& results, int from, int to, double deadline, bool* cut) {
+Session::RoundsEnd Session::run_rounds(Results& results, int from, int to, double deadline) {
   const int total = std::min(to, static_cast<int>(results.plan.size()));
   // One numbering with the comment's: warm-up rounds apart, analysed rounds from 1 to the plan's
   // count; the time left is estimated from every round run so far, the warm-up included.
@@ -213,10 +214,8 @@ bool Session::run_rounds(Results& results, int from, int to, double deadline, bo
     // A deadline ends the rounds before an AB/BA block that would not fit (at the mean time of
     // the rounds so far), so the budget is kept and the orders stay balanced.
     if (deadline > 0 && !round.warmup && (i - warmups) % 2 == 0 && rounds_run_ > 0 &&
-        round_started + 2 * rounds_seconds_ / rounds_run_ > deadline) {
-      if (cut) *cut = true;
-      return true;
-    }
+        round_started + 2 * rounds_seconds_ / rounds_run_ > deadline)
+      return RoundsEnd::Cut;
     const int left = static_cast<int>(results.plan.size()) - i;
     const bool adaptive = results.config.budget_seconds.has_value();
     // Adaptive: the plan ends at the next look, and the budget (not the plan) says when it ends.
@@ -247,7 +246,7 @@ bool Session::run_rounds(Results& results, int from, int to, double deadline, bo
       mark_interrupted(results, i);
       finish_failures(results);
       persist(results);
-      return false;
+      return RoundsEnd::Interrupted;
     }
     results.rounds_done = i + 1;
     results.measuring_seconds = now_seconds() - started_;
@@ -261,7 +260,7 @@ bool Session::run_rounds(Results& results, int from, int to, double deadline, bo
     ++rounds_run_;
     persist(results, false);
   }
-  return true;
+  return RoundsEnd::Done;
 }
 
 void Session::run_adaptive(Results& results) {
@@ -272,7 +271,7 @@ void Session::run_adaptive(Results& results) {
     // rounds, same levels.) The warm-up prices a round; the time plan then sizes the first look
     // (its rounds and min time) to the budget left after the builds.
     results.plan = make_schedule(results.config.rounds, warmup, results.seed);
-    if (!run_rounds(results, done, warmup)) return;
+    if (run_rounds(results, done, warmup) == RoundsEnd::Interrupted) return;
     make_time_plan(results, warmup);
     done = warmup;
   }
@@ -321,9 +320,10 @@ void Session::run_adaptive(Results& results) {
     const int to = analysed_index_to_plan(results, look.rounds);
     const double t0 = now_seconds();
     const int from = done;
-    bool cut = false;
     // Looks a resumed session already passed are read again (they name the open benchmarks).
-    if (to > done && !run_rounds(results, done, to, deadline, &cut)) return;
+    const RoundsEnd ended = to > done ? run_rounds(results, done, to, deadline) : RoundsEnd::Done;
+    if (ended == RoundsEnd::Interrupted) return;
+    const bool cut = ended == RoundsEnd::Cut;
     done = std::max(done, results.rounds_done);
     const double look_started = now_seconds();
     const AdaptivePlan plan = plan_of(results);

@@ -76,45 +76,24 @@ void keep_selected(ParsedRun& parsed, const Config& c, const SuiteConfig& suite)
 
 }  // namespace
 
-std::vector<std::string> Session::selection(const SuiteConfig& suite, Side side, bool* skip) const {
-  // Which benchmarks this run must include: everything (empty result), or an explicit list
-  // when crashers are excluded or adaptive rounds narrowed the suite to its open benchmarks.
-  *skip = false;
-  if (suite.format != FormatKind::GoogleBenchmark) return {};
-  const auto crashed = crashed_.find({suite.name, side});
-  const auto open = open_.find(suite.name);
-  if (crashed == crashed_.end() && open == open_.end()) return {};
-  std::vector<std::string> names;
-  if (open != open_.end()) {
-    names = open->second;
-  } else if (auto listed = listed_.find({suite.name, side}); listed != listed_.end()) {
-    names = listed->second;
-  }
-  if (crashed != crashed_.end())
-    std::erase_if(names, [&](const std::string& n) { return crashed->second.count(n) > 0; });
-  *skip = names.empty();
-  return names;
-}
-
 void Session::run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                         Side side, int position) {
-  if (unselected_.count({suite.name, side})) return;  // nothing matches --filter
-  if (auto it = given_up_.find({suite.name, side}); it != given_up_.end()) {
+  if (health_.unselected(suite.name, side)) return;  // nothing matches --filter
+  if (const std::string* why = health_.given_up(suite.name, side)) {
     RunRecord rec = new_record(round, suite, side, position);
     rec.ok = false;
-    rec.failure = "not run again: " + it->second + " earlier";
+    rec.failure = "not run again: " + *why + " earlier";
     rec.failure_kind = FailureKind::GivenUp;
     results.runs.push_back(std::move(rec));
     return;
   }
-  bool skip = false;
-  const std::vector<std::string> only = selection(suite, side, &skip);
-  if (skip) return;
+  const SuiteHealth::Selection selected = health_.select(suite, side, open_);
+  if (selected.skip) return;
   // A selection too long for one command line (thousands of names) runs in several processes,
   // one after the other in this side's turn.
   bool crashed = false;
-  for (const std::vector<std::string>& group : filter_groups(only)) {
-    if (given_up_.count({suite.name, side})) break;  // a group timed out
+  for (const std::vector<std::string>& group : filter_groups(selected.only)) {
+    if (health_.given_up(suite.name, side)) break;  // a group timed out
     crashed = run_process(results, round, suite, side, position, group).failure_kind ==
                   FailureKind::Signal ||
               crashed;
@@ -124,7 +103,7 @@ void Session::run_suite(Results& results, const RoundPlan& round, const SuiteCon
   // every probe would end the same way, so the suite's failure is reported as it is. A run that
   // did not start (126, 127), a timeout or a bad output have no crasher to look for either.
   if (crashed && suite.format == FormatKind::GoogleBenchmark && !exec::interrupt_requested() &&
-      crashed_.find({suite.name, side}) == crashed_.end()) {
+      !health_.any_crashed(suite.name, side)) {
     handle_crash(results, round, suite, side, position);
   }
 }
@@ -150,7 +129,7 @@ RunRecord& Session::run_process(Results& results, const RoundPlan& round, const 
   // A run that ended before any signal is not what an interruption cut short.
   if (!p.interrupted && !exec::interrupt_requested()) last_run_.reset();
   if (!p.ok()) fail_run(rec, p, *p.describe_failure(spec.timeout_seconds), p.failure_kind());
-  if (rec.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = rec.failure;
+  if (rec.failure_kind == FailureKind::Timeout) health_.give_up(suite.name, side, rec.failure);
   // Parse what the run left behind even when it failed: a suite whose process failed late
   // may still have measured the others.
   bool measured = false;  // the run left a result or a failure of some benchmark
@@ -281,7 +260,7 @@ void Session::skip_unmatched(const Config& c, const SuiteConfig& suite, Side sid
   rec.ok = true;
   rec.failure.clear();
   rec.failure_kind = FailureKind::None;
-  unselected_.insert({suite.name, side});
+  health_.mark_unselected(suite.name, side);
   progress_(fmt::format("  {} {}: no benchmark matches --filter {}; skipped", side_name(side),
                         suite.name, shell_quote(c.filter)));
 }
@@ -305,8 +284,7 @@ void Session::report_failure(const RoundPlan& round, const SuiteConfig& suite, S
   // (a flag or an argument it refuses, a missing file): reported once, the others go on. A
   // crash is probed for the benchmark behind it instead.
   if ((round.warmup || round.index == 0) && !measured && rec.failure_kind != FailureKind::Signal &&
-      !given_up_.count({suite.name, side})) {
-    given_up_[{suite.name, side}] = rec.failure;
+      health_.give_up_first(suite.name, side, rec.failure)) {
     progress_(fmt::format("  {} is not run again on the {}: it failed in {}", suite.name,
                           side_name(side), round.warmup ? "the warm-up round" : "its first round"));
   }
@@ -332,7 +310,7 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
     rec.failure = info.failure;
     rec.failure_kind = info.failure_kind;
     rec.log_tail = last_lines(info.output_tail, 20);
-    if (info.failure_kind == FailureKind::Timeout) given_up_[{suite.name, side}] = info.failure;
+    if (info.failure_kind == FailureKind::Timeout) health_.give_up(suite.name, side, info.failure);
     progress_(fmt::format("  {} {}: {}", side_name(side), suite.name, rec.failure));
   }
   record_run(results, series_index_, suite, side, rec.round, parsed);
@@ -343,7 +321,7 @@ RunRecord& Session::run_measured_command(Results& results, RunRecord& rec,
 void Session::handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite,
                            Side side, int position) {
   // Probed once per suite and side: what one probe could not find, later ones would not either.
-  if (!probed_.insert({suite.name, side}).second) return;
+  if (!health_.first_probe(suite.name, side)) return;
   exec::ProcessSpec spec;
   spec.cwd = side == Side::Base ? setup_.base_dir : setup_.head_dir;
   spec.timeout_seconds = results.config.timeout_for(suite);
@@ -359,19 +337,19 @@ void Session::handle_crash(Results& results, const RoundPlan& round, const Suite
     progress_(fmt::format("  the probe's time ({}) ran out with {} benchmark(s) of {} unprobed",
                           format_duration(spec.timeout_seconds), probe.unprobed, suite.name));
   if (!probe.listed || probe.crashers.empty()) return;
-  listed_[{suite.name, side}] = probe.names;
+  std::vector<std::string> crashers;
+  for (const BenchmarkFailure& crasher : probe.crashers) crashers.push_back(crasher.name);
+  health_.record_crashers(suite.name, side, probe.names, crashers);
   for (const BenchmarkFailure& crasher : probe.crashers) {
-    crashed_[{suite.name, side}].insert(crasher.name);
     set_failure(series_index_.find_or_add(results, suite.name, crasher.name, "", Better::Lower),
                 side, crasher.reason, crasher.kind);
     progress_(fmt::format("  {} crashes on the {} ({}): left out of its later runs", crasher.name,
                           side_name(side), crasher.reason));
   }
   // Run the rest of the suite again in this round, so the other benchmarks are still compared.
-  bool skip = false;
-  const std::vector<std::string> rest = selection(suite, side, &skip);
-  if (skip) return;
-  for (const std::vector<std::string>& group : filter_groups(rest))
+  const SuiteHealth::Selection rest = health_.select(suite, side, open_);
+  if (rest.skip) return;
+  for (const std::vector<std::string>& group : filter_groups(rest.only))
     run_process(results, round, suite, side, position, group);
 }
 
