@@ -21,7 +21,10 @@ using nlohmann::json;
 
 // `pad` statements in a function emitted before the hot ones: the PR's larger one moves them.
 // `changed_op` is the second step of hot_changed's xorshift ("^=" or "+=": one instruction each).
-std::string prelude(int pad, const std::string& changed_op) {
+// `untaken` is what hot_branch does when its mode is set, which BM_Branch never sets: the PR
+// changes code its benchmark never runs.
+std::string prelude(int pad, const std::string& changed_op,
+                    const std::string& untaken = "x = x * 3 + 1;") {
   std::string pad_body;
   for (int i = 1; i <= pad; ++i) pad_body += "g_sink = g_sink * " + std::to_string(i) + " + 1; ";
   return "volatile int g_sink;\n"
@@ -36,6 +39,14 @@ std::string prelude(int pad, const std::string& changed_op) {
          changed_op +
          " x >> 7; x ^= x << 17; }\n"
          "  return x;\n}\n"
+         "__attribute__((noinline)) unsigned long long hot_branch(unsigned long long x, int m) "
+         "{\n"
+         "  if (m) { " +
+         untaken +
+         " }\n"
+         "  for (int i = 0; i < 2000; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }\n"
+         "  return x;\n}\n"
+         "volatile int g_mode = 0;\n"
          "static unsigned long long g_x = 88172645463325252ull;\n";
 }
 
@@ -43,6 +54,7 @@ std::vector<GbenchCase> cases() {
   return {
       {"BM_Placed", "g_x = hot_work(g_x); benchmark::DoNotOptimize(g_x);", ""},
       {"BM_Changed", "g_x = hot_changed(g_x); benchmark::DoNotOptimize(g_x);", ""},
+      {"BM_Branch", "g_x = hot_branch(g_x, g_mode); benchmark::DoNotOptimize(g_x);", ""},
   };
 }
 
@@ -68,8 +80,10 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   cfg.extra = "instructions: true\n";
   write_gbench_project(repo, cases(), cfg, prelude(1, "^="));
   repo.commit_base_and_branch();
-  write_gbench_project(repo, cases(), cfg, prelude(60, "+="));
-  repo.commit("a larger function in front of the hot one; an add for an xor in another");
+  write_gbench_project(repo, cases(), cfg, prelude(60, "+=", "x = x * 5 + (x >> 3) + 7;"));
+  repo.commit(
+      "a larger function in front of the hot one; an add for an xor in another; another branch "
+      "nobody takes in a third");
 
   TempDir out;
   const BenchprRun r = run_benchpr_as_given(
@@ -79,7 +93,7 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   ASSERT_TRUE(doc.contains("benchmarks")) << r.err;
 
   // The counts: the same on both sides for both benchmarks (one instruction for one).
-  for (const char* name : {"BM_Placed", "BM_Changed"}) {
+  for (const char* name : {"BM_Placed", "BM_Changed", "BM_Branch"}) {
     const json* ins = find_benchmark(doc, "micro (instructions)", name);
     ASSERT_NE(ins, nullptr) << name << "\n" << r.err;
     EXPECT_EQ((*ins)["verdict"], "unchanged") << ins->dump();
@@ -136,6 +150,24 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
     EXPECT_EQ((*changed_time)["time_verdict"], "inconclusive") << changed_time->dump();
     EXPECT_NE(r.out.find("unchanged: same count"), std::string::npos) << r.out;
   }
+
+  // BM_Branch: hot_branch changed, but only in the branch the benchmark never takes: the code
+  // it runs is the same, moved (the jump over the branch reaches further). Never the PR's
+  // regression or improvement.
+  const json* branch = hot_code(doc, "BM_Branch");
+  ASSERT_NE(branch, nullptr) << r.err;
+  const json* branchy = hot_function(*branch, "hot_branch");
+  ASSERT_NE(branchy, nullptr) << branch->dump();
+  EXPECT_FALSE((*branchy)["identical"].get<bool>()) << branch->dump();
+  EXPECT_TRUE(branchy->value("executed_same", false)) << branch->dump();
+  const json* branch_time = find_benchmark(doc, "micro", "BM_Branch");
+  ASSERT_NE(branch_time, nullptr);
+  const std::string branch_verdict = (*branch_time)["verdict"];
+  RecordProperty("BM_Branch", branch_verdict);
+  EXPECT_TRUE(branch_verdict == "placement" || branch_verdict == "unchanged")
+      << branch_time->dump();
+  if (branch_verdict == "placement")
+    EXPECT_NE(r.out.find("changed only where it does not run"), std::string::npos) << r.out;
 
   // `publish` reads the same evidence from the file and says the same.
   const BenchprRun p = run_benchpr(BENCHPR_BINARY, {"publish", out / "results.json", "--dry-run"});

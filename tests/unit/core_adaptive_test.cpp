@@ -598,6 +598,23 @@ TEST(SpendingTest, TheSpendingSentenceSaysWhereTheTimeWent) {
   EXPECT_EQ(spending_sentence(r),
             " Spent 12m30s of the 15m budget: builds 2m1s, 2 rounds and the warm-up 10m, "
             "benchpr's own work (copies, looks) 29s.");
+  // Instruction counts: Callgrind processes from 130 s to 190 s (two in parallel), apart from
+  // the rounds.
+  SuiteConfig suite;
+  suite.name = "core";
+  r.config.suites = {suite};
+  RunRecord count;
+  count.suite = "core (instructions)";
+  count.started = 130;
+  count.seconds = 40;
+  r.runs.push_back(count);
+  count.started = 150;
+  r.runs.push_back(count);
+  EXPECT_DOUBLE_EQ(counting_seconds(r), 60);
+  r.measuring_seconds = 810;
+  EXPECT_EQ(spending_sentence(r),
+            " Spent 13m30s of the 15m budget: builds 2m1s, instruction counts 1m, 2 rounds and the "
+            "warm-up 10m, benchpr's own work (copies, looks) 29s.");
   r.config.budget_seconds.reset();
   EXPECT_EQ(spending_sentence(r), "");
 }

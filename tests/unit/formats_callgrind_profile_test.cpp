@@ -1,5 +1,7 @@
 // Reading Callgrind's output format into per-function counts: hand-written files whose numbers
 // are checked by hand, a real dump (Callgrind 3.19, Google Benchmark 1.7.1), and garbage.
+#include <cstdint>
+#include <map>
 #include <random>
 #include <string>
 
@@ -174,6 +176,45 @@ TEST(CallgrindProfile, SurvivesGarbage) {
       ASSERT_TRUE(std::isfinite(f.inclusive));
     }
   }
+}
+
+// With --dump-instr=yes: g (0x11a0) calls f at its first instruction, the call's target given
+// relative to it (-48: 0x1170) and its inclusive cost at the same address ("*"); the next
+// instructions relative to the last cost line, the call target not counted as one. Each
+// function's executed instructions by address, with their own Ir (a call's inclusive cost is
+// the callee's, not the instruction's).
+constexpr std::string_view kByInstruction = R"(version: 1
+positions: instr
+events: Ir
+summary: 420
+
+ob=(1) /tmp/t
+fn=(1) g
+0x11a0 1
+cfn=(2) f
+calls=1 -48
+* 400
++5 1
++3 1
+
+fn=(2)
+0x1170 2
++2 200
+-2 10
+)";
+
+TEST(CallgrindProfile, ExecutedInstructionsByAddressWithInstructionPositions) {
+  const CallgrindProfileReading r = read_callgrind_profile(kByInstruction);
+  ASSERT_FALSE(r.problem) << *r.problem;
+  ASSERT_EQ(r.executed.count("g"), 1u);
+  const std::map<std::uint64_t, double> g{{0x11a0, 1}, {0x11a5, 1}, {0x11a8, 1}};
+  EXPECT_EQ(r.executed.at("g"), g);
+  const std::map<std::uint64_t, double> f{{0x1170, 12}, {0x1172, 200}};
+  EXPECT_EQ(r.executed.at("f"), f);
+  EXPECT_DOUBLE_EQ(function(r.profile, "g").self, 3);
+  EXPECT_DOUBLE_EQ(function(r.profile, "f").self, 212);
+  // Line positions have no addresses.
+  EXPECT_TRUE(read_callgrind_profile(kHandWritten).executed.empty());
 }
 
 }  // namespace

@@ -163,6 +163,17 @@ TEST(TerminalLine, CapsTheLineKeepingItsStartAndEnd) {
   EXPECT_EQ(terminal_line("short"), "short");
 }
 
+TEST(TerminalLine, ASentenceIsCutBetweenWords) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "word" + std::to_string(i % 10) + " +8.0 ";
+  const std::string line = terminal_line(text, 100);
+  const std::size_t at = line.find("…");
+  ASSERT_NE(at, std::string::npos) << line;
+  EXPECT_EQ(line[at - 1], ' ') << line;          // the start ends after a whole word
+  EXPECT_EQ(line[at + 3], ' ') << line;          // the end starts before a whole word
+  EXPECT_LE(line.size(), std::size_t{100} + 2);  // "…" is 3 bytes for 1 character
+}
+
 TEST(TerminalText, KeepsLinesCleaningEach) {
   EXPECT_EQ(terminal_text("one\x1b[1m\ntwo\x07"), "one[1m\ntwo");
 }

@@ -212,6 +212,86 @@ TEST(ElfSymbols, AnyOtherDifferenceIsChangedCode) {
   EXPECT_FALSE(same_code(unnamed.base, unnamed.base_file, unnamed.head, unnamed.head_file));
 }
 
+// mov rax,rdi; test eax,eax; je +N (always taken, over a block the benchmark never runs);
+// the block; add rax,rax; ret. The PR changed only the block (another instruction, longer), so
+// the je jumps further and what follows it sits 2 bytes later, in a function moved by 0x1000.
+struct SkippedBlock {
+  static ElfFunction make(std::uint64_t address, const std::string& block) {
+    ElfFunction f;
+    f.name = "f";
+    f.address = address;
+    f.bytes = std::string("\x48\x89\xf8\x85\xc0\x74", 6);
+    f.bytes += static_cast<char>(block.size());
+    f.bytes += block;
+    f.bytes += std::string("\x48\x01\xc0\xc3", 4);
+    f.size = f.bytes.size();
+    return f;
+  }
+  // What the benchmark runs per iteration: every instruction but the block, once.
+  static ExecutedInstructions run(const ElfFunction& f) {
+    const std::uint64_t after = f.size - 4;
+    return {{f.address, 1},
+            {f.address + 3, 1},
+            {f.address + 5, 1},
+            {f.address + after, 1},
+            {f.address + after + 3, 1}};
+  }
+  ElfFunction base = make(0x1000, std::string("\x48\x83\xc0\x01\x90", 5));
+  ElfFunction head = make(0x2000, std::string("\x48\x6b\xc0\x03\x90\x90\x90", 7));
+  ElfFunctions base_file, head_file;
+};
+
+TEST(ElfSymbols, CodeChangedOnlyWhereTheBenchmarkDoesNotRunIsTheSameWhereItRuns) {
+  SkippedBlock t;
+  EXPECT_FALSE(same_code(t.base, t.base_file, t.head, t.head_file));
+  EXPECT_TRUE(same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), t.head,
+                                 t.head_file, SkippedBlock::run(t.head)));
+  // An instruction it runs changed (add -> sub): changed code.
+  ElfFunction sub = t.head;
+  sub.bytes[sub.size - 3] = '\x29';
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), sub, t.head_file,
+                                  SkippedBlock::run(sub)));
+  // The same bytes, but one instruction run twice as often: not the same run.
+  ExecutedInstructions more = SkippedBlock::run(t.head);
+  more.begin()->second = 2;
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), t.head,
+                                  t.head_file, more));
+  // The PR's jump lands in the block (which it then runs): another path.
+  ElfFunction into = t.head;
+  into.bytes[6] = '\x00';
+  ExecutedInstructions path = SkippedBlock::run(into);
+  EXPECT_FALSE(
+      same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), into, t.head_file, path));
+  // An address outside the function (a hostile or mismatched dump): not compared.
+  ExecutedInstructions outside = SkippedBlock::run(t.head);
+  outside.emplace(0x9000, 1);
+  ExecutedInstructions base_outside = SkippedBlock::run(t.base);
+  base_outside.emplace(0x9000, 1);
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, base_outside, t.head, t.head_file, outside));
+  // Nothing known of what it runs.
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, {}, t.head, t.head_file, {}));
+}
+
+// A block the benchmark never enters, behind a branch it never takes: the branch falls through
+// to the next instruction it runs on both sides, and its target (unexecuted) may move.
+TEST(ElfSymbols, ABranchNeverTakenIntoChangedCodeIsTheSameWhereItRuns) {
+  // test eax,eax; jne +4 (never taken); add rax,rax; ret; [block: base 4 bytes, head 6]
+  const auto make = [](std::uint64_t address, const std::string& block) {
+    ElfFunction f;
+    f.name = "g";
+    f.address = address;
+    f.bytes = std::string("\x85\xc0\x75\x04\x48\x01\xc0\xc3", 8) + block;
+    f.size = f.bytes.size();
+    return f;
+  };
+  const ElfFunction base = make(0x1000, std::string("\x48\xff\xc0\xc3", 4));
+  const ElfFunction head = make(0x1000, std::string("\x48\x83\xc0\x02\x90\xc3", 6));
+  const ExecutedInstructions run{{0x1000, 3}, {0x1002, 3}, {0x1004, 3}, {0x1007, 3}};
+  const ElfFunctions none;
+  EXPECT_FALSE(same_code(base, none, head, none));
+  EXPECT_TRUE(same_executed_code(base, none, run, head, none, run));
+}
+
 TEST(CodeEvidence, HotFunctionsFoundInBothBuildsOneBuildOrNeither) {
   TwoBuilds t;
   t.base_file.functions = {t.base};

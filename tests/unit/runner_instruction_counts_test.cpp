@@ -74,15 +74,59 @@ TEST(CountInstructions, ASharedDeadlineStopsTheBatchesAndEveryUncountedBenchmark
   ASSERT_EQ(p.results.series.size(), 3u);
   for (const BenchmarkSeries& s : p.results.series) {
     EXPECT_EQ(s.suite, instruction_suite_name("core"));
-    EXPECT_EQ(s.base_failure,
-              "not counted: instruction counting's share of the time budget (2m) ran out")
-        << s.name;
+    EXPECT_EQ(s.base_failure.rfind(
+                  "not counted: instruction counting's share of the time budget (2m) ran out (", 0),
+              0u)
+        << s.base_failure;
+    EXPECT_NE(s.base_failure.find("`instructions: false`"), std::string::npos) << s.base_failure;
     EXPECT_EQ(s.head_failure, s.base_failure) << s.name;
     EXPECT_EQ(s.base_failure_kind, FailureKind::Timeout);
   }
   bool said = false;
   for (const std::string& l : lines) said = said || l.find("3 benchmarks in ") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+// A suite whose start-up (its listing, natively) takes 20 s: at least 10 minutes per
+// Callgrind process, beyond a 2-minute share. Nothing is started; each benchmark says why.
+class SlowStartUp : public exec::ProcessRunner {
+ public:
+  exec::ProcessResult run(const exec::ProcessSpec& spec) override {
+    exec::ProcessResult r;
+    if (spec.command.find("--benchmark_list_tests=true") != std::string::npos) {
+      r.exit_code = 0;
+      r.wall_seconds = 20;
+      r.output_tail = "BM_A\nBM_B\n";
+      return r;
+    }
+    ++batches;
+    r.timed_out = true;
+    return r;
+  }
+  int batches = 0;
+};
+
+TEST(CountInstructions, ASlowStartUpIsNotCountedAndNothingIsStarted) {
+  Phase p(InstructionCounting::ByDefault, 120);
+  SlowStartUp fake;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  EXPECT_EQ(fake.batches, 0);
+  ASSERT_EQ(p.results.series.size(), 2u);
+  for (const BenchmarkSeries& s : p.results.series) {
+    EXPECT_NE(s.base_failure.find("the suite's start-up takes 20s before its first benchmark"),
+              std::string::npos)
+        << s.base_failure;
+    EXPECT_NE(s.base_failure.find("at least 10m per Callgrind process"), std::string::npos)
+        << s.base_failure;
+    EXPECT_EQ(s.head_failure, s.base_failure);
+  }
+  // With the time (no deadline: counting asked for), it is counted.
+  Phase asked(InstructionCounting::On, 0);
+  SlowStartUp counted;
+  ASSERT_TRUE(count_instructions(counted, asked.results, asked.setup, [](const std::string&) {}));
+  EXPECT_GT(counted.batches, 0);
 }
 
 TEST(CountInstructions, ThePrGetsWhatTheBaseLeftOfTheDeadline) {

@@ -718,7 +718,7 @@ TEST(Session, AdaptiveProgressHasAPlanLineAndEveryLookSaysWhatItDecided) {
   }
   EXPECT_GE(looks, 2) << log;
   EXPECT_NE(log.find("1 still open; spent "), std::string::npos) << log;
-  EXPECT_NE(log.find("(builds 20ms, rounds "), std::string::npos) << log;
+  EXPECT_NE(log.find("(builds 20ms, instruction counts "), std::string::npos) << log;
   EXPECT_NE(log.find(": measuring only those"), std::string::npos) << log;
 }
 

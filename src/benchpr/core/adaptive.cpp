@@ -345,21 +345,47 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   return out;
 }
 
+namespace {
+
+bool counting_run(const Results& results, const RunRecord& run) {
+  for (const SuiteConfig& s : results.config.suites)
+    if (run.suite == instruction_suite_name(s.name)) return true;
+  return false;
+}
+
+}  // namespace
+
+double counting_seconds(const Results& results) {
+  double first = 0, last = 0;
+  bool any = false;
+  for (const RunRecord& run : results.runs) {
+    if (!counting_run(results, run)) continue;
+    first = any ? std::min(first, run.started) : run.started;
+    last = any ? std::max(last, run.started + run.seconds) : run.started + run.seconds;
+    any = true;
+  }
+  return any ? std::max(0.0, last - first) : 0.0;
+}
+
 std::string spending_sentence(const Results& results) {
   const double budget = results.config.budget_seconds.value_or(0);
   if (!(budget > 0) || !(results.measuring_seconds > 0)) return "";
   double builds = 0, rounds = 0;
   for (const BuildResult& b : results.builds) builds += b.seconds;
-  for (const RunRecord& run : results.runs) rounds += run.seconds;
+  for (const RunRecord& run : results.runs)
+    if (!counting_run(results, run)) rounds += run.seconds;
+  const double counting = counting_seconds(results);
   int analysed = 0;
   for (const RoundPlan& p : results.plan)
     if (p.index < results.rounds_done && !p.warmup) ++analysed;
   double profiles = 0;
   for (const BenchmarkProfile& p : results.profiles) profiles += p.seconds;
-  const double own = std::max(0.0, results.measuring_seconds - builds - rounds - profiles);
+  const double own =
+      std::max(0.0, results.measuring_seconds - builds - counting - rounds - profiles);
   return fmt::format(
-      " Spent {} of the {} budget: builds {}, {} {}{}, benchpr's own work (copies, looks) {}.",
+      " Spent {} of the {} budget: builds {}{}, {} {}{}, benchpr's own work (copies, looks) {}.",
       format_duration(results.measuring_seconds), format_duration(budget), format_duration(builds),
+      counting > 0 ? ", instruction counts " + format_duration(counting) : std::string(),
       plural(static_cast<std::size_t>(analysed), "round", "rounds") +
           (analysed != results.rounds_done ? " and the warm-up" : ""),
       format_duration(rounds),

@@ -163,7 +163,12 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
 Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan);
 
 // What the session's time went to, from the results: " Spent 14m52s of the 15m budget: builds
-// 2m3s, 46 rounds 12m31s, benchpr's own work (copies, looks) 18s." ("" without a budget or a time).
+// 2m3s, instruction counts 1m2s, 46 rounds 12m31s, benchpr's own work (copies, looks) 18s." (""
+// without a budget or a time).
 std::string spending_sentence(const Results& results);
+
+// The wall time the instruction counts took: from the first Callgrind process's start to the
+// last one's end (they run in parallel, a side at a time); 0 without counts.
+double counting_seconds(const Results& results);
 
 }  // namespace benchpr

@@ -23,9 +23,17 @@ struct HotFunction {
   // Found on both sides with the same size and the same bytes (calls to the same named function
   // at another distance count as the same bytes: runner/elf_symbols.hpp).
   bool identical = false;
+  // Not the same code as a whole, but every instruction the benchmark executes in it is: the
+  // same instructions at the same places of its executed path, each run as often per iteration
+  // (runner/executed_code.hpp). What differs is code the benchmark never runs (a branch the PR
+  // changed that this benchmark does not take), which moves the executed code in memory.
+  bool executed_same = false;
   // In none of either side's built programs (a system library both sides load): the same file,
   // so the same code; its address says nothing about the build.
   bool outside = false;
+
+  // The same code where the benchmark runs it: identical, or the same executed instructions.
+  bool same_where_run() const { return identical || executed_same; }
 
   // head - base, in bytes.
   std::int64_t shift() const {

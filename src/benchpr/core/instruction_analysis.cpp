@@ -1,5 +1,7 @@
 #include "benchpr/core/instruction_analysis.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <tuple>
 
@@ -146,18 +148,25 @@ std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t
     if (e.suite != t.suite || e.name != t.name || !e.missing.empty() || e.functions.empty())
       continue;
     for (const HotFunction& f : e.functions)
-      if (!f.identical)
+      if (!f.same_where_run())
         return " Its hot code differs between the builds (" + f.name +
                "): the PR's code, not code placement.";
+    const bool run_same = std::any_of(e.functions.begin(), e.functions.end(),
+                                      [](const HotFunction& f) { return f.executed_same; });
+    // A changed function whose executed instructions are the same (HotFunction::executed_same).
+    const std::string same = run_same ? " The code it runs is the same (the changes are where it "
+                                        "does not run)"
+                                      : " Its hot code is byte-identical";
     // Identical code that moved is read as placement unless the counts could not be read as
     // exact or the simulated cache misses moved the estimated cycles (core/placement.hpp).
     for (const HotFunction& f : e.functions)
       if (!f.outside && f.shift() != 0)
-        return cycles_moved ? " Its hot code is byte-identical at other addresses, but its "
-                              "estimated cycles moved too (Callgrind's simulated cache misses): "
-                              "not put down to code placement."
-                            : " Its hot code is byte-identical at other addresses.";
-    return " Its hot code is byte-identical at the same addresses: not code placement either.";
+        return cycles_moved ? same +
+                                  " at other addresses, but its estimated cycles moved too "
+                                  "(Callgrind's simulated cache misses): not put down to code "
+                                  "placement."
+                            : same + " at other addresses.";
+    return same + " at the same addresses: not code placement either.";
   }
   return "";
 }

@@ -40,7 +40,7 @@ bool exact_counts(const BenchmarkAnalysis* ins) {
 bool identical_code(const CodeEvidence* code) {
   if (code == nullptr || !code->missing.empty() || code->functions.empty()) return false;
   return std::all_of(code->functions.begin(), code->functions.end(),
-                     [](const HotFunction& f) { return f.identical; });
+                     [](const HotFunction& f) { return f.same_where_run(); });
 }
 
 // Code that changed (or could not be compared) running the same instructions with the same

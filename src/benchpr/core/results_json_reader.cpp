@@ -456,6 +456,7 @@ std::vector<CodeEvidence> read_hot_code(const json& j) {
       f.head_size = get_address(functions[k], "head_size", fw);
       f.identical = get_bool(functions[k], "identical", fw, false);
       f.outside = get_bool(functions[k], "outside", fw, false);
+      f.executed_same = get_bool(functions[k], "executed_same", fw, false);
       e.functions.push_back(std::move(f));
     }
     out.push_back(std::move(e));

@@ -234,6 +234,7 @@ json code_evidence_json(const CodeEvidence& e) {
               {"head_size", f.head_size},
               {"identical", f.identical}};
     if (f.outside) j["outside"] = true;
+    if (f.executed_same) j["executed_same"] = true;
     functions.push_back(std::move(j));
   }
   json j = {{"suite", e.suite}, {"name", e.name}, {"covered", e.covered}};

@@ -133,8 +133,10 @@ class Reader {
       return std::nullopt;
     }
     if (key == "positions") {
-      positions_ = words(value).size();
+      const std::vector<std::string_view> names = words(value);
+      positions_ = names.size();
       if (positions_ == 0 || positions_ > 4) return std::string("unknown positions");
+      by_instruction_ = names.front() == "instr";
     }
     return std::nullopt;
   }
@@ -208,16 +210,50 @@ class Reader {
     }
     if (!function_) return std::string("a cost outside a function (fn=)");
     const double cost = static_cast<double>(ir);
+    // With --dump-instr=yes the first position is the instruction's address: absolute, or
+    // relative to the last cost line's ("+3", "-12", "*"). A call's target (calls=) does not
+    // move it.
+    if (by_instruction_) address_ = next_address(tokens[0], address_);
     if (pending_call_) {
       edges_[{*function_, *callee_}] += cost;
       pending_call_ = false;
       callee_object_.reset();
     } else {
       functions_[*function_].self += cost;
+      if (by_instruction_ && ir > 0) {
+        if (executed_.size() < functions_.size()) executed_.resize(functions_.size());
+        executed_[*function_][address_] += cost;
+      }
     }
     return std::nullopt;
   }
 
+  static std::uint64_t next_address(std::string_view position, std::uint64_t last) {
+    if (position == "*") return last;
+    const bool plus = position.front() == '+', minus = position.front() == '-';
+    if (plus || minus) position.remove_prefix(1);
+    int base = 10;
+    if (position.size() > 2 && position[0] == '0' && (position[1] == 'x' || position[1] == 'X')) {
+      position.remove_prefix(2);
+      base = 16;
+    }
+    std::uint64_t v = 0;
+    std::from_chars(position.data(), position.data() + position.size(), v, base);
+    // Unsigned arithmetic: a hostile file's offsets wrap, they do not overflow.
+    return plus ? last + v : minus ? last - v : v;
+  }
+
+ public:
+  // Each function's executed instructions (address -> Ir), by the function's name as the
+  // profile names it; empty unless the file has instruction positions.
+  std::unordered_map<std::string, std::map<std::uint64_t, double>> executed() const {
+    std::unordered_map<std::string, std::map<std::uint64_t, double>> out;
+    for (std::size_t i = 0; i < executed_.size() && i < functions_.size(); ++i)
+      if (!executed_[i].empty()) out[functions_[i].name] = executed_[i];
+    return out;
+  }
+
+ private:
   // An unnamed function is only an address: with its object's file name it is told apart from
   // the same address in another library.
   static std::string function_key(std::string_view name, const std::string& object) {
@@ -233,8 +269,11 @@ class Reader {
     return it->second;
   }
 
-  std::size_t positions_ = 1;  // "positions: line" unless said otherwise
-  std::size_t ir_index_ = 0;   // Ir is the only event unless said otherwise
+  std::size_t positions_ = 1;    // "positions: line" unless said otherwise
+  bool by_instruction_ = false;  // "positions: instr ...": the first position is an address
+  std::uint64_t address_ = 0;    // the last cost line's address
+  std::vector<std::map<std::uint64_t, double>> executed_;  // by function index
+  std::size_t ir_index_ = 0;  // Ir is the only event unless said otherwise
   std::optional<double> summary_;
   std::unordered_map<unsigned long long, std::string> objects_;
   std::unordered_map<unsigned long long, std::size_t> function_ids_;
@@ -268,6 +307,7 @@ CallgrindProfileReading read_callgrind_profile(std::string_view text) {
     }
   }
   out.profile = reader.finish();
+  out.executed = reader.executed();
   return out;
 }
 

@@ -4,9 +4,12 @@
 // (names come from the PR's code), so every line is checked and nothing is trusted to be short.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "benchpr/core/profile.hpp"
 
@@ -15,6 +18,9 @@ namespace benchpr::formats {
 struct CallgrindProfileReading {
   FunctionProfile profile;             // raw counts of this file (one dump)
   std::optional<std::string> problem;  // why the file cannot be read; profile empty then
+  // With Callgrind's --dump-instr=yes: each function's executed instructions, address (as in
+  // the object's file) -> its own Ir, by the function's name in `profile`.
+  std::unordered_map<std::string, std::map<std::uint64_t, double>> executed;
 };
 
 // Names are taken as Callgrind wrote them: demangled when it ran with --demangle=yes (its

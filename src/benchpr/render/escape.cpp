@@ -278,8 +278,21 @@ std::string one_line(std::string_view text, std::size_t max_chars) {
 std::string terminal_line(std::string_view text, std::size_t max_chars) {
   std::vector<char32_t> s = clean_line(text, text.size() + 1);
   if (max_chars > 0 && s.size() > max_chars) {
-    const std::size_t tail = max_chars / 3;
-    const std::size_t head = max_chars - tail - 1;
+    std::size_t tail = max_chars / 3;
+    std::size_t head = max_chars - tail - 1;
+    // Cut between words where one is near (a sentence cut inside "+8.0" reads as a number),
+    // within an eighth of each part; a long word (a name) is cut where it must be.
+    const std::size_t slack = max_chars / 8;
+    for (std::size_t i = head; i > head - std::min(head, slack); --i)
+      if (s[i - 1] == U' ') {
+        head = i;
+        break;
+      }
+    for (std::size_t i = s.size() - tail; i < s.size() - tail + std::min(tail, slack); ++i)
+      if (s[i] == U' ') {
+        tail = s.size() - i;
+        break;
+      }
     std::vector<char32_t> cut(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(head));
     cut.push_back(kEllipsis);
     cut.insert(cut.end(), s.end() - static_cast<std::ptrdiff_t>(tail), s.end());

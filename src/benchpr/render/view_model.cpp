@@ -187,23 +187,39 @@ std::string moved_text(const CodeEvidence& e) {
 // "📐 code placement: same instructions (478,887 per iteration), hot code byte-identical,
 // `f` moved by +16 bytes: not the PR's change; may flip with the next commit (time alone:
 // regression)".
+// "hot code byte-identical", or, where a hot function changed only where the benchmark does
+// not run it, "the code it runs identical (`f` changed where it does not run)".
+std::string same_code_text(const CodeEvidence* e) {
+  std::string changed;
+  if (e != nullptr)
+    for (const HotFunction& f : e->functions)
+      if (f.executed_same) {
+        changed = code_span(f.name, true, 60);
+        break;
+      }
+  if (changed.empty()) return "hot code byte-identical";
+  return "the code it runs identical (" + changed + " changed only where it does not run)";
+}
+
 std::string placement_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const CodeEvidence* e =
       ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
   const std::string moved = e != nullptr ? moved_text(*e) : std::string();
   return fmt::format(
-      "code placement: {}, hot code byte-identical{}: not the PR's change; may flip with the "
-      "next commit (time alone: {})",
-      counts_text(b), moved.empty() ? "" : ", " + moved, to_string(b.time_verdict));
+      "code placement: {}, {}{}: not the PR's change; may flip with the next commit (time "
+      "alone: {})",
+      counts_text(b), same_code_text(e), moved.empty() ? "" : ", " + moved,
+      to_string(b.time_verdict));
 }
 
 // "same work: same instructions (23 per iteration), hot code byte-identical; time alone: no
 // change beyond ±4.6%".
-std::string same_work_text(const BenchmarkAnalysis& b, const RowContext&) {
+std::string same_work_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
+  const CodeEvidence* e =
+      ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
   std::string bound = no_change_beyond(b);
   if (bound.empty()) bound = "inconclusive";
-  return fmt::format("same work: {}, hot code byte-identical; time alone: {}", counts_text(b),
-                     bound);
+  return fmt::format("same work: {}, {}; time alone: {}", counts_text(b), same_code_text(e), bound);
 }
 
 // Unchanged by the counts where time alone could not settle it: shown with the changed rows.
@@ -218,7 +234,7 @@ std::string changed_code_text(const CodeEvidence* e) {
   constexpr std::size_t kShownHot = 2;
   std::vector<const HotFunction*> changed;
   for (const HotFunction& f : e->functions)
-    if (!f.identical) changed.push_back(&f);
+    if (!f.same_where_run()) changed.push_back(&f);
   std::string names;
   for (std::size_t i = 0; i < changed.size() && i < kShownHot; ++i)
     names += (i > 0 ? ", " : "") + code_span(changed[i]->name, true, 60);
@@ -488,7 +504,7 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
                   [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
   std::string text = fmt::format(
       "Instructions{}: counted per iteration of the benchmark's loop by Callgrind (Valgrind), a "
-      "suite's benchmarks sharing one process per core on each side ({} counts, {}{}), run at "
+      "suite's benchmarks sharing one process per core on each side ({} counted in {}{}), run at "
       "one iteration per repetition and at many, the difference divided by the difference in "
       "iterations, so what a repetition does once is not counted as an iteration. Counts are "
       "exact, so a change of ±{} or "
@@ -498,7 +514,7 @@ std::string instructions_note(const Results& results, const Analysis& analysis) 
       by_default ? " (on by default wherever Valgrind is installed; `instructions: false` in "
                    ".benchpr.yml turns them off)"
                  : "",
-      runs, format_duration(std::max(0.0, last - first)),
+      plural(counted, "benchmark", "benchmarks"), format_duration(std::max(0.0, last - first)),
       results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
       threshold_text(results.config.instruction_threshold));
   if (has_cycle_estimates(results))

@@ -27,7 +27,9 @@ std::vector<std::pair<const ElfFunction*, const ElfFunctions*>> find_named(
 CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
                               const FunctionProfile& base, const FunctionProfile& head,
                               const std::vector<const ElfFunctions*>& base_programs,
-                              const std::vector<const ElfFunctions*>& head_programs) {
+                              const std::vector<const ElfFunctions*>& head_programs,
+                              const ExecutedByFunction& base_run,
+                              const ExecutedByFunction& head_run) {
   CodeEvidence e;
   e.suite = suite;
   e.name = name;
@@ -68,6 +70,14 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
       f.identical = b.size() == hd.size();
       for (std::size_t i = 0; i < b.size() && f.identical; ++i)
         f.identical = same_code(*b[i].first, *b[i].second, *hd[i].first, *hd[i].second);
+      // Not the same code: perhaps the same where this benchmark runs it (one function of the
+      // name on each side, and its executed instructions known on both).
+      const auto run_b = base_run.find(h.name);
+      const auto run_h = head_run.find(h.name);
+      if (!f.identical && b.size() == 1 && hd.size() == 1 && run_b != base_run.end() &&
+          run_h != head_run.end())
+        f.executed_same = same_executed_code(*b[0].first, *b[0].second, run_b->second, *hd[0].first,
+                                             *hd[0].second, run_h->second);
     } else {
       // In one build only: not the same code (identical stays false).
       if (!b.empty()) {
@@ -102,11 +112,11 @@ void gather_code_evidence(Results& results,
     }
     return out;
   };
-  int identical = 0, moved = 0;
+  int identical = 0, moved = 0, executed_same = 0;
   for (const auto& [suite, name] : wanted) {
-    std::optional<FunctionProfile> base =
+    std::optional<CountedProfile> base =
         counted_profile(setup.counted, suite, Side::Base, name, progress);
-    std::optional<FunctionProfile> head =
+    std::optional<CountedProfile> head =
         counted_profile(setup.counted, suite, Side::Head, name, progress);
     CodeEvidence e;
     if (!base || !head) {
@@ -121,13 +131,15 @@ void gather_code_evidence(Results& results,
         e.name = name;
         e.missing = "no built program recorded for the suite";
       } else {
-        e = compare_hot_code(suite, name, *base, *head, bp, hp);
+        e = compare_hot_code(suite, name, base->profile, head->profile, bp, hp, base->executed,
+                             head->executed);
       }
     }
     bool all = e.missing.empty() && !e.functions.empty();
     bool any_moved = false;
     for (const HotFunction& f : e.functions) {
-      all &= f.identical;
+      all &= f.same_where_run();
+      executed_same += f.executed_same ? 1 : 0;
       any_moved |= !f.outside && f.shift() != 0;
     }
     identical += all ? 1 : 0;
@@ -137,9 +149,10 @@ void gather_code_evidence(Results& results,
     results.hot_code.push_back(std::move(e));
   }
   progress(fmt::format(
-      "compared the hot code of {} benchmark(s) whose instruction counts did not move: {} "
-      "byte-identical, {} of them at other addresses",
-      wanted.size(), identical, moved));
+      "compared the hot code of {} benchmark(s) whose instruction counts did not move: {} the "
+      "same code where they run it, {} of them at other addresses ({} changed function(s) the "
+      "same where run)",
+      wanted.size(), identical, moved, executed_same));
 }
 
 }  // namespace benchpr::runner

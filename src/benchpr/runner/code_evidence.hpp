@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,12 +22,18 @@ struct CodeEvidenceSetup {
   const SealedRuns* counted = nullptr;  // the instruction counts' sealed runs
 };
 
-// One benchmark's evidence from its two per-iteration profiles and each side's programs (by
-// path, read by `read`): pure but for `read`, so tests give it programs of their own.
+// Each function's executed instructions per iteration, by the profile's function names.
+using ExecutedByFunction = std::unordered_map<std::string, ExecutedInstructions>;
+
+// One benchmark's evidence from its two per-iteration profiles and each side's programs: pure,
+// so tests give it programs of their own. A hot function that is not the same code is compared
+// again where the benchmark runs it, from `base_run`/`head_run` (HotFunction::executed_same).
 CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
                               const FunctionProfile& base, const FunctionProfile& head,
                               const std::vector<const ElfFunctions*>& base_programs,
-                              const std::vector<const ElfFunctions*>& head_programs);
+                              const std::vector<const ElfFunctions*>& head_programs,
+                              const ExecutedByFunction& base_run = {},
+                              const ExecutedByFunction& head_run = {});
 
 // Evidence for each (suite, name) of `wanted` (core/placement.hpp, code_evidence_wanted) into
 // results.hot_code.

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -428,15 +429,19 @@ ElfFunctions read_elf_functions(const std::string& path) {
   return parse_elf_functions(image);
 }
 
-bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const ElfFunction& head,
-               const ElfFunctions& head_file) {
-  if (base.size != head.size || base.bytes.size() != base.size || head.bytes.size() != head.size)
-    return false;
-  const std::string& a = base.bytes;
-  const std::string& b = head.bytes;
-  ObjectVerdicts objects;
+namespace {
+
+// Whether `n` bytes of base's code from `at_a` and of head's from `at_b` are the same
+// instructions: the same bytes, except a rel32 whose two targets are the same thing (see
+// same_code).
+bool same_range(const ElfFunction& base, const ElfFunctions& base_file, std::size_t at_a,
+                const ElfFunction& head, const ElfFunctions& head_file, std::size_t at_b,
+                std::size_t n, ObjectVerdicts& objects) {
+  const std::string a = base.bytes.substr(at_a, n);
+  const std::string b = head.bytes.substr(at_b, n);
+  if (a.size() != n || b.size() != n) return false;
   std::size_t i = 0;
-  while (i < a.size()) {
+  while (i < n) {
     if (a[i] == b[i]) {
       ++i;
       continue;
@@ -445,7 +450,7 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
     // a RIP-relative operand's (the byte before is the same opcode or ModRM on both sides).
     bool explained = false;
     for (std::size_t q = i >= 3 ? i - 3 : 1; q <= i && !explained; ++q) {
-      if (q == 0 || q + 4 > a.size() || a[q - 1] != b[q - 1]) continue;
+      if (q == 0 || q + 4 > n || a[q - 1] != b[q - 1]) continue;
       const auto op = static_cast<unsigned char>(a[q - 1]);
       const bool branch = op == 0xE8 || op == 0xE9;
       const bool rip = (op & 0xC7) == 0x05 && q >= 2;
@@ -457,15 +462,143 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
       // A branch ends at its rel32; a RIP-relative operand's instruction may carry an
       // immediate after it, and the displacement counts from the instruction's end.
       const std::size_t end = q + 4 + (branch ? 0 : immediate_after(a, q - 1));
-      if (end > a.size()) continue;
-      const std::uint64_t ta = base.address + end + static_cast<std::int64_t>(rel32(a, q));
-      const std::uint64_t tb = head.address + end + static_cast<std::int64_t>(rel32(b, q));
+      if (end > n) continue;
+      const std::uint64_t ta = base.address + at_a + end + static_cast<std::int64_t>(rel32(a, q));
+      const std::uint64_t tb = head.address + at_b + end + static_cast<std::int64_t>(rel32(b, q));
       if (same_referent(base, base_file, ta, head, head_file, tb, objects)) {
         explained = true;
         i = q + 4;
       }
     }
     if (!explained) return false;
+  }
+  return true;
+}
+
+// A jump or a return at `at`: its length, and where its displacement is (rel_size 0: none).
+struct Transfer {
+  std::size_t length = 0;
+  std::size_t rel_at = 0;  // from the instruction's start
+  int rel_size = 0;
+};
+
+std::optional<Transfer> transfer_at(const std::string& code, std::size_t at) {
+  const auto byte = [&](std::size_t i) -> int {
+    return i < code.size() ? static_cast<unsigned char>(code[i]) : -1;
+  };
+  std::size_t p = at;
+  // Branch hints (2E, 3E) and BND (F2) may stand before a jump.
+  while (p < at + 2 && (byte(p) == 0x2E || byte(p) == 0x3E || byte(p) == 0xF2)) ++p;
+  const int c = byte(p);
+  const std::size_t prefix = p - at;
+  if (c == 0xC3) return Transfer{prefix + 1, 0, 0};
+  if (c == 0xF3 && byte(p + 1) == 0xC3) return Transfer{prefix + 2, 0, 0};
+  if (c == 0xEB || (c >= 0x70 && c <= 0x7F)) return Transfer{prefix + 2, prefix + 1, 1};
+  if (c == 0xE9) return Transfer{prefix + 5, prefix + 1, 4};
+  if (c == 0x0F && (byte(p + 1) & 0xF0) == 0x80) return Transfer{prefix + 6, prefix + 2, 4};
+  return std::nullopt;
+}
+
+// A no-op at `at` (90, 66 90, or 0F 1F /0 behind 66 and 2E prefixes): the padding that aligns
+// a loop, whose length follows where the code sits, not what it does.
+bool nop_at(const std::string& code, std::size_t at) {
+  std::size_t p = at;
+  while (p < code.size() && p < at + 8 && (code[p] == '\x66' || code[p] == '\x2e')) ++p;
+  if (p < code.size() && code[p] == '\x90') return true;
+  return p + 1 < code.size() && code[p] == '\x0f' && code[p + 1] == '\x1f';
+}
+
+// Offsets into the function and executions per iteration, in address order; false when an
+// address lies outside the function.
+bool executed_offsets(const ElfFunction& f, const ExecutedInstructions& run,
+                      std::vector<std::uint64_t>& offsets, std::vector<double>& counts) {
+  for (const auto& [address, n] : run) {
+    if (address < f.address || address - f.address >= f.size) return false;
+    offsets.push_back(address - f.address);
+    counts.push_back(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const ElfFunction& head,
+               const ElfFunctions& head_file) {
+  if (base.size != head.size || base.bytes.size() != base.size || head.bytes.size() != head.size)
+    return false;
+  ObjectVerdicts objects;
+  return same_range(base, base_file, 0, head, head_file, 0, base.bytes.size(), objects);
+}
+
+bool same_executed_code(const ElfFunction& base, const ElfFunctions& base_file,
+                        const ExecutedInstructions& base_run, const ElfFunction& head,
+                        const ElfFunctions& head_file, const ExecutedInstructions& head_run) {
+  if (base_run.empty() || base_run.size() != head_run.size() || base.bytes.size() != base.size ||
+      head.bytes.size() != head.size)
+    return false;
+  std::vector<std::uint64_t> ob, oh;
+  std::vector<double> cb, ch;
+  if (!executed_offsets(base, base_run, ob, cb) || !executed_offsets(head, head_run, oh, ch))
+    return false;
+  const std::size_t n = ob.size();
+  // Each instruction run as often per iteration on both sides (exact counts: equal but for the
+  // rounding of the two runs' difference).
+  for (std::size_t k = 0; k < n; ++k)
+    if (std::fabs(cb[k] - ch[k]) > 1e-6 + 1e-3 * std::max(cb[k], ch[k])) return false;
+  std::map<std::uint64_t, std::size_t> index_b, index_h;
+  for (std::size_t k = 0; k < n; ++k) {
+    index_b[ob[k]] = k;
+    index_h[oh[k]] = k;
+  }
+  ObjectVerdicts objects;
+  const std::string& a = base.bytes;
+  const std::string& b = head.bytes;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t gap_b = (k + 1 < n ? ob[k + 1] : base.size) - ob[k];
+    const std::uint64_t gap_h = (k + 1 < n ? oh[k + 1] : head.size) - oh[k];
+    // Alignment padding run on both sides, of whatever length: it does nothing.
+    if (nop_at(a, ob[k]) && nop_at(b, oh[k])) continue;
+    const std::optional<Transfer> tb = transfer_at(a, ob[k]);
+    const std::optional<Transfer> th = transfer_at(b, oh[k]);
+    if (!tb && !th) {
+      // It falls through: the next instruction it runs follows it at once, on both sides.
+      if (gap_b != gap_h) return false;
+      if (!same_range(base, base_file, ob[k], head, head_file, oh[k], gap_b, objects)) return false;
+      continue;
+    }
+    if (!tb || !th || tb->length != th->length || tb->rel_at != th->rel_at ||
+        tb->rel_size != th->rel_size || tb->length > gap_b || tb->length > gap_h)
+      return false;
+    const std::size_t opcode = tb->rel_size == 0 ? tb->length : tb->rel_at;
+    if (a.compare(ob[k], opcode, b, oh[k], opcode) != 0) return false;
+    // Whether it falls through to the next instruction it runs: the same on both sides.
+    if ((gap_b == tb->length) != (gap_h == th->length)) return false;
+    if (tb->rel_size == 0) continue;  // a return
+    const auto rel = [&](const std::string& code, std::uint64_t at) -> std::int64_t {
+      if (tb->rel_size == 1) return static_cast<std::int8_t>(code[at + tb->rel_at]);
+      return rel32(code, at + tb->rel_at);
+    };
+    const std::int64_t to_b = static_cast<std::int64_t>(ob[k] + tb->length) + rel(a, ob[k]);
+    const std::int64_t to_h = static_cast<std::int64_t>(oh[k] + th->length) + rel(b, oh[k]);
+    const bool in_b = to_b >= 0 && static_cast<std::uint64_t>(to_b) < base.size;
+    const bool in_h = to_h >= 0 && static_cast<std::uint64_t>(to_h) < head.size;
+    if (in_b != in_h) return false;
+    if (!in_b) {  // a tail call: the same function or import
+      if (!same_referent(base, base_file, base.address + static_cast<std::uint64_t>(to_b), head,
+                         head_file, head.address + static_cast<std::uint64_t>(to_h), objects))
+        return false;
+      continue;
+    }
+    // Inside the function: to the same executed instruction on both sides, or, on both, to
+    // code this benchmark never runs (a branch it never takes, whose fall-through it runs).
+    const auto at_b = index_b.find(static_cast<std::uint64_t>(to_b));
+    const auto at_h = index_h.find(static_cast<std::uint64_t>(to_h));
+    if ((at_b == index_b.end()) != (at_h == index_h.end())) return false;
+    if (at_b != index_b.end()) {
+      if (at_b->second != at_h->second) return false;
+    } else if (gap_b != tb->length || gap_h != th->length) {
+      return false;  // never taken, so it must fall through to the next instruction it runs
+    }
   }
   return true;
 }

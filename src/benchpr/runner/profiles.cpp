@@ -40,8 +40,10 @@ const SuiteConfig* google_benchmark_suite(const Config& c, const std::string& se
 
 struct SideProfile {
   std::optional<FunctionProfile> profile;  // per iteration
-  double cpu_seconds = 0;                  // Callgrind's run, user and system
-  double wall_seconds = 0;                 // Callgrind's run
+  // Each function's executed instructions per iteration (address -> Ir), where run at all.
+  std::unordered_map<std::string, ExecutedInstructions> executed;
+  double cpu_seconds = 0;   // Callgrind's run, user and system
+  double wall_seconds = 0;  // Callgrind's run
   std::string failure;
   bool interrupted = false;
   bool stopped_at_deadline = false;  // killed when the time budget ran out, not by its timeout
@@ -62,6 +64,7 @@ SideProfile side_profile(const CountedRunFiles& files) {
     return out;
   }
   FunctionProfile sum;
+  std::unordered_map<std::string, ExecutedInstructions> executed;
   const auto add = [&](const std::vector<std::string>& texts, const std::vector<double>& weights,
                        const char* process) {
     for (std::size_t i = 0; i < texts.size() && i < weights.size(); ++i) {
@@ -73,6 +76,10 @@ SideProfile side_profile(const CountedRunFiles& files) {
         return false;
       }
       add_profile(sum, scaled_profile(r.profile, weights[i]));
+      for (const auto& [function, run] : r.executed) {
+        ExecutedInstructions& into = executed[function];
+        for (const auto& [address, n] : run) into[address] += weights[i] * n;
+      }
     }
     return true;
   };
@@ -86,6 +93,12 @@ SideProfile side_profile(const CountedRunFiles& files) {
   for (ProfiledCall& c : sum.calls) c.inclusive = std::max(0.0, c.inclusive);
   sum.total = std::max(0.0, sum.total);
   out.profile = std::move(sum);
+  // What a repetition runs once (set-up) takes itself out of the difference: an instruction
+  // is executed per iteration where what is left is more than rounding.
+  for (auto& [function, run] : executed) {
+    std::erase_if(run, [](const auto& entry) { return !(entry.second > 1e-6); });
+    if (!run.empty()) out.executed.emplace(function, std::move(run));
+  }
   return out;
 }
 
@@ -171,12 +184,12 @@ double wall_seconds() {
 
 }  // namespace
 
-std::optional<FunctionProfile> counted_profile(
+std::optional<CountedProfile> counted_profile(
     const SealedRuns* counted, const std::string& suite, Side side, const std::string& name,
     const std::function<void(const std::string&)>& progress) {
   std::optional<SideProfile> p = counted_run(counted, suite, side, name, progress);
-  if (!p) return std::nullopt;
-  return std::move(p->profile);
+  if (!p || !p->profile) return std::nullopt;
+  return CountedProfile{std::move(*p->profile), std::move(p->executed)};
 }
 
 std::vector<ProfileRequest> profile_requests(const Results& results, const Analysis& analysis,

@@ -9,9 +9,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "benchpr/core/model.hpp"
 #include "benchpr/exec/process.hpp"
+#include "benchpr/runner/elf_symbols.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 
 namespace benchpr::runner {
@@ -44,9 +46,17 @@ struct ProfileRequest {
 std::vector<ProfileRequest> profile_requests(const Results& results, const Analysis& analysis,
                                              const std::string& why);
 
-// The per-iteration function profile of `name` on `side` from the instruction counts' sealed
-// Callgrind run (suite: the time suite's name), when every file is as it was when counted.
-std::optional<FunctionProfile> counted_profile(
+// A counted run read per iteration: the function profile, and each function's executed
+// instructions (by the profile's function names; empty when the run has no instruction
+// positions).
+struct CountedProfile {
+  FunctionProfile profile;
+  std::unordered_map<std::string, ExecutedInstructions> executed;
+};
+
+// The per-iteration profile of `name` on `side` from the instruction counts' sealed Callgrind
+// run (suite: the time suite's name), when every file is as it was when counted.
+std::optional<CountedProfile> counted_profile(
     const SealedRuns* counted, const std::string& suite, Side side, const std::string& name,
     const std::function<void(const std::string&)>& progress);
 

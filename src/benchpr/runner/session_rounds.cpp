@@ -339,14 +339,16 @@ void Session::run_adaptive(Results& results) {
     const double spent = now_seconds() - started_;
     const std::string line = fmt::format(
         "look {} after {} rounds (α {:.2g}%, unchanged at {} CI; information {:.0f}%): {} "
-        "decided, {} still open{}; spent {} of {} (builds {}, rounds {}, looks {}): {}",
+        "decided, {} still open{}; spent {} of {} (builds {}, instruction counts {}, rounds {}, "
+        "looks {}): {}",
         k + 1, r.rounds, 100 * look.alpha, format_level(1 - 2 * look.equivalence_alpha),
         100 * look.information, r.decided_per_look.empty() ? 0 : r.decided_per_look.back(), still,
         step.unsettled > 0
             ? fmt::format(" ({} of them cannot settle in the rounds left)", step.unsettled)
             : "",
         format_duration(spent), format_duration(budget), format_duration(build_seconds(results)),
-        format_duration(rounds_seconds_), format_duration(looks_seconds_), step.outcome);
+        format_duration(counting_seconds(results)), format_duration(rounds_seconds_),
+        format_duration(looks_seconds_), step.outcome);
     progress_(line);
     if (step.stop) {
       results.complete = true;
