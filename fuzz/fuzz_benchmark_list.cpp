@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 
 #include "benchpr/config/config_parser.hpp"
 #include "benchpr/core/valid_utf8.hpp"
-#include "benchpr/github/slash_command.hpp"
+#include "benchpr/github/benchmark_comment.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -3,10 +3,15 @@
 // .benchpr.yml is committed (zero-config: Release build, benchmark executables discovered).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "benchpr/app/embedded_workflow_templates.hpp"
 #include "benchpr/app/workflow_template.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/contains.hpp"
@@ -15,6 +20,12 @@
 
 namespace benchpr::testing {
 namespace {
+
+// yamllint's defaults, with GitHub's `on:` key allowed and lines up to 100 characters (as
+// github_yaml_test.cpp lints the repository's own workflows).
+const char* const kYamllintConfig =
+    "{extends: default, rules: {line-length: {max: 100}, document-start: disable, "
+    "truthy: {check-keys: false}}}";
 
 void write_cmake_project(TempRepo& repo, const std::string& work) {
   repo.write("CMakeLists.txt",
@@ -47,10 +58,9 @@ TEST(Init, WritesAConfigAndAWorkflowThatPassYamllintAndRefusesToOverwrite) {
   EXPECT_TRUE(contains(workflow, "statuses: write"));
   EXPECT_TRUE(contains(workflow, "fetch-depth: 0"));
   if (run_command("yamllint --version").exit_code == 0) {
-    const CommandResult lint = run_command(
-        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
-        "disable, truthy: {check-keys: false}}}' " +
-        shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
+    const CommandResult lint =
+        run_command("yamllint -s -d " + shell_quote(kYamllintConfig) + " " +
+                    shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
     EXPECT_EQ(lint.exit_code, 0) << lint.output;
   }
 
@@ -82,10 +92,9 @@ TEST(Init, WritesAShardedMatrixWorkflowThatPassesYamllint) {
             workflow.find("pull-requests: write", merge_job));
   EXPECT_EQ(workflow.find("actions/checkout", merge_job), std::string::npos);
   if (run_command("yamllint --version").exit_code == 0) {
-    const CommandResult lint = run_command(
-        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
-        "disable, truthy: {check-keys: false}}}' " +
-        shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
+    const CommandResult lint =
+        run_command("yamllint -s -d " + shell_quote(kYamllintConfig) + " " +
+                    shell_quote(repo.path() + "/.github/workflows/benchpr.yml"));
     EXPECT_EQ(lint.exit_code, 0) << lint.output;
   }
   const BenchprRun one =
@@ -118,10 +127,8 @@ TEST(Init, WritesTheForkSafePairAndTheCommandWorkflowThatPassYamllint) {
       << command;
   EXPECT_TRUE(contains(r.out, "wrote " + dir + "benchpr-command.yml")) << r.out;
   if (run_command("yamllint --version").exit_code == 0) {
-    const CommandResult lint = run_command(
-        "yamllint -s -d '{extends: default, rules: {line-length: {max: 100}, document-start: "
-        "disable, truthy: {check-keys: false}}}' " +
-        shell_quote(dir));
+    const CommandResult lint =
+        run_command("yamllint -s -d " + shell_quote(kYamllintConfig) + " " + shell_quote(dir));
     EXPECT_EQ(lint.exit_code, 0) << lint.output;
   }
   // Nothing is overwritten without --force, and a refusal writes nothing.
@@ -179,6 +186,56 @@ TEST(Init, NamesTheRepositorysDefaultBranch) {
   EXPECT_FALSE(contains(r.out, "--base HEAD~1")) << r.out;
   EXPECT_TRUE(contains(r.out, "commit the files to master")) << r.out;
   EXPECT_FALSE(contains(r.out, "--base main")) << r.out;
+}
+
+// The workflow templates (templates/workflows/*.yml) hold placeholders and fragments, so they are
+// linted as `benchpr init` writes them: every choice of workflows (alone, sharded, fork-safe,
+// both, each with and without /benchmark), and Dependabot's file. Every template is part of
+// what is linted: each of its lines without a placeholder is in some written file.
+TEST(InitWorkflowTemplates, EveryWorkflowInitWritesPassesYamllint) {
+  if (run_command("yamllint --version").exit_code != 0) GTEST_SKIP() << "yamllint not installed";
+  std::vector<std::string> written;
+  std::string command = "yamllint -s -f parsable -d " + shell_quote(kYamllintConfig);
+  std::vector<TempRepo> repos(8);
+  int choice = 0;
+  for (const char* shards : {"", "3"}) {
+    for (const bool fork_safe : {false, true}) {
+      for (const bool slash : {false, true}) {
+        TempRepo& repo = repos[choice++];
+        write_cmake_project(repo, spin(100));
+        std::vector<std::string> args = {"init", "-C", repo.path()};
+        if (*shards) args.insert(args.end(), {"--shards", shards});
+        if (fork_safe) args.push_back("--fork-safe");
+        if (slash) args.push_back("--command");
+        const BenchprRun r = run_benchpr(BENCHPR_BINARY, args);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        for (const auto& entry :
+             std::filesystem::recursive_directory_iterator(repo.path() + "/.github")) {
+          if (!entry.is_regular_file()) continue;
+          written.push_back(read_file(entry.path().string()));
+          command += " " + shell_quote(entry.path().string());
+        }
+      }
+    }
+  }
+  // benchpr.yml, dependabot.yml, and where written benchpr-publish.yml, benchpr-command.yml and
+  // benchpr-cache.yml.
+  EXPECT_EQ(written.size(), 8u * 2 + 4 + 4 + 6);
+  const CommandResult lint = run_command(command);
+  EXPECT_EQ(lint.exit_code, 0) << lint.output;
+
+  ASSERT_FALSE(app::embedded_workflow_templates().empty());
+  for (const auto& [name, text] : app::embedded_workflow_templates()) {
+    std::istringstream lines{std::string(text)};
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find('@') != std::string::npos) continue;
+      const bool found = std::any_of(written.begin(), written.end(), [&](const std::string& w) {
+        return w.find(line + "\n") != std::string::npos;
+      });
+      EXPECT_TRUE(found) << "templates/workflows/" << name << ".yml: `" << line
+                         << "` is in no workflow init writes";
+    }
+  }
 }
 
 TEST(Init, FindsGoogleBenchmarkInACMakeModule) {

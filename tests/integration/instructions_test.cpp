@@ -283,7 +283,9 @@ TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
   // At most one process per core; below six cores, fewer processes than benchmarks.
   const int cores = doc["machine"]["cores"].get<int>();
   EXPECT_LE(processes, std::max(1, cores)) << r.err;
-  if (cores < 6) EXPECT_LT(processes, 6) << r.err;
+  if (cores < 6) {
+    EXPECT_LT(processes, 6) << r.err;
+  }
   int counted_starts = 0;
   std::istringstream lines(read_file(starts_file));
   for (std::string line; std::getline(lines, line);)

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/json_scan.hpp"
+#include "benchpr/core/json_pull_scanner.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/results_json_schema.hpp"
 

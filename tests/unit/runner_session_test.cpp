@@ -18,8 +18,8 @@
 
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/schedule.hpp"
-#include "benchpr/runner/benchmark_filter.hpp"
-#include "benchpr/runner/suite_command.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
+#include "benchpr/runner/suite_command_line.hpp"
 #include "support/fake_clock.hpp"
 #include "support/session_results.hpp"
 #include "support/temp_dir.hpp"

@@ -13,10 +13,10 @@
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/config_loader.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/app/measuring_session_setup.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
-#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/schedule.hpp"
 #include "benchpr/core/time_plan.hpp"
@@ -150,7 +150,7 @@ int run_executables(const RunOptions& options) {
       "comparing base {} with PR {}, {} rounds + {} warm-up, work directory {}", options.base_exe,
       options.head_exe, config.rounds, config.warmup_rounds, ws.root));
 
-  const runner::SessionSetup setup = common_session_setup(ws, options, config);
+  const runner::SessionSetup setup = measuring_session_setup(ws, options, config);
   exec::PosixProcessRunner processes;
   progress.begin_group("benchpr: measure");
   runner::Session session(processes, setup,

@@ -18,12 +18,12 @@
 #include "benchpr/app/executables_comparison.hpp"
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/github_access.hpp"
+#include "benchpr/app/measuring_session_setup.hpp"
 #include "benchpr/app/pending_status.hpp"
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/resume.hpp"
-#include "benchpr/app/session_setup.hpp"
 #include "benchpr/app/shard_work.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json.hpp"
@@ -179,12 +179,13 @@ void resolve_instruction_counting(exec::ProcessRunner& processes, Config& config
 
 // Where the session works and what it may decide by itself: the rounds' budget, the suites of
 // a project without .benchpr.yml (found after the base is built), this shard's benchmarks.
-runner::SessionSetup session_setup(const RunOptions& options, const Config& config,
-                                   const runner::Workspace& ws, bool zero_config,
-                                   const std::optional<ShardSpec>& shard,
-                                   const std::optional<Results>& balance,
-                                   exec::ProcessRunner& processes, const Progress& progress) {
-  runner::SessionSetup setup = common_session_setup(ws, options, config);
+runner::SessionSetup revision_session_setup(const RunOptions& options, const Config& config,
+                                            const runner::Workspace& ws, bool zero_config,
+                                            const std::optional<ShardSpec>& shard,
+                                            const std::optional<Results>& balance,
+                                            exec::ProcessRunner& processes,
+                                            const Progress& progress) {
+  runner::SessionSetup setup = measuring_session_setup(ws, options, config);
   setup.skip_build = options.skip_build;
   setup.resume = !options.resume.empty();
   setup.why = options.why;
@@ -482,8 +483,8 @@ int run_command(const RunOptions& given) {
     record_worktree_commit(ws.head_commit_file, results.head.sha);
   }
 
-  runner::SessionSetup setup =
-      session_setup(options, results.config, ws, zero_config, shard, balance, processes, progress);
+  runner::SessionSetup setup = revision_session_setup(options, results.config, ws, zero_config,
+                                                      shard, balance, processes, progress);
   setup.changed_paths = changed_paths_or_none(repo, results);
   // Everything is checked by now: from here on a failure becomes data, and a final status.
   if (options.status && results.pull_request && !options.dry_run && !shard &&

@@ -9,7 +9,7 @@
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
-#include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {

@@ -12,9 +12,9 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/error.hpp"
 #include "benchpr/github/actions_files.hpp"
+#include "benchpr/github/benchmark_comment.hpp"
 #include "benchpr/github/collaborator_permission.hpp"
 #include "benchpr/github/event_payload.hpp"
-#include "benchpr/github/slash_command.hpp"
 #include "benchpr/github/workflow_commands.hpp"
 
 namespace benchpr::app {

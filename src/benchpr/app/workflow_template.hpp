@@ -1,6 +1,7 @@
 // The GitHub workflows `benchpr init` writes: benchpr on every pull request of the repository,
 // through benchpr's composite action (action.yml at the root of benchpr's repository), and the
-// optional fork-safe pair and `/benchmark` workflow.
+// optional fork-safe pair and `/benchmark` workflow. Their text is templates/workflows/*.yml,
+// compiled into the binary; the functions below fill in the action references and the shards.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // The lexical pieces of JSON (RFC 8259) that both of benchpr's scanners need: the grammar of a
-// number and of an escape in a string. core/json_scan (the results file, pulled value by value)
-// and formats/json_scan (benchmark output, pushed as SAX events) differ in how they are driven
-// and in what an error does; what is valid JSON is decided here, once.
+// number and of an escape in a string. core/json_pull_scanner (the results file, pulled value by
+// value) and formats/json_fast_path (benchmark output, pushed as SAX events) differ in how they
+// are driven and in what an error does; what is valid JSON is decided here, once.
 #pragma once
 
 #include <string>

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/json_scan.hpp"
+#include "benchpr/core/json_pull_scanner.hpp"
 #include "benchpr/core/results_json.hpp"
 #include "benchpr/core/results_json_reader.hpp"
 #include "benchpr/core/results_json_schema.hpp"

@@ -11,7 +11,7 @@
 #include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/formats/json_events.hpp"
-#include "benchpr/formats/json_scan.hpp"
+#include "benchpr/formats/json_fast_path.hpp"
 
 namespace benchpr::formats {
 

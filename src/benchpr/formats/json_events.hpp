@@ -16,7 +16,7 @@ struct JsonEvents : nlohmann::json_sax<nlohmann::json> {
   bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) override {
     return false;
   }
-  // Forget every event so far: the document is streamed again from its start (see json_scan).
+  // Forget every event so far: the document is streamed again from its start (see json_fast_path).
   virtual void restart() = 0;
 };
 

@@ -10,7 +10,7 @@
 #include "benchpr/core/text.hpp"
 #include "benchpr/core/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
-#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 
 namespace benchpr::runner {
 

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "benchpr/runner/benchmark_filter.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 
 namespace benchpr::runner {
 

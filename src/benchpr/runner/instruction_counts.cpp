@@ -23,7 +23,7 @@
 #include "benchpr/runner/callgrind_groups.hpp"
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_digest.hpp"
-#include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::runner {

@@ -20,8 +20,8 @@
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/callgrind_profile.hpp"
 #include "benchpr/runner/callgrind.hpp"
+#include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
-#include "benchpr/runner/name_filter.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::runner {

@@ -21,7 +21,7 @@
 #include "benchpr/runner/file_system.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/series_index.hpp"
-#include "benchpr/runner/suite_command.hpp"
+#include "benchpr/runner/suite_command_line.hpp"
 #include "benchpr/runner/suite_files.hpp"
 #include "benchpr/runner/suite_health.hpp"
 

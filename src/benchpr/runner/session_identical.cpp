@@ -8,7 +8,7 @@
 #include "benchpr/core/identical_programs.hpp"
 #include "benchpr/core/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
-#include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/suite_files.hpp"
 

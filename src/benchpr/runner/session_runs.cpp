@@ -10,14 +10,14 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/formats/format.hpp"
-#include "benchpr/runner/benchmark_filter.hpp"
-#include "benchpr/runner/command_suite.hpp"
+#include "benchpr/runner/command_measurement.hpp"
 #include "benchpr/runner/cpu_load.hpp"
 #include "benchpr/runner/crash_probe.hpp"
-#include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/filter_match.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
-#include "benchpr/runner/suite_command.hpp"
+#include "benchpr/runner/suite_command_line.hpp"
 
 namespace benchpr::runner {
 

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/exec/process.hpp"
-#include "benchpr/runner/command_suite.hpp"
+#include "benchpr/runner/command_measurement.hpp"
 
 namespace benchpr::runner {
 namespace {

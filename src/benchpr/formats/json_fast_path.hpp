@@ -4,7 +4,7 @@
 // including the entries' extraction) and gives up at the first thing it cannot vouch for. Whoever
 // calls it starts over with nlohmann's parser then, which decides and words the error: the
 // scanner never needs to. The grammar of numbers and escapes is core/json_lex's, which the
-// results file's scanner (core/json_scan, pulled value by value) shares.
+// results file's scanner (core/json_pull_scanner, pulled value by value) shares.
 #pragma once
 
 #include <string_view>

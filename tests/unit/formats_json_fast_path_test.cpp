@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "benchpr/formats/format.hpp"
-#include "benchpr/formats/json_scan.hpp"
+#include "benchpr/formats/json_fast_path.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::formats::detail {
@@ -57,7 +57,7 @@ std::optional<std::vector<std::string>> scanned_events(std::string_view text) {
   return r.events;
 }
 
-TEST(JsonScan, GivesNlohmannsEventsForValidDocuments) {
+TEST(JsonFastPath, GivesNlohmannsEventsForValidDocuments) {
   const std::vector<std::string> valid = {
       R"({})",
       R"([])",
@@ -81,7 +81,7 @@ TEST(JsonScan, GivesNlohmannsEventsForValidDocuments) {
   }
 }
 
-TEST(JsonScan, RefusesEverythingNlohmannRefuses) {
+TEST(JsonFastPath, RefusesEverythingNlohmannRefuses) {
   const std::vector<std::string> invalid = {
       "",
       " ",
@@ -121,7 +121,7 @@ TEST(JsonScan, RefusesEverythingNlohmannRefuses) {
   }
 }
 
-TEST(JsonScan, LeavesToNlohmannWhatItDoesNotVouchFor) {
+TEST(JsonFastPath, LeavesToNlohmannWhatItDoesNotVouchFor) {
   // Valid for nlohmann, refused by the scanner: the caller re-reads these with nlohmann.
   const std::string bom = "\xEF\xBB\xBF[1]";
   EXPECT_TRUE(nlohmann_events(bom));
@@ -137,7 +137,7 @@ TEST(JsonScan, LeavesToNlohmannWhatItDoesNotVouchFor) {
   EXPECT_TRUE(scanned_events(limit));
 }
 
-TEST(JsonScan, RealCapturesGiveTheSameEvents) {
+TEST(JsonFastPath, RealCapturesGiveTheSameEvents) {
   for (const char* name : {"repetitions.json", "aggregates_only.json", "random_interleaving.json",
                            "single_run.json"}) {
     const std::string text =

@@ -13,7 +13,7 @@ namespace benchpr::app {
 // The workspace's directories; the results rewritten in the workspace and at --output; without
 // a budget of the configuration's own (which makes the rounds adaptive) the default budget,
 // which still sizes the comparison to fit a CI job; fixed rounds with --rounds.
-runner::SessionSetup common_session_setup(const runner::Workspace& ws, const RunOptions& options,
-                                          const Config& config);
+runner::SessionSetup measuring_session_setup(const runner::Workspace& ws, const RunOptions& options,
+                                             const Config& config);
 
 }  // namespace benchpr::app

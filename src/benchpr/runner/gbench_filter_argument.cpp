@@ -1,4 +1,4 @@
-#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 
 #include <string_view>
 

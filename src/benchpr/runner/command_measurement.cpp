@@ -1,4 +1,4 @@
-#include "benchpr/runner/command_suite.hpp"
+#include "benchpr/runner/command_measurement.hpp"
 
 #include <algorithm>
 #include <vector>

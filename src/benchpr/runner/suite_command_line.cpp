@@ -1,11 +1,11 @@
-#include "benchpr/runner/suite_command.hpp"
+#include "benchpr/runner/suite_command_line.hpp"
 
 #include <cctype>
 
 #include <fmt/format.h>
 
 #include "benchpr/core/text.hpp"
-#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 
 namespace benchpr::runner {
 

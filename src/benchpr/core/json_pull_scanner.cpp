@@ -1,4 +1,4 @@
-#include "benchpr/core/json_scan.hpp"
+#include "benchpr/core/json_pull_scanner.hpp"
 
 #include <algorithm>
 #include <charconv>

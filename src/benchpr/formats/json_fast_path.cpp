@@ -1,6 +1,6 @@
-// See json_scan.hpp. Recursive descent over a bounded depth; every deviation from the grammar
+// See json_fast_path.hpp. Recursive descent over a bounded depth; every deviation from the grammar
 // returns false rather than an error, because nlohmann's parser re-reads the input then.
-#include "benchpr/formats/json_scan.hpp"
+#include "benchpr/formats/json_fast_path.hpp"
 
 #include <charconv>
 #include <cmath>

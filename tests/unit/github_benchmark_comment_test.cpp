@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "benchpr/github/slash_command.hpp"
+#include "benchpr/github/benchmark_comment.hpp"
 
 namespace benchpr::github {
 namespace {

@@ -1,4 +1,4 @@
-#include "benchpr/runner/name_filter.hpp"
+#include "benchpr/runner/filter_match.hpp"
 
 namespace benchpr::runner {
 

@@ -1,6 +1,6 @@
 // Filters of Google Benchmark runs: a selection of thousands of names must still start, which
 // the kernel decides (an argument of 128 KiB or more is refused).
-#include "benchpr/runner/benchmark_filter.hpp"
+#include "benchpr/runner/gbench_filter_argument.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "benchpr/app/session_setup.hpp"
+#include "benchpr/app/measuring_session_setup.hpp"
 
 #include "benchpr/core/time_plan.hpp"
 
 namespace benchpr::app {
 
-runner::SessionSetup common_session_setup(const runner::Workspace& ws, const RunOptions& options,
-                                          const Config& config) {
+runner::SessionSetup measuring_session_setup(const runner::Workspace& ws, const RunOptions& options,
+                                             const Config& config) {
   runner::SessionSetup setup;
   setup.base_dir = ws.base_dir;
   setup.head_dir = ws.head_dir;

@@ -1,4 +1,4 @@
-#include "benchpr/github/slash_command.hpp"
+#include "benchpr/github/benchmark_comment.hpp"
 
 #include <algorithm>
 #include <cctype>
