@@ -1,7 +1,8 @@
 // Every closed set benchpr names in files, configuration and command lines, with the one
 // NameTable that parses and prints it: each name reads back as the value that prints it, and any
 // other text is refused. A new closed set is added to the list below with its table. (An app
-// test, so that it sees the command line's sets beside core's.)
+// test, so that it sees the command line's sets beside core's; core_closed_sets_test.cpp checks
+// what core's sets mean beyond their names.)
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -52,7 +53,7 @@ void expect_closed_set(std::string_view set, const NameTable<Value, N>& table) {
     EXPECT_FALSE(table.parse(unknown).has_value()) << unknown;
 }
 
-TEST(ClosedSets, EveryNameRoundTripsAndUnknownNamesAreRefused) {
+TEST(AllClosedSets, EveryNameRoundTripsAndUnknownNamesAreRefused) {
   // core/model.hpp
   expect_closed_set("Side", kSides);
   expect_closed_set("Better", kBetters);
@@ -92,7 +93,7 @@ void expect_uses_table(std::string_view set, const NameTable<Value, N>& table, P
   EXPECT_FALSE(parse("no-such-name").has_value());
 }
 
-TEST(ClosedSets, ToStringAndFromStringAreTheTables) {
+TEST(AllClosedSets, ToStringAndFromStringAreTheTables) {
   expect_uses_table(
       "Side", kSides, [](Side v) { return to_string(v); }, side_from_string);
   expect_uses_table(
@@ -121,7 +122,7 @@ TEST(ClosedSets, ToStringAndFromStringAreTheTables) {
 }
 
 // The command line's sets list their names in the order the usage errors give them.
-TEST(ClosedSets, CommandLineNamesInTheirMessagesOrder) {
+TEST(AllClosedSets, CommandLineNamesInTheirMessagesOrder) {
   using Names = std::vector<std::string>;
   EXPECT_EQ(app::kStdoutFormats.names(), (Names{"auto", "markdown", "text"}));
   EXPECT_EQ(app::kColorModes.names(), (Names{"auto", "always", "never"}));

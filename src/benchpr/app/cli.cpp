@@ -24,7 +24,7 @@ namespace benchpr::app {
 namespace {
 
 // The text CLI11 reads for each closed-set option, parsed into the options by its table once the
-// command line is read (parse_choices). Each starts as the name of the options' default.
+// command line is read (parse_choice). Each starts as the name of the options' default.
 struct ChoiceTexts {
   std::string format;
   std::string color;
