@@ -162,7 +162,7 @@ TEST_F(ComparisonTest, AFailedFetchIsAGitErrorNamingTheUrlAndGitsWords) {
 
 TEST_F(ComparisonTest, AMergeRefThatCannotBeFetchedSuggestsTheMergeBase) {
   git.remotes[kCloneUrl].problem = "fatal: couldn't find remote ref refs/pull/7/merge";
-  options.compare = "merge";
+  options.compare = CompareMode::Merge;
   const std::string message = error_of<git::GitError>([&] { pull_request(); });
   EXPECT_NE(message.find("try --compare merge-base"), std::string::npos) << message;
 }

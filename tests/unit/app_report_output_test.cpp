@@ -61,14 +61,14 @@ TEST(AppReportOutput, KnownEffectsSessionAsksNotToMerge) {
 // neutral "mixed".
 TEST(AppReportOutput, TheWordsAndTheExitCodeGiveOneVerdict) {
   ComparisonEnd end;
-  end.fail_on = "regression";
+  end.fail_on = FailOn::Regression;
   Analysis seen;
   end.post = [&seen](const Report& report) {
     seen = report.analysis;
     return PostOutcome{};
   };
   ReportTargets targets;
-  targets.format = "markdown";
+  targets.format = StdoutFormat::Markdown;
   const Ended e = end_locally(known_effects_session(), end, targets);
   EXPECT_EQ(e.exit_code, kExitRegression);
   ASSERT_TRUE(seen.recommendation.mixed);
@@ -77,7 +77,7 @@ TEST(AppReportOutput, TheWordsAndTheExitCodeGiveOneVerdict) {
       << e.out;
   EXPECT_EQ(e.out.find("Mixed"), std::string::npos) << e.out;
   EXPECT_NE(e.err.find("recommendation: do-not-merge"), std::string::npos) << e.err;
-  targets.format = "text";
+  targets.format = StdoutFormat::Text;
   const Ended text = end_locally(known_effects_session(), end, targets);
   EXPECT_NE(text.out.find("do-not-merge (a regression, and also an improvement)"),
             std::string::npos)
@@ -86,7 +86,7 @@ TEST(AppReportOutput, TheWordsAndTheExitCodeGiveOneVerdict) {
 
 TEST(AppReportOutput, FailOnRegressionGivesItsOwnCode) {
   ComparisonEnd end;
-  end.fail_on = "regression";
+  end.fail_on = FailOn::Regression;
   EXPECT_EQ(end_locally(known_effects_session(), end).exit_code, kExitRegression);
 }
 
@@ -95,7 +95,7 @@ TEST(AppReportOutput, UnfinishedComparisonFailsBeforeFailOn) {
   Results results = known_effects_session();
   results.complete = false;
   ComparisonEnd end;
-  end.fail_on = "regression";
+  end.fail_on = FailOn::Regression;
   EXPECT_EQ(end_locally(results, end).exit_code, kExitFailure);
 }
 
@@ -139,11 +139,11 @@ TEST(AppReportOutput, BothBuildsFailedIsAFailingExitNamingTheBuildAndTheFix) {
   TempDir dir;
   ReportTargets targets;
   targets.results_file = dir / "results.json";
-  for (const std::string fail_on : {"never", "regression", "failed"}) {
+  for (const FailOn fail_on : {FailOn::Never, FailOn::Regression, FailOn::Failed}) {
     ComparisonEnd end;
     end.fail_on = fail_on;
     const Ended e = end_locally(both_builds_failed(), end, targets);
-    EXPECT_EQ(e.exit_code, kExitSuiteFailed) << fail_on;
+    EXPECT_EQ(e.exit_code, kExitSuiteFailed) << kFailOns.name(fail_on);
     EXPECT_EQ(count_of(e.err, "nothing was measured"), 1u) << e.err;
     EXPECT_NE(e.err.find("both revisions failed to build (base: exit code 1, PR: exit code 1) "
                          "with `cmake -S . -B build-benchpr && cmake --build build-benchpr`"),
@@ -167,7 +167,7 @@ TEST(AppReportOutput, OneSideFailingToBuildIsLeftToFailOn) {
   EXPECT_FALSE(nothing_measured(r));
   EXPECT_EQ(end_locally(r, ComparisonEnd{}).exit_code, kExitOk);
   ComparisonEnd strict;
-  strict.fail_on = "failed";
+  strict.fail_on = FailOn::Failed;
   EXPECT_EQ(end_locally(r, strict).exit_code, kExitSuiteFailed);
 }
 
@@ -225,7 +225,7 @@ PostOutcome failed_posting(const Report&) {
 // naming the posting on stderr all the same.
 TEST(AppReportOutput, FailOnComesBeforeAFailedPosting) {
   ComparisonEnd end;
-  end.fail_on = "regression";
+  end.fail_on = FailOn::Regression;
   end.post = failed_posting;
   const Ended e = end_locally(known_effects_session(), end);
   EXPECT_EQ(e.exit_code, kExitRegression);
@@ -242,7 +242,7 @@ TEST(AppReportOutput, PublishOrdersTheCausesAsRunDoes) {
   PublishOptions options;
   options.results_file = dir / "results.json";
   options.dry_run = true;
-  options.fail_on = "regression";
+  options.fail_on = FailOn::Regression;
   options.markdown = dir / "file/comment.md";
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();

@@ -51,7 +51,7 @@ comment: on-change
 bisect: auto
 )");
   EXPECT_EQ(c.comment, CommentPolicy::OnChange);
-  EXPECT_EQ(c.bisect, "auto");
+  EXPECT_EQ(c.bisect, BisectMode::Auto);
   EXPECT_EQ(c.build, "cmake -S . -B build && cmake --build build -j2");
   EXPECT_DOUBLE_EQ(c.build_timeout_seconds, 45 * 60);
   ASSERT_EQ(c.suites.size(), 4u);

@@ -18,7 +18,7 @@ namespace benchpr {
 namespace {
 
 // Commits 0..n with SHAs "a000000…", "a100000…" and subjects "commit i".
-Bisection chain(int n, const std::string& method) {
+Bisection chain(int n, BisectMethod method) {
   Bisection b;
   b.method = method;
   for (int i = 0; i <= n; ++i)
@@ -72,7 +72,7 @@ std::string probe_text(const std::optional<BisectProbe>& p) {
 
 // The testbed of the brief: +10% in commit 3, −20% in commit 5, commit 2 does not build.
 TEST(Bisect, ShortChainWalksEveryCommitStepsOverTheUnbuiltOneAndNamesBothSteps) {
-  Bisection b = chain(5, "time");
+  Bisection b = chain(5, BisectMethod::Time);
   b.targets.push_back(target(-0.12));
   b.pairs.push_back(timed(0, 5, -0.12, -0.14, -0.10));  // the main comparison
   EXPECT_EQ(probe_text(next_probe(b)), "0-1");
@@ -130,7 +130,7 @@ TEST(Bisect, ShortChainWalksEveryCommitStepsOverTheUnbuiltOneAndNamesBothSteps) 
 }
 
 TEST(Bisect, AChangeThatComesAndGoesIsReportedAsARevertPair) {
-  Bisection b = chain(4, "time");
+  Bisection b = chain(4, BisectMethod::Time);
   const double total = 1.10 * 1.001 * 0.905 * 1.05 - 1;  // +4.63%
   b.targets.push_back(target(total));
   b.pairs.push_back(timed(0, 4, total, 0.03, 0.06));
@@ -150,7 +150,7 @@ TEST(Bisect, AChangeThatComesAndGoesIsReportedAsARevertPair) {
 }
 
 TEST(Bisect, AChangeSpreadOverTheCommitsIsNotSettled) {
-  Bisection b = chain(3, "time");
+  Bisection b = chain(3, BisectMethod::Time);
   b.targets.push_back(target(0.06));
   b.pairs.push_back(timed(0, 3, 0.06, 0.04, 0.08));
   for (int i = 0; i < 3; ++i) b.pairs.push_back(timed(i, i + 1, 0.02, -0.01, 0.05));
@@ -162,7 +162,7 @@ TEST(Bisect, AChangeSpreadOverTheCommitsIsNotSettled) {
 
 // 1.12 / 1.09 = 1.0275: a +2.8% the named step does not carry, beyond the 2% threshold.
 TEST(Bisect, WhatTheStepsDoNotCarryIsSaid) {
-  Bisection b = chain(2, "time");
+  Bisection b = chain(2, BisectMethod::Time);
   b.targets.push_back(target(0.12));
   b.pairs.push_back(timed(0, 2, 0.12, 0.10, 0.14));
   b.pairs.push_back(timed(0, 1, 0.02, -0.01, 0.05));
@@ -177,7 +177,7 @@ TEST(Bisect, WhatTheStepsDoNotCarryIsSaid) {
 // comparisons; a step is named only from half the threshold on, so +0.6% (0.1 … 1.1%) beside the
 // +10% step is not named, while +1.5% with the same certainty is.
 TEST(Bisect, ATimeStepBelowHalfTheThresholdIsNotNamedWhateverItsInterval) {
-  Bisection b = chain(2, "time");
+  Bisection b = chain(2, BisectMethod::Time);
   b.targets.push_back(target(0.106));
   b.pairs.push_back(timed(0, 2, 0.106, 0.09, 0.12));
   b.pairs.push_back(timed(0, 1, 0.006, 0.001, 0.011));
@@ -193,7 +193,7 @@ TEST(Bisect, ATimeStepBelowHalfTheThresholdIsNotNamedWhateverItsInterval) {
 }
 
 TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
-  Bisection b = chain(3, "time");
+  Bisection b = chain(3, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 3, 0.10, 0.08, 0.12));
   b.pairs.push_back(timed(0, 1, 0.001, -0.01, 0.012));
@@ -210,7 +210,7 @@ TEST(Bisect, WhatTheBudgetLeftUnmeasuredIsNamed) {
 }
 
 TEST(Bisect, NoBudgetLeftNothingMeasuredAndSaidSo) {
-  Bisection b = chain(4, "time");
+  Bisection b = chain(4, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 4, 0.10, 0.08, 0.12));
   b.stop = {StopKind::BudgetSpent, 0, "0s left, a comparison takes about 20s"};
@@ -236,7 +236,7 @@ int search(Bisection& b, const std::function<double(int)>& count) {
 }
 
 TEST(Bisect, ExactCountsOfALongChainAreBinarySearched) {
-  Bisection b = chain(16, "instructions");
+  Bisection b = chain(16, BisectMethod::Instructions);
   b.targets.push_back(target(0.10, true));
   const int probes = search(b, [](int c) { return c >= 7 ? 1100.0 : 1000.0; });
   EXPECT_EQ(probes, 4);  // 0-8, 0-4, 4-6, 6-7: log2(16)
@@ -251,7 +251,7 @@ TEST(Bisect, ExactCountsOfALongChainAreBinarySearched) {
 // By time a halving compares both halves (the counts of a commit are not known from one pair):
 // twelve commits, +10% in the ninth, each pair measured as its true change ±1%.
 TEST(Bisect, TimeHalvesALongChainComparingBothHalves) {
-  Bisection b = chain(12, "time");
+  Bisection b = chain(12, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   const auto measure = [](int from, int to) {
     const double change = from < 9 && to >= 9 ? 0.10 : 0.0;
@@ -272,7 +272,7 @@ TEST(Bisect, TimeHalvesALongChainComparingBothHalves) {
 }
 
 TEST(Bisect, ASplitChangeIsFoundAsSeveralSteps) {
-  Bisection b = chain(16, "instructions");
+  Bisection b = chain(16, BisectMethod::Instructions);
   b.targets.push_back(target(1.05 * 1.05 - 1, true));
   const int probes =
       search(b, [](int c) { return 1000.0 * (c >= 3 ? 1.05 : 1.0) * (c >= 12 ? 1.05 : 1.0); });
@@ -287,7 +287,7 @@ TEST(Bisect, ASplitChangeIsFoundAsSeveralSteps) {
 }
 
 TEST(Bisect, ACommitThatDoesNotBuildIsSteppedOverInTheBinarySearch) {
-  Bisection b = chain(16, "instructions");
+  Bisection b = chain(16, BisectMethod::Instructions);
   b.targets.push_back(target(0.10, true));
   b.commits[7].skipped = true;  // the middle of 6-8 does not build: 6-8 is the step
   search(b, [](int c) { return c >= 7 ? 1100.0 : 1000.0; });
@@ -301,7 +301,7 @@ TEST(Bisect, ACommitThatDoesNotBuildIsSteppedOverInTheBinarySearch) {
 }
 
 TEST(Bisect, NothingToSearchInAOneCommitPullRequest) {
-  Bisection b = chain(1, "time");
+  Bisection b = chain(1, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 1, 0.10, 0.08, 0.12));
   EXPECT_EQ(probe_text(next_probe(b)), "none");
@@ -318,7 +318,7 @@ TEST(Bisect, CommitLabelCutsLongSubjectsOnACharacterBoundary) {
 }
 
 TEST(BisectJson, TheSearchRoundTripsAndABadIndexIsRefusedByName) {
-  Bisection b = chain(3, "time");
+  Bisection b = chain(3, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   b.commits[2].skipped = true;
   b.commits[2].skip_reason = "exit code 2";
@@ -353,7 +353,7 @@ TEST(BisectJson, TheSearchRoundTripsAndABadIndexIsRefusedByName) {
 // Each reader names the field it refused, however deep: the file is untrusted and the message
 // is all its writer gets.
 TEST(BisectJson, EachProblemNamesItsField) {
-  Bisection b = chain(3, "time");
+  Bisection b = chain(3, BisectMethod::Time);
   b.targets.push_back(target(0.10));
   b.pairs.push_back(timed(0, 3, 0.10, 0.08, 0.12));
   const nlohmann::json j = bisection_to_json(b);

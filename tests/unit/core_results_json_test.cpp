@@ -202,7 +202,7 @@ TEST(ResultsJson, LongestStringsAreCappedWhereWrittenAndReadBack) {
   a.pull_request->title = huge;
   a.workflow_run_url = huge;
   Bisection b;
-  b.method = "time";
+  b.method = BisectMethod::Time;
   b.commits = {{kBaseSha, huge, false, ""}, {kHeadSha, huge, true, huge}};
   b.stop.detail = huge;
   a.bisect = b;

@@ -49,7 +49,7 @@ BisectPair pair(int from, int to, double tls, double tls_low, double tls_high, d
 // improvement with commit 5; commit 4's subject is hostile.
 Bisection search(const Results& r) {
   Bisection b;
-  b.method = "time";
+  b.method = BisectMethod::Time;
   b.commits = {
       {r.base.sha, r.base.subject, false, ""},
       {"1111111aaaaaaa1111111aaaaaaa1111111aaaaa", "Add TLS batching scaffolding", false, ""},

@@ -50,10 +50,10 @@ const SuiteConfig* suite_of(const Config& config, const std::string& suite, bool
 // instructions (exact targets) or timing rounds (the others), never both.
 Config step_config(const Config& main, const Bisection& b, double budget) {
   Config c = main;
-  const bool exact = b.method == "instructions";
+  const bool exact = b.method == BisectMethod::Instructions;
   c.instructions = InstructionCounting::Off;
   c.suites.clear();
-  c.bisect = "off";
+  c.bisect = BisectMode::Off;
   for (SuiteConfig s : main.suites) {
     const bool wanted = std::any_of(b.targets.begin(), b.targets.end(), [&](const BisectTarget& t) {
       return (exact ? instruction_suite_name(s.name) : s.name) == t.suite;
@@ -70,7 +70,7 @@ Config step_config(const Config& main, const Bisection& b, double budget) {
 // Only the targets of each Google Benchmark suite run (other formats run whole).
 runner::WorkSelection target_selection(const Config& config, const Bisection& b) {
   runner::WorkSelection w;
-  const bool exact = b.method == "instructions";
+  const bool exact = b.method == BisectMethod::Instructions;
   for (const BisectTarget& t : b.targets) {
     const SuiteConfig* s = suite_of(config, t.suite, exact);
     if (s != nullptr && s->format == FormatKind::GoogleBenchmark)
@@ -171,7 +171,7 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
   const bool exact = std::any_of(
       analysis.benchmarks.begin(), analysis.benchmarks.end(),
       [](const BenchmarkAnalysis& a) { return changed_verdict(a) && is_instruction_analysis(a); });
-  b.method = exact ? "instructions" : "time";
+  b.method = exact ? BisectMethod::Instructions : BisectMethod::Time;
   for (const BenchmarkAnalysis& a : analysis.benchmarks) {
     if (!changed_verdict(a) || is_instruction_analysis(a) != exact) continue;
     if (suite_of(results.config, a.suite, exact) == nullptr) continue;

@@ -15,6 +15,7 @@
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/error.hpp"
+#include "benchpr/core/name_table.hpp"
 #include "benchpr/core/text.hpp"
 #include "benchpr/render/escape.hpp"
 
@@ -22,19 +23,31 @@ namespace benchpr::app {
 
 namespace {
 
+// The text CLI11 reads for each closed-set option, parsed into the options by its table once the
+// command line is read (parse_choice). Each starts as the name of the options' default.
+struct ChoiceTexts {
+  std::string format;
+  std::string color;
+  std::string fail_on;
+  std::string compare;
+  std::string input_format;
+};
+
 // The options `run` and `publish` share: where the report goes and which pull request gets it.
 // Both option structs name these fields alike.
 template <typename Options>
-void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
+void add_report_options(CLI::App& cmd, Options& o, ChoiceTexts& texts, const std::string& pr_help) {
   cmd.add_option("--markdown", o.markdown, "Write the comment's markdown here");
   cmd.add_option("--html", o.html, "Write a self-contained HTML report (charts per round) here");
   cmd.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
   cmd.add_option("--key", o.key, "Sticky-comment key, for several benchpr comments on one PR");
   cmd.add_flag("--dry-run", o.dry_run, "Print the markdown; post nothing");
-  cmd.add_option("--format", o.format,
+  texts.format = kStdoutFormats.name(o.format);
+  cmd.add_option("--format", texts.format,
                  "What stdout gets: text (an aligned table; the default at a terminal) or "
                  "markdown (the comment; the default otherwise)");
-  cmd.add_option("--color", o.color,
+  texts.color = kColorModes.name(o.color);
+  cmd.add_option("--color", texts.color,
                  "Colour the text report: auto (a terminal without NO_COLOR), always, never");
   cmd.add_option("--pr", o.pr, pr_help);
   cmd.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
@@ -50,7 +63,7 @@ void add_report_options(CLI::App& cmd, Options& o, const std::string& pr_help) {
                "Set the commit status benchpr (benchpr/KEY) on the pull request's head");
 }
 
-void add_run_options(CLI::App& run, RunOptions& o) {
+void add_run_options(CLI::App& run, RunOptions& o, ChoiceTexts& texts) {
   run.add_option("--base", o.base,
                  "Revision to compare against (branch, tag, SHA, HEAD~2); not needed with --pr "
                  "or inside a GitHub Actions pull_request job");
@@ -96,7 +109,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--output", o.output, "Write the results JSON here (updated after every round)");
   run.add_option("--workdir", o.workdir,
                  "Work directory for worktrees and logs (default: <git dir>/benchpr)");
-  run.add_option("--fail-on", o.fail_on,
+  texts.fail_on = kFailOns.name(o.fail_on);
+  run.add_option("--fail-on", texts.fail_on,
                  "regression: exit 3 when the recommendation is don't merge; failed: that, and "
                  "exit 4 when a build, a suite run or a benchmark failed; never (the default)");
   run.add_option("--seed", o.seed,
@@ -110,9 +124,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--time-identical", o.time_identical,
                "Time the suites whose programs are byte-identical on both sides too (an A/A "
                "comparison); by default their benchmarks are unchanged without a round");
-  run.add_option("--compare", o.compare, "PR mode: merge-base (default) or merge");
+  texts.compare = kCompareModes.name(o.compare);
+  run.add_option("--compare", texts.compare, "PR mode: merge-base (default) or merge");
   add_report_options(
-      run, o,
+      run, o, texts,
       "Pull request number: asks the GitHub API for it, fetches it from the clone URL the API "
       "reports, compares and posts the comment");
   run.add_option("--shard", o.shard,
@@ -130,16 +145,17 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                "a token that can write to the repository (see docs/github.md)");
 }
 
-void add_publish_options(CLI::App& publish, PublishOptions& o) {
+void add_publish_options(CLI::App& publish, PublishOptions& o, ChoiceTexts& texts) {
   publish.add_option("results", o.results_file, "Results file written by `benchpr run --output`")
       ->required();
-  add_report_options(publish, o, "Pull request number (default: the one in the file)");
-  publish.add_option("--fail-on", o.fail_on,
+  add_report_options(publish, o, texts, "Pull request number (default: the one in the file)");
+  texts.fail_on = kFailOns.name(o.fail_on);
+  publish.add_option("--fail-on", texts.fail_on,
                      "As for run: exit 3 when the recommendation is don't merge (regression), "
                      "also 4 when something failed (failed); never (the default)");
 }
 
-void add_compare_options(CLI::App& compare, CompareOptions& o) {
+void add_compare_options(CLI::App& compare, CompareOptions& o, ChoiceTexts& texts) {
   compare.add_option("files", o.files, "BASE.json HEAD.json: one results file of each side");
   compare
       .add_option("--base", o.base_files,
@@ -149,7 +165,8 @@ void add_compare_options(CLI::App& compare, CompareOptions& o) {
   compare
       .add_option("--head", o.head_files, "Results files of the PR, paired with --base in order")
       ->expected(1, -1);
-  compare.add_option("--input-format", o.input_format,
+  texts.input_format = kInputFormats.name(o.input_format);
+  compare.add_option("--input-format", texts.input_format,
                      "google-benchmark, jmh or hyperfine (default: from the files' shape)");
   compare.add_option("--metric", o.metric,
                      "The value compared, as a suite's metric: (e.g. real_time, cpu_time, "
@@ -160,12 +177,15 @@ void add_compare_options(CLI::App& compare, CompareOptions& o) {
   compare.add_option("--html", o.html, "Write a self-contained HTML report here");
   compare.add_option("--templates", o.templates_dir, "Directory of *.mustache templates to use");
   compare.add_option("--key", o.key, "Comment key, as for run");
-  compare.add_option("--format", o.format,
+  texts.format = kStdoutFormats.name(o.format);
+  compare.add_option("--format", texts.format,
                      "What stdout gets: text (an aligned table; the default at a terminal) or "
                      "markdown (the comment; the default otherwise)");
-  compare.add_option("--color", o.color,
+  texts.color = kColorModes.name(o.color);
+  compare.add_option("--color", texts.color,
                      "Colour the text report: auto (a terminal without NO_COLOR), always, never");
-  compare.add_option("--fail-on", o.fail_on,
+  texts.fail_on = kFailOns.name(o.fail_on);
+  compare.add_option("--fail-on", texts.fail_on,
                      "As for run: exit 3 when the recommendation is don't merge (regression), "
                      "also 4 when a benchmark failed (failed); never (the default)");
 }
@@ -195,17 +215,31 @@ void add_merge_options(CLI::App& merge, MergeOptions& o) {
 
 // Choices and ranges are checked here rather than by CLI11, so every message says what to write
 // in the same words.
+UserError bad_choice(const std::string& option, const std::string& value,
+                     const std::vector<std::string>& choices) {
+  return UserError(option + ": expected " + one_of(choices) + ", got '" + value + "'" +
+                   did_you_mean(value, choices));
+}
+
 void check_choice(const std::string& option, const std::string& value,
                   const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  throw UserError(option + ": expected " + one_of(choices) + ", got '" + value + "'" +
-                  did_you_mean(value, choices));
+  throw bad_choice(option, value, choices);
+}
+
+// A closed set's value from its option's text, by the set's table (the option's only parser);
+// any other text is a UserError in check_choice's words.
+template <typename Value, std::size_t N>
+Value parse_choice(const std::string& option, const std::string& text,
+                   const NameTable<Value, N>& table) {
+  if (const std::optional<Value> value = table.parse(text)) return *value;
+  throw bad_choice(option, text, table.names());
 }
 
 template <typename Options>
-void check_report_choices(const Options& o) {
-  check_choice("--format", o.format, {"auto", "markdown", "text"});
-  check_choice("--color", o.color, {"auto", "always", "never"});
+void parse_report_choices(Options& o, const ChoiceTexts& texts) {
+  o.format = parse_choice("--format", texts.format, kStdoutFormats);
+  o.color = parse_choice("--color", texts.color, kColorModes);
   if (!o.comment.empty()) check_choice("--comment", o.comment, kCommentPolicies.names());
 }
 
@@ -308,9 +342,11 @@ int run_cli(int argc, char** argv) {
                         "read) instead of GITHUB_TOKEN/GH_TOKEN; default: $BENCHPR_TOKEN_FILE");
   };
   RunOptions run_options;
+  ChoiceTexts run_texts;
   PublishOptions publish_options;
+  ChoiceTexts publish_texts;
   CLI::App* run = app.add_subcommand("run", "Compare two revisions and report");
-  add_run_options(*run, run_options);
+  add_run_options(*run, run_options, run_texts);
   // The same list as README's "Exit codes", so CI authors need not look further.
   run->footer(
       "Exit codes: 0 the comparison ran (whatever it found, unless --fail-on says otherwise); "
@@ -321,7 +357,7 @@ int run_cli(int argc, char** argv) {
       "4, then 1 for a file not written or a failed posting.");
   CLI::App* publish =
       app.add_subcommand("publish", "Render and post the comment from a results file");
-  add_publish_options(*publish, publish_options);
+  add_publish_options(*publish, publish_options, publish_texts);
   SlashCommandOptions slash_options;
   CLI::App* slash = app.add_subcommand(
       "slash-command",
@@ -334,11 +370,12 @@ int run_cli(int argc, char** argv) {
       "Join the results of the shards of one comparison (`run --shard I/N`) into one file");
   add_merge_options(*merge, merge_options);
   CompareOptions compare_options;
+  ChoiceTexts compare_texts;
   CLI::App* compare = app.add_subcommand(
       "compare",
       "Compare existing result files (Google Benchmark, JMH or hyperfine JSON): the same "
       "statistics and comment as run, nothing built or run");
-  add_compare_options(*compare, compare_options);
+  add_compare_options(*compare, compare_options, compare_texts);
   InitOptions init_options;
   CLI::App* init = app.add_subcommand(
       "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
@@ -359,23 +396,23 @@ int run_cli(int argc, char** argv) {
   try {
     load_token_file(token_file);  // before anything else runs: the file is gone once read
     if (run->parsed()) {
-      check_report_choices(run_options);
-      check_choice("--fail-on", run_options.fail_on, {"never", "regression", "failed"});
-      check_choice("--compare", run_options.compare, {"merge-base", "merge"});
+      parse_report_choices(run_options, run_texts);
+      run_options.fail_on = parse_choice("--fail-on", run_texts.fail_on, kFailOns);
+      run_options.compare = parse_choice("--compare", run_texts.compare, kCompareModes);
       // Range errors before any git or build work: the overrides checked on a throwaway config.
       Config scratch;
       apply_overrides(scratch, run_options);
     }
     if (publish->parsed()) {
-      check_report_choices(publish_options);
-      check_choice("--fail-on", publish_options.fail_on, {"never", "regression", "failed"});
+      parse_report_choices(publish_options, publish_texts);
+      publish_options.fail_on = parse_choice("--fail-on", publish_texts.fail_on, kFailOns);
     }
     if (compare->parsed()) {
-      check_choice("--format", compare_options.format, {"auto", "markdown", "text"});
-      check_choice("--color", compare_options.color, {"auto", "always", "never"});
-      check_choice("--fail-on", compare_options.fail_on, {"never", "regression", "failed"});
-      check_choice("--input-format", compare_options.input_format,
-                   {"auto", "google-benchmark", "jmh", "hyperfine"});
+      compare_options.format = parse_choice("--format", compare_texts.format, kStdoutFormats);
+      compare_options.color = parse_choice("--color", compare_texts.color, kColorModes);
+      compare_options.fail_on = parse_choice("--fail-on", compare_texts.fail_on, kFailOns);
+      compare_options.input_format =
+          parse_choice("--input-format", compare_texts.input_format, kInputFormats);
     }
     if (slash->parsed() && !slash_options.done.empty())
       check_choice("--done", slash_options.done, {"success", "failure", "cancelled", "skipped"});

@@ -21,7 +21,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kReadable[] = {"google-benchmark", "jmh", "hyperfine"};
+constexpr FormatKind kReadable[] = {FormatKind::GoogleBenchmark, FormatKind::Jmh,
+                                    FormatKind::Hyperfine};
 
 json load(const ResultFile& file, std::string_view title) {
   try {
@@ -193,17 +194,19 @@ Results results_from_files(const CompareInput& input) {
     throw UserError(
         "compare needs result files of both sides: BASE.json HEAD.json, or --base "
         "FILE... --head FILE...");
-  std::string format = input.format;
-  if (format == "auto") {
+  std::string format;  // its name
+  if (!input.format) {
     format = detect_result_format(input.base.front());
     for (const auto* side : {&input.base, &input.head})
       for (const ResultFile& f : *side)
         if (const std::string other = detect_result_format(f); other != format)
           throw UserError(fmt::format("{} is {} JSON but {} is {}: compare results of one tool",
                                       f.path, other, input.base.front().path, format));
-  } else if (std::find(std::begin(kReadable), std::end(kReadable), format) == std::end(kReadable)) {
-    throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" + format +
-                    "'");
+  } else {
+    format = to_string(*input.format);
+    if (std::find(std::begin(kReadable), std::end(kReadable), *input.format) == std::end(kReadable))
+      throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" +
+                      format + "'");
   }
 
   Results r;
@@ -213,7 +216,7 @@ Results results_from_files(const CompareInput& input) {
   r.head.spec = names_of(input.head);
   SuiteConfig suite;
   suite.name = format;
-  suite.format = *format_kind_from_string(format);  // one of kReadable, checked above
+  suite.format = *format_kind_from_string(format);  // a name of kReadable, checked above
   suite.metric = input.metric;
   const std::unique_ptr<formats::Format> reader = formats::make_format(suite);
   if (!reader) throw UserError("--input-format: no reader for " + format);
@@ -230,13 +233,14 @@ Results results_from_files(const CompareInput& input) {
   const auto read = [&](const std::vector<ResultFile>& files, Side side) {
     std::size_t round = 0;
     for (const ResultFile& f : files) {
-      if (format == "hyperfine" && (input.metric.empty() || input.metric == "time")) {
+      if (suite.format == FormatKind::Hyperfine &&
+          (input.metric.empty() || input.metric == "time")) {
         if (const auto runs = record_hyperfine_processes(r, index, suite, f, side, round)) {
           round += *runs;
           continue;
         }
       }
-      if (format == "google-benchmark") check_gb_summaries(f, summaries);
+      if (suite.format == FormatKind::GoogleBenchmark) check_gb_summaries(f, summaries);
       runner::record_run(r, index, suite, side, static_cast<int>(round),
                          parse_file(*reader, f, side));
       ++round;

@@ -7,6 +7,7 @@
 // the base's runs and the PR's runs in the order given; run i of each side is round i.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ std::string detect_result_format(const ResultFile& file);
 struct CompareInput {
   std::vector<ResultFile> base;
   std::vector<ResultFile> head;
-  std::string format = "auto";  // or a name of formats::kFormatNames that reads files
-  std::string metric;           // as a suite's `metric:` ("" = the format's default)
+  std::optional<FormatKind> format;  // a format that reads files; none: from the files' shape
+  std::string metric;                // as a suite's `metric:` ("" = the format's default)
   double threshold = 0.02;
 };
 

@@ -170,7 +170,7 @@ Comparison pull_request_comparison(RepoContext& ctx, const RunOptions& options,
                     " (pushed after the /benchmark command was accepted): nothing measured; "
                     "comment /benchmark again to measure the new head");
   }
-  const bool merge = options.compare == "merge";
+  const bool merge = options.compare == CompareMode::Merge;
   const std::string number = std::to_string(n);
   const std::string ns = "refs/benchpr/pull/" + number + "/";
   // head.repo may be null (a deleted fork): refs/pull/N/* of the base repository always exist.
@@ -227,7 +227,7 @@ Comparison actions_comparison(RepoContext& ctx, const RunOptions& options,
   if (!github::parse_repo_slug(repo)) {
     throw UserError("which GitHub repository? the event names none: pass --repo OWNER/NAME");
   }
-  const bool merge = options.compare == "merge";
+  const bool merge = options.compare == CompareMode::Merge;
   const std::string number = std::to_string(event.number);
   const std::string merge_sha = env_or_empty("GITHUB_SHA");
   std::vector<std::string> needed = {event.base_sha, event.head_sha};

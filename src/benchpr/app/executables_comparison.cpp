@@ -39,18 +39,19 @@ constexpr const char* kProgram = "benchmark";
 
 // The options that only make sense for revisions.
 void refuse_revision_options(const RunOptions& o) {
-  const std::pair<bool, const char*> revision_only[] = {{!o.base.empty(), "--base"},
-                                                        {!o.head.empty(), "--head"},
-                                                        {o.pr.has_value(), "--pr"},
-                                                        {!o.config_file.empty(), "--config"},
-                                                        {!o.shard.empty(), "--shard"},
-                                                        {!o.resume.empty(), "--resume"},
-                                                        {o.skip_build, "--skip-build"},
-                                                        {o.instructions, "--instructions"},
-                                                        {o.status, "--status"},
-                                                        {!o.balance_from.empty(), "--balance-from"},
-                                                        {!o.pr_head.empty(), "--pr-head"},
-                                                        {o.compare != "merge-base", "--compare"}};
+  const std::pair<bool, const char*> revision_only[] = {
+      {!o.base.empty(), "--base"},
+      {!o.head.empty(), "--head"},
+      {o.pr.has_value(), "--pr"},
+      {!o.config_file.empty(), "--config"},
+      {!o.shard.empty(), "--shard"},
+      {!o.resume.empty(), "--resume"},
+      {o.skip_build, "--skip-build"},
+      {o.instructions, "--instructions"},
+      {o.status, "--status"},
+      {!o.balance_from.empty(), "--balance-from"},
+      {!o.pr_head.empty(), "--pr-head"},
+      {o.compare != CompareMode::MergeBase, "--compare"}};
   for (const auto& [given, flag] : revision_only)
     if (given)
       throw UserError(std::string(flag) +

@@ -1,12 +1,72 @@
-// What the command line asked for, as plain values (CLI11 fills them in cli.cpp).
+// What the command line asked for, as plain values (CLI11 fills them in cli.cpp, which parses
+// each closed set's text once, by its table below).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "benchpr/core/format_kind.hpp"
+#include "benchpr/core/name_table.hpp"
+
 namespace benchpr::app {
+
+// --format: what stdout gets.
+enum class StdoutFormat {
+  Auto,      // the text report at a terminal (outside Actions), else the markdown
+  Markdown,  // the comment's markdown
+  Text,      // the aligned text report
+};
+inline constexpr NameTable<StdoutFormat, 3> kStdoutFormats{{{
+    {StdoutFormat::Auto, "auto"},
+    {StdoutFormat::Markdown, "markdown"},
+    {StdoutFormat::Text, "text"},
+}}};
+
+// --color: whether the text report is coloured.
+enum class ColorMode {
+  Auto,  // at a terminal without NO_COLOR
+  Always,
+  Never,
+};
+inline constexpr NameTable<ColorMode, 3> kColorModes{{{
+    {ColorMode::Auto, "auto"},
+    {ColorMode::Always, "always"},
+    {ColorMode::Never, "never"},
+}}};
+
+// --fail-on: which findings end the job with a failing exit code.
+enum class FailOn {
+  Never,       // none
+  Regression,  // exit 3 when the recommendation is don't merge
+  Failed,      // that, and exit 4 when a build, a suite run or a benchmark failed
+};
+inline constexpr NameTable<FailOn, 3> kFailOns{{{
+    {FailOn::Never, "never"},
+    {FailOn::Regression, "regression"},
+    {FailOn::Failed, "failed"},
+}}};
+
+// --compare: what a pull request's head is compared against.
+enum class CompareMode {
+  MergeBase,  // the merge base of the base branch and the head
+  Merge,      // the merge commit GitHub made of the two
+};
+inline constexpr NameTable<CompareMode, 2> kCompareModes{{{
+    {CompareMode::MergeBase, "merge-base"},
+    {CompareMode::Merge, "merge"},
+}}};
+
+// --input-format of `compare`: a format that reads result files, or none (auto: the files'
+// shape says which).
+inline constexpr NameTable<std::optional<FormatKind>, 4> kInputFormats{{{
+    {std::nullopt, "auto"},
+    {FormatKind::GoogleBenchmark, kFormatKinds.name(FormatKind::GoogleBenchmark)},
+    {FormatKind::Jmh, kFormatKinds.name(FormatKind::Jmh)},
+    {FormatKind::Hyperfine, kFormatKinds.name(FormatKind::Hyperfine)},
+}}};
 
 struct RunOptions {
   std::string base;  // "" with --pr or inside GitHub Actions: taken from the pull request
@@ -31,9 +91,9 @@ struct RunOptions {
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";
-  std::string format = "auto";    // auto | markdown | text (what stdout gets)
-  std::string color = "auto";     // auto | always | never
-  std::string fail_on = "never";  // never | regression | failed
+  StdoutFormat format = StdoutFormat::Auto;
+  ColorMode color = ColorMode::Auto;
+  FailOn fail_on = FailOn::Never;
   std::optional<std::uint64_t> seed;
   bool dry_run = false;
   bool skip_build = false;
@@ -43,10 +103,10 @@ struct RunOptions {
   std::string pr_head;  // with --pr: the head commit to measure; "" = whatever the head is
   std::string repo;
   std::string api_url;
-  std::string compare = "merge-base";  // merge-base | merge
-  std::string comment;                 // always | on-change | never; "" = the config's
-  std::string comment_author;          // "" = the token's own login
-  bool status = false;                 // set the commit status benchpr on the PR head
+  CompareMode compare = CompareMode::MergeBase;
+  std::string comment;         // always | on-change | never; "" = the config's
+  std::string comment_author;  // "" = the token's own login
+  bool status = false;         // set the commit status benchpr on the PR head
   // A pull_request_target job runs the PR's code with a write token: refused without this.
   bool pull_request_target_write_token = false;
   // Sharding: "I/N" (1-based; "" = $BENCHPR_SHARD, or the whole comparison), and a previous
@@ -60,20 +120,20 @@ struct RunOptions {
 
 // `benchpr compare BASE.json HEAD.json` (or --base FILE... --head FILE...): existing result files.
 struct CompareOptions {
-  std::vector<std::string> files;       // positional: BASE HEAD
-  std::vector<std::string> base_files;  // --base: several runs of the base
-  std::vector<std::string> head_files;  // --head
-  std::string input_format = "auto";    // auto | google-benchmark | jmh | hyperfine
-  std::string metric;                   // as a suite's `metric:`; "" = the format's default
-  std::string threshold;                // "2%"
-  std::string output;                   // results JSON
+  std::vector<std::string> files;          // positional: BASE HEAD
+  std::vector<std::string> base_files;     // --base: several runs of the base
+  std::vector<std::string> head_files;     // --head
+  std::optional<FormatKind> input_format;  // none: auto, from the files' shape
+  std::string metric;                      // as a suite's `metric:`; "" = the format's default
+  std::string threshold;                   // "2%"
+  std::string output;                      // results JSON
   std::string markdown;
   std::string html;
   std::string templates_dir;
   std::string key = "default";
-  std::string format = "auto";  // what stdout gets, as for run
-  std::string color = "auto";
-  std::string fail_on = "never";
+  StdoutFormat format = StdoutFormat::Auto;  // what stdout gets, as for run
+  ColorMode color = ColorMode::Auto;
+  FailOn fail_on = FailOn::Never;
 };
 
 struct MergeOptions {
@@ -90,13 +150,13 @@ struct PublishOptions {
   std::string html;
   std::string templates_dir;
   std::string key = "default";
-  std::string format = "auto";
-  std::string color = "auto";
+  StdoutFormat format = StdoutFormat::Auto;
+  ColorMode color = ColorMode::Auto;
   bool dry_run = false;
   std::string comment;         // always | on-change | never; "" = the one in the results file
   std::string comment_author;  // "" = the token's own login
   bool status = false;
-  std::string fail_on = "never";  // never | regression | failed, as for run
+  FailOn fail_on = FailOn::Never;  // as for run
 };
 
 struct SlashCommandOptions {

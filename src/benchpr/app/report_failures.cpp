@@ -40,10 +40,10 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
   return exit_code;
 }
 
-int fail_on_exit_code(const std::string& fail_on, const Results& r, const Analysis& a) {
-  if (fail_on == "never") return kExitOk;
+int fail_on_exit_code(FailOn fail_on, const Results& r, const Analysis& a) {
+  if (fail_on == FailOn::Never) return kExitOk;
   if (a.recommendation.kind == RecommendationKind::DoNotMerge) return kExitRegression;
-  if (fail_on != "failed") return kExitOk;
+  if (fail_on != FailOn::Failed) return kExitOk;
   bool failed = a.recommendation.kind == RecommendationKind::Failed;
   for (const BuildResult& b : r.builds) failed |= !b.ok;
   for (const RunRecord& run : r.runs) failed |= !run.ok;

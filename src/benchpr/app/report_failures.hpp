@@ -26,8 +26,8 @@ int finish_report(const Report& report, const PostOutcome& posted, const ReportE
 
 // The exit code --fail-on asks for (kExitOk when it does not apply): each cause has a code of
 // its own, so CI can tell "the PR regressed" (3) and "something failed" (4) from "benchpr could
-// not post" (1). `fail_on` is never, regression or failed.
-int fail_on_exit_code(const std::string& fail_on, const Results& results, const Analysis& analysis);
+// not post" (1).
+int fail_on_exit_code(FailOn fail_on, const Results& results, const Analysis& analysis);
 
 // Why a finished comparison measured nothing on either side, as one line that names what failed
 // and what to do; none when something was measured. Both sides failing to build says the build

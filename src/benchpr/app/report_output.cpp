@@ -48,11 +48,13 @@ std::string comparison_note(const Results& results) {
          short_sha(results.base.sha) + ").";
 }
 
-StdoutStyle stdout_style(const std::string& format, const std::string& color, bool terminal,
-                         bool no_color, bool github_actions) {
+StdoutStyle stdout_style(StdoutFormat format, ColorMode color, bool terminal, bool no_color,
+                         bool github_actions) {
   StdoutStyle s;
-  s.text = format == "text" || (format == "auto" && terminal && !github_actions);
-  s.color = s.text && (color == "always" || (color == "auto" && terminal && !no_color));
+  s.text =
+      format == StdoutFormat::Text || (format == StdoutFormat::Auto && terminal && !github_actions);
+  s.color =
+      s.text && (color == ColorMode::Always || (color == ColorMode::Auto && terminal && !no_color));
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "benchpr/app/comment_posting.hpp"
+#include "benchpr/app/options.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/templates.hpp"
 #include "benchpr/core/model.hpp"
@@ -31,12 +32,12 @@ struct Report {
 struct ReportTargets {
   std::map<std::string, std::string> template_overrides;  // --templates, read and checked
   std::string key = "default";
-  std::string markdown_file;      // "" = none
-  std::string html_file;          // "" = none: the self-contained HTML report
-  std::string results_file;       // "" = none
-  bool print_markdown = true;     // to stdout (plain; GitHub Actions prints it through Progress)
-  std::string format = "auto";    // auto | markdown | text: what stdout gets
-  std::string color = "auto";     // auto | always | never
+  std::string markdown_file;   // "" = none
+  std::string html_file;       // "" = none: the self-contained HTML report
+  std::string results_file;    // "" = none
+  bool print_markdown = true;  // to stdout (plain; GitHub Actions prints it through Progress)
+  StdoutFormat format = StdoutFormat::Auto;  // what stdout gets
+  ColorMode color = ColorMode::Auto;
   std::size_t summary_bytes = 0;  // the job summary's room (0: no job summary to render)
 };
 
@@ -53,8 +54,8 @@ struct StdoutStyle {
   bool color = false;
 };
 // `terminal`: stdout is a terminal; `no_color`: $NO_COLOR is set and not empty.
-StdoutStyle stdout_style(const std::string& format, const std::string& color, bool terminal,
-                         bool no_color, bool github_actions);
+StdoutStyle stdout_style(StdoutFormat format, ColorMode color, bool terminal, bool no_color,
+                         bool github_actions);
 
 // The report targets both commands take from their options (fields named alike in RunOptions
 // and PublishOptions). Reads and checks the --templates directory (UserError if broken): call
@@ -112,8 +113,8 @@ struct ComparisonEnd {
   std::string results_path;  // named in the step outputs
   // A results file that could not be written before the end (during the rounds), if any.
   std::optional<std::string> earlier_write_error;
-  std::string fail_on = "never";  // --fail-on
-  std::string posting_after;      // see ReportEnd
+  FailOn fail_on = FailOn::Never;  // --fail-on
+  std::string posting_after;       // see ReportEnd
   std::string write_after = " (the report was printed)";
   bool annotate_regressions = false;  // a warning annotation per regression in an Actions job
   // Posts the report, or says why it does not; none: nothing is posted.

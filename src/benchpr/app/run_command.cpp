@@ -67,7 +67,7 @@ Comparison choose_comparison(RepoContext& ctx, const RunOptions& options,
   }
   if (options.base.empty() && actions_event_available())
     return actions_comparison(ctx, options, progress);
-  if (options.compare != "merge-base")
+  if (options.compare != CompareMode::MergeBase)
     throw UserError("--compare applies to pull requests (--pr N, or a GitHub Actions event)");
   return local_comparison(ctx, options);
 }
@@ -323,7 +323,7 @@ std::optional<std::string> build_and_measure(Results& results, const runner::Ses
                           [&progress](const std::string& l) { progress.line(l); });
   const ActionsFilesWatch actions_files;  // before any code of the pull request runs
   session.run(results);
-  if ((options.bisect || results.config.bisect == "auto") && !sharded)
+  if ((options.bisect || results.config.bisect == BisectMode::Auto) && !sharded)
     bisect_after_comparison(repo, processes, results, ws, options.skip_build,
                             [&progress](const std::string& l) { progress.line(l); });
   progress.end_group();

@@ -423,12 +423,13 @@ std::vector<std::string> read_scrub_env(const Reader& r, const YAML::Node& key,
 }
 
 // `bisect: auto | off` (docs/bisect.md).
-std::string read_bisect(const Reader& r, const YAML::Node& k, const YAML::Node& v) {
-  std::string value = r.scalar(k, v, "bisect", "auto or off", "write 'bisect: auto'");
-  if (value != "auto" && value != "off")
+BisectMode read_bisect(const Reader& r, const YAML::Node& k, const YAML::Node& v) {
+  const std::string value = r.scalar(k, v, "bisect", "auto or off", "write 'bisect: auto'");
+  const auto mode = bisect_mode_from_string(value);
+  if (!mode)
     r.fail(Reader::line_of(v, k), "bisect", "expected auto or off, got '" + value + "'",
            "write 'bisect: auto'");
-  return value;
+  return *mode;
 }
 
 }  // namespace

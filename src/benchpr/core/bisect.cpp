@@ -23,7 +23,7 @@ bool skipped(const Bisection& b, int c) {
   return c >= 0 && c <= last_commit(b) && b.commits[static_cast<std::size_t>(c)].skipped;
 }
 
-bool exact(const Bisection& b) { return b.method == "instructions"; }
+bool exact(const Bisection& b) { return b.method == BisectMethod::Instructions; }
 
 const BisectValue* value_of(const BisectPair& p, const BisectTarget& t) {
   for (const BisectValue& v : p.values)

@@ -209,7 +209,7 @@ json json_array(const std::vector<T>& items, ToJson to_json) {
 }  // namespace
 
 json bisection_to_json(const Bisection& b) {
-  json j = {{"method", b.method},
+  json j = {{"method", std::string(to_string(b.method))},
             {"commits", json_array(b.commits, commit_json)},
             {"targets", json_array(b.targets, target_json)},
             {"pairs", json_array(b.pairs, pair_json)},
@@ -230,9 +230,9 @@ Bisection bisection_from_json(const json& j) {
   const std::string w = "bisect";
   object(j, w);
   Bisection b;
-  b.method = text(j, "method", w);
-  if (b.method != "time" && b.method != "instructions")
-    fail(w + ".method", "expected time or instructions");
+  const std::optional<BisectMethod> method = bisect_method_from_string(text(j, "method", w));
+  if (!method) fail(w + ".method", "expected time or instructions");
+  b.method = *method;
   const json& commits = array(j, "commits", w, kMaxCommits);
   if (commits.size() < 2) fail(w + ".commits", "expected the base and at least one commit");
   b.commits = read_each(commits, w + ".commits", commit_from);

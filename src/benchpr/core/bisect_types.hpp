@@ -5,12 +5,43 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "benchpr/core/name_table.hpp"
 #include "benchpr/core/stop_reason.hpp"
 
 namespace benchpr {
+
+// `bisect:` in .benchpr.yml and config.bisect in the results file (absent: off).
+enum class BisectMode {
+  Auto,  // after a change is found, search the PR's commits for the ones behind it
+  Off,
+};
+inline constexpr NameTable<BisectMode, 2> kBisectModes{{{
+    {BisectMode::Auto, "auto"},
+    {BisectMode::Off, "off"},
+}}};
+constexpr std::string_view to_string(BisectMode mode) { return kBisectModes.name(mode); }
+constexpr std::optional<BisectMode> bisect_mode_from_string(std::string_view name) {
+  return kBisectModes.parse(name);
+}
+
+// How a search measures its pairs: the results file's bisect.method.
+enum class BisectMethod {
+  Time,          // interleaved rounds
+  Instructions,  // exact counts, one per commit
+};
+inline constexpr NameTable<BisectMethod, 2> kBisectMethods{{{
+    {BisectMethod::Time, "time"},
+    {BisectMethod::Instructions, "instructions"},
+}}};
+constexpr std::string_view to_string(BisectMethod method) { return kBisectMethods.name(method); }
+constexpr std::optional<BisectMethod> bisect_method_from_string(std::string_view name) {
+  return kBisectMethods.parse(name);
+}
 
 // A commit of the chain: [0] is the comparison's base, the last is the PR's head.
 struct BisectCommit {
@@ -52,7 +83,7 @@ struct BisectPair {
 };
 
 struct Bisection {
-  std::string method;  // "instructions" (exact counts) or "time" (interleaved rounds)
+  BisectMethod method = BisectMethod::Time;
   std::vector<BisectCommit> commits;
   std::vector<BisectTarget> targets;
   // pairs[0] is the main comparison (base, head); the rest in the order measured.

@@ -2,52 +2,7 @@
 
 #include <algorithm>
 
-#include "benchpr/core/name_table.hpp"
-
 namespace benchpr {
-
-namespace {
-constexpr NameTable<Verdict, 10> kVerdicts{{{
-    {Verdict::Regression, "regression"},
-    {Verdict::Improvement, "improvement"},
-    {Verdict::Slower, "slower"},
-    {Verdict::Faster, "faster"},
-    {Verdict::Unchanged, "unchanged"},
-    {Verdict::Inconclusive, "inconclusive"},
-    {Verdict::Added, "added"},
-    {Verdict::Removed, "removed"},
-    {Verdict::Failed, "failed"},
-    {Verdict::Placement, "placement"},
-}}};
-constexpr NameTable<CodeReading, 5> kCodeReadings{{{
-    {CodeReading::None, "none"},
-    {CodeReading::Placement, "placement"},
-    {CodeReading::SameWork, "same-work"},
-    {CodeReading::CountsDecided, "counts-decided"},
-    {CodeReading::SameCount, "same-count"},
-}}};
-constexpr NameTable<RecommendationKind, 4> kRecommendations{{{
-    {RecommendationKind::Merge, "merge"},
-    {RecommendationKind::DoNotMerge, "do-not-merge"},
-    {RecommendationKind::Inconclusive, "inconclusive"},
-    {RecommendationKind::Failed, "failed"},
-}}};
-constexpr NameTable<FailureKind, 13> kFailureKinds{{{
-    {FailureKind::None, "none"},
-    {FailureKind::ExitCode, "exit-code"},
-    {FailureKind::Signal, "signal"},
-    {FailureKind::Timeout, "timeout"},
-    {FailureKind::NotStarted, "not-started"},
-    {FailureKind::Interrupted, "interrupted"},
-    {FailureKind::BadOutput, "bad-output"},
-    {FailureKind::BenchmarkError, "benchmark-error"},
-    {FailureKind::ValueOutOfRange, "value-out-of-range"},
-    {FailureKind::GivenUp, "given-up"},
-    {FailureKind::NotMeasured, "not-measured"},
-    {FailureKind::Setup, "setup"},
-    {FailureKind::Other, "other"},
-}}};
-}  // namespace
 
 std::string_view to_string(FailureKind kind) { return kFailureKinds.name(kind); }
 std::optional<FailureKind> failure_kind_from_string(std::string_view s) {
@@ -61,13 +16,10 @@ void BenchmarkAnalysis::add_flag(BenchmarkFlag flag) {
   if (!has_flag(flag)) flags.push_back(flag);
 }
 
-std::string_view to_string(Side side) { return side == Side::Base ? "base" : "head"; }
-std::string_view to_string(Better better) { return better == Better::Lower ? "lower" : "higher"; }
-std::optional<Better> better_from_string(std::string_view s) {
-  if (s == "lower") return Better::Lower;
-  if (s == "higher") return Better::Higher;
-  return std::nullopt;
-}
+std::string_view to_string(Side side) { return kSides.name(side); }
+std::optional<Side> side_from_string(std::string_view s) { return kSides.parse(s); }
+std::string_view to_string(Better better) { return kBetters.name(better); }
+std::optional<Better> better_from_string(std::string_view s) { return kBetters.parse(s); }
 
 Results same_comparison(const Results& r) {
   Results out;
@@ -86,23 +38,8 @@ Results same_comparison(const Results& r) {
   return out;
 }
 
-std::string_view to_string(Origin origin) {
-  switch (origin) {
-    case Origin::Revisions:
-      return "revisions";
-    case Origin::Executables:
-      return "executables";
-    case Origin::ResultFiles:
-      return "result-files";
-  }
-  return "revisions";
-}
-
-std::optional<Origin> origin_from_string(std::string_view s) {
-  for (Origin o : {Origin::Revisions, Origin::Executables, Origin::ResultFiles})
-    if (to_string(o) == s) return o;
-  return std::nullopt;
-}
+std::string_view to_string(Origin origin) { return kOrigins.name(origin); }
+std::optional<Origin> origin_from_string(std::string_view s) { return kOrigins.parse(s); }
 
 bool glob_match(std::string_view pattern, std::string_view name) {
   // Iterative matching with one backtrack point: linear in practice, no recursion to exhaust.

@@ -16,6 +16,7 @@
 #include "benchpr/core/comment_policy.hpp"
 #include "benchpr/core/format_kind.hpp"
 #include "benchpr/core/hot_code.hpp"
+#include "benchpr/core/name_table.hpp"
 #include "benchpr/core/profile.hpp"
 #include "benchpr/core/stop_reason.hpp"
 
@@ -27,7 +28,19 @@ inline bool is_missing(double v) { return std::isnan(v); }
 enum class Side { Base, Head };
 enum class Better { Lower, Higher };
 
+// A side as the results file names it (a build's, a run's, a digest's `side`).
+inline constexpr NameTable<Side, 2> kSides{{{
+    {Side::Base, "base"},
+    {Side::Head, "head"},
+}}};
+// Which way a benchmark's value is better: a suite's or rule's `better:` and a series' `better`.
+inline constexpr NameTable<Better, 2> kBetters{{{
+    {Better::Lower, "lower"},
+    {Better::Higher, "higher"},
+}}};
+
 std::string_view to_string(Side side);
+std::optional<Side> side_from_string(std::string_view s);
 std::string_view to_string(Better better);
 std::optional<Better> better_from_string(std::string_view s);
 
@@ -50,6 +63,21 @@ enum class FailureKind {
   Setup,            // the configuration cannot be carried out (unknown format or metric)
   Other,            // a failure of no known kind (results written before kinds were recorded)
 };
+inline constexpr NameTable<FailureKind, 13> kFailureKinds{{{
+    {FailureKind::None, "none"},
+    {FailureKind::ExitCode, "exit-code"},
+    {FailureKind::Signal, "signal"},
+    {FailureKind::Timeout, "timeout"},
+    {FailureKind::NotStarted, "not-started"},
+    {FailureKind::Interrupted, "interrupted"},
+    {FailureKind::BadOutput, "bad-output"},
+    {FailureKind::BenchmarkError, "benchmark-error"},
+    {FailureKind::ValueOutOfRange, "value-out-of-range"},
+    {FailureKind::GivenUp, "given-up"},
+    {FailureKind::NotMeasured, "not-measured"},
+    {FailureKind::Setup, "setup"},
+    {FailureKind::Other, "other"},
+}}};
 std::string_view to_string(FailureKind kind);
 std::optional<FailureKind> failure_kind_from_string(std::string_view s);
 
@@ -134,7 +162,7 @@ struct Config {
   // docs/instructions.md, core/cycle_estimate.hpp).
   bool cycle_estimate = true;
   // `bisect: auto`: after a change is found, search the PR's commits for the ones behind it.
-  std::string bisect = "off";  // auto | off
+  BisectMode bisect = BisectMode::Off;
 
   double timeout_for(const SuiteConfig& s) const {
     return s.timeout_seconds.value_or(timeout_seconds);
@@ -359,6 +387,12 @@ enum class Origin {
   Executables,  // two built programs benchpr ran in interleaved rounds (`run --base-exe`): no git
   ResultFiles,  // result files benchpr read (`compare`): it ran nothing, the run order is unknown
 };
+// As the results file's `origin` names it (absent: revisions).
+inline constexpr NameTable<Origin, 3> kOrigins{{{
+    {Origin::Revisions, "revisions"},
+    {Origin::Executables, "executables"},
+    {Origin::ResultFiles, "result-files"},
+}}};
 std::string_view to_string(Origin origin);
 std::optional<Origin> origin_from_string(std::string_view s);
 
@@ -441,6 +475,19 @@ enum class Verdict {
   // not the PR's change (core/placement.hpp). Never blocks a merge.
   Placement,
 };
+// The verdicts as the results file and the comment name them.
+inline constexpr NameTable<Verdict, 10> kVerdicts{{{
+    {Verdict::Regression, "regression"},
+    {Verdict::Improvement, "improvement"},
+    {Verdict::Slower, "slower"},
+    {Verdict::Faster, "faster"},
+    {Verdict::Unchanged, "unchanged"},
+    {Verdict::Inconclusive, "inconclusive"},
+    {Verdict::Added, "added"},
+    {Verdict::Removed, "removed"},
+    {Verdict::Failed, "failed"},
+    {Verdict::Placement, "placement"},
+}}};
 std::string_view to_string(Verdict v);
 
 // How the exact instruction counts and the code read a timed benchmark (core/placement.hpp).
@@ -453,12 +500,25 @@ enum class CodeReading {
   // changed runs the same instructions with the same estimated cycles: unchanged.
   SameCount,
 };
+inline constexpr NameTable<CodeReading, 5> kCodeReadings{{{
+    {CodeReading::None, "none"},
+    {CodeReading::Placement, "placement"},
+    {CodeReading::SameWork, "same-work"},
+    {CodeReading::CountsDecided, "counts-decided"},
+    {CodeReading::SameCount, "same-count"},
+}}};
 std::string_view to_string(CodeReading r);
 
 // The order in which verdicts are reported: regressions first, unchanged last.
 int verdict_order(Verdict v);
 
 enum class RecommendationKind { Merge, DoNotMerge, Inconclusive, Failed };
+inline constexpr NameTable<RecommendationKind, 4> kRecommendations{{{
+    {RecommendationKind::Merge, "merge"},
+    {RecommendationKind::DoNotMerge, "do-not-merge"},
+    {RecommendationKind::Inconclusive, "inconclusive"},
+    {RecommendationKind::Failed, "failed"},
+}}};
 std::string_view to_string(RecommendationKind k);
 
 // A piece of a sentence: plain text, or a benchmark name to show as code. Names are untrusted,

@@ -79,10 +79,9 @@ bool get_bool(const json& obj, const char* key, const std::string& where, bool f
 }
 
 Side get_side(const json& obj, const char* key, const std::string& where) {
-  std::string s = get_string(obj, key, where);
-  if (s == "base") return Side::Base;
-  if (s == "head") return Side::Head;
-  fail(where + "." + key, "expected \"base\" or \"head\"");
+  const std::optional<Side> side = side_from_string(get_string(obj, key, where));
+  if (!side) fail(where + "." + key, "expected \"base\" or \"head\"");
+  return *side;
 }
 
 const json& get_array(const json& obj, const char* key, const std::string& where, std::size_t max) {
@@ -208,8 +207,9 @@ Config read_config(const json& j) {
   if (auto it = j.find("budget_seconds"); it != j.end() && !it->is_null())
     c.budget_seconds = get_number(j, "budget_seconds", w, 0);
   if (j.contains("bisect")) {
-    c.bisect = get_string(j, "bisect", w, false);
-    if (c.bisect != "auto" && c.bisect != "off") fail(w + ".bisect", "expected auto or off");
+    const auto mode = bisect_mode_from_string(get_string(j, "bisect", w, false));
+    if (!mode) fail(w + ".bisect", "expected auto or off");
+    c.bisect = *mode;
   }
   if (j.contains("comment")) {
     const auto policy = comment_policy_from_string(get_string(j, "comment", w, false));

@@ -58,7 +58,7 @@ json config_json(const Config& c) {
   for (const auto& s : c.suites)
     if (c.counts_instructions(s)) j["instruction_threshold"] = c.instruction_threshold;
   j["budget_seconds"] = c.budget_seconds ? json(*c.budget_seconds) : json(nullptr);
-  if (c.bisect != "off") j["bisect"] = c.bisect;
+  if (c.bisect != BisectMode::Off) j["bisect"] = std::string(to_string(c.bisect));
   // Only when turned off: files of counts with the estimate (the default) stay as they were.
   if (!c.cycle_estimate) j["cycle_estimate"] = false;
   return j;
