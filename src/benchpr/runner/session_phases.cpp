@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/duration.hpp"
+#include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/placement.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/runner/code_evidence.hpp"
@@ -53,7 +54,11 @@ bool Session::count_instructions_phase(Results& results) {
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
-  if (done)
+  // Nothing to count (every counted suite skipped: identical programs, another shard's) says
+  // nothing rather than "counted instructions in 0ms".
+  const bool any = std::any_of(results.series.begin(), results.series.end(),
+                               [](const BenchmarkSeries& s) { return is_instruction_series(s); });
+  if (done && any)
     progress_(fmt::format("counted instructions in {}", format_duration(now_seconds() - t0)));
   persist(results, false);
   return done && !exec::interrupt_requested();
@@ -62,8 +67,7 @@ bool Session::count_instructions_phase(Results& results) {
 void Session::code_evidence_phase(Results& results) {
   if (exec::interrupt_requested()) return;
   results.hot_code.clear();
-  const auto wanted =
-      code_evidence_wanted(results, analyse_session(results));
+  const auto wanted = code_evidence_wanted(results, analyse_session(results));
   if (wanted.empty()) return;
   CodeEvidenceSetup cs;
   cs.base_dir = setup_.base_dir;
