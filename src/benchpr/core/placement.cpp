@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <unordered_map>
 
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/wording.hpp"
@@ -154,11 +156,22 @@ void apply_code_readings(const Results& results, Analysis& analysis) {
 void apply_code_readings(const Results& results, std::vector<BenchmarkAnalysis>& timed,
                          const std::vector<BenchmarkAnalysis>& counted) {
   const double threshold = results.config.instruction_threshold;
+  // Indexed once: every look reads every open benchmark, and a suite may have thousands.
+  const auto key = [](const std::string& suite, const std::string& name) {
+    return suite + '\n' + name;
+  };
+  std::unordered_map<std::string, const BenchmarkAnalysis*> counts;
+  for (const BenchmarkAnalysis& b : counted)
+    if (is_instruction_analysis(b)) counts.emplace(key(b.suite, b.name), &b);
+  if (counts.empty()) return;
+  std::unordered_map<std::string, const CodeEvidence*> evidence;
+  for (const CodeEvidence& e : results.hot_code) evidence.emplace(key(e.suite, e.name), &e);
   for (BenchmarkAnalysis& t : timed) {
     if (is_instruction_analysis(t)) continue;
-    const BenchmarkAnalysis* ins = instructions_of(counted, t);
-    const CodeReading r =
-        read_code(t, ins, find_code_evidence(results, t.suite, t.name), threshold);
+    const auto c = counts.find(key(instruction_suite_name(t.suite), t.name));
+    const BenchmarkAnalysis* ins = c == counts.end() ? nullptr : c->second;
+    const auto e = evidence.find(key(t.suite, t.name));
+    const CodeReading r = read_code(t, ins, e == evidence.end() ? nullptr : e->second, threshold);
     if (r == CodeReading::None) continue;
     t.code_reading = r;
     t.time_verdict = t.verdict;
