@@ -268,6 +268,12 @@ TEST(ElfSymbols, CodeChangedOnlyWhereTheBenchmarkDoesNotRunIsTheSameWhereItRuns)
   ExecutedInstructions base_outside = SkippedBlock::run(t.base);
   base_outside.emplace(0x9000, 1);
   EXPECT_FALSE(same_executed_code(t.base, t.base_file, base_outside, t.head, t.head_file, outside));
+  // The PR runs its changed block once per repetition (a one-off cost: about 0 per iteration
+  // after the two runs' difference, but run): not the same where it runs.
+  ExecutedInstructions once = SkippedBlock::run(t.head);
+  once.emplace(t.head.address + 7, 0.0);
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), t.head,
+                                  t.head_file, once));
   // Nothing known of what it runs.
   EXPECT_FALSE(same_executed_code(t.base, t.base_file, {}, t.head, t.head_file, {}));
 }

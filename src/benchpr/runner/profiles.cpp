@@ -93,10 +93,11 @@ SideProfile side_profile(const CountedRunFiles& files) {
   for (ProfiledCall& c : sum.calls) c.inclusive = std::max(0.0, c.inclusive);
   sum.total = std::max(0.0, sum.total);
   out.profile = std::move(sum);
-  // What a repetition runs once (set-up) takes itself out of the difference: an instruction
-  // is executed per iteration where what is left is more than rounding.
+  // Every instruction the timed region ran at all stays, at its count per iteration: what a
+  // repetition runs once (a one-off cost, a lazy set-up) differences out to about 0, but it was
+  // run, and a PR that adds one to changed code must not read as "the same where it runs".
   for (auto& [function, run] : executed) {
-    std::erase_if(run, [](const auto& entry) { return !(entry.second > 1e-6); });
+    for (auto& entry : run) entry.second = std::max(0.0, entry.second);
     if (!run.empty()) out.executed.emplace(function, std::move(run));
   }
   return out;
