@@ -134,6 +134,26 @@ TEST(Placement, UndecidedTimeOnTheSameWorkIsUnchangedSameWork) {
             CodeReading::None);
 }
 
+// A changed function whose executed instructions read the same (HotFunction::executed_same)
+// says so by the PR's own Callgrind output, which the PR's code runs beside and can write. A PR
+// that rewrote its dump to show the base's path must not turn its regression into placement, nor
+// an interval that reaches the threshold into "same work": only time-bounded readings use it.
+TEST(Placement, CodeTheSameOnlyWhereItRunsNeverSetsTimeAside) {
+  const BenchmarkAnalysis ins = counted(2644, 2644);
+  HotFunction f = hot("cctz::detail::n_sec()", 0x4010, 0x4030, false);
+  f.executed_same = true;
+  const CodeEvidence where_run = evidence({f, hot("g()", 0x5000, 0x5020)});
+  for (Verdict v : {Verdict::Regression, Verdict::Slower, Verdict::Improvement, Verdict::Faster})
+    EXPECT_EQ(read_code(timed(v, 0.05), &ins, &where_run, kThreshold), CodeReading::None);
+  // Undecided and reaching +4% on the worse side: time stays the judge.
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, 0.0, 0.04), &ins, &where_run, kThreshold),
+            CodeReading::None);
+  // Undecided but short of the threshold on the worse side (+1.2%): the same count, as for any
+  // changed code, and the recommendation does not count it as the same code.
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.019, 0.031), &ins, &where_run, kThreshold),
+            CodeReading::SameCount);
+}
+
 // Time undecided at −5.0% … +1.2% (threshold ±2%) on changed code running the same 2,644
 // instructions: time shows no slowdown reaching the threshold, the counts no change of the work.
 TEST(Placement, UndecidedTimeOnTheSameCountOfChangedCodeShowingNoSlowdownIsSameCount) {

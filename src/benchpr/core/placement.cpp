@@ -38,11 +38,16 @@ bool exact_counts(const BenchmarkAnalysis* ins) {
           ins->verdict == Verdict::Unchanged);
 }
 
-// Evidence that every hot function is the same code in both builds.
+// Evidence that every hot function is byte-identical in both builds. Read from the two built
+// programs, which the PR's code cannot rewrite once built (the executables' digests are checked
+// before every run). A function that is "the same where it runs" (HotFunction::executed_same)
+// does not count here: which instructions ran comes from the PR's own Callgrind output, written
+// inside the process the PR's code runs in, so it may say only what time can check
+// (same_count_reading), never set a time verdict aside.
 bool identical_code(const CodeEvidence* code) {
   if (code == nullptr || !code->missing.empty() || code->functions.empty()) return false;
   return std::all_of(code->functions.begin(), code->functions.end(),
-                     [](const HotFunction& f) { return f.same_where_run(); });
+                     [](const HotFunction& f) { return f.identical; });
 }
 
 // Code that changed (or could not be compared) running the same instructions with the same

@@ -58,7 +58,7 @@ std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Resu
                                                                       const Analysis& analysis);
 
 // Whether a timed benchmark runs the same code doing the same work in both builds: its hot
-// functions are the same code, its exact counts the same and its estimated cycles unmoved.
+// functions are byte-identical, its exact counts the same and its estimated cycles unmoved.
 // Whatever its time reads, the PR did not change it (the recommendation does not ask for more
 // rounds to bound it).
 bool same_code_and_count(const Results& results, const Analysis& analysis,

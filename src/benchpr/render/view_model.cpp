@@ -247,7 +247,13 @@ std::string changed_code_text(const CodeEvidence* e) {
 std::string same_count_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const CodeEvidence* e =
       ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
-  const std::string changed = changed_code_text(e);
+  std::string changed = changed_code_text(e);
+  // Changed only where it does not run: the PR's own Callgrind output says so, and time bounds
+  // the rest (core/placement.cpp).
+  if (changed.empty() && e != nullptr &&
+      std::any_of(e->functions.begin(), e->functions.end(),
+                  [](const HotFunction& f) { return f.executed_same; }))
+    changed = same_code_text(e);
   return fmt::format("same count: {}{}; time alone: at most {} {} ({}, {} CI)", counts_text(b),
                      changed.empty() ? "" : ", " + changed,
                      format_percent(std::max(0.0, worse_bound(b))), worse_word(b.better),
