@@ -314,6 +314,59 @@ TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
   EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
 }
 
+// A suite whose main takes 0.8 s before any benchmark (a clock-timed wait, so Valgrind cannot
+// stretch it): its Callgrind processes run the start-up uninstrumented, and the library benchpr
+// preloads turns the instrumentation on when Google Benchmark opens its JSON file. The counts are
+// each benchmark's whole loop, exactly: 4 instructions a step of spin(n), the doubled one doubled.
+TEST(Instructions, ASlowStartUpRunsUninstrumentedAndEveryBenchmarkIsCountedWhole) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.metric = "instructions";
+  const std::string prelude = R"(
+#include <chrono>
+static const bool g_loaded = [] {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
+  volatile unsigned long long x = 0;
+  while (std::chrono::steady_clock::now() < until) x = x + 1;
+  return true;
+}();
+)";
+  const auto suite = [](int second) {
+    return std::vector<GbenchCase>{
+        {"BM_W1", spin(1000), ""}, {"BM_W2", spin(second), ""}, {"BM_W3", spin(3000), ""}};
+  };
+  write_gbench_project(repo, suite(2000), cfg, prelude);
+  repo.commit_base_and_branch();
+  write_gbench_project(repo, suite(4000), cfg, prelude);
+  repo.commit("twice the work in BM_W2");
+
+  TempDir out;
+  const BenchprRun r =
+      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
+                                   "--dry-run", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("micro: its start-up takes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("natively; it runs uninstrumented under Callgrind"), std::string::npos)
+      << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  for (int k = 1; k <= 3; ++k) {
+    const std::string name = "BM_W" + std::to_string(k);
+    const json* b = find_benchmark(doc, "micro (instructions)", name);
+    ASSERT_NE(b, nullptr) << name << "\n" << r.err;
+    const double base = (*b)["base"].get<double>();
+    EXPECT_GT(base, 3.0 * 1000 * k) << name << " " << b->dump();
+    EXPECT_LT(base, 6.0 * 1000 * k) << name << " " << b->dump();
+    if (k == 2) {
+      EXPECT_EQ((*b)["verdict"], "regression") << b->dump();
+      EXPECT_NEAR((*b)["change"].get<double>(), 1.0, 0.01) << b->dump();
+    } else {
+      EXPECT_EQ((*b)["verdict"], "unchanged") << b->dump();
+      EXPECT_NEAR((*b)["change"].get<double>(), 0.0, 0.001) << b->dump();
+    }
+  }
+  EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
+}
+
 // Nothing in .benchpr.yml or on the command line says to count: with Valgrind installed, `run`
 // counts every Google Benchmark suite beside its time. A count that cannot be made (Valgrind
 // does not know an instruction) was not asked for: a note names it, its benchmark is judged by

@@ -1,6 +1,9 @@
 // The counting phase's plan and its deadline, with a fake process runner: which processes run
 // (a suite's benchmarks sharing one per core), and what counting nobody asked for does when its
 // share of the budget runs out (each uncounted benchmark says so; no group is counted again).
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -8,6 +11,7 @@
 
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/instrument_on_open.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::runner {
@@ -87,23 +91,27 @@ TEST(CountInstructions, ASharedDeadlineStopsTheBatchesAndEveryUncountedBenchmark
   EXPECT_TRUE(said);
 }
 
-// A suite whose start-up (its listing, natively) takes 20 s: at least 10 minutes per
-// Callgrind process, beyond a 2-minute share. Nothing is started; each benchmark says why.
+// A suite whose start-up (its listing, natively) takes `start_up` seconds (20 s: at least
+// 10 minutes per Callgrind process instrumented, 3m20s uninstrumented, beyond a 2-minute share;
+// nothing is started and each benchmark says why). Keeps each batch's job list.
 class SlowStartUp : public exec::ProcessRunner {
  public:
+  double start_up = 20;
   exec::ProcessResult run(const exec::ProcessSpec& spec) override {
     exec::ProcessResult r;
     if (spec.command.find("--benchmark_list_tests=true") != std::string::npos) {
       r.exit_code = 0;
-      r.wall_seconds = 20;
+      r.wall_seconds = start_up;
       r.output_tail = "BM_A\nBM_B\n";
       return r;
     }
     ++batches;
+    commands.push_back(spec.command);
     r.timed_out = true;
     return r;
   }
   int batches = 0;
+  std::vector<std::string> commands;
 };
 
 TEST(CountInstructions, ASlowStartUpIsNotCountedAndNothingIsStarted) {
@@ -118,7 +126,11 @@ TEST(CountInstructions, ASlowStartUpIsNotCountedAndNothingIsStarted) {
     EXPECT_NE(s.base_failure.find("the suite's start-up takes 20s before its first benchmark"),
               std::string::npos)
         << s.base_failure;
-    EXPECT_NE(s.base_failure.find("at least 10m per Callgrind process"), std::string::npos)
+    // Uninstrumented where the late-instrumentation library is built in (5x, not 15x).
+    const bool late = !instrument_on_open_library().empty();
+    EXPECT_NE(s.base_failure.find(late ? "at least 3m20s per Callgrind process even uninstrumented"
+                                       : "at least 10m per Callgrind process"),
+              std::string::npos)
         << s.base_failure;
     EXPECT_EQ(s.head_failure, s.base_failure);
   }
@@ -127,6 +139,74 @@ TEST(CountInstructions, ASlowStartUpIsNotCountedAndNothingIsStarted) {
   SlowStartUp counted;
   ASSERT_TRUE(count_instructions(counted, asked.results, asked.setup, [](const std::string&) {}));
   EXPECT_GT(counted.batches, 0);
+}
+
+// A start-up of 5 s (CRoaring's main loads data before any benchmark): instrumented from the
+// start it would cost 2 x 15 x 5 s, more than the side's minute; uninstrumented, 50 s. Its
+// processes run with --instr-atstart=no and the library preloaded, which turns the
+// instrumentation on when Google Benchmark opens the JSON file the script names.
+TEST(CountInstructions, ASlowStartUpRunsUninstrumentedUntilTheFirstBenchmark) {
+  if (instrument_on_open_library().empty()) GTEST_SKIP() << "built without valgrind/callgrind.h";
+  Phase p(InstructionCounting::ByDefault, 120);
+  SlowStartUp fake;
+  fake.start_up = 5;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  ASSERT_EQ(fake.batches, 2);
+  bool said = false;
+  for (const std::string& l : lines)
+    said = said || l.find("core: its start-up takes 5s natively; it runs uninstrumented") !=
+                       std::string::npos;
+  EXPECT_TRUE(said);
+  // Each side's folder holds the library, its owner's only; each script preloads it.
+  int scripts = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(p.setup.work_dir)) {
+    if (entry.path().filename() == "instrument-on-open.so") {
+      const auto perms = std::filesystem::status(entry.path()).permissions();
+      EXPECT_EQ(perms & std::filesystem::perms::all, std::filesystem::perms::owner_read |
+                                                         std::filesystem::perms::owner_exec);
+      EXPECT_EQ(std::filesystem::file_size(entry.path()), instrument_on_open_library().size());
+    }
+    if (entry.path().filename() != "job.sh") continue;
+    ++scripts;
+    std::ifstream in(entry.path());
+    const std::string script((std::istreambuf_iterator<char>(in)), {});
+    const std::string dir = entry.path().parent_path().string();
+    EXPECT_NE(script.find("--instr-atstart=no"), std::string::npos) << script;
+    EXPECT_NE(script.find("/instrument-on-open.so'\"${LD_PRELOAD:+:$LD_PRELOAD}\""),
+              std::string::npos)
+        << script;
+    EXPECT_NE(script.find("BENCHPR_INSTRUMENT_ON_OPEN='" + dir + "/1/out.json'"),
+              std::string::npos)
+        << script;
+    EXPECT_NE(script.find("--benchmark_out='" + dir + "/1/out.json'"), std::string::npos)
+        << script;
+  }
+  EXPECT_GT(scripts, 0);
+  // Started, not refused before starting (the fake's batches then run out of time).
+  for (const BenchmarkSeries& s : p.results.series)
+    EXPECT_EQ(s.base_failure.find("the suite's start-up takes"), std::string::npos)
+        << s.base_failure;
+}
+
+// A quick start-up is instrumented from the start, as always.
+TEST(CountInstructions, AQuickStartUpIsInstrumentedFromTheStart) {
+  Phase p(InstructionCounting::ByDefault, 120);
+  SlowStartUp fake;
+  fake.start_up = 0.1;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup, [](const std::string&) {}));
+  int scripts = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(p.setup.work_dir)) {
+    EXPECT_NE(entry.path().filename(), "instrument-on-open.so");
+    if (entry.path().filename() != "job.sh") continue;
+    ++scripts;
+    std::ifstream in(entry.path());
+    const std::string script((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(script.find("--instr-atstart"), std::string::npos) << script;
+    EXPECT_EQ(script.find("LD_PRELOAD"), std::string::npos) << script;
+  }
+  EXPECT_GT(scripts, 0);
 }
 
 TEST(CountInstructions, ThePrGetsWhatTheBaseLeftOfTheDeadline) {

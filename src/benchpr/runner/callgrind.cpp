@@ -36,17 +36,18 @@ std::string_view line_value(std::string_view text, std::string_view key) {
 
 }  // namespace
 
-std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim) {
+std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim,
+                                bool instrument_at_start) {
   // --collect-atstart=yes after --toggle-collect (which would turn it off): everything is
   // collected except ResumeTiming's own body, and the zero at its entry discards what came
   // before (setup, paused work, start-up). --dump-instr=yes: each instruction's count, so the
   // hot code can be compared where the benchmark runs it (runner/elf_symbols.hpp).
   return fmt::format(
-      "--tool=callgrind{} --trace-children=yes --dump-line=no --dump-instr=yes "
+      "--tool=callgrind{}{} --trace-children=yes --dump-line=no --dump-instr=yes "
       "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
       "--dump-before='{}' --dump-before='{}' --dump-before='{}'",
       cache_sim ? fmt::format(" --cache-sim=yes {}", kCacheGeometry) : std::string(),
-      shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish, kReport);
+      instrument_at_start ? "" : " --instr-atstart=no", shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish, kReport);
 }
 
 std::string callgrind_benchmark_arguments(const std::vector<std::string>& names,

@@ -33,8 +33,10 @@ inline constexpr double kCallgrindLongMinTime = 0.05;
 // ran, so these dumps mark where one benchmark ends when several run in one process.
 // `cache_sim`: also simulate the caches (the estimated cycles, core/cycle_estimate.hpp), of one
 // fixed geometry (kCacheGeometry) whatever the machine's, so every runner, and every shard of a
-// comparison, simulates the same caches.
-std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim = false);
+// comparison, simulates the same caches. `instrument_at_start` false: --instr-atstart=no, for a
+// process whose instrumentation the preloaded library turns on (runner/instrument_on_open.hpp).
+std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim = false,
+                                bool instrument_at_start = true);
 
 // The simulated caches: 32 KiB 8-way L1 instruction and data caches and an 8 MiB 16-way last
 // level, 64-byte lines (Valgrind's own default when it cannot read the machine's is close).

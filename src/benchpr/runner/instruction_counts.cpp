@@ -24,6 +24,7 @@
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_digest.hpp"
 #include "benchpr/runner/filter_match.hpp"
+#include "benchpr/runner/instrument_on_open.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::runner {
@@ -38,6 +39,9 @@ struct Job {
   std::string name;
   std::string dir;
   std::size_t sharing = 1;  // benchmarks in the Callgrind process that counted it
+  // The instrument-on-open library for a suite with a slow start-up; empty: instrumented from
+  // the start (runner/instrument_on_open.hpp).
+  std::string preload;
 };
 
 // Benchmarks of one suite counted in one process (callgrind_groups.hpp): indices into a side's
@@ -317,14 +321,25 @@ Outcome read_outcome(const Job& job, double timeout, FileDigests* seal,
 
 std::string callgrind_job_script(const SuiteConfig& suite, const Config& c,
                                  const std::vector<std::string>& names, const std::string& worktree,
-                                 const std::string& job_dir, const std::string& valgrind) {
+                                 const std::string& job_dir, const std::string& valgrind,
+                                 const std::string& preload) {
   const double timeout = callgrind_process_timeout(c.timeout_for(suite), names.size());
   const auto run = [&](const char* process, double min_time, const char* redirect) {
     const std::string at = job_dir + "/" + process;
+    // Late instrumentation: the library turns it on when Google Benchmark opens the JSON file
+    // named on its command line (the same string), after the suite's start-up.
+    const std::string late =
+        preload.empty()
+            ? std::string()
+            : fmt::format("env LD_PRELOAD={}\"${{LD_PRELOAD:+:$LD_PRELOAD}}\" {}={} ",
+                          shell_quote(preload), kInstrumentOnOpenVariable,
+                          shell_quote(at + "/out.json"));
     return fmt::format(
-        "timeout --foreground -k 10 {timeout:.0f} {valgrind} {args} {cmd} {redirect} {log} 2>&1",
-        fmt::arg("timeout", timeout), fmt::arg("valgrind", shell_quote(valgrind)),
-        fmt::arg("args", callgrind_arguments(at + "/cg", c.cycle_estimate)),
+        "timeout --foreground -k 10 {timeout:.0f} {late}{valgrind} {args} {cmd} {redirect} {log} "
+        "2>&1",
+        fmt::arg("timeout", timeout), fmt::arg("late", late),
+        fmt::arg("valgrind", shell_quote(valgrind)),
+        fmt::arg("args", callgrind_arguments(at + "/cg", c.cycle_estimate, preload.empty())),
         fmt::arg("cmd", benchmark_command(suite, c, names, at + "/out.json", min_time)),
         fmt::arg("redirect", redirect), fmt::arg("log", shell_quote(job_dir + "/log")));
   };
@@ -395,6 +410,7 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
                                           const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
   std::vector<Job> jobs;
+  std::optional<std::string> side_preload;  // written once per side, when a suite needs it
   for (const SuiteConfig& suite : c.suites) {
     if (!c.counts_instructions(suite)) continue;
     if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
@@ -414,18 +430,30 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
       set_failure(results, series_suite, "(suite " + series_suite + ")", side, *listing.failure);
       continue;
     }
+    // A slow start-up runs uninstrumented where the library is there: the instrumentation
+    // comes on when Google Benchmark starts (runner/instrument_on_open.hpp).
+    std::string preload;
+    if (listing.seconds >= kLateInstrumentationStartUp) {
+      if (!side_preload) side_preload = write_instrument_on_open(side_dir).value_or("");
+      preload = *side_preload;
+      if (!preload.empty())
+        progress(fmt::format("  {} {}: its start-up takes {} natively; it runs uninstrumented "
+                             "under Callgrind, counting from the first benchmark",
+                             side_word(side), suite.name, format_duration(listing.seconds)));
+    }
     // The cost bounded before starting: each Callgrind process (two runs) pays the suite's
     // start-up, which its listing took natively. Where that alone would overrun a side's half
     // of counting's share of the budget, its benchmarks are not counted, and say why.
-    const double start_up = 2 * kLeastCallgrindSlowdown * listing.seconds;
+    const double slowdown = preload.empty() ? kLeastCallgrindSlowdown : kUninstrumentedSlowdown;
+    const double start_up = 2 * slowdown * listing.seconds;
     if (setup.deadline_seconds > 0 && start_up > setup.deadline_seconds / 2) {
       const std::string why = fmt::format(
           "not counted: the suite's start-up takes {} before its first benchmark (its listing, "
-          "natively), at least {} per Callgrind process, more than counting's share of the time "
-          "budget ({}) allows; a longer `budget:`, or `instructions: false` in .benchpr.yml, "
-          "saves the time",
+          "natively), at least {} per Callgrind process{}, more than counting's share of the "
+          "time budget ({}) allows; a longer `budget:`, or `instructions: false` in "
+          ".benchpr.yml, saves the time",
           format_duration(listing.seconds), format_duration(start_up),
-          format_duration(setup.deadline_seconds));
+          preload.empty() ? "" : " even uninstrumented", format_duration(setup.deadline_seconds));
       progress(
           fmt::format("  {} {}: {} benchmarks {}", side_word(side), suite.name, names.size(), why));
       for (const std::string& name : names)
@@ -445,6 +473,7 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
       job.suite = &suite;
       job.side = side;
       job.name = name;
+      job.preload = preload;
       // The same length on both sides (side folders of one length, the benchmark's place in the
       // list): the JSON path is on the benchmark's command line, and its length can move the
       // allocator's state, and so the count of a loop that allocates.
@@ -480,7 +509,7 @@ bool write_job_scripts(const std::vector<Job>& jobs, const std::vector<Group>& g
     fs::create_directories(dir + "/2", ec);
     const std::string script = callgrind_job_script(
         *first.suite, c, names, first.side == Side::Base ? setup.base_dir : setup.head_dir, dir,
-        setup.valgrind);
+        setup.valgrind, first.preload);
     try {
       write_file_atomically(dir + "/job.sh", script);
     } catch (const StoreError& e) {
@@ -614,7 +643,8 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
         v.push_back(check->second);
     }
     if (setup.sealed)
-      (*setup.sealed)[{job.suite->name, job.side, job.name}] = {job.dir, std::move(digests[i])};
+      (*setup.sealed)[{job.suite->name, job.side, job.name}] = {
+          job.dir, std::move(digests[i]), !job.preload.empty()};
   }
   return failed;
 }

@@ -27,6 +27,7 @@ using FileDigests = std::map<std::string, std::string>;
 struct SealedRun {
   std::string dir;
   FileDigests digests;
+  bool late_instrumentation = false;  // its suite's start-up ran uninstrumented
 };
 using SealedRuns =
     std::map<std::tuple<std::string, Side, std::string>, SealedRun>;  // suite, side, name
@@ -67,10 +68,13 @@ bool valgrind_installed(exec::ProcessRunner& processes, const std::string& valgr
 // the benchmarks `names` (one, or a group sharing one process) under Callgrind at one iteration
 // per repetition (files in `job_dir`/1), then, when that worked, at kCallgrindLongMinTime
 // (`job_dir`/2); Valgrind's output in `job_dir`/log, "exit-code start end" in `job_dir`/rc.
-// Each process may take callgrind_process_timeout().
+// Each process may take callgrind_process_timeout(). `preload`: the path of the written
+// instrument-on-open library, for late instrumentation (runner/instrument_on_open.hpp); empty:
+// instrumented from the start.
 std::string callgrind_job_script(const SuiteConfig& suite, const Config& config,
                                  const std::vector<std::string>& names, const std::string& worktree,
-                                 const std::string& job_dir, const std::string& valgrind);
+                                 const std::string& job_dir, const std::string& valgrind,
+                                 const std::string& preload = {});
 
 // How long one Callgrind process of `benchmarks` benchmarks may run: the suite's timeout for
 // each (a group gets what its benchmarks would get alone), whole seconds, at least one.

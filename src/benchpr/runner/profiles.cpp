@@ -22,6 +22,7 @@
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/instrument_on_open.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::runner {
@@ -127,7 +128,8 @@ std::optional<SideProfile> counted_run(const SealedRuns* counted, const std::str
 SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
                          const SuiteConfig& suite, const std::string& name,
                          const std::string& worktree, const std::string& work_dir, Side side,
-                         const std::string& valgrind, double deadline_seconds, std::string& dir) {
+                         const std::string& valgrind, double deadline_seconds, std::string& dir,
+                         bool late_instrumentation) {
   SideProfile out;
   std::error_code ec;
   fs::create_directories(work_dir, ec);
@@ -141,7 +143,11 @@ SideProfile profile_side(exec::ProcessRunner& processes, const Config& config,
   fs::create_directories(dir + "/2", ec);
   exec::ProcessSpec spec;
   spec.cwd = dir;
-  spec.command = callgrind_job_script(suite, config, {name}, worktree, dir, valgrind);
+  // A suite whose counts were instrumented late (a slow start-up) is profiled the same way,
+  // with the library written afresh into this run's own folder.
+  const std::string preload =
+      late_instrumentation ? write_instrument_on_open(dir).value_or("") : std::string();
+  spec.command = callgrind_job_script(suite, config, {name}, worktree, dir, valgrind, preload);
   const double timeout = config.timeout_for(suite);
   spec.timeout_seconds = timeout > 0 ? 2 * timeout + 30 : 0;
   // A profile's cost is not known beforehand: what is left of the budget bounds it.
@@ -288,9 +294,14 @@ bool profile_benchmarks(exec::ProcessRunner& processes, Results& results,
     for (Side side : {Side::Base, Side::Head}) {
       if (b.from_counts) break;
       std::string dir;
+      const auto sealed = setup.counted == nullptr
+                              ? SealedRuns::const_iterator()
+                              : setup.counted->find({suite->name, side, req.name});
+      const bool late = setup.counted != nullptr && sealed != setup.counted->end() &&
+                        sealed->second.late_instrumentation;
       SideProfile s = profile_side(processes, results.config, *suite, req.name,
                                    side == Side::Base ? setup.base_dir : setup.head_dir,
-                                   setup.work_dir, side, setup.valgrind, left, dir);
+                                   setup.work_dir, side, setup.valgrind, left, dir, late);
       cpu += s.cpu_seconds;
       if (s.interrupted) return false;
       if (setup.seconds_left >= 0) left = std::max(left - s.wall_seconds, 0.0);

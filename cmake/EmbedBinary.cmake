@@ -1,0 +1,22 @@
+# Script mode: writes OUT, a C++ file defining `std::string_view FUNCTION()` in NAMESPACE
+# (declared in HEADER) that returns the bytes of IN; an empty view when IN is not given (the
+# file could not be built here).
+set(_bytes "")
+set(_size 0)
+if(IN)
+  file(READ "${IN}" _hex HEX)
+  string(LENGTH "${_hex}" _length)
+  math(EXPR _size "${_length} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," _bytes "${_hex}")
+  string(REGEX REPLACE "(('[^']*',){16})" "\\1\n    " _bytes "${_bytes}")
+endif()
+set(_body "// Generated at build time. Do not edit.\n#include \"${HEADER}\"\n\nnamespace ${NAMESPACE} {\n\n")
+if(_size GREATER 0)
+  string(APPEND _body "namespace {\nconstexpr char kBytes[] = {\n    ${_bytes}};\n}  // namespace\n\n")
+  string(APPEND _body "std::string_view ${FUNCTION}() { return {kBytes, ${_size}}; }\n")
+else()
+  string(APPEND _body "std::string_view ${FUNCTION}() { return {}; }\n")
+endif()
+string(APPEND _body "\n}  // namespace ${NAMESPACE}\n")
+file(WRITE "${OUT}.tmp" "${_body}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
