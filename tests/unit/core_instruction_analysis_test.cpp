@@ -60,6 +60,35 @@ TEST(InstructionAnalysis, TwoCountsOfASideThatDisagreeAreANote) {
   EXPECT_TRUE(analyse_instruction_series(s, 0.005).count_check.empty());
 }
 
+// cctz's BM_Format_ParseTime/1 (02918d6 → 6921e4f): each side's two counts agreed, the sides
+// 8.9% apart, because its input is the time of day. The base counted again after the PR's runs
+// (index 2) shows it: a base that disagrees with itself by 8.9% decides nothing.
+TEST(InstructionAnalysis, ABaseThatCountsOtherwiseAfterThePrDecidesNothing) {
+  BenchmarkSeries drift = counts(1000, 1089);
+  drift.base = {1000, 1001, 1089};
+  drift.head = {1089, 1090};
+  const BenchmarkAnalysis a = analyse_instruction_series(drift, 0.005);
+  EXPECT_EQ(a.verdict, Verdict::Inconclusive) << a.reason;
+  EXPECT_NE(a.count_check.find("the base's counts before and after the PR's differ by 8.9% (1000 "
+                               "and 1089 instructions per iteration)"),
+            std::string::npos)
+      << a.count_check;
+  // The base counted again agrees (1000.5, 0.05% off): the +8.9% is the PR's, and decides.
+  drift.base[2] = 1000.5;
+  const BenchmarkAnalysis b = analyse_instruction_series(drift, 0.005);
+  EXPECT_EQ(b.verdict, Verdict::Regression);
+  EXPECT_TRUE(b.count_check.empty()) << b.count_check;
+  // Without its check (index 1 empty) the count made again still counts.
+  drift.base = {1000, kMissing, 1089};
+  EXPECT_EQ(analyse_instruction_series(drift, 0.005).verdict, Verdict::Inconclusive);
+  // A drift small beside the change (1% against +8.9%): 8.9% − 2 × 1% still clears the
+  // threshold, so the count decides and the note says how far the base moved.
+  drift.base = {1000, 1001, 1010};
+  const BenchmarkAnalysis c = analyse_instruction_series(drift, 0.005);
+  EXPECT_EQ(c.verdict, Verdict::Regression);
+  EXPECT_NE(c.count_check.find("differ by 1.0%"), std::string::npos) << c.count_check;
+}
+
 // cctz's BM_Zone_LoadTimeZoneCached (02918d6 → 6921e4f, whose code the PR did not touch): the
 // PR's two counts were 340 and 333 instructions per iteration, the base's 333; read as exact,
 // "+2.0%, regression" blocked the merge.

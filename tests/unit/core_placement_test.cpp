@@ -134,6 +134,22 @@ TEST(Placement, UndecidedTimeOnTheSameWorkIsUnchangedSameWork) {
             CodeReading::None);
 }
 
+// Identical, moved hot code, but a function the counted run could have called and did not
+// changed (CodeEvidence::unrun_changed: AVX-512 code Valgrind never runs): what runs natively is
+// not known, so time stays the judge.
+TEST(Placement, CodeTheCountedRunMayNotHaveRunNativelyLeavesTimeTheJudge) {
+  const BenchmarkAnalysis ins = counted(478887, 478887);
+  CodeEvidence unseen = kMoved;
+  unseen.unrun_changed = "`avx512_union` (called from `union_uint16`)";
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.1), &ins, &unseen, kThreshold),
+            CodeReading::None);
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, 0.01, 0.05), &ins, &unseen, kThreshold),
+            CodeReading::None);
+  // Short of the threshold on the worse side: the same count, as for changed code.
+  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.019, 0.031), &ins, &unseen, kThreshold),
+            CodeReading::SameCount);
+}
+
 // A changed function whose executed instructions read the same (HotFunction::executed_same)
 // says so by the PR's own Callgrind output, which the PR's code runs beside and can write. A PR
 // that rewrote its dump to show the base's path must not turn its regression into placement, nor

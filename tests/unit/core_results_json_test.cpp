@@ -251,7 +251,7 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.bisect = Bisection{};
   r.executables = {{"micro", Side::Base, "bench", std::string(64, 'a')}};
   r.identical_suites = {"micro"};
-  r.hot_code = {CodeEvidence{"micro", "BM_A", {}, 0.95, ""}};
+  r.hot_code = {CodeEvidence{"micro", "BM_A", {}, 0.95, "", ""}};
   r.resumed_rounds = 1;
   const Analysis analysis;
   const json doc = json::parse(results_to_string(r, &analysis));

@@ -396,6 +396,7 @@ TEST(RenderGolden, CodePlacement) {
                       {hot("roaring_bitmap_contains", 0x1b2e0, 0x1b2f0, true),
                        hot("ContainsWarmHigh(benchmark::State&)", 0x9a40, 0x9a50, true)},
                       0.97,
+                      "",
                       ""};
   placed.functions[1].share = 0.05;
   placed.functions[1].base_size = placed.functions[1].head_size = 180;
@@ -403,15 +404,17 @@ TEST(RenderGolden, CodePlacement) {
                     "BM_Zone_UTCTimeZone",
                     {hot("cctz::time_zone::lookup(long) const", 0x5120, 0x5160, true)},
                     0.95,
+                    "",
                     ""};
-  CodeEvidence parse{
-      "core", "BM_Parse", {hot("parse(char const*)", 0x3000, 0x3010, false)}, 0.99, ""};
-  CodeEvidence sort{"core", "BM_Sort/8", {hot("sort8(int*)", 0x2000, 0x2000, true)}, 0.98, ""};
+  CodeEvidence parse{"core", "BM_Parse", {hot("parse(char const*)", 0x3000, 0x3010, false)},
+                     0.99,   "",         ""};
+  CodeEvidence sort{"core", "BM_Sort/8", {hot("sort8(int*)", 0x2000, 0x2000, true)}, 0.98, "", ""};
   CodeEvidence format{
       "core",
       "BM_Format/2",
       {hot("cctz::detail::format(std::string const&, long, int)", 0x7000, 0x7040, false)},
       0.96,
+      "",
       ""};
   r.hot_code = {placed, zone, parse, sort, format};
   const Analysis a = analyse_session(r);
@@ -483,7 +486,7 @@ TEST(RenderGolden, CycleEstimate) {
   walk.head_address = 0x1210;
   walk.base_size = walk.head_size = 96;
   walk.identical = true;
-  r.hot_code = {{"core", "BM_Walk", {walk}, 0.97, ""}};
+  r.hot_code = {{"core", "BM_Walk", {walk}, 0.97, "", ""}};
   const Analysis a = analyse_session(r);
   for (const BenchmarkAnalysis& b : a.benchmarks) {
     SCOPED_TRACE(b.suite + "/" + b.name);

@@ -331,6 +331,59 @@ TEST(CodeEvidence, HotFunctionsFoundInBothBuildsOneBuildOrNeither) {
   EXPECT_FALSE(unnamed.missing.empty());
 }
 
+// A program of three functions laid out from 0x1000: `run()` calls `avx2()` (E8 rel32) and
+// jumps to `avx512()` (E9 rel32), the path a CPU with AVX-512 takes and Valgrind's never does.
+// `avx512_body` is that function's code: the PR changes it.
+ElfFunctions dispatching_program(const std::string& avx512_body) {
+  ElfFunctions p;
+  const auto call = [](unsigned char op, std::uint64_t from, std::uint64_t to) {
+    std::string b(1, static_cast<char>(op));
+    const auto rel = static_cast<std::int32_t>(to - (from + 5));
+    b.append(reinterpret_cast<const char*>(&rel), 4);
+    return b;
+  };
+  ElfFunction run{"run()", 0x1000, 0, ""};
+  run.bytes = call(0xE8, 0x1000, 0x1020) + call(0xE9, 0x1005, 0x1040) + "\xc3";
+  run.size = run.bytes.size();
+  ElfFunction avx2{"avx2()", 0x1020, 2, "\x90\xc3"};
+  ElfFunction avx512{"avx512()", 0x1040, avx512_body.size(), avx512_body};
+  p.functions = {run, avx2, avx512};
+  for (const ElfFunction& f : p.functions) p.starts[f.address] = f.name;
+  return p;
+}
+
+TEST(CodeEvidence, DirectCalleesAreTheFunctionsACallOrJumpReaches) {
+  const ElfFunctions p = dispatching_program("\xc3");
+  EXPECT_EQ(direct_callees(p.functions[0], p), (std::vector<std::string>{"avx2()", "avx512()"}));
+  EXPECT_TRUE(direct_callees(p.functions[1], p).empty());
+}
+
+// On a machine with AVX-512, the counted run (Valgrind: AVX2) ran `run` and `avx2`; the PR
+// changed `avx512`, which it never ran, and which `run` reaches: natively the benchmark may run
+// the changed code, so the hot code, identical, cannot read its time as placement.
+TEST(CodeEvidence, AChangedFunctionTheCountedRunCouldCallButDidNotIsNamed) {
+  const ElfFunctions base = dispatching_program("\x48\x01\xc0\xc3");
+  const ElfFunctions head = dispatching_program("\x48\x83\xc0\x02\xc3");
+  FunctionProfile ran;
+  ran.total = 100;
+  ran.functions = {{"run()", 60, 100}, {"avx2()", 40, 40}};
+  EXPECT_EQ(changed_callee_not_run(ran, ran, {&base}, {&head}), "`avx512()` (called from `run()`)");
+  const CodeEvidence e =
+      compare_hot_code("core", "BM_Union", ran, ran, {&base}, {&head}, {}, {}, true);
+  EXPECT_EQ(e.unrun_changed, "`avx512()` (called from `run()`)");
+  // Every hot function is identical: without the guard that would be placement or same work.
+  for (const HotFunction& f : e.functions) EXPECT_TRUE(f.identical) << f.name;
+  // A machine without AVX-512 (Valgrind runs what it runs): nothing to say.
+  EXPECT_TRUE(
+      compare_hot_code("core", "BM_Union", ran, ran, {&base}, {&head}).unrun_changed.empty());
+  // The same callee on both sides: nothing to say either.
+  EXPECT_EQ(changed_callee_not_run(ran, ran, {&base}, {&base}), "");
+  // A callee that ran is compared as hot code, not here.
+  FunctionProfile all = ran;
+  all.functions.push_back({"avx512()", 1, 1});
+  EXPECT_EQ(changed_callee_not_run(all, all, {&base}, {&head}), "");
+}
+
 // Two builds of one function `code` (a RIP-relative operand whose rel32 is at `disp_at`, its
 // instruction ending at `end`) at 0x1000 and 0x1010, each build with a data section whose
 // bytes sit in the file image at 0x100. `target` is what each build's operand reaches.

@@ -164,8 +164,8 @@ TEST(CountInstructions, ASlowStartUpRunsUninstrumentedUntilTheFirstBenchmark) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(p.setup.work_dir)) {
     if (entry.path().filename() == "instrument-on-open.so") {
       const auto perms = std::filesystem::status(entry.path()).permissions();
-      EXPECT_EQ(perms & std::filesystem::perms::all, std::filesystem::perms::owner_read |
-                                                         std::filesystem::perms::owner_exec);
+      EXPECT_EQ(perms & std::filesystem::perms::all,
+                std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
       EXPECT_EQ(std::filesystem::file_size(entry.path()), instrument_on_open_library().size());
     }
     if (entry.path().filename() != "job.sh") continue;
@@ -177,11 +177,9 @@ TEST(CountInstructions, ASlowStartUpRunsUninstrumentedUntilTheFirstBenchmark) {
     EXPECT_NE(script.find("/instrument-on-open.so'\"${LD_PRELOAD:+:$LD_PRELOAD}\""),
               std::string::npos)
         << script;
-    EXPECT_NE(script.find("BENCHPR_INSTRUMENT_ON_OPEN='" + dir + "/1/out.json'"),
-              std::string::npos)
+    EXPECT_NE(script.find("BENCHPR_INSTRUMENT_ON_OPEN='" + dir + "/1/out.json'"), std::string::npos)
         << script;
-    EXPECT_NE(script.find("--benchmark_out='" + dir + "/1/out.json'"), std::string::npos)
-        << script;
+    EXPECT_NE(script.find("--benchmark_out='" + dir + "/1/out.json'"), std::string::npos) << script;
   }
   EXPECT_GT(scripts, 0);
   // Started, not refused before starting (the fake's batches then run out of time).

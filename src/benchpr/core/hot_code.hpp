@@ -51,6 +51,12 @@ struct CodeEvidence {
   // Why the evidence is incomplete ("" when complete): a function with no name, a name on one
   // side only, a program that could not be read.
   std::string missing;
+  // On a machine whose CPU has instructions Valgrind does not run (AVX-512), code that picks its
+  // path by the CPU runs another path under Callgrind than natively. The first function the
+  // benchmark's counted run could have called directly but did not, and that changed between
+  // the builds, with its caller ("`union_avx512` (called from `union`)"); "" when none. Then the
+  // hot code says nothing of what runs natively, and no reading sets time aside.
+  std::string unrun_changed;
 };
 
 // The share of a benchmark's self instructions its hot functions must cover on each side.

@@ -31,6 +31,12 @@ double check_value(const std::vector<double>& v) {
   return v.size() > 1 && std::isfinite(v[1]) && v[1] > 0 ? v[1] : kMissing;
 }
 
+// The base's count made again after the PR's (runner: a count that moved is counted again), or
+// missing.
+double again_value(const std::vector<double>& v) {
+  return v.size() > 2 && std::isfinite(v[2]) && v[2] > 0 ? v[2] : kMissing;
+}
+
 bool time_significant(Verdict v) {
   return v == Verdict::Regression || v == Verdict::Slower || v == Verdict::Improvement ||
          v == Verdict::Faster;
@@ -93,6 +99,17 @@ BenchmarkAnalysis analyse_instruction_series(const BenchmarkSeries& s, double th
         disagree.empty() ? "" : "; ", word, format_percent(std::fabs(check / count - 1)),
         count_text(count), count_text(check));
   }
+  // A base that counts otherwise after the PR's runs than before: its work depends on when or
+  // where it runs, not on the code, so neither side's count is the code's.
+  if (const double again = again_value(s.base);
+      !is_missing(again) && std::fabs(again / base - 1) > count_agreement(threshold)) {
+    spread = std::max(spread, std::fabs(again / base - 1));
+    disagree += fmt::format(
+        "{}the base's counts before and after the PR's differ by {} ({} and {} instructions per "
+        "iteration)",
+        disagree.empty() ? "" : "; ", format_percent(std::fabs(again / base - 1)), count_text(base),
+        count_text(again));
+  }
   if (!disagree.empty())
     a.count_check = ": " + disagree +
                     ": its loop does not do the same work at every run, so its count is not exact.";
@@ -147,6 +164,11 @@ std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t
   for (const CodeEvidence& e : results->hot_code) {
     if (e.suite != t.suite || e.name != t.name || !e.missing.empty() || e.functions.empty())
       continue;
+    if (!e.unrun_changed.empty())
+      return " Its counted run may not be the path it runs natively: this machine's CPU has "
+             "AVX-512, which Valgrind does not run, and " +
+             e.unrun_changed +
+             ", which did not run under Callgrind, changed: time stays the judge.";
     for (const HotFunction& f : e.functions)
       if (!f.same_where_run())
         return " Its hot code differs between the builds (" + f.name +

@@ -43,9 +43,12 @@ bool exact_counts(const BenchmarkAnalysis* ins) {
 // before every run). A function that is "the same where it runs" (HotFunction::executed_same)
 // does not count here: which instructions ran comes from the PR's own Callgrind output, written
 // inside the process the PR's code runs in, so it may say only what time can check
-// (same_count_reading), never set a time verdict aside.
+// (same_count_reading), never set a time verdict aside. Nor does code whose native path the
+// counted run may not have taken (CodeEvidence::unrun_changed).
 bool identical_code(const CodeEvidence* code) {
-  if (code == nullptr || !code->missing.empty() || code->functions.empty()) return false;
+  if (code == nullptr || !code->missing.empty() || code->functions.empty() ||
+      !code->unrun_changed.empty())
+    return false;
   return std::all_of(code->functions.begin(), code->functions.end(),
                      [](const HotFunction& f) { return f.identical; });
 }

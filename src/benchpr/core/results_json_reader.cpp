@@ -444,6 +444,7 @@ std::vector<CodeEvidence> read_hot_code(const json& j) {
     e.name = get_string(j[i], "name", w);
     e.covered = get_share(j[i], "covered", w);
     e.missing = get_string(j[i], "missing", w, false);
+    e.unrun_changed = get_string(j[i], "unrun_changed", w, false);
     const json& functions = get_array(j[i], "functions", w, kMaxHotFunctions);
     for (std::size_t k = 0; k < functions.size(); ++k) {
       const std::string fw = fmt::format("{}.functions[{}]", w, k);

@@ -239,6 +239,7 @@ json code_evidence_json(const CodeEvidence& e) {
   }
   json j = {{"suite", e.suite}, {"name", e.name}, {"covered", e.covered}};
   if (!e.missing.empty()) j["missing"] = e.missing;
+  if (!e.unrun_changed.empty()) j["unrun_changed"] = e.unrun_changed;
   j["functions"] = std::move(functions);
   return j;
 }

@@ -47,7 +47,8 @@ std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim,
       "--callgrind-out-file={} --toggle-collect='{}' --collect-atstart=yes --zero-before='{}' "
       "--dump-before='{}' --dump-before='{}' --dump-before='{}'",
       cache_sim ? fmt::format(" --cache-sim=yes {}", kCacheGeometry) : std::string(),
-      instrument_at_start ? "" : " --instr-atstart=no", shell_quote(out_prefix + ".%p"), kResume, kResume, kPause, kFinish, kReport);
+      instrument_at_start ? "" : " --instr-atstart=no", shell_quote(out_prefix + ".%p"), kResume,
+      kResume, kPause, kFinish, kReport);
 }
 
 std::string callgrind_benchmark_arguments(const std::vector<std::string>& names,

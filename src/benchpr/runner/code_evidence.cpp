@@ -1,7 +1,10 @@
 #include "benchpr/runner/code_evidence.hpp"
 
+#include <fstream>
 #include <map>
 #include <memory>
+#include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -29,7 +32,7 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
                               const std::vector<const ElfFunctions*>& base_programs,
                               const std::vector<const ElfFunctions*>& head_programs,
                               const ExecutedByFunction& base_run,
-                              const ExecutedByFunction& head_run) {
+                              const ExecutedByFunction& head_run, bool unseen_cpu_paths) {
   CodeEvidence e;
   e.suite = suite;
   e.name = name;
@@ -90,7 +93,47 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
     }
     e.functions.push_back(std::move(f));
   }
+  if (unseen_cpu_paths)
+    e.unrun_changed = changed_callee_not_run(base, head, base_programs, head_programs);
   return e;
+}
+
+std::string changed_callee_not_run(const FunctionProfile& base, const FunctionProfile& head,
+                                   const std::vector<const ElfFunctions*>& base_programs,
+                                   const std::vector<const ElfFunctions*>& head_programs) {
+  // Whether every function of that name is the same code on both sides (and there are some).
+  const auto same_on_both = [&](const std::string& symbol) {
+    const auto b = find_named(base_programs, symbol);
+    const auto h = find_named(head_programs, symbol);
+    if (b.size() != h.size()) return false;
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (!same_code(*b[i].first, *b[i].second, *h[i].first, *h[i].second)) return false;
+    return true;
+  };
+  // Each side from its own run and programs: a new function of the PR's is called from the
+  // PR's code.
+  for (const auto& [profile, programs] :
+       {std::pair{&base, &base_programs}, std::pair{&head, &head_programs}}) {
+    std::set<std::string> ran;
+    for (const ProfiledFunction& f : profile->functions)
+      if (f.self > 0 && !unnamed_function(f.name)) ran.insert(callgrind_base_name(f.name));
+    std::set<std::string> checked;
+    for (const std::string& caller : ran)
+      for (const auto& [fn, program] : find_named(*programs, caller))
+        for (const std::string& callee : direct_callees(*fn, *program)) {
+          if (ran.count(callee) || !checked.insert(callee).second) continue;
+          if (!same_on_both(callee)) return fmt::format("`{}` (called from `{}`)", callee, caller);
+        }
+  }
+  return "";
+}
+
+bool cpu_beyond_valgrind() {
+  // Valgrind (3.19–3.22) runs AVX2 but not AVX-512: CPUID under it says no AVX-512.
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("flags", 0) == 0) return line.find(" avx512f") != std::string::npos;
+  return false;
 }
 
 void gather_code_evidence(Results& results,
@@ -112,7 +155,7 @@ void gather_code_evidence(Results& results,
     }
     return out;
   };
-  int identical = 0, moved = 0, executed_same = 0;
+  int identical = 0, moved = 0, executed_same = 0, unseen = 0;
   for (const auto& [suite, name] : wanted) {
     std::optional<CountedProfile> base =
         counted_profile(setup.counted, suite, Side::Base, name, progress);
@@ -132,7 +175,7 @@ void gather_code_evidence(Results& results,
         e.missing = "no built program recorded for the suite";
       } else {
         e = compare_hot_code(suite, name, base->profile, head->profile, bp, hp, base->executed,
-                             head->executed);
+                             head->executed, setup.unseen_cpu_paths);
       }
     }
     bool all = e.missing.empty() && !e.functions.empty();
@@ -141,6 +184,10 @@ void gather_code_evidence(Results& results,
       all &= f.same_where_run();
       executed_same += f.executed_same ? 1 : 0;
       any_moved |= !f.outside && f.shift() != 0;
+    }
+    if (!e.unrun_changed.empty()) {
+      ++unseen;
+      all = false;
     }
     identical += all ? 1 : 0;
     moved += all && any_moved ? 1 : 0;
@@ -153,6 +200,12 @@ void gather_code_evidence(Results& results,
       "same code where they run it, {} of them at other addresses ({} changed function(s) the "
       "same where run)",
       wanted.size(), identical, moved, executed_same));
+  if (unseen > 0)
+    progress(fmt::format(
+        "  {} of them may run other code natively: this machine's CPU has AVX-512, which Valgrind "
+        "does not run, and a function they could call changed but did not run under Callgrind; "
+        "their time is not read as placement or the same work",
+        unseen));
 }
 
 }  // namespace benchpr::runner

@@ -20,6 +20,7 @@ struct CodeEvidenceSetup {
   std::string base_dir;  // materialised worktrees: results.executables' paths are relative to them
   std::string head_dir;
   const SealedRuns* counted = nullptr;  // the instruction counts' sealed runs
+  bool unseen_cpu_paths = false;        // cpu_beyond_valgrind()
 };
 
 // Each function's executed instructions per iteration, by the profile's function names.
@@ -33,7 +34,19 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
                               const std::vector<const ElfFunctions*>& base_programs,
                               const std::vector<const ElfFunctions*>& head_programs,
                               const ExecutedByFunction& base_run = {},
-                              const ExecutedByFunction& head_run = {});
+                              const ExecutedByFunction& head_run = {},
+                              bool unseen_cpu_paths = false);
+
+// On a machine with instructions Valgrind does not run (unseen_cpu_paths): the first function a
+// function the benchmark ran calls directly, that its counted run never ran and that is not the
+// same code in both builds, with its caller; "" when none (CodeEvidence::unrun_changed). Pure.
+std::string changed_callee_not_run(const FunctionProfile& base, const FunctionProfile& head,
+                                   const std::vector<const ElfFunctions*>& base_programs,
+                                   const std::vector<const ElfFunctions*>& head_programs);
+
+// Whether this machine's CPU has instructions Valgrind does not run (AVX-512, from
+// /proc/cpuinfo): code that picks its path by the CPU takes another one under Callgrind.
+bool cpu_beyond_valgrind();
 
 // Evidence for each (suite, name) of `wanted` (core/placement.hpp, code_evidence_wanted) into
 // results.hot_code.

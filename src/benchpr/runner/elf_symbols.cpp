@@ -522,6 +522,21 @@ bool executed_offsets(const ElfFunction& f, const ExecutedInstructions& run,
 
 }  // namespace
 
+std::vector<std::string> direct_callees(const ElfFunction& f, const ElfFunctions& file) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (std::size_t at = 0; at + 5 <= f.bytes.size(); ++at) {
+    const auto op = static_cast<unsigned char>(f.bytes[at]);
+    if (op != 0xE8 && op != 0xE9) continue;
+    const auto offset = static_cast<std::int64_t>(rel32(f.bytes, at + 1));
+    const std::uint64_t target = f.address + at + 5 + static_cast<std::uint64_t>(offset);
+    if (target == f.address) continue;  // itself
+    const std::string name = name_at(file, target);
+    if (!name.empty() && seen.insert(name).second) out.push_back(name);
+  }
+  return out;
+}
+
 bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const ElfFunction& head,
                const ElfFunctions& head_file) {
   if (base.size != head.size || base.bytes.size() != base.size || head.bytes.size() != head.size)

@@ -73,6 +73,12 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
 // iteration (Callgrind's --dump-instr=yes, runner/profiles.hpp).
 using ExecutedInstructions = std::map<std::uint64_t, double>;
 
+// The functions `f` calls or jumps to directly (E8/E9 rel32 reaching the start of a function of
+// `file`), by name, each once. Read from the bytes without decoding instructions: an E8 or E9
+// byte inside another instruction whose next four bytes happen to reach a function's start
+// counts too, which only makes the reader (a guard) more careful.
+std::vector<std::string> direct_callees(const ElfFunction& f, const ElfFunctions& file);
+
 // Whether a benchmark runs the same instructions in two versions of a function that are not
 // the same code as a whole: the same number of executed instructions, each run as often, and
 // in address order each pair the same instruction (as same_code reads them); a jump reaches the

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <regex>
 #include <set>
@@ -329,11 +330,10 @@ std::string callgrind_job_script(const SuiteConfig& suite, const Config& c,
     // Late instrumentation: the library turns it on when Google Benchmark opens the JSON file
     // named on its command line (the same string), after the suite's start-up.
     const std::string late =
-        preload.empty()
-            ? std::string()
-            : fmt::format("env LD_PRELOAD={}\"${{LD_PRELOAD:+:$LD_PRELOAD}}\" {}={} ",
-                          shell_quote(preload), kInstrumentOnOpenVariable,
-                          shell_quote(at + "/out.json"));
+        preload.empty() ? std::string()
+                        : fmt::format("env LD_PRELOAD={}\"${{LD_PRELOAD:+:$LD_PRELOAD}}\" {}={} ",
+                                      shell_quote(preload), kInstrumentOnOpenVariable,
+                                      shell_quote(at + "/out.json"));
     return fmt::format(
         "timeout --foreground -k 10 {timeout:.0f} {late}{valgrind} {args} {cmd} {redirect} {log} "
         "2>&1",
@@ -437,9 +437,10 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
       if (!side_preload) side_preload = write_instrument_on_open(side_dir).value_or("");
       preload = *side_preload;
       if (!preload.empty())
-        progress(fmt::format("  {} {}: its start-up takes {} natively; it runs uninstrumented "
-                             "under Callgrind, counting from the first benchmark",
-                             side_word(side), suite.name, format_duration(listing.seconds)));
+        progress(
+            fmt::format("  {} {}: its start-up takes {} natively; it runs uninstrumented "
+                        "under Callgrind, counting from the first benchmark",
+                        side_word(side), suite.name, format_duration(listing.seconds)));
     }
     // The cost bounded before starting: each Callgrind process (two runs) pays the suite's
     // start-up, which its listing took natively. Where that alone would overrun a side's half
@@ -643,8 +644,8 @@ int record_outcomes(const std::vector<Job>& jobs, Results& results, const Instru
         v.push_back(check->second);
     }
     if (setup.sealed)
-      (*setup.sealed)[{job.suite->name, job.side, job.name}] = {
-          job.dir, std::move(digests[i]), !job.preload.empty()};
+      (*setup.sealed)[{job.suite->name, job.side, job.name}] = {job.dir, std::move(digests[i]),
+                                                                !job.preload.empty()};
   }
   return failed;
 }
@@ -685,124 +686,225 @@ bool group_timed_out(const std::string& group_dir) {
   return (rc >> code) && code == exec::kTimeoutExitCode;
 }
 
+enum class SideEnd { Done, Interrupted, Abandoned };
+
+// What one side's counting shares with the other's: the deadline's start, the clock, the
+// earliest start of a counted run.
+struct CountingClock {
+  const Clock& clock;
+  double began = 0;
+  double first_start = 0;
+};
+
+// Counts one side's benchmarks (all those `setup` asks for) in a fresh folder of its own: lists
+// them, runs their groups as one batch within the side's share of the deadline, counts again
+// one at a time the benchmarks of a group whose process failed, and records every outcome.
+SideEnd count_side(exec::ProcessRunner& processes, Results& results, const InstructionSetup& setup,
+                   Side side, const std::string& label, bool half_of_what_is_left,
+                   CountingClock& timing, const std::function<void(const std::string&)>& progress) {
+  const Config& c = results.config;
+  std::error_code ec;
+  const int parallel = std::max(1, setup.parallel);
+  const Clock& clock = timing.clock;
+  const double began = timing.began;
+  double& first_start = timing.first_start;
+  const std::optional<std::string> side_dir = make_side_dir(setup.work_dir, side);
+  if (!side_dir) {
+    progress("warning: cannot create a folder for Callgrind's files in " + setup.work_dir);
+    return SideEnd::Abandoned;
+  }
+  const std::optional<std::vector<Job>> planned =
+      plan_jobs(processes, results, setup, side, *side_dir, progress);
+  if (!planned) return SideEnd::Interrupted;
+  std::vector<Job> jobs = *planned;
+  if (jobs.empty()) return SideEnd::Done;
+  std::vector<std::size_t> alone;
+  const std::vector<Group> groups = plan_groups(jobs, parallel, *side_dir, alone);
+  progress(fmt::format(
+      "counting instructions under Callgrind, {}: {} benchmarks in {} processes (two runs "
+      "each), {} at a time",
+      side_word(side), jobs.size(), groups.size() + alone.size(), parallel));
+  const std::string log_path = setup.log_dir + "/instructions-" + label + ".log";
+  fs::remove(log_path, ec);
+  if (!write_job_scripts(jobs, groups, alone, results, setup, *side_dir + "/jobs.list", progress))
+    return SideEnd::Done;
+  // The deadline: half of what is left for the base, all of it for the PR. A batch it cuts
+  // short leaves its jobs "not counted" with the reason, and no group is counted again.
+  const auto allowance = [&](double limit) {
+    if (!(setup.deadline_seconds > 0)) return limit;
+    const double left = std::max(1.0, (setup.deadline_seconds - (clock.now_seconds() - began)) /
+                                          (half_of_what_is_left ? 2.0 : 1.0));
+    return limit > 0 ? std::min(limit, left) : left;
+  };
+  std::optional<std::string> stopped;
+  const auto run = [&](const std::string& list, double limit, const std::string& log) {
+    const double allowed = allowance(limit);
+    exec::ProcessResult p = run_batch(processes, c, *side_dir, list, allowed, parallel, log);
+    if (p.timed_out && setup.deadline_seconds > 0 && (limit <= 0 || allowed < limit))
+      stopped = deadline_reason(setup.deadline_seconds);
+    return p;
+  };
+  exec::ProcessResult batch =
+      run(*side_dir + "/jobs.list", batch_timeout(jobs, groups, alone, c, parallel), log_path);
+  if (batch.interrupted) return SideEnd::Interrupted;
+  // A group whose process failed (a crash, an exit code, output that cannot be told apart)
+  // is counted again one benchmark at a time, so one benchmark's failure costs only its own
+  // count; a group that ran out of time is not run again.
+  std::vector<std::size_t> again;
+  for (const Group& g : groups) {
+    std::vector<std::string> names, dirs;
+    for (std::size_t i : g.members) {
+      names.push_back(jobs[i].name);
+      dirs.push_back(jobs[i].dir);
+    }
+    std::optional<std::string> why = split_group_run(g.dir, names, dirs);
+    if (!why) continue;
+    if (std::optional<std::string> valgrind =
+            valgrind_failure(read_or_empty(g.dir + "/log", 8u << 20)))
+      why = std::move(valgrind);
+    if (stopped || group_timed_out(g.dir)) {
+      for (const std::string& dir : dirs) {
+        fs::create_directories(dir, ec);
+        fs::copy_file(g.dir + "/rc", dir + "/rc", fs::copy_options::overwrite_existing, ec);
+        fs::copy_file(g.dir + "/log", dir + "/log", fs::copy_options::overwrite_existing, ec);
+      }
+      continue;
+    }
+    progress(fmt::format(
+        "  {} {}: one Callgrind process for {} benchmarks did not give their "
+        "counts ({}); counting them one at a time (log: {}/log)",
+        side_word(side), jobs[g.members.front()].suite->name, names.size(), *why, g.dir));
+    for (std::size_t i : g.members) {
+      jobs[i].sharing = 1;
+      again.push_back(i);
+    }
+  }
+  if (!again.empty()) {
+    if (!write_job_scripts(jobs, {}, again, results, setup, *side_dir + "/again.list", progress))
+      return SideEnd::Done;
+    const exec::ProcessResult retry =
+        run(*side_dir + "/again.list", batch_timeout(jobs, {}, again, c, parallel),
+            log_path + ".again");
+    if (retry.interrupted) return SideEnd::Interrupted;
+    batch.user_seconds += retry.user_seconds;
+    batch.system_seconds += retry.system_seconds;
+    batch.wall_seconds += retry.wall_seconds;
+  }
+  // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
+  // else the machine was doing. A batch stopped by its time limit was killed before it waited
+  // for its jobs: their CPU time is not known.
+  if (batch.timed_out)
+    progress(fmt::format("  {} Callgrind jobs stopped by their time limit after {}", jobs.size(),
+                         format_duration(batch.wall_seconds)));
+  else
+    progress(fmt::format("  {} Callgrind jobs took {} of CPU time in {}", jobs.size(),
+                         format_duration(batch.user_seconds + batch.system_seconds),
+                         format_duration(batch.wall_seconds)));
+  const int failed = record_outcomes(jobs, results, setup, first_start, stopped, progress);
+  if (stopped) progress("  " + *stopped);
+  if (!batch.ok() && failed == 0 && !stopped)
+    progress("  warning: the Callgrind batch " + *batch.describe_failure(0));
+  return SideEnd::Done;
+}
+
+// Below this much of counting's share left, the moved counts are not counted again.
+constexpr double kLeastRecountSeconds = 30;
+
+// The benchmarks (by suite name) whose two sides' counts are not the same work: those a count
+// could decide or keep from reading "same count".
+std::map<std::string, std::vector<std::string>> moved_counts(const Results& results) {
+  std::map<std::string, std::vector<std::string>> out;
+  const double agreement = count_agreement(results.config.instruction_threshold);
+  for (const SuiteConfig& suite : results.config.suites) {
+    if (!results.config.counts_instructions(suite)) continue;
+    const std::string counted = instruction_suite_name(suite.name);
+    for (const BenchmarkSeries& s : results.series) {
+      if (s.suite != counted || s.base.empty() || s.head.empty()) continue;
+      const double base = s.base.front(), head = s.head.front();
+      if (!std::isfinite(base) || !std::isfinite(head) || !(base > 0) || !(head > 0)) continue;
+      if (std::fabs(head / base - 1) > agreement + 1e-12) out[suite.name].push_back(s.name);
+    }
+  }
+  return out;
+}
+
+// A count that moved is counted on the base again, after the PR's, in fresh processes: a
+// benchmark whose work depends on when or where it runs (the time of day in its input: cctz's
+// ParseTime/1 read +8.9% instructions between sides whose own two counts agreed) shows it as a
+// base that disagrees with itself, and its count does not decide (core's count check). The
+// base's code is the base's: no code of the PR runs during it, as in the base's first batch.
+bool count_moved_again(exec::ProcessRunner& processes, Results& results,
+                       const InstructionSetup& setup, CountingClock& timing,
+                       const std::function<void(const std::string&)>& progress) {
+  const std::map<std::string, std::vector<std::string>> moved = moved_counts(results);
+  if (moved.empty()) return true;
+  if (setup.deadline_seconds > 0 &&
+      setup.deadline_seconds - (timing.clock.now_seconds() - timing.began) < kLeastRecountSeconds) {
+    progress(
+        "not counting the moved counts again on the base: counting's share of the budget is "
+        "spent");
+    return true;
+  }
+  std::size_t count = 0;
+  std::set<std::string> others;  // counted suites with nothing to count again
+  for (const auto& [suite, names] : moved) count += names.size();
+  for (const SuiteConfig& suite : results.config.suites)
+    if (!moved.count(suite.name)) others.insert(suite.name);
+  progress(fmt::format(
+      "counting again on the base, after the PR: {} benchmark(s) whose counts moved (a count that "
+      "depends on when it runs is not the PR's change)",
+      count));
+  // The PR's code ran since the base's count: the base's programs must be the ones built.
+  if (setup.before_base_again) setup.before_base_again();
+  Results again = results;
+  InstructionSetup recount = setup;
+  recount.only = &moved;
+  recount.skipped_suites = &others;
+  recount.sealed = nullptr;  // the profiles reuse the first count's files
+  const SideEnd end = count_side(processes, again, recount, Side::Base, "base-again", false, timing,
+                                 [&](const std::string& line) { progress(line); });
+  if (end == SideEnd::Interrupted) return false;
+  if (setup.after_side) setup.after_side(Side::Base);
+  for (const auto& [suite, names] : moved) {
+    const std::string counted = instruction_suite_name(suite);
+    for (const std::string& name : names) {
+      const BenchmarkSeries* later = nullptr;
+      for (const BenchmarkSeries& s : again.series)
+        if (s.suite == counted && s.name == name) later = &s;
+      if (later == nullptr || !later->base_failure.empty() || later->base.empty()) continue;
+      BenchmarkSeries& s = instruction_series(results, counted, name);
+      if (s.base.empty()) continue;
+      // [count, check, again]: a count without its check keeps the check's place empty.
+      s.base.resize(2, kMissing);
+      s.base.push_back(later->base.front());
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool count_instructions(exec::ProcessRunner& processes, Results& results,
                         const InstructionSetup& setup,
                         const std::function<void(const std::string&)>& progress) {
-  const Config& c = results.config;
   std::error_code ec;
   fs::remove_all(setup.work_dir, ec);
   fs::create_directories(setup.work_dir, ec);
   fs::permissions(setup.work_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (setup.sealed) setup.sealed->clear();
-  const int parallel = std::max(1, setup.parallel);
-  double first_start = 0;
   const Clock& clock = setup.clock ? *setup.clock : steady_clock();
-  const double began = clock.now_seconds();
+  CountingClock timing{clock, clock.now_seconds(), 0};
   // One side at a time, the base first: a side's outputs are read and sealed before the other
   // side's code runs at all (its listing included), so the PR's code never finds the base's
   // counts unread.
   for (Side side : {Side::Base, Side::Head}) {
-    const std::optional<std::string> side_dir = make_side_dir(setup.work_dir, side);
-    if (!side_dir) {
-      progress("warning: cannot create a folder for Callgrind's files in " + setup.work_dir);
-      return true;
-    }
-    const std::optional<std::vector<Job>> planned =
-        plan_jobs(processes, results, setup, side, *side_dir, progress);
-    if (!planned) return false;
-    std::vector<Job> jobs = *planned;
-    if (jobs.empty()) continue;
-    std::vector<std::size_t> alone;
-    const std::vector<Group> groups = plan_groups(jobs, parallel, *side_dir, alone);
-    progress(fmt::format(
-        "counting instructions under Callgrind, {}: {} benchmarks in {} processes (two runs "
-        "each), {} at a time",
-        side_word(side), jobs.size(), groups.size() + alone.size(), parallel));
-    const std::string log_path =
-        setup.log_dir + "/instructions-" + std::string(to_string(side)) + ".log";
-    fs::remove(log_path, ec);
-    if (!write_job_scripts(jobs, groups, alone, results, setup, *side_dir + "/jobs.list", progress))
-      continue;
-    // The deadline: half of what is left for the base, all of it for the PR. A batch it cuts
-    // short leaves its jobs "not counted" with the reason, and no group is counted again.
-    const auto allowance = [&](double limit) {
-      if (!(setup.deadline_seconds > 0)) return limit;
-      const double left = std::max(1.0, (setup.deadline_seconds - (clock.now_seconds() - began)) /
-                                            (side == Side::Base ? 2.0 : 1.0));
-      return limit > 0 ? std::min(limit, left) : left;
-    };
-    std::optional<std::string> stopped;
-    const auto run = [&](const std::string& list, double limit, const std::string& log) {
-      const double allowed = allowance(limit);
-      exec::ProcessResult p = run_batch(processes, c, *side_dir, list, allowed, parallel, log);
-      if (p.timed_out && setup.deadline_seconds > 0 && (limit <= 0 || allowed < limit))
-        stopped = deadline_reason(setup.deadline_seconds);
-      return p;
-    };
-    exec::ProcessResult batch =
-        run(*side_dir + "/jobs.list", batch_timeout(jobs, groups, alone, c, parallel), log_path);
-    if (batch.interrupted) return false;
-    // A group whose process failed (a crash, an exit code, output that cannot be told apart)
-    // is counted again one benchmark at a time, so one benchmark's failure costs only its own
-    // count; a group that ran out of time is not run again.
-    std::vector<std::size_t> again;
-    for (const Group& g : groups) {
-      std::vector<std::string> names, dirs;
-      for (std::size_t i : g.members) {
-        names.push_back(jobs[i].name);
-        dirs.push_back(jobs[i].dir);
-      }
-      std::optional<std::string> why = split_group_run(g.dir, names, dirs);
-      if (!why) continue;
-      if (std::optional<std::string> valgrind =
-              valgrind_failure(read_or_empty(g.dir + "/log", 8u << 20)))
-        why = std::move(valgrind);
-      if (stopped || group_timed_out(g.dir)) {
-        for (const std::string& dir : dirs) {
-          fs::create_directories(dir, ec);
-          fs::copy_file(g.dir + "/rc", dir + "/rc", fs::copy_options::overwrite_existing, ec);
-          fs::copy_file(g.dir + "/log", dir + "/log", fs::copy_options::overwrite_existing, ec);
-        }
-        continue;
-      }
-      progress(fmt::format(
-          "  {} {}: one Callgrind process for {} benchmarks did not give their "
-          "counts ({}); counting them one at a time (log: {}/log)",
-          side_word(side), jobs[g.members.front()].suite->name, names.size(), *why, g.dir));
-      for (std::size_t i : g.members) {
-        jobs[i].sharing = 1;
-        again.push_back(i);
-      }
-    }
-    if (!again.empty()) {
-      if (!write_job_scripts(jobs, {}, again, results, setup, *side_dir + "/again.list", progress))
-        continue;
-      const exec::ProcessResult retry =
-          run(*side_dir + "/again.list", batch_timeout(jobs, {}, again, c, parallel),
-              log_path + ".again");
-      if (retry.interrupted) return false;
-      batch.user_seconds += retry.user_seconds;
-      batch.system_seconds += retry.system_seconds;
-      batch.wall_seconds += retry.wall_seconds;
-    }
-    // wait4 of the batch counts every job it waited for: what the counts cost in CPU, whatever
-    // else the machine was doing. A batch stopped by its time limit was killed before it waited
-    // for its jobs: their CPU time is not known.
-    if (batch.timed_out)
-      progress(fmt::format("  {} Callgrind jobs stopped by their time limit after {}", jobs.size(),
-                           format_duration(batch.wall_seconds)));
-    else
-      progress(fmt::format("  {} Callgrind jobs took {} of CPU time in {}", jobs.size(),
-                           format_duration(batch.user_seconds + batch.system_seconds),
-                           format_duration(batch.wall_seconds)));
-    const int failed = record_outcomes(jobs, results, setup, first_start, stopped, progress);
-    if (stopped) progress("  " + *stopped);
-    if (!batch.ok() && failed == 0 && !stopped)
-      progress("  warning: the Callgrind batch " + *batch.describe_failure(0));
+    const SideEnd end = count_side(processes, results, setup, side, std::string(to_string(side)),
+                                   side == Side::Base, timing, progress);
+    if (end == SideEnd::Interrupted) return false;
+    if (setup.after_side) setup.after_side(side);
+    if (end == SideEnd::Abandoned) return true;
   }
-  return true;
+  return count_moved_again(processes, results, setup, timing, progress);
 }
 
 }  // namespace benchpr::runner

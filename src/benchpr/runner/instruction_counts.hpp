@@ -53,6 +53,11 @@ struct InstructionSetup {
   double deadline_seconds = 0;
   // The clock the deadline is read on (null: the steady clock); a test sets the time.
   const Clock* clock = nullptr;
+  // After a side's counting runs (its own code may change its own files), and before the base
+  // is counted again after the PR's runs, which must find the base's programs and tracked files
+  // as they were (throws TamperError otherwise). Empty: nothing to check.
+  std::function<void(Side)> after_side;
+  std::function<void()> before_base_again;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before

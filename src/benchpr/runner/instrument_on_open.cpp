@@ -1,9 +1,9 @@
 #include "benchpr/runner/instrument_on_open.hpp"
 
 #include <fcntl.h>
+#include <unistd.h>
 #include <filesystem>
 #include <system_error>
-#include <unistd.h>
 
 namespace benchpr::runner {
 

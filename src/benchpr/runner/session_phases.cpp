@@ -41,6 +41,17 @@ bool Session::count_instructions_phase(Results& results) {
   is.skipped_suites = &skipped_suites_;
   is.sealed = &sealed_runs_;
   is.clock = &clock_;
+  // A side's own counting runs may change its own files; the base counted again after the PR's
+  // runs must find its programs and tracked files as they were.
+  is.after_side = [this](Side side) {
+    if (files_) files_->after_run(side);
+  };
+  is.before_base_again = [this, &results] {
+    if (!files_) return;
+    for (const SuiteConfig& s : results.config.suites)
+      if (results.config.counts_instructions(s) && !skipped_suites_.count(s.name))
+        files_->verify(s.name, Side::Base);
+  };
   // Counts nobody asked for (on by default) may take a share of the budget: the time rounds
   // judge what users pay, and the counts must leave them their room.
   const Config& c = results.config;
@@ -73,6 +84,7 @@ void Session::code_evidence_phase(Results& results) {
   cs.base_dir = setup_.base_dir;
   cs.head_dir = setup_.head_dir;
   cs.counted = &sealed_runs_;
+  cs.unseen_cpu_paths = cpu_beyond_valgrind();
   gather_code_evidence(results, wanted, cs, progress_);
 }
 
