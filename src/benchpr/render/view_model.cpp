@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/comment_notes.hpp"
 #include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
@@ -30,6 +31,8 @@ using Data = kainjow::mustache::data;
 
 constexpr std::size_t kReasonMaxChars = 1000;
 constexpr std::size_t kNoteMaxChars = 500;
+// The note on instruction counts is one long sentence of benchpr's own words.
+constexpr std::size_t kInstructionsNoteMaxChars = 2000;
 constexpr std::size_t kCellReasonMaxChars = 120;
 
 struct VerdictStyle {
@@ -247,7 +250,13 @@ std::string changed_code_text(const CodeEvidence* e) {
 std::string same_count_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const CodeEvidence* e =
       ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
-  const std::string changed = changed_code_text(e);
+  std::string changed = changed_code_text(e);
+  // Changed only where it does not run: the PR's own Callgrind output says so, and time bounds
+  // the rest (core/placement.cpp).
+  if (changed.empty() && e != nullptr &&
+      std::any_of(e->functions.begin(), e->functions.end(),
+                  [](const HotFunction& f) { return f.executed_same; }))
+    changed = same_code_text(e);
   return fmt::format("same count: {}{}; time alone: at most {} {} ({}, {} CI)", counts_text(b),
                      changed.empty() ? "" : ", " + changed,
                      format_percent(std::max(0.0, worse_bound(b))), worse_word(b.better),
@@ -366,165 +375,20 @@ std::string partial_note(const Results& results, const Analysis& analysis) {
                                 escape_inline(stopped_because(results), 200));
 }
 
-// Core's notes repeat what the renderer shows from Results itself; keep one of each.
-bool duplicates_own_notice(const Note& note, const Results& results) {
-  switch (note.kind) {
-    case NoteKind::Partial:
-      return !results.complete;
-    case NoteKind::ColdRounds:
-      return true;  // cold_notes names the benchmarks
-    case NoteKind::ConfigEdited:
-      return results.config_changed_by_head;
-    case NoteKind::Other:
-      return false;
-  }
-  return false;
-}
-
-// "`a`, `b` and `c`", at most five names, then "and 12 more".
-std::string name_list(const std::vector<std::string>& names) {
-  constexpr std::size_t kShown = 5;
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) parts.push_back(code_span(names[i]));
-  if (names.size() > kShown) parts.push_back(fmt::format("{} more", names.size() - kShown));
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
-    out += parts[i];
-  }
-  return out;
-}
-
-// "Round 1 looked cold" says what cold means and for which benchmarks it was left out or kept.
-std::vector<std::string> cold_notes(const Analysis& analysis) {
-  std::vector<std::string> dropped, kept;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    if (b.dropped_round) {
-      dropped.push_back(b.name);
-    } else if (b.has_flag(BenchmarkFlag::ColdRound)) {
-      kept.push_back(b.name);
-    }
-  }
-  std::vector<std::string> notes;
-  if (dropped.empty() && kept.empty()) return notes;
-  std::string note =
-      "Round 1 looked cold (both sides' times far from the later rounds', as while caches and CPU "
-      "frequency settle)";
-  if (!dropped.empty())
-    note += fmt::format(" for {}: left out of {} analysis", name_list(dropped),
-                        dropped.size() == 1 ? "its" : "their");
-  if (!kept.empty()) {
-    note += dropped.empty() ? " for " : "; also for ";
-    note += name_list(kept) + ", but kept there: too few rounds to leave one out";
-  }
-  notes.push_back(note + ".");
-  return notes;
-}
-
 // What a suite's geometric mean summarises ("3 inconclusive, 1 regression") and, when one
-// benchmark carries most of it, which one and what the others come to without it.
+// benchmark carries most of it, which one and what the others come to without it
+// (core/comment_notes decides both).
 void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double threshold,
                          SuiteView& out) {
+  const SuiteMeanReading reading = read_suite_mean(analysis, s, threshold);
   std::vector<std::pair<std::string, int>> counts;
-  std::vector<const BenchmarkAnalysis*> members;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    if (b.suite != s.suite || !std::isfinite(b.change) || b.change <= -1) continue;
-    members.push_back(&b);
-  }
-  for (const VerdictStyle& st : kStyles) {
-    int n = 0;
-    for (const BenchmarkAnalysis* b : members) n += b->verdict == st.verdict;
-    if (n > 0) counts.emplace_back(std::string(st.key), n);
-  }
+  for (const VerdictStyle& st : kStyles)
+    if (const auto it = reading.verdicts.find(st.verdict); it != reading.verdicts.end())
+      counts.emplace_back(std::string(st.key), it->second);
   out.mix = count_phrase(counts, false);
-  if (members.size() < 2 || !(std::fabs(std::log1p(s.change)) >= std::log1p(threshold))) return;
-  // Log changes in the "worse" direction, as the suite's mean is; 2× slower and 2× faster weigh
-  // the same.
-  auto worse_log = [](const BenchmarkAnalysis* b) {
-    const double l = std::log1p(b->change);
-    return b->better == Better::Lower ? l : -l;
-  };
-  double total = 0, top = -1;
-  const BenchmarkAnalysis* driver = nullptr;
-  for (const BenchmarkAnalysis* b : members) {
-    const double m = std::fabs(worse_log(b));
-    total += m;
-    if (m > top) {
-      top = m;
-      driver = b;
-    }
-  }
-  if (!driver || !(top > total / 2)) return;
-  double rest = 0;
-  for (const BenchmarkAnalysis* b : members)
-    if (b != driver) rest += worse_log(b);
-  rest = std::exp(rest / static_cast<double>(members.size() - 1)) - 1;
-  out.driver = fmt::format("mostly from {}; without it: {}", code_span(driver->name),
-                           format_signed_percent(rest));
-}
-
-// "With 2 analysed rounds no benchmark can get a verdict", and how many would.
-std::string too_few_rounds_note(const Results& results, const Analysis& analysis) {
-  if (analysis.analysed_rounds <= 0 || analysis.analysed_rounds >= kMinDecidingRounds) return "";
-  if (results.origin == Origin::ResultFiles) {
-    return fmt::format(
-        "With {} no benchmark can be called faster, slower or unchanged: the paired analysis "
-        "needs at least {} processes per side, and a results file is one process (give {} or "
-        "more files per side; hyperfine keeps each run of a command, each a process).",
-        plural(static_cast<std::size_t>(analysis.analysed_rounds), "run per side", "runs per side"),
-        kMinDecidingRounds, kMinDecidingRounds);
-  }
-  return fmt::format(
-      "With {} no benchmark can be called faster, slower or unchanged: the paired analysis needs "
-      "at least {} rounds (set `rounds: {}` or more in `.benchpr.yml`, or `--rounds`).",
-      plural(static_cast<std::size_t>(analysis.analysed_rounds), "analysed round",
-             "analysed rounds"),
-      kMinDecidingRounds, kMinDecidingRounds);
-}
-
-// What instruction counts are, what they cannot see, and what they cost; "" without them.
-std::string instructions_note(const Results& results, const Analysis& analysis) {
-  std::size_t counted = 0;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks)
-    counted += is_instruction_analysis(b) && std::isfinite(b.change) ? 1 : 0;
-  std::set<std::string> suites;
-  for (const SuiteConfig& s : results.config.suites)
-    if (results.config.counts_instructions(s)) suites.insert(instruction_suite_name(s.name));
-  std::size_t runs = 0;
-  double first = 0, last = 0;
-  for (const RunRecord& r : results.runs) {
-    if (!suites.count(r.suite)) continue;
-    if (runs == 0 || r.started < first) first = r.started;
-    last = std::max(last, r.started + r.seconds);
-    ++runs;
-  }
-  if (runs == 0 && counted == 0) return "";
-  const bool by_default =
-      std::any_of(results.config.suites.begin(), results.config.suites.end(),
-                  [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
-  std::string text = fmt::format(
-      "Instructions{}: counted per iteration of the benchmark's loop by Callgrind (Valgrind), a "
-      "suite's benchmarks sharing one process per core on each side ({} counted in {}{}), run at "
-      "one iteration per repetition and at many, the difference divided by the difference in "
-      "iterations, so what a repetition does once is not counted as an iteration. Counts are "
-      "exact, so a change of ±{} or "
-      "more is reported without rounds or confidence intervals. They do not see time spent "
-      "waiting (sleep, I/O, locks), in the kernel (system calls), on cache misses or branch "
-      "mispredictions, or at another clock frequency: such changes show in time only.",
-      by_default ? " (on by default wherever Valgrind is installed; `instructions: false` in "
-                   ".benchpr.yml turns them off)"
-                 : "",
-      plural(counted, "benchmark", "benchmarks"), format_duration(std::max(0.0, last - first)),
-      results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
-      threshold_text(results.config.instruction_threshold));
-  if (has_cycle_estimates(results))
-    text +=
-        " Beside each count, Callgrind's cache simulation (32 KiB L1 caches, an 8 MiB last "
-        "level) gives an estimate of cycles per iteration, KCachegrind's CEst: instructions + "
-        "10 × L1 misses + 100 × last-level misses. It shows a change in how the loop uses memory "
-        "that the count cannot. It decides no verdict; when it moved, a time change is not put "
-        "down to code placement, nor an undecided time to the same work or the same count.";
-  return text;
+  if (reading.driver)
+    out.driver = fmt::format("mostly from {}; without it: {}", code_span(*reading.driver),
+                             format_signed_percent(reading.without_driver));
 }
 
 std::string machine_text(const MachineInfo& m) {
@@ -905,13 +769,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
-  if (std::string few = too_few_rounds_note(results, analysis); !few.empty())
-    v.notes.push_back(few);
-  for (const Note& note : analysis.notes) {
-    if (!duplicates_own_notice(note, results))
-      v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
-  }
-  for (std::string& note : cold_notes(analysis)) v.notes.push_back(std::move(note));
+  for (const Note& note : comment_notes(results, analysis))
+    v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
   for (const BuildResult& b : results.builds) {
     if (b.ok) continue;
     BuildFailureView f;
@@ -1020,7 +879,8 @@ CommentView make_view(const Results& results, const Analysis& analysis,
         analysis, s, suite && suite->threshold ? *suite->threshold : results.config.threshold, sv);
     v.suites.push_back(std::move(sv));
   }
-  v.instructions_note = instructions_note(results, analysis);
+  if (const std::optional<Note> note = instructions_note(results, analysis))
+    v.instructions_note = inline_parts(note->parts, kInstructionsNoteMaxChars);
   v.why_sections = why_sections(results, analysis);
   v.why_note = why_note(results);
   v.instruction_threshold = ctx.instruction_threshold;
