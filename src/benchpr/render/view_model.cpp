@@ -250,13 +250,7 @@ std::string changed_code_text(const CodeEvidence* e) {
 std::string same_count_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
   const CodeEvidence* e =
       ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
-  std::string changed = changed_code_text(e);
-  // Changed only where it does not run: the PR's own Callgrind output says so, and time bounds
-  // the rest (core/placement.cpp).
-  if (changed.empty() && e != nullptr &&
-      std::any_of(e->functions.begin(), e->functions.end(),
-                  [](const HotFunction& f) { return f.executed_same; }))
-    changed = same_code_text(e);
+  const std::string changed = changed_code_text(e);
   return fmt::format("same count: {}{}; time alone: at most {} {} ({}, {} CI)", counts_text(b),
                      changed.empty() ? "" : ", " + changed,
                      format_percent(std::max(0.0, worse_bound(b))), worse_word(b.better),
@@ -757,9 +751,12 @@ std::string label_rule(const Analysis& analysis, std::size_t family) {
       family > 1 ? fmt::format(" after correcting for {} benchmarks", family) : std::string());
 }
 
-CommentView make_view(const Results& results, const Analysis& analysis,
-                      const RenderOptions& options) {
-  CommentView v;
+namespace {
+
+// The comment's top: the marker, the verdict counts and headline, the recommendation, and the
+// notices and notes above the tables (core/comment_notes decides which notes, in which order).
+void lay_out_heading(const Results& results, const Analysis& analysis, const RenderOptions& options,
+                     CommentView& v) {
   v.marker = sticky_marker(options.key);
   v.counts = count_verdicts(analysis);
   v.headline = headline_phrase(results, analysis, true);
@@ -771,6 +768,12 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.config_changed = results.config_changed_by_head;
   for (const Note& note : comment_notes(results, analysis))
     v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
+}
+
+// Each build that failed: its side, its reason without a closing full stop (the template adds
+// its own), its time and its log's tail.
+std::vector<BuildFailureView> build_failure_views(const Results& results) {
+  std::vector<BuildFailureView> out;
   for (const BuildResult& b : results.builds) {
     if (b.ok) continue;
     BuildFailureView f;
@@ -779,20 +782,24 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     while (!f.failure.empty() && f.failure.back() == '.') f.failure.pop_back();
     f.seconds = b.seconds > 0 ? format_duration(b.seconds) : "";
     if (!b.log_tail.empty()) f.log_block = escape_code_block(b.log_tail);
-    v.build_failures.push_back(std::move(f));
+    out.push_back(std::move(f));
   }
-  v.threshold = threshold_text(results.config.threshold);
+  return out;
+}
 
+bool several_suites(const Analysis& analysis) {
   std::vector<std::string> suites;
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     if (std::find(suites.begin(), suites.end(), b.suite) == suites.end()) suites.push_back(b.suite);
   }
-  v.multi_suite = suites.size() > 1;
+  return suites.size() > 1;
+}
 
-  // Changed table: group by verdict, then by size of the change.
+// The benchmarks of the changed section, grouped by verdict, then by size of the change. Rows
+// "unchanged: same work" and "same count" are shown with the changed ones: time alone did not
+// settle them.
+std::vector<std::size_t> changed_order(const Analysis& analysis) {
   std::vector<std::size_t> order;
-  // Rows "unchanged: same work" and "same count" are shown with the changed ones: time alone
-  // did not settle them.
   for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
     if (analysis.benchmarks[i].verdict != Verdict::Unchanged ||
         read_unchanged_by_counts(analysis.benchmarks[i]))
@@ -806,33 +813,43 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     if (ra != rb) return ra < rb;
     return mags[a] > mags[b];
   });
+  return order;
+}
+
+// What every row's verdict needs: the run's thresholds and levels, and the size of the family
+// the correction ran over.
+RowContext row_context(const Results& results, const Analysis& analysis) {
   RowContext ctx;
   ctx.results = &results;
-  ctx.threshold = v.threshold;
+  ctx.threshold = threshold_text(results.config.threshold);
   ctx.run_threshold = results.config.threshold;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
   ctx.alpha = analysis.alpha;
   ctx.equivalence_level = analysis.equivalence_level;
   ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
-  // The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
-  // adaptive looks each benchmark's look's, and then each cell names its own.
-  {
-    std::set<std::string> levels;
-    for (const BenchmarkAnalysis& b : analysis.benchmarks)
-      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b) &&
-          !decided_by_identical_programs(b))
-        levels.insert(level_text(eq_level_of(b, ctx)));
-    ctx.levels_differ = levels.size() > 1;
-    v.equivalence_level = levels.size() == 1 ? *levels.begin()
-                          : levels.empty()   ? level_text(analysis.equivalence_level)
-                                             : std::string("per-look");
-  }
-  v.bisect = make_bisect_view(results);
-  if (v.bisect.present) ctx.bisect_lines = &v.bisect.lines;
-  lay_out_changed(analysis, order, v.multi_suite, ctx, v);
+  return ctx;
+}
 
-  // Per-round table: one column per analysed round, labelled with its order.
+// The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
+// adaptive looks each benchmark's look's, and then each cell names its own ("per-look", and
+// ctx.levels_differ).
+std::string equivalence_level(const Analysis& analysis, RowContext& ctx) {
+  std::set<std::string> levels;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks)
+    if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b) &&
+        !decided_by_identical_programs(b))
+      levels.insert(level_text(eq_level_of(b, ctx)));
+  ctx.levels_differ = levels.size() > 1;
+  return levels.size() == 1 ? *levels.begin()
+         : levels.empty()   ? level_text(analysis.equivalence_level)
+                            : std::string("per-look");
+}
+
+// The per-round table: one column per analysed round, labelled with its order (when known), and
+// a row for each changed benchmark with a per-round change; a round left out as cold in
+// parentheses.
+void lay_out_per_round(const Results& results, const Analysis& analysis,
+                       const std::vector<std::size_t>& order, CommentView& v) {
   std::vector<const RoundPlan*> analysed;
   for (const RoundPlan& r : results.plan) {
     if (!r.warmup) analysed.push_back(&r);
@@ -864,7 +881,11 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     row.worse = fmt::format("{} of {}", b.worse_rounds, b.rounds_used);
     v.per_round.push_back(std::move(row));
   }
+}
 
+// A line per suite with a mean change: the geometric mean, its interval, what it summarises.
+std::vector<SuiteView> suite_views(const Results& results, const Analysis& analysis) {
+  std::vector<SuiteView> out;
   for (const SuiteSummary& s : analysis.suites) {
     if (s.benchmarks == 0 || std::isnan(s.change)) continue;
     // format_change: a ratio when large, like the interval beside it ("3.2× faster").
@@ -877,13 +898,14 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     const SuiteConfig* suite = results.config.find_suite(s.suite);
     describe_suite_mean(
         analysis, s, suite && suite->threshold ? *suite->threshold : results.config.threshold, sv);
-    v.suites.push_back(std::move(sv));
+    out.push_back(std::move(sv));
   }
-  if (const std::optional<Note> note = instructions_note(results, analysis))
-    v.instructions_note = inline_parts(note->parts, kInstructionsNoteMaxChars);
-  v.why_sections = why_sections(results, analysis);
-  v.why_note = why_note(results);
-  v.instruction_threshold = ctx.instruction_threshold;
+  return out;
+}
+
+// What kind of rows the tables hold, for the words around them: instruction counts (some or
+// all), unchanged benchmarks decided by identical programs (some or all).
+void describe_rows(const Analysis& analysis, CommentView& v) {
   v.instructions_only = !analysis.benchmarks.empty();
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     v.has_instructions |= is_instruction_analysis(b);
@@ -896,13 +918,44 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   }
   v.identical_only = identical > 0 && identical == unchanged;
   v.some_identical = identical > 0 && identical < unchanged;
+}
+
+}  // namespace
+
+CommentView make_view(const Results& results, const Analysis& analysis,
+                      const RenderOptions& options) {
+  CommentView v;
+  lay_out_heading(results, analysis, options, v);
+  v.build_failures = build_failure_views(results);
+  v.threshold = threshold_text(results.config.threshold);
+  v.multi_suite = several_suites(analysis);
+
+  const std::vector<std::size_t> order = changed_order(analysis);
+  RowContext ctx = row_context(results, analysis);
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
+  v.equivalence_level = equivalence_level(analysis, ctx);
+  v.bisect = make_bisect_view(results);
+  if (v.bisect.present) ctx.bisect_lines = &v.bisect.lines;
+  lay_out_changed(analysis, order, v.multi_suite, ctx, v);
+  lay_out_per_round(results, analysis, order, v);
+
+  v.suites = suite_views(results, analysis);
+  if (const std::optional<Note> note = instructions_note(results, analysis))
+    v.instructions_note = inline_parts(note->parts, kInstructionsNoteMaxChars);
+  v.why_sections = why_sections(results, analysis);
+  v.why_note = why_note(results);
+  v.instruction_threshold = ctx.instruction_threshold;
+  describe_rows(analysis, v);
   v.label_rule = label_rule(analysis, ctx.family);
   v.footer = footer(results, analysis);
   return v;
 }
 
-kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) {
-  Data d;
+namespace {
+
+// The heading's fields: the marker, headline, counts, recommendation, notices, the run's
+// threshold and level, and as many notes as the limits leave.
+void heading_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   d["marker"] = Data(v.marker);
   d["headline"] = Data(v.headline);
   Data counts;
@@ -924,7 +977,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   const std::size_t notes_shown = std::min(v.notes.size(), limits.notes);
   d["notes"] = strings(v.notes, notes_shown);
   d["has_notes"] = Data(notes_shown > 0);
+}
 
+// The failed builds, their logs only where the limits leave room.
+Data build_failures_data(const CommentView& v, const ViewLimits& limits) {
   Data failures(Data::type::list);
   for (const BuildFailureView& f : v.build_failures) {
     Data item;
@@ -935,8 +991,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     item["log"] = log ? Data(f.log_block) : Data(false);
     failures.push_back(item);
   }
-  d["build_failures"] = std::move(failures);
+  return failures;
+}
 
+// The changed rows the limits leave, in their tables, and what was left out of them.
+void changed_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t changed_shown = std::min(v.changed.size(), limits.changed_rows);
   Data changed(Data::type::list);
   for (std::size_t i = 0; i < changed_shown; ++i) changed.push_back(row_data(v.changed[i]));
@@ -946,7 +1005,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["changed_more"] = changed_shown < v.changed.size()
                           ? Data(more_rows_text(v.changed, changed_shown))
                           : Data(false);
+}
 
+// The unchanged rows the limits leave; the section stays (as a placeholder) when the limits
+// left none of them.
+void unchanged_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t unchanged_shown = std::min(v.unchanged.size(), limits.unchanged_rows);
   Data unchanged(Data::type::list);
   for (std::size_t i = 0; i < unchanged_shown; ++i) unchanged.push_back(row_data(v.unchanged[i]));
@@ -959,7 +1022,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
                             ? Data(plural(v.unchanged.size() - unchanged_shown,
                                           "more unchanged benchmark", "more unchanged benchmarks"))
                             : Data(false);
+}
 
+// The per-round table's rows the limits leave, its headers, and whether a shown row has a round
+// left out as cold.
+void per_round_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t per_round_shown = std::min(v.per_round.size(), limits.per_round_rows);
   Data rounds(Data::type::list);
   for (std::size_t i = 0; i < per_round_shown; ++i) {
@@ -982,7 +1049,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
           ? Data(plural(v.per_round.size() - per_round_shown, "more benchmark", "more benchmarks"))
           : Data(false);
   d["per_round_cold"] = Data(v.any_cold_round && per_round_shown > 0);
+}
 
+// The suites' means: one line for a single suite, a table for several.
+void suites_data(const CommentView& v, Data& d) {
   Data suites(Data::type::list);
   for (const SuiteView& s : v.suites) {
     Data item;
@@ -1001,6 +1071,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["many_suites"] = Data(v.suites.size() > 1);
   d["suites"] = std::move(suites);
   d["has_suites"] = Data(!v.suites.empty());
+}
+
+// What closes the comment: the footer, the profiles' sections, the notes on instruction counts
+// and identical programs, the label rule.
+void closing_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   d["footer"] = Data(v.footer);
   d["why_sections"] = strings(limits.why_sections ? v.why_sections : std::vector<std::string>{});
   d["has_why"] = Data(!v.why_note.empty() || (limits.why_sections && !v.why_sections.empty()));
@@ -1013,6 +1088,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["identical_cell"] = Data(std::string(kIdenticalProgramsCell));
   d["label_rule"] = v.label_rule.empty() ? Data(false) : Data(v.label_rule);
   d["instruction_threshold"] = Data(v.instruction_threshold);
+}
+
+// The search for the commits behind the changes: its summary and its table.
+void bisect_data(const CommentView& v, Data& d) {
   d["has_bisect"] = Data(v.bisect.present);
   d["bisect_summary"] = Data(v.bisect.summary);
   d["bisect_headers"] = strings(v.bisect.headers);
@@ -1024,6 +1103,20 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     bisect_rows.push_back(item);
   }
   d["bisect_rows"] = std::move(bisect_rows);
+}
+
+}  // namespace
+
+kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) {
+  Data d;
+  heading_data(v, limits, d);
+  d["build_failures"] = build_failures_data(v, limits);
+  changed_data(v, limits, d);
+  unchanged_data(v, limits, d);
+  per_round_data(v, limits, d);
+  suites_data(v, d);
+  closing_data(v, limits, d);
+  bisect_data(v, d);
   return d;
 }
 
