@@ -138,6 +138,25 @@ std::optional<std::size_t> record_processes(Results& r, runner::SeriesIndex& ind
   return runs;
 }
 
+// The name of the files' format: --input-format's, or the one every file's shape has. Throws
+// UserError for a format that reads no files, or files of two tools.
+std::string input_format(const CompareInput& input) {
+  if (input.format) {
+    std::string format(to_string(*input.format));
+    if (std::find(std::begin(kReadable), std::end(kReadable), *input.format) == std::end(kReadable))
+      throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" +
+                      format + "'");
+    return format;
+  }
+  const std::string format = detect_result_format(input.base.front());
+  for (const auto* side : {&input.base, &input.head})
+    for (const ResultFile& f : *side)
+      if (const std::string other = detect_result_format(f); other != format)
+        throw UserError(fmt::format("{} is {} JSON but {} is {}: compare results of one tool",
+                                    f.path, other, input.base.front().path, format));
+  return format;
+}
+
 }  // namespace
 
 Results results_from_files(const CompareInput& input) {
@@ -145,20 +164,7 @@ Results results_from_files(const CompareInput& input) {
     throw UserError(
         "compare needs result files of both sides: BASE.json HEAD.json, or --base "
         "FILE... --head FILE...");
-  std::string format;  // its name
-  if (!input.format) {
-    format = detect_result_format(input.base.front());
-    for (const auto* side : {&input.base, &input.head})
-      for (const ResultFile& f : *side)
-        if (const std::string other = detect_result_format(f); other != format)
-          throw UserError(fmt::format("{} is {} JSON but {} is {}: compare results of one tool",
-                                      f.path, other, input.base.front().path, format));
-  } else {
-    format = to_string(*input.format);
-    if (std::find(std::begin(kReadable), std::end(kReadable), *input.format) == std::end(kReadable))
-      throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" +
-                      format + "'");
-  }
+  const std::string format = input_format(input);
 
   Results r;
   r.tool_version = BENCHPR_VERSION;
