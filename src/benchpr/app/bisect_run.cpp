@@ -159,15 +159,17 @@ std::optional<std::string> bisect_not_needed(const Results& results, const Analy
   return std::nullopt;
 }
 
-void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Results& results,
-                   const Analysis& analysis, std::vector<BisectCommit> chain,
-                   const BisectRunSetup& setup,
-                   const std::function<void(const std::string&)>& progress) {
-  const double started = now_seconds();
+namespace {
+
+// The search as planned before any step: the chain, the budget, how a step measures (exact
+// counts when the comparison found a change in them: one run per commit decides), the targets
+// (the changes of that kind whose suite is configured) and the comparison itself as the first
+// pair, base to head.
+Bisection plan_search(const Results& results, const Analysis& analysis,
+                      std::vector<BisectCommit> chain, double budget_seconds) {
   Bisection b;
   b.commits = std::move(chain);
-  b.budget_seconds = std::max(0.0, setup.budget_seconds);
-  // Exact counts when the comparison found a change in them: one run per commit decides.
+  b.budget_seconds = std::max(0.0, budget_seconds);
   const bool exact = std::any_of(
       analysis.benchmarks.begin(), analysis.benchmarks.end(),
       [](const BenchmarkAnalysis& a) { return changed_verdict(a) && is_instruction_analysis(a); });
@@ -177,75 +179,144 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
     if (suite_of(results.config, a.suite, exact) == nullptr) continue;
     b.targets.push_back({a.suite, a.name, a.change, a.threshold, exact});
   }
-  const int head = static_cast<int>(b.commits.size()) - 1;
   BisectPair main;
   main.from = 0;
-  main.to = head;
+  main.to = static_cast<int>(b.commits.size()) - 1;
   main.values = target_values(analysis, b);
   b.pairs.push_back(std::move(main));
+  b.stop = {StopKind::StepsDone, 0, {}};
+  b.complete = true;
+  return b;
+}
+
+// Why the search cannot take another step: what is left of the budget does not pay for a
+// comparison (`cost`: the last one's time), or it was interrupted; nothing when it can.
+std::optional<StopReason> stop_before_step(double left, double cost) {
+  if (left <= 0 || left < cost) {
+    return StopReason{StopKind::BudgetSpent, 0,
+                      fmt::format("{} left, a comparison takes about {}",
+                                  format_duration(std::max(left, 0.0)), format_duration(cost))};
+  }
+  if (exec::interrupt_requested()) return StopReason{StopKind::Interrupted, 0, {}};
+  return std::nullopt;
+}
+
+// The results a step starts from: the probe's two commits under the comparison's machine and
+// configuration, narrowed to the targets and to the step's share of the budget, with a seed of
+// its own.
+Results step_results(const Results& results, const Bisection& b, const BisectProbe& probe,
+                     double share, int step) {
+  Results r;
+  r.tool_version = results.tool_version;
+  r.base = revision_of(b.commits[static_cast<std::size_t>(probe.from)]);
+  r.head = revision_of(b.commits[static_cast<std::size_t>(probe.to)]);
+  r.config = step_config(results.config, b, share);
+  r.machine = results.machine;
+  r.seed = results.seed + static_cast<std::uint64_t>(step);
+  r.plan = make_schedule(r.config.rounds, r.config.warmup_rounds, r.seed);
+  return r;
+}
+
+// Where the steps' results files and logs go.
+struct StepDirs {
+  std::string out;
+  std::string log;
+};
+
+// What a step's session is told: the two worktrees, where it writes, its budget, the files the
+// probe's commits differ in, and that only the targets run.
+runner::SessionSetup step_session_setup(git::Repository& repo, const Bisection& b,
+                                        const BisectProbe& probe, const Results& r,
+                                        const std::pair<std::string, std::string>& dirs,
+                                        const StepDirs& where, const BisectRunSetup& setup,
+                                        double share, int step) {
+  runner::SessionSetup s;
+  s.base_dir = dirs.first;
+  s.head_dir = dirs.second;
+  s.out_dir = where.out;
+  s.log_dir = where.log;
+  s.persist_paths = {fmt::format("{}/step-{}.json", where.out, step)};
+  s.skip_build = setup.skip_build;
+  s.budget_seconds = share;
+  try {
+    s.changed_paths = repo.changed_paths(b.commits[static_cast<std::size_t>(probe.from)].sha,
+                                         b.commits[static_cast<std::size_t>(probe.to)].sha);
+  } catch (const git::GitError&) {
+    // Unknown: the step's suites are timed even when their programs are identical.
+  }
+  const runner::WorkSelection selection = target_selection(r.config, b);
+  s.select_work = [selection](Results&) { return selection; };
+  return s;
+}
+
+// The pair a finished step adds: its time, the commits that did not build (stepped over from
+// then on), why it has no values, or the targets' values in its analysis.
+BisectPair step_pair(Bisection& b, const BisectProbe& probe, const Results& r, double seconds,
+                     const std::function<void(const std::string&)>& progress) {
+  BisectPair pair;
+  pair.from = probe.from;
+  pair.to = probe.to;
+  pair.seconds = seconds;
+  for (const BuildResult& build : r.builds) {
+    if (build.ok) continue;
+    const int which = build.side == Side::Base ? probe.from : probe.to;
+    BisectCommit& c = b.commits[static_cast<std::size_t>(which)];
+    c.skipped = true;
+    c.skip_reason = build.failure;
+    pair.failure = fmt::format("{} did not build: {}", short_sha(c.sha), build.failure);
+    progress(fmt::format("bisect: {} does not build ({}): stepped over", commit_label(c),
+                         build.failure));
+  }
+  if (pair.failure.empty() && !r.complete) {
+    pair.failure = r.stop.empty() ? "did not finish" : describe(r.stop);
+  }
+  if (pair.failure.empty()) pair.values = target_values(analyse_session(r), b);
+  return pair;
+}
+
+}  // namespace
+
+void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Results& results,
+                   const Analysis& analysis, std::vector<BisectCommit> chain,
+                   const BisectRunSetup& setup,
+                   const std::function<void(const std::string&)>& progress) {
+  const double started = now_seconds();
+  Bisection b = plan_search(results, analysis, std::move(chain), setup.budget_seconds);
+  const bool exact = b.method == BisectMethod::Instructions;
+  const int head = static_cast<int>(b.commits.size()) - 1;
   progress(fmt::format(
       "bisect: searching {} commits for the step behind {} {} by {}, within the {} left", head,
       b.targets.size(), b.targets.size() == 1 ? "change" : "changes",
       exact ? "instruction counts" : "interleaved rounds", format_duration(b.budget_seconds)));
 
   Worktrees trees(repo, setup.workspace, 0, head);
-  const std::string out_dir = setup.workspace.out_dir + "/bisect";
-  const std::string log_dir = setup.workspace.log_dir + "/bisect";
+  const StepDirs where{setup.workspace.out_dir + "/bisect", setup.workspace.log_dir + "/bisect"};
   std::error_code ec;
-  std::filesystem::create_directories(log_dir, ec);
+  std::filesystem::create_directories(where.log, ec);
   // What one comparison costs: the comparison's builds at first, then the last one's time.
   double cost = 0;
   for (const BuildResult& build : results.builds) cost += build.seconds;
-  b.stop = {StopKind::StepsDone, 0, {}};
-  b.complete = true;
   for (int step = 1;; ++step) {
     const std::optional<BisectProbe> probe = next_probe(b);
     if (!probe) break;
     const double left = b.budget_seconds - (now_seconds() - started);
-    if (left <= 0 || left < cost) {
+    if (std::optional<StopReason> stop = stop_before_step(left, cost)) {
       b.complete = false;
-      b.stop = {StopKind::BudgetSpent, 0,
-                fmt::format("{} left, a comparison takes about {}",
-                            format_duration(std::max(left, 0.0)), format_duration(cost))};
+      b.stop = std::move(*stop);
       break;
     }
-    if (exec::interrupt_requested()) {
-      b.complete = false;
-      b.stop = {StopKind::Interrupted, 0, {}};
-      break;
-    }
-    const BisectCommit& from = b.commits[static_cast<std::size_t>(probe->from)];
-    const BisectCommit& to = b.commits[static_cast<std::size_t>(probe->to)];
     const double share = left / probes_left_estimate(b);
-    progress(fmt::format("bisect: comparing {} with {} ({} of the {} left)", commit_label(from),
-                         commit_label(to), format_duration(share), format_duration(left)));
+    progress(fmt::format("bisect: comparing {} with {} ({} of the {} left)",
+                         commit_label(b.commits[static_cast<std::size_t>(probe->from)]),
+                         commit_label(b.commits[static_cast<std::size_t>(probe->to)]),
+                         format_duration(share), format_duration(left)));
     const double t0 = now_seconds();
-    const auto [from_dir, to_dir] = trees.place(b, probe->from, probe->to);
+    const std::pair<std::string, std::string> dirs = trees.place(b, probe->from, probe->to);
 
-    Results r;
-    r.tool_version = results.tool_version;
-    r.base = revision_of(from);
-    r.head = revision_of(to);
-    r.config = step_config(results.config, b, share);
-    r.machine = results.machine;
-    r.seed = results.seed + static_cast<std::uint64_t>(step);
-    r.plan = make_schedule(r.config.rounds, r.config.warmup_rounds, r.seed);
-    runner::SessionSetup s;
-    s.base_dir = from_dir;
-    s.head_dir = to_dir;
-    s.out_dir = out_dir;
-    s.log_dir = log_dir;
-    s.persist_paths = {fmt::format("{}/step-{}.json", out_dir, step)};
-    s.skip_build = setup.skip_build;
-    s.budget_seconds = share;
-    try {
-      s.changed_paths = repo.changed_paths(from.sha, to.sha);
-    } catch (const git::GitError&) {
-      // Unknown: the step's suites are timed even when their programs are identical.
-    }
-    const runner::WorkSelection selection = target_selection(r.config, b);
-    s.select_work = [selection](Results&) { return selection; };
-    std::filesystem::create_directories(out_dir, ec);
+    Results r = step_results(results, b, *probe, share, step);
+    const runner::SessionSetup s =
+        step_session_setup(repo, b, *probe, r, dirs, where, setup, share, step);
+    std::filesystem::create_directories(where.out, ec);
     runner::Session session(processes, s,
                             [&progress](const std::string& l) { progress("  " + l); });
     try {
@@ -257,26 +328,8 @@ void run_bisection(git::Repository& repo, exec::ProcessRunner& processes, Result
       b.stop = {StopKind::Void, 0, e.what()};
       break;
     }
-
-    BisectPair pair;
-    pair.from = probe->from;
-    pair.to = probe->to;
-    pair.seconds = now_seconds() - t0;
+    BisectPair pair = step_pair(b, *probe, r, now_seconds() - t0, progress);
     cost = pair.seconds;
-    for (const BuildResult& build : r.builds) {
-      if (build.ok) continue;
-      const int which = build.side == Side::Base ? probe->from : probe->to;
-      BisectCommit& c = b.commits[static_cast<std::size_t>(which)];
-      c.skipped = true;
-      c.skip_reason = build.failure;
-      pair.failure = fmt::format("{} did not build: {}", short_sha(c.sha), build.failure);
-      progress(fmt::format("bisect: {} does not build ({}): stepped over", commit_label(c),
-                           build.failure));
-    }
-    if (pair.failure.empty() && !r.complete) {
-      pair.failure = r.stop.empty() ? "did not finish" : describe(r.stop);
-    }
-    if (pair.failure.empty()) pair.values = target_values(analyse_session(r), b);
     b.pairs.push_back(std::move(pair));
     if (!r.complete && r.stop.kind == StopKind::Interrupted) {
       b.complete = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -327,60 +328,72 @@ int exit_code_for(ErrorCategory category) {
   return kExitFailure;
 }
 
-int run_cli(int argc, char** argv) {
-  CLI::App app{
-      "benchpr: tells a pull request, with evidence, whether it makes the code faster or "
-      "slower.\nBuilds base and PR, runs their benchmarks in interleaved rounds, and writes "
-      "the comment."};
-  app.set_version_flag("--version", std::string("benchpr ") + BENCHPR_VERSION);
-  app.require_subcommand(1);
-  // The commands that talk to GitHub take the token from a file as well as the environment.
+namespace {
+
+// Every command's options as the command line fills them, and the subcommand that declares
+// them. CLI11 keeps references to the fields: the struct stays where it was made.
+struct CommandLine {
   std::string token_file;
-  const auto add_token_file = [&token_file](CLI::App* command) {
-    command->add_option("--token-file", token_file,
-                        "Read the GitHub token from this file (mode 0600, yours; deleted once "
-                        "read) instead of GITHUB_TOKEN/GH_TOKEN; default: $BENCHPR_TOKEN_FILE");
-  };
   RunOptions run_options;
   ChoiceTexts run_texts;
   PublishOptions publish_options;
   ChoiceTexts publish_texts;
-  CLI::App* run = app.add_subcommand("run", "Compare two revisions and report");
-  add_run_options(*run, run_options, run_texts);
+  SlashCommandOptions slash_options;
+  MergeOptions merge_options;
+  CompareOptions compare_options;
+  ChoiceTexts compare_texts;
+  InitOptions init_options;
+  CLI::App* run = nullptr;
+  CLI::App* publish = nullptr;
+  CLI::App* slash = nullptr;
+  CLI::App* merge = nullptr;
+  CLI::App* compare = nullptr;
+  CLI::App* init = nullptr;
+};
+
+// The commands and their options, declared on `app` in the order `--help` lists them.
+void declare_commands(CLI::App& app, CommandLine& cl) {
+  app.set_version_flag("--version", std::string("benchpr ") + BENCHPR_VERSION);
+  app.require_subcommand(1);
+  cl.run = app.add_subcommand("run", "Compare two revisions and report");
+  add_run_options(*cl.run, cl.run_options, cl.run_texts);
   // The same list as README's "Exit codes", so CI authors need not look further.
-  run->footer(
+  cl.run->footer(
       "Exit codes: 0 the comparison ran (whatever it found, unless --fail-on says otherwise); "
       "1 the job failed (interrupted, a file could not be written, posting failed); 2 bad usage "
       "or configuration (nothing was measured); 3 --fail-on regression|failed and the "
       "recommendation is don't merge; 4 --fail-on failed and a build, a suite run or a benchmark "
       "failed. When several apply (run, compare and publish alike): 1 if interrupted, then 3 or "
       "4, then 1 for a file not written or a failed posting.");
-  CLI::App* publish =
-      app.add_subcommand("publish", "Render and post the comment from a results file");
-  add_publish_options(*publish, publish_options, publish_texts);
-  SlashCommandOptions slash_options;
-  CLI::App* slash = app.add_subcommand(
+  cl.publish = app.add_subcommand("publish", "Render and post the comment from a results file");
+  add_publish_options(*cl.publish, cl.publish_options, cl.publish_texts);
+  cl.slash = app.add_subcommand(
       "slash-command",
       "In an issue_comment job: accept or refuse a /benchmark comment (see docs/github.md)");
-  add_slash_command_options(*slash, slash_options);
-  for (CLI::App* command : {run, publish, slash}) add_token_file(command);
-  MergeOptions merge_options;
-  CLI::App* merge = app.add_subcommand(
+  add_slash_command_options(*cl.slash, cl.slash_options);
+  // The commands that talk to GitHub take the token from a file as well as the environment.
+  for (CLI::App* command : {cl.run, cl.publish, cl.slash}) {
+    command->add_option("--token-file", cl.token_file,
+                        "Read the GitHub token from this file (mode 0600, yours; deleted once "
+                        "read) instead of GITHUB_TOKEN/GH_TOKEN; default: $BENCHPR_TOKEN_FILE");
+  }
+  cl.merge = app.add_subcommand(
       "merge",
       "Join the results of the shards of one comparison (`run --shard I/N`) into one file");
-  add_merge_options(*merge, merge_options);
-  CompareOptions compare_options;
-  ChoiceTexts compare_texts;
-  CLI::App* compare = app.add_subcommand(
+  add_merge_options(*cl.merge, cl.merge_options);
+  cl.compare = app.add_subcommand(
       "compare",
       "Compare existing result files (Google Benchmark, JMH or hyperfine JSON): the same "
       "statistics and comment as run, nothing built or run");
-  add_compare_options(*compare, compare_options, compare_texts);
-  InitOptions init_options;
-  CLI::App* init = app.add_subcommand(
+  add_compare_options(*cl.compare, cl.compare_options, cl.compare_texts);
+  cl.init = app.add_subcommand(
       "init", "Write a .benchpr.yml for this project and a GitHub workflow that runs benchpr");
-  add_init_options(*init, init_options);
+  add_init_options(*cl.init, cl.init_options);
+}
 
+// The command line parsed into `app`'s options; the exit code when nothing is to run: --help and
+// --version answered, or a usage error said on stderr.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -393,39 +406,65 @@ int run_cli(int argc, char** argv) {
               << std::endl;
     return kExitUsage;
   }
+  return std::nullopt;
+}
+
+// The chosen command's words turned into its options' values, and its numbers range-checked,
+// before anything runs: a typo must not cost a build. Throws UserError.
+void check_options(CommandLine& cl) {
+  if (cl.run->parsed()) {
+    parse_report_choices(cl.run_options, cl.run_texts);
+    cl.run_options.fail_on = parse_choice("--fail-on", cl.run_texts.fail_on, kFailOns);
+    cl.run_options.compare = parse_choice("--compare", cl.run_texts.compare, kCompareModes);
+    // Range errors before any git or build work: the overrides checked on a throwaway config.
+    Config scratch;
+    apply_overrides(scratch, cl.run_options);
+  }
+  if (cl.publish->parsed()) {
+    parse_report_choices(cl.publish_options, cl.publish_texts);
+    cl.publish_options.fail_on = parse_choice("--fail-on", cl.publish_texts.fail_on, kFailOns);
+  }
+  if (cl.compare->parsed()) {
+    CompareOptions& o = cl.compare_options;
+    o.format = parse_choice("--format", cl.compare_texts.format, kStdoutFormats);
+    o.color = parse_choice("--color", cl.compare_texts.color, kColorModes);
+    o.fail_on = parse_choice("--fail-on", cl.compare_texts.fail_on, kFailOns);
+    o.input_format = parse_choice("--input-format", cl.compare_texts.input_format, kInputFormats);
+  }
+  if (cl.slash->parsed() && !cl.slash_options.done.empty())
+    check_choice("--done", cl.slash_options.done, {"success", "failure", "cancelled", "skipped"});
+  if (cl.init->parsed() && cl.init->count("--shards") > 0 &&
+      (cl.init_options.shards < 2 || cl.init_options.shards > 256))
+    throw UserError("--shards: must be between 2 and 256, got " +
+                    std::to_string(cl.init_options.shards));
+}
+
+// The chosen command run, and its exit code.
+int run_command_chosen(const CommandLine& cl) {
+  if (cl.run->parsed()) return run_command(cl.run_options);
+  if (cl.publish->parsed()) return publish_command(cl.publish_options);
+  if (cl.merge->parsed()) return merge_command(cl.merge_options);
+  if (cl.compare->parsed()) return compare_command(cl.compare_options);
+  if (cl.init->parsed()) return init_command(cl.init_options);
+  if (cl.slash->parsed()) return slash_command(cl.slash_options);
+  return kExitUsage;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "benchpr: tells a pull request, with evidence, whether it makes the code faster or "
+      "slower.\nBuilds base and PR, runs their benchmarks in interleaved rounds, and writes "
+      "the comment."};
+  CommandLine cl;
+  declare_commands(app, cl);
+  if (const std::optional<int> answered = parse_command_line(app, argc, argv)) return *answered;
+  // Every error rises to here and is said as one line; its category picks the exit code.
   try {
-    load_token_file(token_file);  // before anything else runs: the file is gone once read
-    if (run->parsed()) {
-      parse_report_choices(run_options, run_texts);
-      run_options.fail_on = parse_choice("--fail-on", run_texts.fail_on, kFailOns);
-      run_options.compare = parse_choice("--compare", run_texts.compare, kCompareModes);
-      // Range errors before any git or build work: the overrides checked on a throwaway config.
-      Config scratch;
-      apply_overrides(scratch, run_options);
-    }
-    if (publish->parsed()) {
-      parse_report_choices(publish_options, publish_texts);
-      publish_options.fail_on = parse_choice("--fail-on", publish_texts.fail_on, kFailOns);
-    }
-    if (compare->parsed()) {
-      compare_options.format = parse_choice("--format", compare_texts.format, kStdoutFormats);
-      compare_options.color = parse_choice("--color", compare_texts.color, kColorModes);
-      compare_options.fail_on = parse_choice("--fail-on", compare_texts.fail_on, kFailOns);
-      compare_options.input_format =
-          parse_choice("--input-format", compare_texts.input_format, kInputFormats);
-    }
-    if (slash->parsed() && !slash_options.done.empty())
-      check_choice("--done", slash_options.done, {"success", "failure", "cancelled", "skipped"});
-    if (init->parsed() && init->count("--shards") > 0 &&
-        (init_options.shards < 2 || init_options.shards > 256))
-      throw UserError("--shards: must be between 2 and 256, got " +
-                      std::to_string(init_options.shards));
-    if (run->parsed()) return run_command(run_options);
-    if (publish->parsed()) return publish_command(publish_options);
-    if (merge->parsed()) return merge_command(merge_options);
-    if (compare->parsed()) return compare_command(compare_options);
-    if (init->parsed()) return init_command(init_options);
-    if (slash->parsed()) return slash_command(slash_options);
+    load_token_file(cl.token_file);  // before anything else runs: the file is gone once read
+    check_options(cl);
+    return run_command_chosen(cl);
   } catch (const Error& e) {
     std::cerr << "benchpr: error: " << render::terminal_text(e.what(), kErrorLineMaxChars)
               << std::endl;
@@ -435,7 +474,6 @@ int run_cli(int argc, char** argv) {
               << std::endl;
     return exit_code_for(ErrorCategory::Internal);
   }
-  return kExitUsage;
 }
 
 }  // namespace benchpr::app

@@ -7,30 +7,18 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/core/results_json_schema.hpp"
 #include "benchpr/formats/format.hpp"
-#include "benchpr/formats/google_benchmark_entries.hpp"
 #include "benchpr/runner/series_index.hpp"
 
 namespace benchpr::app {
 
 namespace {
 
-using nlohmann::json;
-
 constexpr FormatKind kReadable[] = {FormatKind::GoogleBenchmark, FormatKind::Jmh,
                                     FormatKind::Hyperfine};
-
-json load(const ResultFile& file, std::string_view title) {
-  try {
-    return formats::detail::load_json(file.content, title);
-  } catch (const Error& e) {
-    throw UserError(file.path + ": " + e.what());
-  }
-}
 
 std::string names_of(const std::vector<ResultFile>& files) {
   std::string out;
@@ -41,13 +29,13 @@ std::string names_of(const std::vector<ResultFile>& files) {
 }  // namespace
 
 std::string detect_result_format(const ResultFile& file) {
-  const json j = load(file, "benchmark results");
-  if (j.is_object() && j.contains("benchmarks") && j["benchmarks"].is_array())
-    return "google-benchmark";
-  if (j.is_object() && j.contains("results") && j["results"].is_array()) return "hyperfine";
-  if (j.is_array() && !j.empty() && j[0].is_object() && j[0].contains("benchmark") &&
-      j[0].contains("primaryMetric"))
-    return "jmh";
+  std::optional<FormatKind> kind;
+  try {
+    kind = formats::detect_format(file.content);
+  } catch (const Error& e) {
+    throw UserError(file.path + ": " + e.what());
+  }
+  if (kind) return std::string(to_string(*kind));
   throw UserError(file.path +
                   ": neither Google Benchmark JSON (--benchmark_out_format=json), JMH JSON (-rf "
                   "json) nor hyperfine JSON (--export-json); name its format with "
@@ -56,71 +44,36 @@ std::string detect_result_format(const ResultFile& file) {
 
 namespace {
 
-// How a Google Benchmark file made a benchmark's value: from N repetitions, or from one
-// aggregate (--benchmark_report_aggregates_only). Both sides' processes must be summarised
-// alike, or the comparison measures the summaries: the mean of 10 repetitions spreads less from
-// process to process than the mean of 3, the least time kept beside it falls with their number,
-// and a median aggregate is another statistic than the reader's.
-struct GbSummary {
+// How a file made a benchmark's value: from N repetitions, or from one aggregate
+// (--benchmark_report_aggregates_only). Both sides' processes must be summarised alike, or the
+// comparison measures the summaries: the mean of 10 repetitions spreads less from process to
+// process than the mean of 3, the least time kept beside it falls with their number, and a
+// median aggregate is another statistic than the reader's.
+struct Summary {
   std::string how;          // "10 repetitions", "only the median aggregate"
   const std::string* path;  // the first file that summarised it so
 };
 
-// The summary of each benchmark of one file, checked against those of the files before it
-// (`seen`); throws UserError naming the benchmark, both files and the difference, and for a
-// name two benchmarks share in one file.
-void check_gb_summaries(const ResultFile& file, std::unordered_map<std::string, GbSummary>& seen) {
-  formats::detail::GbDocument document;
+// The summary of each benchmark of one file (the format's repetition_summaries), checked
+// against those of the files before it (`seen`); throws UserError naming the benchmark, both
+// files and the difference, and for a name two benchmarks share in one file.
+void check_summaries(const formats::Format& reader, const ResultFile& file,
+                     std::unordered_map<std::string, Summary>& seen) {
+  std::vector<formats::RepetitionSummary> summaries;
   try {
-    document = formats::detail::read_gb_document(file.content, "Google Benchmark", "");
+    summaries = reader.repetition_summaries(file.content);
   } catch (const Error& e) {
     throw UserError(file.path + ": " + e.what());
   }
-  struct Group {
-    std::vector<const formats::detail::GbEntry*> iterations;
-    std::vector<const formats::detail::GbEntry*> aggregates;
-    std::string aggregate;  // "median" or "mean" when only aggregates summarise it
-  };
-  std::unordered_map<std::string_view, Group> groups;
-  std::vector<std::string_view> order;
-  for (const formats::detail::GbEntry& e : document.entries) {
-    const std::string_view key = e.run_name.empty() ? e.name : e.run_name;
-    if (!e.not_object.empty() || key.empty()) continue;  // the reader says what is wrong
-    auto [it, inserted] = groups.try_emplace(key);
-    if (inserted) order.push_back(key);
-    if (e.run_type != "aggregate") {
-      it->second.iterations.push_back(&e);
-      continue;
-    }
-    it->second.aggregates.push_back(&e);
-    if (e.aggregate_name == "median" ||
-        (e.aggregate_name == "mean" && it->second.aggregate.empty())) {
-      it->second.aggregate = e.aggregate_name;
-    }
-  }
-  for (std::string_view name : order) {
-    const Group& g = groups.at(name);
-    if (const auto problem = formats::detail::gb_duplicate_problem(g.iterations, g.aggregates)) {
-      throw UserError(fmt::format("{}: {}: {}", file.path, name,
-                                  formats::detail::gb_duplicate_reason(*problem)));
-    }
-    std::string how;
-    if (!g.iterations.empty()) {
-      how = g.iterations.size() == 1 ? "1 repetition"
-                                     : fmt::format("{} repetitions", g.iterations.size());
-    } else if (!g.aggregate.empty()) {
-      how = "only the " + g.aggregate + " aggregate";
-    } else {
-      continue;  // complexity fits, or nothing the reader can compare
-    }
-    auto [it, inserted] = seen.try_emplace(std::string(name), GbSummary{how, &file.path});
-    if (inserted || it->second.how == how) continue;
+  for (formats::RepetitionSummary& s : summaries) {
+    auto [it, inserted] = seen.try_emplace(s.name, Summary{s.how, &file.path});
+    if (inserted || it->second.how == s.how) continue;
     throw UserError(fmt::format(
         "{}: {} in {} but {} in {}: each file is one process, and its value a summary of its "
         "repetitions, which differs with their number and kind; compare files written with the "
         "same --benchmark_repetitions (and --benchmark_report_aggregates_only on both sides or "
         "neither)",
-        name, it->second.how, *it->second.path, how, file.path));
+        s.name, it->second.how, *it->second.path, s.how, file.path));
   }
 }
 
@@ -143,37 +96,35 @@ void set_at(std::vector<double>& values, std::size_t round, double v) {
   values[round] = v;
 }
 
-// A hyperfine file compared on time: each of a command's runs is a process of its own, so run k
-// of the file is round `first + k`. Each command's series is found once, and its values stored
-// straight into it (no run is built as text or as a ParsedRun: a 1 MB command name run 2,000
-// times is read in one pass). Returns the number of rounds the file filled, or nullopt when it
-// has no per-run times (read it as one run).
-std::optional<std::size_t> record_hyperfine_processes(Results& r, runner::SeriesIndex& index,
-                                                      const SuiteConfig& suite,
-                                                      const ResultFile& file, Side side,
-                                                      std::size_t first) {
-  std::optional<std::vector<formats::CommandProcesses>> commands;
+// A file that keeps each process's value (hyperfine compared on time: each of a command's runs
+// is a process of its own): run k of the file is round `first + k`. Each benchmark's series is
+// found once, and its values stored straight into it (no run is built as text or as a
+// ParsedRun: a 1 MB command name run 2,000 times is read in one pass). Returns the number of
+// rounds the file filled, or nullopt when the format reads the file as one run.
+std::optional<std::size_t> record_processes(Results& r, runner::SeriesIndex& index,
+                                            const formats::Format& reader, const SuiteConfig& suite,
+                                            const ResultFile& file, Side side, std::size_t first) {
+  std::optional<std::vector<formats::BenchmarkProcesses>> benchmarks;
   try {
-    commands = formats::hyperfine_processes(file.content);
+    benchmarks = reader.split_runs(file.content);
   } catch (const formats::ParseError& e) {
     throw UserError(fmt::format("{} (the {} side): {}", file.path,
                                 side == Side::Base ? "base" : "PR", e.what()));
   }
-  if (!commands) return std::nullopt;
+  if (!benchmarks) return std::nullopt;
   std::size_t runs = 0;
   std::unordered_set<std::string_view> names;
-  for (const formats::CommandProcesses& c : *commands) {
-    runs = std::max(runs, c.runs.size());
-    if (!names.insert(c.name).second)
-      throw UserError(file.path + ": " + runner::duplicate_reason(c.name));
+  for (const formats::BenchmarkProcesses& b : *benchmarks) {
+    runs = std::max(runs, b.runs.size());
+    if (!names.insert(b.name).second)
+      throw UserError(file.path + ": " + runner::duplicate_reason(b.name));
   }
-  if (runs == 0) return std::nullopt;
-  for (const formats::CommandProcesses& c : *commands) {
-    const Better better = rule_better(suite, c.name).value_or(Better::Lower);
-    BenchmarkSeries& s = index.find_or_add(r, suite.name, c.name, "ns", better);
+  for (const formats::BenchmarkProcesses& b : *benchmarks) {
+    const Better better = rule_better(suite, b.name).value_or(Better::Lower);
+    BenchmarkSeries& s = index.find_or_add(r, suite.name, b.name, b.unit, better);
     std::vector<double>& values = side == Side::Base ? s.base : s.head;
-    for (std::size_t k = 0; k < c.runs.size(); ++k) {
-      const formats::detail::Reading& run = c.runs[k];
+    for (std::size_t k = 0; k < b.runs.size(); ++k) {
+      const formats::detail::Reading& run = b.runs[k];
       if (!run.problem) {
         set_at(values, first + k, run.value);
         continue;
@@ -187,6 +138,25 @@ std::optional<std::size_t> record_hyperfine_processes(Results& r, runner::Series
   return runs;
 }
 
+// The name of the files' format: --input-format's, or the one every file's shape has. Throws
+// UserError for a format that reads no files, or files of two tools.
+std::string input_format(const CompareInput& input) {
+  if (input.format) {
+    std::string format(to_string(*input.format));
+    if (std::find(std::begin(kReadable), std::end(kReadable), *input.format) == std::end(kReadable))
+      throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" +
+                      format + "'");
+    return format;
+  }
+  const std::string format = detect_result_format(input.base.front());
+  for (const auto* side : {&input.base, &input.head})
+    for (const ResultFile& f : *side)
+      if (const std::string other = detect_result_format(f); other != format)
+        throw UserError(fmt::format("{} is {} JSON but {} is {}: compare results of one tool",
+                                    f.path, other, input.base.front().path, format));
+  return format;
+}
+
 }  // namespace
 
 Results results_from_files(const CompareInput& input) {
@@ -194,20 +164,7 @@ Results results_from_files(const CompareInput& input) {
     throw UserError(
         "compare needs result files of both sides: BASE.json HEAD.json, or --base "
         "FILE... --head FILE...");
-  std::string format;  // its name
-  if (!input.format) {
-    format = detect_result_format(input.base.front());
-    for (const auto* side : {&input.base, &input.head})
-      for (const ResultFile& f : *side)
-        if (const std::string other = detect_result_format(f); other != format)
-          throw UserError(fmt::format("{} is {} JSON but {} is {}: compare results of one tool",
-                                      f.path, other, input.base.front().path, format));
-  } else {
-    format = to_string(*input.format);
-    if (std::find(std::begin(kReadable), std::end(kReadable), *input.format) == std::end(kReadable))
-      throw UserError("--input-format: expected google-benchmark, jmh or hyperfine, got '" +
-                      format + "'");
-  }
+  const std::string format = input_format(input);
 
   Results r;
   r.tool_version = BENCHPR_VERSION;
@@ -229,18 +186,15 @@ Results results_from_files(const CompareInput& input) {
   // repetitions, as `run` reads a round. hyperfine's file is the exception: it keeps every
   // process's time, so each is a round of its own.
   runner::SeriesIndex index;
-  std::unordered_map<std::string, GbSummary> summaries;
+  std::unordered_map<std::string, Summary> summaries;
   const auto read = [&](const std::vector<ResultFile>& files, Side side) {
     std::size_t round = 0;
     for (const ResultFile& f : files) {
-      if (suite.format == FormatKind::Hyperfine &&
-          (input.metric.empty() || input.metric == "time")) {
-        if (const auto runs = record_hyperfine_processes(r, index, suite, f, side, round)) {
-          round += *runs;
-          continue;
-        }
+      if (const auto runs = record_processes(r, index, *reader, suite, f, side, round)) {
+        round += *runs;
+        continue;
       }
-      if (suite.format == FormatKind::GoogleBenchmark) check_gb_summaries(f, summaries);
+      check_summaries(*reader, f, summaries);
       runner::record_run(r, index, suite, side, static_cast<int>(round),
                          parse_file(*reader, f, side));
       ++round;

@@ -244,8 +244,15 @@ json code_evidence_json(const CodeEvidence& e) {
   return j;
 }
 
-void write_document(Writer& w, const Results& r, const Analysis* analysis) {
-  w.raw("{");
+json revision_json(const RevisionInfo& x) {
+  json j = {{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
+  if (x.merge_base) j["merge_base"] = true;
+  return j;
+}
+
+// What was compared, with what and where: the file's version, the tool, the origin, the two
+// revisions, the configuration, the machine, the pull request and the seed.
+void write_comparison(Writer& w, const Results& r) {
   w.top("schema_version");
   fmt::format_to(std::back_inserter(w.out), "{}", results_schema::kSchemaVersion);
   w.top("tool");
@@ -254,15 +261,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
     w.top("origin");
     w.string(to_string(r.origin));
   }
-  auto rev = [](const RevisionInfo& x) {
-    json j = {{"spec", x.spec}, {"sha", x.sha}, {"subject", x.subject}};
-    if (x.merge_base) j["merge_base"] = true;
-    return j;
-  };
   w.top("base");
-  w.dom(rev(r.base));
+  w.dom(revision_json(r.base));
   w.top("head");
-  w.dom(rev(r.head));
+  w.dom(revision_json(r.head));
   w.top("config");
   w.dom(config_json(r.config));
   w.top("machine");
@@ -283,14 +285,21 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   w.raw(r.config_changed_by_head ? "true" : "false");
   w.top("seed");
   fmt::format_to(std::back_inserter(w.out), "{}", r.seed);
-  if (r.shard) {
-    w.top("shard");
-    w.dom(shard_json(*r.shard));
-    w.top("partition");
-    w.lines(r.shard->partition, [&w](const ShardUnit& u) {
-      w.dom({{"suite", u.suite}, {"name", u.name}, {"shard", u.shard}});
-    });
-  }
+}
+
+// A shard's place among the others and the benchmarks each shard was given.
+void write_shard(Writer& w, const ShardInfo& shard) {
+  w.top("shard");
+  w.dom(shard_json(shard));
+  w.top("partition");
+  w.lines(shard.partition, [&w](const ShardUnit& u) {
+    w.dom({{"suite", u.suite}, {"name", u.name}, {"shard", u.shard}});
+  });
+}
+
+// What was measured: the plan of rounds, the builds, every process run, and the series (a line
+// each: a results file may hold 100,000 of them).
+void write_measurements(Writer& w, const Results& r) {
   w.top("plan");
   w.lines(r.plan, [&w](const RoundPlan& p) {
     w.dom({{"round", p.index},
@@ -320,6 +329,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
   });
   w.top("series");
   w.lines(r.series, [&w](const BenchmarkSeries& s) { write_series(w, s); });
+}
+
+// How the rounds were sized: the time plan and the adaptive looks, when there were any.
+void write_round_design(Writer& w, const Results& r) {
   if (r.time_plan) {
     const TimePlan& t = *r.time_plan;
     w.top("time_plan");
@@ -344,6 +357,11 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
       w.dom(look);
     });
   }
+}
+
+// What was learnt of the programs besides their times: profiles, the executables' digests, the
+// suites that needed no rounds and the hot code compared; each left out when there is none.
+void write_program_evidence(Writer& w, const Results& r) {
   if (!r.profiles.empty()) {
     w.top("profiles");
     w.lines(r.profiles, [&w](const BenchmarkProfile& b) { w.dom(benchmark_profile_json(b)); });
@@ -365,6 +383,10 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
     w.top("hot_code");
     w.lines(r.hot_code, [&w](const CodeEvidence& e) { w.dom(code_evidence_json(e)); });
   }
+}
+
+// How far the comparison got and why it stopped, what it cost, and the commit search after it.
+void write_outcome(Writer& w, const Results& r) {
   if (r.resumed_rounds > 0) {
     w.top("resumed_rounds");
     fmt::format_to(std::back_inserter(w.out), "{}", r.resumed_rounds);
@@ -391,26 +413,41 @@ void write_document(Writer& w, const Results& r, const Analysis* analysis) {
     w.top("bisect");
     w.dom(bisection_to_json(*r.bisect));
   }
-  if (analysis) {
-    w.top("benchmarks");
-    w.lines(analysis->benchmarks, [&w](const BenchmarkAnalysis& b) { write_benchmark(w, b); });
-    w.top("suites");
-    w.lines(analysis->suites, [&w](const SuiteSummary& s) {
-      w.dom({{"suite", s.suite},
-             {"benchmarks", s.benchmarks},
-             {"change", number_or_null(s.change)},
-             {"ci", json::array({number_or_null(s.ci_low), number_or_null(s.ci_high)})}});
-    });
-    w.top("analysed_rounds");
-    fmt::format_to(std::back_inserter(w.out), "{}", analysis->analysed_rounds);
-    w.top("mde");
-    w.number(analysis->run_mde);
-    w.top("notes");
-    w.dom(json(plain_texts(analysis->notes)));
-    w.top("recommendation");
-    w.dom({{"verdict", to_string(analysis->recommendation.kind)},
-           {"reason", analysis->recommendation.reason}});
-  }
+}
+
+// The analysis as the file keeps it: read by people and other tools, never read back (the
+// analysis is made again from the measurements).
+void write_analysis(Writer& w, const Analysis& analysis) {
+  w.top("benchmarks");
+  w.lines(analysis.benchmarks, [&w](const BenchmarkAnalysis& b) { write_benchmark(w, b); });
+  w.top("suites");
+  w.lines(analysis.suites, [&w](const SuiteSummary& s) {
+    w.dom({{"suite", s.suite},
+           {"benchmarks", s.benchmarks},
+           {"change", number_or_null(s.change)},
+           {"ci", json::array({number_or_null(s.ci_low), number_or_null(s.ci_high)})}});
+  });
+  w.top("analysed_rounds");
+  fmt::format_to(std::back_inserter(w.out), "{}", analysis.analysed_rounds);
+  w.top("mde");
+  w.number(analysis.run_mde);
+  w.top("notes");
+  w.dom(json(plain_texts(analysis.notes)));
+  w.top("recommendation");
+  w.dom({{"verdict", to_string(analysis.recommendation.kind)},
+         {"reason", analysis.recommendation.reason}});
+}
+
+// The whole file, part by part, its keys in the order they have always been written in.
+void write_document(Writer& w, const Results& r, const Analysis* analysis) {
+  w.raw("{");
+  write_comparison(w, r);
+  if (r.shard) write_shard(w, *r.shard);
+  write_measurements(w, r);
+  write_round_design(w, r);
+  write_program_evidence(w, r);
+  write_outcome(w, r);
+  if (analysis) write_analysis(w, *analysis);
   w.raw("\n}\n");
 }
 

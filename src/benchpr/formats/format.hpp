@@ -31,21 +31,7 @@ class ParseError : public Error {
   explicit ParseError(const std::string& what) : Error(ErrorCategory::Input, valid_utf8(what)) {}
 };
 
-class Format {
- public:
-  virtual ~Format() = default;
-  virtual FormatKind kind() const = 0;
-  // Arguments benchpr appends to the suite's command so the tool writes machine-readable
-  // results to `out_path` (e.g. --benchmark_out=...); "" when the suite's command must carry
-  // the {out} placeholder itself or the tool's stdout is parsed.
-  virtual std::string extra_arguments(const std::string& out_path, int repetitions) const = 0;
-  // Parses one run's results file.
-  virtual ParsedRun parse(std::string_view content) const = 0;
-  // True when there is nothing to parse because benchpr measures the suite's process itself
-  // (the `command` format: wall time, CPU time, peak memory). The runner then runs the command
-  // through runner::measure_command instead of reading an output; parse() throws ParseError.
-  virtual bool measures_process() const { return false; }
-};
+class Format;
 
 // The parser of the suite's format (core/format_kind.hpp names them all). The suite supplies
 // options such as `metric` and `better`.
@@ -106,18 +92,57 @@ inline Better resolve_better(Better inferred, std::optional<Better> configured) 
 
 }  // namespace detail
 
-// hyperfine runs every command as separate processes and keeps each one's wall time and exit
-// code: the processes of one command, in the order they ran. `runs[k]` is the k-th process's
-// time in nanoseconds, or why it has none (its exit code, a value that is no time). Linear in
-// the file: a command's name is kept once, however many times it ran.
-struct CommandProcesses {
-  std::string name;  // "command" (hyperfine writes --command-name there)
+// What a results file says of the processes behind its values, for reading files as runs
+// (`benchpr compare`, docs/compare.md).
+
+// One benchmark's processes, each a run of its own, in the order they ran: `runs[k]` is the k-th
+// process's value, or why it has none (its exit code, a value that is no time). hyperfine starts
+// a command afresh for each time it keeps. The name is kept once, however many times it ran.
+struct BenchmarkProcesses {
+  std::string name;  // hyperfine: "command" (it writes --command-name there)
+  std::string unit;
   std::vector<detail::Reading> runs;
 };
 
-// The processes of a hyperfine file, command by command; nullopt when some command has no
-// `times` array (files written without per-run times: read the file as one run with parse()).
-// Throws ParseError where parse() would.
-std::optional<std::vector<CommandProcesses>> hyperfine_processes(std::string_view content);
+// How a file made one benchmark's value from its repetitions in the one process that wrote it:
+// "10 repetitions", "1 repetition", "only the median aggregate". Files compared must summarise
+// a benchmark alike, or the comparison measures the summaries.
+struct RepetitionSummary {
+  std::string name;
+  std::string how;
+};
+
+class Format {
+ public:
+  virtual ~Format() = default;
+  virtual FormatKind kind() const = 0;
+  // Arguments benchpr appends to the suite's command so the tool writes machine-readable
+  // results to `out_path` (e.g. --benchmark_out=...); "" when the suite's command must carry
+  // the {out} placeholder itself or the tool's stdout is parsed.
+  virtual std::string extra_arguments(const std::string& out_path, int repetitions) const = 0;
+  // Parses one run's results file.
+  virtual ParsedRun parse(std::string_view content) const = 0;
+  // True when there is nothing to parse because benchpr measures the suite's process itself
+  // (the `command` format: wall time, CPU time, peak memory). The runner then runs the command
+  // through runner::measure_command instead of reading an output; parse() throws ParseError.
+  virtual bool measures_process() const { return false; }
+
+  // Whether a JSON document has this format's shape, to tell result files apart
+  // (detect_format); false for a format that is not read from JSON.
+  virtual bool recognises(const nlohmann::json& document) const;
+  // A file that keeps each of its processes' values, split into one run per process, benchmark
+  // by benchmark; nullopt when the file is one process's run (read it with parse()). Throws
+  // ParseError where parse() would.
+  virtual std::optional<std::vector<BenchmarkProcesses>> split_runs(std::string_view content) const;
+  // How the file summarised each benchmark's repetitions, in the file's order; empty for a
+  // format whose file has no repetitions to summarise. Throws ParseError where parse() would,
+  // and for a name two benchmarks share (their repetitions are not one benchmark's).
+  virtual std::vector<RepetitionSummary> repetition_summaries(std::string_view content) const;
+};
+
+// The format among those recognised from their JSON's shape (Google Benchmark, hyperfine, JMH,
+// asked in that order) whose shape `content` has; nullopt for none. Throws ParseError("not
+// benchmark results JSON: …") when it is no JSON within the input limits.
+std::optional<FormatKind> detect_format(std::string_view content);
 
 }  // namespace benchpr::formats

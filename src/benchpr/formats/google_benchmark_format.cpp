@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "benchpr/core/duration.hpp"
 #include "benchpr/formats/format.hpp"
@@ -91,6 +92,34 @@ struct Group {
   std::vector<const GbEntry*> aggregates;
 };
 
+// A benchmark's entries as its summary reads them: its repetitions, its aggregates, and the
+// aggregate that stands for it when only aggregates were written (the median, else the mean).
+struct SummaryGroup : Group {
+  std::string aggregate;  // "median", "mean" or ""
+};
+
+// The entries grouped by benchmark, in the file's order. Entries that are no object or have no
+// name are left to parse(), which says what is wrong with them.
+std::vector<SummaryGroup> summary_groups(const detail::GbDocument& document) {
+  std::vector<SummaryGroup> groups;
+  std::unordered_map<std::string_view, std::size_t> index;
+  for (const GbEntry& e : document.entries) {
+    const std::string_view key = e.run_name.empty() ? e.name : e.run_name;
+    if (!e.not_object.empty() || key.empty()) continue;
+    const auto [it, inserted] = index.try_emplace(key, groups.size());
+    if (inserted) groups.push_back({{key, {}, {}}, ""});
+    SummaryGroup& g = groups[it->second];
+    if (e.run_type != "aggregate") {
+      g.iterations.push_back(&e);
+      continue;
+    }
+    g.aggregates.push_back(&e);
+    if (e.aggregate_name == "median" || (e.aggregate_name == "mean" && g.aggregate.empty()))
+      g.aggregate = e.aggregate_name;
+  }
+  return groups;
+}
+
 // On a shared machine a neighbour's load costs a benchmark wall time, not CPU time; a
 // single-threaded benchmark that measures its own work is therefore compared on CPU time. Real
 // time stays the measure where CPU time would miss the work: several threads (the library
@@ -122,6 +151,31 @@ class GoogleBenchmarkFormat final : public Format {
         " --benchmark_format=console --benchmark_out={} --benchmark_out_format=json"
         " --benchmark_repetitions={} --benchmark_enable_random_interleaving=true",
         shell_quote(out_path), repetitions);
+  }
+
+  bool recognises(const nlohmann::json& document) const override {
+    if (!document.is_object()) return false;
+    const auto benchmarks = document.find("benchmarks");
+    return benchmarks != document.end() && benchmarks->is_array();
+  }
+
+  std::vector<RepetitionSummary> repetition_summaries(std::string_view content) const override {
+    const detail::GbDocument document = detail::read_gb_document(content, kTitle, "");
+    std::vector<RepetitionSummary> out;
+    for (const SummaryGroup& g : summary_groups(document)) {
+      if (const auto problem = detail::gb_duplicate_problem(g.iterations, g.aggregates))
+        throw ParseError(fmt::format("{}: {}", g.name, detail::gb_duplicate_reason(*problem)));
+      if (!g.iterations.empty()) {
+        out.push_back(
+            {std::string(g.name), g.iterations.size() == 1
+                                      ? "1 repetition"
+                                      : fmt::format("{} repetitions", g.iterations.size())});
+      } else if (!g.aggregate.empty()) {
+        out.push_back({std::string(g.name), "only the " + g.aggregate + " aggregate"});
+      }
+      // Otherwise complexity fits, or nothing the reader can compare.
+    }
+    return out;
   }
 
   ParsedRun parse(std::string_view content) const override {

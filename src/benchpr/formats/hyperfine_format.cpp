@@ -1,5 +1,6 @@
 // hyperfine's `--export-json FILE`: one result per command, with every run's wall time in
 // seconds. The run's value is the median of those times, in nanoseconds.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +75,47 @@ std::optional<std::string> exit_problem(const json& result) {
   return fmt::format("{} in {} of {} runs", first, failed, codes->size());
 }
 
+// Each command's processes, from its `times` and `exit_codes`; nullopt when some command has no
+// `times` array (files written without per-run times), or none ran a process.
+std::optional<std::vector<BenchmarkProcesses>> command_processes(std::string_view content) {
+  const json document = detail::load_json(content, kTitle);
+  const json& results = results_of(document);
+  std::vector<BenchmarkProcesses> out;
+  out.reserve(results.size());
+  std::size_t runs = 0;  // the most processes a command ran
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const json& result = results[i];
+    BenchmarkProcesses command{command_of(result, i), "ns", {}};
+    const auto times = result.find("times");
+    if (times == result.end() || !times->is_array()) return std::nullopt;
+    const auto codes = result.find("exit_codes");
+    const json* exit_codes = codes != result.end() && codes->is_array() ? &*codes : nullptr;
+    command.runs.reserve(times->size());
+    for (std::size_t k = 0; k < times->size(); ++k) {
+      if (exit_codes && k < exit_codes->size()) {
+        if (std::string problem = exit_code_problem((*exit_codes)[k]); !problem.empty()) {
+          command.runs.push_back(detail::unusable(std::move(problem)));
+          continue;
+        }
+      }
+      const json& t = (*times)[k];
+      const auto v = detail::json_number(t);
+      if (!v) {
+        command.runs.push_back(
+            detail::unusable(fmt::format("time is {}, not a number", t.type_name())));
+        continue;
+      }
+      detail::Reading reading = detail::checked_reading("time", *v);
+      reading.value *= kNanosecondsPerSecond;
+      command.runs.push_back(std::move(reading));
+    }
+    runs = std::max(runs, command.runs.size());
+    out.push_back(std::move(command));
+  }
+  if (runs == 0) return std::nullopt;
+  return out;
+}
+
 class HyperfineFormat final : public Format {
  public:
   HyperfineFormat(std::string metric, std::optional<Better> better)
@@ -82,6 +124,19 @@ class HyperfineFormat final : public Format {
   FormatKind kind() const override { return FormatKind::Hyperfine; }
 
   std::string extra_arguments(const std::string&, int) const override { return ""; }
+
+  bool recognises(const json& document) const override {
+    if (!document.is_object()) return false;
+    const auto results = document.find("results");
+    return results != document.end() && results->is_array();
+  }
+
+  // Compared on time, each time hyperfine keeps is a process of its own: a run.
+  std::optional<std::vector<BenchmarkProcesses>> split_runs(
+      std::string_view content) const override {
+    if (!metric_.empty() && metric_ != "time") return std::nullopt;
+    return command_processes(content);
+  }
 
   ParsedRun parse(std::string_view content) const override {
     const json document = detail::load_json(content, kTitle);
@@ -146,42 +201,6 @@ class HyperfineFormat final : public Format {
 
 std::unique_ptr<Format> make_hyperfine_format(std::string metric, std::optional<Better> better) {
   return std::make_unique<HyperfineFormat>(std::move(metric), better);
-}
-
-std::optional<std::vector<CommandProcesses>> hyperfine_processes(std::string_view content) {
-  const json document = detail::load_json(content, kTitle);
-  const json& results = results_of(document);
-  std::vector<CommandProcesses> out;
-  out.reserve(results.size());
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const json& result = results[i];
-    CommandProcesses command{command_of(result, i), {}};
-    const auto times = result.find("times");
-    if (times == result.end() || !times->is_array()) return std::nullopt;
-    const auto codes = result.find("exit_codes");
-    const json* exit_codes = codes != result.end() && codes->is_array() ? &*codes : nullptr;
-    command.runs.reserve(times->size());
-    for (std::size_t k = 0; k < times->size(); ++k) {
-      if (exit_codes && k < exit_codes->size()) {
-        if (std::string problem = exit_code_problem((*exit_codes)[k]); !problem.empty()) {
-          command.runs.push_back(detail::unusable(std::move(problem)));
-          continue;
-        }
-      }
-      const json& t = (*times)[k];
-      const auto v = detail::json_number(t);
-      if (!v) {
-        command.runs.push_back(
-            detail::unusable(fmt::format("time is {}, not a number", t.type_name())));
-        continue;
-      }
-      detail::Reading reading = detail::checked_reading("time", *v);
-      reading.value *= kNanosecondsPerSecond;
-      command.runs.push_back(std::move(reading));
-    }
-    out.push_back(std::move(command));
-  }
-  return out;
 }
 
 }  // namespace benchpr::formats

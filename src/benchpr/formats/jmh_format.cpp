@@ -136,6 +136,12 @@ class JmhFormat final : public Format {
 
   std::string extra_arguments(const std::string&, int) const override { return ""; }
 
+  // An array of results, the first naming its benchmark and primary metric.
+  bool recognises(const json& document) const override {
+    return document.is_array() && !document.empty() && document[0].is_object() &&
+           document[0].contains("benchmark") && document[0].contains("primaryMetric");
+  }
+
   ParsedRun parse(std::string_view content) const override {
     const json document = detail::load_json(content, kTitle);
     if (!document.is_array()) {

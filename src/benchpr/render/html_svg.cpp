@@ -72,34 +72,38 @@ std::string_view verdict_colour(Verdict v) {
   return "#64748b";
 }
 
-std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchmarks,
-                             double threshold) {
-  constexpr double kLabelRight = 430, kPlotLeft = 445, kPlotWidth = 500, kTextLeft = 960;
-  constexpr double kTop = 30, kRow = 24, kBottom = 34;
-  const double height = kTop + kRow * static_cast<double>(benchmarks.size()) + kBottom;
+namespace {
 
-  // Wide enough for every interval and the threshold band, but no wider than +-50%: one 3x
-  // speed-up must not squeeze every 5% change into a dot. Beyond it an arrow at the edge points
-  // the way and the number on the right says how far.
+// The change chart's layout: labels on the left, the plot, the change as text on the right.
+constexpr double kLabelRight = 430, kPlotLeft = 445, kPlotWidth = 500, kTextLeft = 960;
+constexpr double kTop = 30, kRow = 24, kBottom = 34;
+
+// The change chart's horizontal axis: a change's ratio on a log scale, ±range around no change.
+struct ChangeAxis {
+  double range = 0;  // the largest |log ratio| shown
+
+  double x_of(double change) const {
+    const double x = kPlotLeft + kPlotWidth * (log_ratio(change) + range) / (2 * range);
+    return std::clamp(x, kPlotLeft, kPlotLeft + kPlotWidth);
+  }
+  bool shows(double change) const { return std::fabs(log_ratio(change)) <= range; }
+};
+
+// Wide enough for every interval and the threshold band, but no wider than +-50%: one 3x
+// speed-up must not squeeze every 5% change into a dot. Beyond it an arrow at the edge points
+// the way and the number on the right says how far.
+ChangeAxis change_axis(const std::vector<const BenchmarkAnalysis*>& benchmarks, double threshold) {
   double range = std::log1p(std::max(3 * threshold, 0.01));
   for (const BenchmarkAnalysis* b : benchmarks) {
     for (double c : {b->change, b->ci_low, b->ci_high})
       if (std::isfinite(c)) range = std::max(range, std::fabs(log_ratio(c)));
   }
-  range = std::min(range, std::log(1.5)) * 1.08;
-  const auto x_of = [&](double change) {
-    const double x = kPlotLeft + kPlotWidth * (log_ratio(change) + range) / (2 * range);
-    return std::clamp(x, kPlotLeft, kPlotLeft + kPlotWidth);
-  };
+  return {std::min(range, std::log(1.5)) * 1.08};
+}
 
-  std::string svg = svg_open(kWidth, height, "change of each benchmark with its 95% CI");
-  // Threshold band and grid.
-  const double band_lo = x_of(-threshold), band_hi = x_of(threshold);
-  svg += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#e2e8f0\" opacity=\"0.6\"/>\n",
-      num(band_lo), num(kTop - 6), num(band_hi - band_lo),
-      num(kRow * static_cast<double>(benchmarks.size()) + 6));
-  // Round numbers of percent; 9 is "10x" on the far right.
+// The grid's changes: no change, then round numbers of percent outwards on each side, each at
+// least 48 pixels from those before it; 9 is "10x" on the far right.
+std::vector<double> grid_ticks(const ChangeAxis& axis) {
   static constexpr std::array<double, 19> kTicks = {-0.9,  -0.75, -0.5, -0.25, -0.1, -0.05, -0.02,
                                                     -0.01, 0.01,  0.02, 0.05,  0.1,  0.25,  0.5,
                                                     1,     2,     3,    5,     9};
@@ -112,71 +116,103 @@ std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchm
     std::sort(candidates.begin(), candidates.end(),
               [&](double a, double b) { return std::fabs(a) < std::fabs(b); });
     for (double t : candidates) {
-      if (std::fabs(log_ratio(t)) > range) continue;
-      const bool crowded = std::any_of(chosen.begin(), chosen.end(),
-                                       [&](double c) { return std::fabs(x_of(c) - x_of(t)) < 48; });
+      if (std::fabs(log_ratio(t)) > axis.range) continue;
+      const bool crowded = std::any_of(chosen.begin(), chosen.end(), [&](double c) {
+        return std::fabs(axis.x_of(c) - axis.x_of(t)) < 48;
+      });
       if (!crowded) chosen.push_back(t);
     }
   }
-  const double grid_bottom = kTop + kRow * static_cast<double>(benchmarks.size());
-  for (double t : chosen) {
-    const double x = x_of(t);
+  return chosen;
+}
+
+// The shaded band within ±threshold, and the grid lines with their labels above the rows.
+std::string band_and_grid(const ChangeAxis& axis, double threshold, double grid_bottom) {
+  const double band_lo = axis.x_of(-threshold), band_hi = axis.x_of(threshold);
+  std::string svg = fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#e2e8f0\" opacity=\"0.6\"/>\n",
+      num(band_lo), num(kTop - 6), num(band_hi - band_lo), num(grid_bottom - kTop + 6));
+  for (double t : grid_ticks(axis)) {
+    const double x = axis.x_of(t);
     svg += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\"/>"
         "<text x=\"{0}\" y=\"{5}\" text-anchor=\"middle\" fill=\"#475569\">{6}</text>\n",
         num(x), num(kTop - 6), num(grid_bottom), t == 0 ? "#64748b" : "#e2e8f0",
         t == 0 ? "1.5" : "1", num(kTop - 12), tick_label(t));
   }
+  return svg;
+}
 
+// A row's label: the suite, greyed, beside the name, since two suites may have benchmarks of the
+// same name. The row has room for about 56 characters; the suite gets at most 20 of them ("…"
+// included). The whole name is the tooltip.
+std::string row_label(const BenchmarkAnalysis& b, double y) {
+  const std::string full = b.suite.empty() ? b.name : b.suite + " / " + b.name;
+  const std::size_t suite_chars = b.suite.empty() ? 0 : std::min<std::size_t>(20, b.suite.size());
+  const std::string suite_label =
+      b.suite.empty() ? std::string()
+                      : fmt::format("<tspan fill=\"#64748b\">{}</tspan> ",
+                                    escape_html(b.suite, b.suite.size() > 20 ? 19 : 20));
+  return fmt::format(
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}{}"
+      "</text>\n",
+      num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), suite_label,
+      escape_html(b.name, 56 - (suite_chars > 0 ? suite_chars + 1 : 0)));
+}
+
+// A row's change: its interval as a bar, the estimate as a dot (or an arrow at the edge when off
+// the axis), the change written on the right; the verdict in words where there is no change.
+std::string row_change(const BenchmarkAnalysis& b, double y, const ChangeAxis& axis) {
+  const std::string_view colour = verdict_colour(b.verdict);
+  if (!std::isfinite(b.change)) {
+    return fmt::format(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" "
+        "fill=\"{}\">{}</text>\n",
+        num(kPlotLeft + kPlotWidth / 2), num(y + 4), colour, to_string(b.verdict));
+  }
+  std::string svg;
+  if (std::isfinite(b.ci_low) && std::isfinite(b.ci_high)) {
+    const double x1 = axis.x_of(b.ci_low), x2 = axis.x_of(b.ci_high);
+    svg += fmt::format(
+        "<path d=\"M{0} {2}V{3}M{0} {4}H{1}M{1} {2}V{3}\" stroke=\"{5}\" stroke-width=\"2\" "
+        "fill=\"none\"/>\n",
+        num(x1), num(x2), num(y - 5), num(y + 5), num(y), colour);
+  }
+  const double x = axis.x_of(b.change);
+  if (axis.shows(b.change)) {
+    svg +=
+        fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/>\n", num(x), num(y), colour);
+  } else {
+    const double dir = b.change > 0 ? 1 : -1;  // off the axis: an arrow at its edge
+    svg += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{}\"/>\n", num(x + 6 * dir), num(y),
+                       num(x - 6 * dir), num(y - 6), num(x - 6 * dir), num(y + 6), colour);
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" font-weight=\"600\">{}</text>\n",
+                     num(kTextLeft), num(y + 4), colour,
+                     escape_html(format_change(b.change, b.better)));
+  return svg;
+}
+
+}  // namespace
+
+std::string change_chart_svg(const std::vector<const BenchmarkAnalysis*>& benchmarks,
+                             double threshold) {
+  const double rows = static_cast<double>(benchmarks.size());
+  const double height = kTop + kRow * rows + kBottom;
+  const double grid_bottom = kTop + kRow * rows;
+  const ChangeAxis axis = change_axis(benchmarks, threshold);
+
+  std::string svg = svg_open(kWidth, height, "change of each benchmark with its 95% CI");
+  svg += band_and_grid(axis, threshold, grid_bottom);
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const BenchmarkAnalysis& b = *benchmarks[i];
     const double y = kTop + kRow * (static_cast<double>(i) + 0.5);
-    const std::string_view colour = verdict_colour(b.verdict);
-    if (i % 2 == 1) {
+    if (i % 2 == 1) {  // every other row shaded, so a row's label and its bar read as one
       svg += fmt::format(
           "<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f8fafc\" opacity=\"0.7\"/>\n",
           num(y - kRow / 2), num(kWidth), num(kRow));
     }
-    // The suite, greyed, beside the name: two suites may have benchmarks of the same name. The
-    // row has room for about 56 characters; the suite gets at most 20 of them ("…" included).
-    const std::string full = b.suite.empty() ? b.name : b.suite + " / " + b.name;
-    const std::size_t suite_chars = b.suite.empty() ? 0 : std::min<std::size_t>(20, b.suite.size());
-    const std::string suite_label =
-        b.suite.empty() ? std::string()
-                        : fmt::format("<tspan fill=\"#64748b\">{}</tspan> ",
-                                      escape_html(b.suite, b.suite.size() > 20 ? 19 : 20));
-    svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" {} fill=\"#0f172a\"><title>{}</title>{}{}"
-        "</text>\n",
-        num(kLabelRight), num(y + 4), kMono, escape_html(full, 2000), suite_label,
-        escape_html(b.name, 56 - (suite_chars > 0 ? suite_chars + 1 : 0)));
-    if (!std::isfinite(b.change)) {
-      svg += fmt::format(
-          "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-style=\"italic\" "
-          "fill=\"{}\">{}</text>\n",
-          num(kPlotLeft + kPlotWidth / 2), num(y + 4), colour, to_string(b.verdict));
-      continue;
-    }
-    if (std::isfinite(b.ci_low) && std::isfinite(b.ci_high)) {
-      const double x1 = x_of(b.ci_low), x2 = x_of(b.ci_high);
-      svg += fmt::format(
-          "<path d=\"M{0} {2}V{3}M{0} {4}H{1}M{1} {2}V{3}\" stroke=\"{5}\" stroke-width=\"2\" "
-          "fill=\"none\"/>\n",
-          num(x1), num(x2), num(y - 5), num(y + 5), num(y), colour);
-    }
-    const double x = x_of(b.change);
-    if (std::fabs(log_ratio(b.change)) <= range) {
-      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{}\"/>\n", num(x), num(y),
-                         colour);
-    } else {
-      const double dir = b.change > 0 ? 1 : -1;  // off the axis: an arrow at its edge
-      svg +=
-          fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{}\"/>\n", num(x + 6 * dir), num(y),
-                      num(x - 6 * dir), num(y - 6), num(x - 6 * dir), num(y + 6), colour);
-    }
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\" font-weight=\"600\">{}</text>\n",
-                       num(kTextLeft), num(y + 4), colour,
-                       escape_html(format_change(b.change, b.better)));
+    svg += row_label(*benchmarks[i], y);
+    svg += row_change(*benchmarks[i], y, axis);
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#475569\">PR against base, 95% "

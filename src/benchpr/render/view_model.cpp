@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "benchpr/core/comment_notes.hpp"
 #include "benchpr/core/cycle_estimate.hpp"
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/identical_programs.hpp"
@@ -30,6 +31,8 @@ using Data = kainjow::mustache::data;
 
 constexpr std::size_t kReasonMaxChars = 1000;
 constexpr std::size_t kNoteMaxChars = 500;
+// The note on instruction counts is one long sentence of benchpr's own words.
+constexpr std::size_t kInstructionsNoteMaxChars = 2000;
 constexpr std::size_t kCellReasonMaxChars = 120;
 
 struct VerdictStyle {
@@ -372,165 +375,20 @@ std::string partial_note(const Results& results, const Analysis& analysis) {
                                 escape_inline(stopped_because(results), 200));
 }
 
-// Core's notes repeat what the renderer shows from Results itself; keep one of each.
-bool duplicates_own_notice(const Note& note, const Results& results) {
-  switch (note.kind) {
-    case NoteKind::Partial:
-      return !results.complete;
-    case NoteKind::ColdRounds:
-      return true;  // cold_notes names the benchmarks
-    case NoteKind::ConfigEdited:
-      return results.config_changed_by_head;
-    case NoteKind::Other:
-      return false;
-  }
-  return false;
-}
-
-// "`a`, `b` and `c`", at most five names, then "and 12 more".
-std::string name_list(const std::vector<std::string>& names) {
-  constexpr std::size_t kShown = 5;
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) parts.push_back(code_span(names[i]));
-  if (names.size() > kShown) parts.push_back(fmt::format("{} more", names.size() - kShown));
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
-    out += parts[i];
-  }
-  return out;
-}
-
-// "Round 1 looked cold" says what cold means and for which benchmarks it was left out or kept.
-std::vector<std::string> cold_notes(const Analysis& analysis) {
-  std::vector<std::string> dropped, kept;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    if (b.dropped_round) {
-      dropped.push_back(b.name);
-    } else if (b.has_flag(BenchmarkFlag::ColdRound)) {
-      kept.push_back(b.name);
-    }
-  }
-  std::vector<std::string> notes;
-  if (dropped.empty() && kept.empty()) return notes;
-  std::string note =
-      "Round 1 looked cold (both sides' times far from the later rounds', as while caches and CPU "
-      "frequency settle)";
-  if (!dropped.empty())
-    note += fmt::format(" for {}: left out of {} analysis", name_list(dropped),
-                        dropped.size() == 1 ? "its" : "their");
-  if (!kept.empty()) {
-    note += dropped.empty() ? " for " : "; also for ";
-    note += name_list(kept) + ", but kept there: too few rounds to leave one out";
-  }
-  notes.push_back(note + ".");
-  return notes;
-}
-
 // What a suite's geometric mean summarises ("3 inconclusive, 1 regression") and, when one
-// benchmark carries most of it, which one and what the others come to without it.
+// benchmark carries most of it, which one and what the others come to without it
+// (core/comment_notes decides both).
 void describe_suite_mean(const Analysis& analysis, const SuiteSummary& s, double threshold,
                          SuiteView& out) {
+  const SuiteMeanReading reading = read_suite_mean(analysis, s, threshold);
   std::vector<std::pair<std::string, int>> counts;
-  std::vector<const BenchmarkAnalysis*> members;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) {
-    if (b.suite != s.suite || !std::isfinite(b.change) || b.change <= -1) continue;
-    members.push_back(&b);
-  }
-  for (const VerdictStyle& st : kStyles) {
-    int n = 0;
-    for (const BenchmarkAnalysis* b : members) n += b->verdict == st.verdict;
-    if (n > 0) counts.emplace_back(std::string(st.key), n);
-  }
+  for (const VerdictStyle& st : kStyles)
+    if (const auto it = reading.verdicts.find(st.verdict); it != reading.verdicts.end())
+      counts.emplace_back(std::string(st.key), it->second);
   out.mix = count_phrase(counts, false);
-  if (members.size() < 2 || !(std::fabs(std::log1p(s.change)) >= std::log1p(threshold))) return;
-  // Log changes in the "worse" direction, as the suite's mean is; 2× slower and 2× faster weigh
-  // the same.
-  auto worse_log = [](const BenchmarkAnalysis* b) {
-    const double l = std::log1p(b->change);
-    return b->better == Better::Lower ? l : -l;
-  };
-  double total = 0, top = -1;
-  const BenchmarkAnalysis* driver = nullptr;
-  for (const BenchmarkAnalysis* b : members) {
-    const double m = std::fabs(worse_log(b));
-    total += m;
-    if (m > top) {
-      top = m;
-      driver = b;
-    }
-  }
-  if (!driver || !(top > total / 2)) return;
-  double rest = 0;
-  for (const BenchmarkAnalysis* b : members)
-    if (b != driver) rest += worse_log(b);
-  rest = std::exp(rest / static_cast<double>(members.size() - 1)) - 1;
-  out.driver = fmt::format("mostly from {}; without it: {}", code_span(driver->name),
-                           format_signed_percent(rest));
-}
-
-// "With 2 analysed rounds no benchmark can get a verdict", and how many would.
-std::string too_few_rounds_note(const Results& results, const Analysis& analysis) {
-  if (analysis.analysed_rounds <= 0 || analysis.analysed_rounds >= kMinDecidingRounds) return "";
-  if (results.origin == Origin::ResultFiles) {
-    return fmt::format(
-        "With {} no benchmark can be called faster, slower or unchanged: the paired analysis "
-        "needs at least {} processes per side, and a results file is one process (give {} or "
-        "more files per side; hyperfine keeps each run of a command, each a process).",
-        plural(static_cast<std::size_t>(analysis.analysed_rounds), "run per side", "runs per side"),
-        kMinDecidingRounds, kMinDecidingRounds);
-  }
-  return fmt::format(
-      "With {} no benchmark can be called faster, slower or unchanged: the paired analysis needs "
-      "at least {} rounds (set `rounds: {}` or more in `.benchpr.yml`, or `--rounds`).",
-      plural(static_cast<std::size_t>(analysis.analysed_rounds), "analysed round",
-             "analysed rounds"),
-      kMinDecidingRounds, kMinDecidingRounds);
-}
-
-// What instruction counts are, what they cannot see, and what they cost; "" without them.
-std::string instructions_note(const Results& results, const Analysis& analysis) {
-  std::size_t counted = 0;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks)
-    counted += is_instruction_analysis(b) && std::isfinite(b.change) ? 1 : 0;
-  std::set<std::string> suites;
-  for (const SuiteConfig& s : results.config.suites)
-    if (results.config.counts_instructions(s)) suites.insert(instruction_suite_name(s.name));
-  std::size_t runs = 0;
-  double first = 0, last = 0;
-  for (const RunRecord& r : results.runs) {
-    if (!suites.count(r.suite)) continue;
-    if (runs == 0 || r.started < first) first = r.started;
-    last = std::max(last, r.started + r.seconds);
-    ++runs;
-  }
-  if (runs == 0 && counted == 0) return "";
-  const bool by_default =
-      std::any_of(results.config.suites.begin(), results.config.suites.end(),
-                  [&](const SuiteConfig& s) { return results.config.counts_by_default(s); });
-  std::string text = fmt::format(
-      "Instructions{}: counted per iteration of the benchmark's loop by Callgrind (Valgrind), a "
-      "suite's benchmarks sharing one process per core on each side ({} counted in {}{}), run at "
-      "one iteration per repetition and at many, the difference divided by the difference in "
-      "iterations, so what a repetition does once is not counted as an iteration. Counts are "
-      "exact, so a change of ±{} or "
-      "more is reported without rounds or confidence intervals. They do not see time spent "
-      "waiting (sleep, I/O, locks), in the kernel (system calls), on cache misses or branch "
-      "mispredictions, or at another clock frequency: such changes show in time only.",
-      by_default ? " (on by default wherever Valgrind is installed; `instructions: false` in "
-                   ".benchpr.yml turns them off)"
-                 : "",
-      plural(counted, "benchmark", "benchmarks"), format_duration(std::max(0.0, last - first)),
-      results.machine.cores > 1 ? fmt::format(" on {} cores", results.machine.cores) : "",
-      threshold_text(results.config.instruction_threshold));
-  if (has_cycle_estimates(results))
-    text +=
-        " Beside each count, Callgrind's cache simulation (32 KiB L1 caches, an 8 MiB last "
-        "level) gives an estimate of cycles per iteration, KCachegrind's CEst: instructions + "
-        "10 × L1 misses + 100 × last-level misses. It shows a change in how the loop uses memory "
-        "that the count cannot. It decides no verdict; when it moved, a time change is not put "
-        "down to code placement, nor an undecided time to the same work or the same count.";
-  return text;
+  if (reading.driver)
+    out.driver = fmt::format("mostly from {}; without it: {}", code_span(*reading.driver),
+                             format_signed_percent(reading.without_driver));
 }
 
 std::string machine_text(const MachineInfo& m) {
@@ -899,9 +757,12 @@ std::string label_rule(const Analysis& analysis, std::size_t family) {
       family > 1 ? fmt::format(" after correcting for {} benchmarks", family) : std::string());
 }
 
-CommentView make_view(const Results& results, const Analysis& analysis,
-                      const RenderOptions& options) {
-  CommentView v;
+namespace {
+
+// The comment's top: the marker, the verdict counts and headline, the recommendation, and the
+// notices and notes above the tables (core/comment_notes decides which notes, in which order).
+void lay_out_heading(const Results& results, const Analysis& analysis, const RenderOptions& options,
+                     CommentView& v) {
   v.marker = sticky_marker(options.key);
   v.counts = count_verdicts(analysis);
   v.headline = headline_phrase(results, analysis, true);
@@ -911,13 +772,14 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   v.partial_note = partial_note(results, analysis);
   v.order_warning = analysis.order_warning;
   v.config_changed = results.config_changed_by_head;
-  if (std::string few = too_few_rounds_note(results, analysis); !few.empty())
-    v.notes.push_back(few);
-  for (const Note& note : analysis.notes) {
-    if (!duplicates_own_notice(note, results))
-      v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
-  }
-  for (std::string& note : cold_notes(analysis)) v.notes.push_back(std::move(note));
+  for (const Note& note : comment_notes(results, analysis))
+    v.notes.push_back(inline_parts(note.parts, kNoteMaxChars));
+}
+
+// Each build that failed: its side, its reason without a closing full stop (the template adds
+// its own), its time and its log's tail.
+std::vector<BuildFailureView> build_failure_views(const Results& results) {
+  std::vector<BuildFailureView> out;
   for (const BuildResult& b : results.builds) {
     if (b.ok) continue;
     BuildFailureView f;
@@ -926,20 +788,24 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     while (!f.failure.empty() && f.failure.back() == '.') f.failure.pop_back();
     f.seconds = b.seconds > 0 ? format_duration(b.seconds) : "";
     if (!b.log_tail.empty()) f.log_block = escape_code_block(b.log_tail);
-    v.build_failures.push_back(std::move(f));
+    out.push_back(std::move(f));
   }
-  v.threshold = threshold_text(results.config.threshold);
+  return out;
+}
 
+bool several_suites(const Analysis& analysis) {
   std::vector<std::string> suites;
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     if (std::find(suites.begin(), suites.end(), b.suite) == suites.end()) suites.push_back(b.suite);
   }
-  v.multi_suite = suites.size() > 1;
+  return suites.size() > 1;
+}
 
-  // Changed table: group by verdict, then by size of the change.
+// The benchmarks of the changed section, grouped by verdict, then by size of the change. Rows
+// "unchanged: same work" and "same count" are shown with the changed ones: time alone did not
+// settle them.
+std::vector<std::size_t> changed_order(const Analysis& analysis) {
   std::vector<std::size_t> order;
-  // Rows "unchanged: same work" and "same count" are shown with the changed ones: time alone
-  // did not settle them.
   for (std::size_t i = 0; i < analysis.benchmarks.size(); ++i) {
     if (analysis.benchmarks[i].verdict != Verdict::Unchanged ||
         read_unchanged_by_counts(analysis.benchmarks[i]))
@@ -953,33 +819,43 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     if (ra != rb) return ra < rb;
     return mags[a] > mags[b];
   });
+  return order;
+}
+
+// What every row's verdict needs: the run's thresholds and levels, and the size of the family
+// the correction ran over.
+RowContext row_context(const Results& results, const Analysis& analysis) {
   RowContext ctx;
   ctx.results = &results;
-  ctx.threshold = v.threshold;
+  ctx.threshold = threshold_text(results.config.threshold);
   ctx.run_threshold = results.config.threshold;
-  for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
   ctx.alpha = analysis.alpha;
   ctx.equivalence_level = analysis.equivalence_level;
   ctx.instruction_threshold = threshold_text(results.config.instruction_threshold);
   for (const BenchmarkAnalysis& b : analysis.benchmarks) ctx.family += std::isfinite(b.p) ? 1 : 0;
-  // The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
-  // adaptive looks each benchmark's look's, and then each cell names its own.
-  {
-    std::set<std::string> levels;
-    for (const BenchmarkAnalysis& b : analysis.benchmarks)
-      if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b) &&
-          !decided_by_identical_programs(b))
-        levels.insert(level_text(eq_level_of(b, ctx)));
-    ctx.levels_differ = levels.size() > 1;
-    v.equivalence_level = levels.size() == 1 ? *levels.begin()
-                          : levels.empty()   ? level_text(analysis.equivalence_level)
-                                             : std::string("per-look");
-  }
-  v.bisect = make_bisect_view(results);
-  if (v.bisect.present) ctx.bisect_lines = &v.bisect.lines;
-  lay_out_changed(analysis, order, v.multi_suite, ctx, v);
+  return ctx;
+}
 
-  // Per-round table: one column per analysed round, labelled with its order.
+// The level the unchanged benchmarks' intervals were computed at: one for a fixed run; after
+// adaptive looks each benchmark's look's, and then each cell names its own ("per-look", and
+// ctx.levels_differ).
+std::string equivalence_level(const Analysis& analysis, RowContext& ctx) {
+  std::set<std::string> levels;
+  for (const BenchmarkAnalysis& b : analysis.benchmarks)
+    if (b.verdict == Verdict::Unchanged && !is_instruction_analysis(b) &&
+        !decided_by_identical_programs(b))
+      levels.insert(level_text(eq_level_of(b, ctx)));
+  ctx.levels_differ = levels.size() > 1;
+  return levels.size() == 1 ? *levels.begin()
+         : levels.empty()   ? level_text(analysis.equivalence_level)
+                            : std::string("per-look");
+}
+
+// The per-round table: one column per analysed round, labelled with its order (when known), and
+// a row for each changed benchmark with a per-round change; a round left out as cold in
+// parentheses.
+void lay_out_per_round(const Results& results, const Analysis& analysis,
+                       const std::vector<std::size_t>& order, CommentView& v) {
   std::vector<const RoundPlan*> analysed;
   for (const RoundPlan& r : results.plan) {
     if (!r.warmup) analysed.push_back(&r);
@@ -1011,7 +887,11 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     row.worse = fmt::format("{} of {}", b.worse_rounds, b.rounds_used);
     v.per_round.push_back(std::move(row));
   }
+}
 
+// A line per suite with a mean change: the geometric mean, its interval, what it summarises.
+std::vector<SuiteView> suite_views(const Results& results, const Analysis& analysis) {
+  std::vector<SuiteView> out;
   for (const SuiteSummary& s : analysis.suites) {
     if (s.benchmarks == 0 || std::isnan(s.change)) continue;
     // format_change: a ratio when large, like the interval beside it ("3.2× faster").
@@ -1024,12 +904,14 @@ CommentView make_view(const Results& results, const Analysis& analysis,
     const SuiteConfig* suite = results.config.find_suite(s.suite);
     describe_suite_mean(
         analysis, s, suite && suite->threshold ? *suite->threshold : results.config.threshold, sv);
-    v.suites.push_back(std::move(sv));
+    out.push_back(std::move(sv));
   }
-  v.instructions_note = instructions_note(results, analysis);
-  v.why_sections = why_sections(results, analysis);
-  v.why_note = why_note(results);
-  v.instruction_threshold = ctx.instruction_threshold;
+  return out;
+}
+
+// What kind of rows the tables hold, for the words around them: instruction counts (some or
+// all), unchanged benchmarks decided by identical programs (some or all).
+void describe_rows(const Analysis& analysis, CommentView& v) {
   v.instructions_only = !analysis.benchmarks.empty();
   for (const BenchmarkAnalysis& b : analysis.benchmarks) {
     v.has_instructions |= is_instruction_analysis(b);
@@ -1042,13 +924,44 @@ CommentView make_view(const Results& results, const Analysis& analysis,
   }
   v.identical_only = identical > 0 && identical == unchanged;
   v.some_identical = identical > 0 && identical < unchanged;
+}
+
+}  // namespace
+
+CommentView make_view(const Results& results, const Analysis& analysis,
+                      const RenderOptions& options) {
+  CommentView v;
+  lay_out_heading(results, analysis, options, v);
+  v.build_failures = build_failure_views(results);
+  v.threshold = threshold_text(results.config.threshold);
+  v.multi_suite = several_suites(analysis);
+
+  const std::vector<std::size_t> order = changed_order(analysis);
+  RowContext ctx = row_context(results, analysis);
+  for (const BenchmarkAnalysis& b : analysis.benchmarks) v.own_thresholds |= own_threshold(b, ctx);
+  v.equivalence_level = equivalence_level(analysis, ctx);
+  v.bisect = make_bisect_view(results);
+  if (v.bisect.present) ctx.bisect_lines = &v.bisect.lines;
+  lay_out_changed(analysis, order, v.multi_suite, ctx, v);
+  lay_out_per_round(results, analysis, order, v);
+
+  v.suites = suite_views(results, analysis);
+  if (const std::optional<Note> note = instructions_note(results, analysis))
+    v.instructions_note = inline_parts(note->parts, kInstructionsNoteMaxChars);
+  v.why_sections = why_sections(results, analysis);
+  v.why_note = why_note(results);
+  v.instruction_threshold = ctx.instruction_threshold;
+  describe_rows(analysis, v);
   v.label_rule = label_rule(analysis, ctx.family);
   v.footer = footer(results, analysis);
   return v;
 }
 
-kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) {
-  Data d;
+namespace {
+
+// The heading's fields: the marker, headline, counts, recommendation, notices, the run's
+// threshold and level, and as many notes as the limits leave.
+void heading_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   d["marker"] = Data(v.marker);
   d["headline"] = Data(v.headline);
   Data counts;
@@ -1070,7 +983,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   const std::size_t notes_shown = std::min(v.notes.size(), limits.notes);
   d["notes"] = strings(v.notes, notes_shown);
   d["has_notes"] = Data(notes_shown > 0);
+}
 
+// The failed builds, their logs only where the limits leave room.
+Data build_failures_data(const CommentView& v, const ViewLimits& limits) {
   Data failures(Data::type::list);
   for (const BuildFailureView& f : v.build_failures) {
     Data item;
@@ -1081,8 +997,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     item["log"] = log ? Data(f.log_block) : Data(false);
     failures.push_back(item);
   }
-  d["build_failures"] = std::move(failures);
+  return failures;
+}
 
+// The changed rows the limits leave, in their tables, and what was left out of them.
+void changed_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t changed_shown = std::min(v.changed.size(), limits.changed_rows);
   Data changed(Data::type::list);
   for (std::size_t i = 0; i < changed_shown; ++i) changed.push_back(row_data(v.changed[i]));
@@ -1092,7 +1011,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["changed_more"] = changed_shown < v.changed.size()
                           ? Data(more_rows_text(v.changed, changed_shown))
                           : Data(false);
+}
 
+// The unchanged rows the limits leave; the section stays (as a placeholder) when the limits
+// left none of them.
+void unchanged_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t unchanged_shown = std::min(v.unchanged.size(), limits.unchanged_rows);
   Data unchanged(Data::type::list);
   for (std::size_t i = 0; i < unchanged_shown; ++i) unchanged.push_back(row_data(v.unchanged[i]));
@@ -1105,7 +1028,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
                             ? Data(plural(v.unchanged.size() - unchanged_shown,
                                           "more unchanged benchmark", "more unchanged benchmarks"))
                             : Data(false);
+}
 
+// The per-round table's rows the limits leave, its headers, and whether a shown row has a round
+// left out as cold.
+void per_round_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   const std::size_t per_round_shown = std::min(v.per_round.size(), limits.per_round_rows);
   Data rounds(Data::type::list);
   for (std::size_t i = 0; i < per_round_shown; ++i) {
@@ -1128,7 +1055,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
           ? Data(plural(v.per_round.size() - per_round_shown, "more benchmark", "more benchmarks"))
           : Data(false);
   d["per_round_cold"] = Data(v.any_cold_round && per_round_shown > 0);
+}
 
+// The suites' means: one line for a single suite, a table for several.
+void suites_data(const CommentView& v, Data& d) {
   Data suites(Data::type::list);
   for (const SuiteView& s : v.suites) {
     Data item;
@@ -1147,6 +1077,11 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["many_suites"] = Data(v.suites.size() > 1);
   d["suites"] = std::move(suites);
   d["has_suites"] = Data(!v.suites.empty());
+}
+
+// What closes the comment: the footer, the profiles' sections, the notes on instruction counts
+// and identical programs, the label rule.
+void closing_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   d["footer"] = Data(v.footer);
   d["why_sections"] = strings(limits.why_sections ? v.why_sections : std::vector<std::string>{});
   d["has_why"] = Data(!v.why_note.empty() || (limits.why_sections && !v.why_sections.empty()));
@@ -1159,6 +1094,10 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
   d["identical_cell"] = Data(std::string(kIdenticalProgramsCell));
   d["label_rule"] = v.label_rule.empty() ? Data(false) : Data(v.label_rule);
   d["instruction_threshold"] = Data(v.instruction_threshold);
+}
+
+// The search for the commits behind the changes: its summary and its table.
+void bisect_data(const CommentView& v, Data& d) {
   d["has_bisect"] = Data(v.bisect.present);
   d["bisect_summary"] = Data(v.bisect.summary);
   d["bisect_headers"] = strings(v.bisect.headers);
@@ -1170,6 +1109,20 @@ kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) 
     bisect_rows.push_back(item);
   }
   d["bisect_rows"] = std::move(bisect_rows);
+}
+
+}  // namespace
+
+kainjow::mustache::data to_data(const CommentView& v, const ViewLimits& limits) {
+  Data d;
+  heading_data(v, limits, d);
+  d["build_failures"] = build_failures_data(v, limits);
+  changed_data(v, limits, d);
+  unchanged_data(v, limits, d);
+  per_round_data(v, limits, d);
+  suites_data(v, d);
+  closing_data(v, limits, d);
+  bisect_data(v, d);
   return d;
 }
 
