@@ -469,15 +469,16 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
                         "under Callgrind, counting from the first benchmark",
                         side_word(side), suite.name, format_duration(listing.seconds)));
     }
-    // The cost bounded before starting: each Callgrind process (two runs) pays the suite's
+    // The cost bounded before starting: each Callgrind process (two per job) pays the suite's
     // start-up, which its listing took natively. Where that alone would overrun a side's half
     // of counting's share of the budget, its benchmarks are not counted, and say why.
-    const double slowdown = preload.empty() ? kLeastCallgrindSlowdown : kUninstrumentedSlowdown;
-    const double start_up = 2 * slowdown * listing.seconds;
+    // Late instrumentation also runs a group's two processes at once: one start-up of wall time.
+    const double start_up = preload.empty() ? 2 * kLeastCallgrindSlowdown * listing.seconds
+                                            : kUninstrumentedSlowdown * listing.seconds;
     if (setup.deadline_seconds > 0 && start_up > setup.deadline_seconds / 2) {
       const std::string why = fmt::format(
           "not counted: the suite's start-up takes {} before its first benchmark (its listing, "
-          "natively), at least {} per Callgrind process{}, more than counting's share of the "
+          "natively), at least {} per Callgrind job{}, more than counting's share of the "
           "time budget ({}) allows; a longer `budget:`, or `instructions: false` in "
           ".benchpr.yml, saves the time",
           format_duration(listing.seconds), format_duration(start_up),
