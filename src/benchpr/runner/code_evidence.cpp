@@ -155,7 +155,7 @@ void gather_code_evidence(Results& results,
     }
     return out;
   };
-  int identical = 0, moved = 0, executed_same = 0, unseen = 0;
+  int identical = 0, moved = 0, executed_same = 0, unseen = 0, uncounted = 0;
   for (const auto& [suite, name] : wanted) {
     std::optional<CountedProfile> base =
         counted_profile(setup.counted, suite, Side::Base, name, progress);
@@ -191,7 +191,11 @@ void gather_code_evidence(Results& results,
     }
     identical += all ? 1 : 0;
     moved += all && any_moved ? 1 : 0;
-    if (!e.missing.empty())
+    // Without counted runs (a resumed comparison counts nothing again) every benchmark would say
+    // the same: one line for them all.
+    if (!base || !head)
+      ++uncounted;
+    else if (!e.missing.empty())
       progress(fmt::format("  {}: hot code not compared: {}", name, e.missing));
     results.hot_code.push_back(std::move(e));
   }
@@ -200,6 +204,10 @@ void gather_code_evidence(Results& results,
       "same code where they run it, {} of them at other addresses ({} changed function(s) the "
       "same where run)",
       wanted.size(), identical, moved, executed_same));
+  if (uncounted > 0)
+    progress(fmt::format("  hot code not compared for {} of them: no counted Callgrind run to read "
+                         "their hot functions from",
+                         uncounted));
   if (unseen > 0)
     progress(fmt::format(
         "  {} of them may run other code natively: this machine's CPU has AVX-512, which Valgrind "
