@@ -860,9 +860,10 @@ std::map<std::string, std::vector<std::string>> moved_counts(const Results& resu
 }
 
 // A count that moved is counted on the base again, after the PR's, in fresh processes: a
-// benchmark whose work depends on when or where it runs (the time of day in its input: cctz's
-// ParseTime/1 read +8.9% instructions between sides whose own two counts agreed) shows it as a
-// base that disagrees with itself, and its count does not decide (core's count check). The
+// benchmark whose work depends on the process it runs in (cctz's ParseTime/1: one side's two
+// counts 4.3% apart in one comparison, the sides 8.9% apart in another while each side's own two
+// counts agreed) shows it as a base that disagrees with itself, and its count does not decide
+// (core's count check). The
 // base's code is the base's: no code of the PR runs during it, as in the base's first batch.
 bool count_moved_again(exec::ProcessRunner& processes, Results& results,
                        const InstructionSetup& setup, CountingClock& timing,
