@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "benchpr/runner/elf_symbols.hpp"
 #include "fuzz_check.hpp"
@@ -29,6 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(file.starts.count(f.address) == 1);
     held += f.name.size() + f.bytes.size();
     if (f.bytes.size() == f.size) FUZZ_CHECK(same_code(f, file, f, file));
+    // What it calls directly: each a named function start of the file, each once.
+    const std::vector<std::string> callees = direct_callees(f, file);
+    FUZZ_CHECK(callees.size() <= f.bytes.size());
+    for (const std::string& callee : callees) FUZZ_CHECK(!callee.empty());
     // Two functions of one size read against each other: every difference is a relative
     // reference to resolve (calls, the PLT, RIP-relative data) in the file's own tables.
     if (i > 0 && file.functions[i - 1].size == f.size)
