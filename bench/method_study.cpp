@@ -1818,7 +1818,7 @@ benchpr::Results with_code(benchpr::Results r, const CodeReadingCase& c) {
     f.head_address = 0x4020;
     f.base_size = f.head_size = 120;
     f.identical = c.identical;
-    r.hot_code.push_back({"study", r.series[b].name, {f}, 0.97, ""});
+    r.hot_code.push_back({"study", r.series[b].name, {f}, 0.97, "", ""});
   }
   return r;
 }

@@ -362,8 +362,14 @@ TEST(CodeEvidence, DirectCalleesAreTheFunctionsACallOrJumpReaches) {
 // changed `avx512`, which it never ran, and which `run` reaches: natively the benchmark may run
 // the changed code, so the hot code, identical, cannot read its time as placement.
 TEST(CodeEvidence, AChangedFunctionTheCountedRunCouldCallButDidNotIsNamed) {
-  const ElfFunctions base = dispatching_program("\x48\x01\xc0\xc3");
-  const ElfFunctions head = dispatching_program("\x48\x83\xc0\x02\xc3");
+  // vmovups zmm0, [rsp] (62 f1 7c 48 10 04 24) three times, then the part the PR changes.
+  const std::string zmm = "\x62\xf1\x7c\x48\x10\x04\x24";
+  const ElfFunctions base = dispatching_program(zmm + zmm + zmm + "\x48\x01\xc0\xc3");
+  const ElfFunctions head = dispatching_program(zmm + zmm + zmm + "\x48\x83\xc0\x02\xc3");
+  EXPECT_TRUE(has_avx512_code(base.functions[2]));
+  const ElfFunctions plain_base = dispatching_program("\x48\x01\xc0\xc3");
+  const ElfFunctions plain_head = dispatching_program("\x48\x83\xc0\x02\xc3");
+  EXPECT_FALSE(has_avx512_code(base.functions[0]));
   FunctionProfile ran;
   ran.total = 100;
   ran.functions = {{"run()", 60, 100}, {"avx2()", 40, 40}};
@@ -378,6 +384,9 @@ TEST(CodeEvidence, AChangedFunctionTheCountedRunCouldCallButDidNotIsNamed) {
       compare_hot_code("core", "BM_Union", ran, ran, {&base}, {&head}).unrun_changed.empty());
   // The same callee on both sides: nothing to say either.
   EXPECT_EQ(changed_callee_not_run(ran, ran, {&base}, {&base}), "");
+  // A changed callee without AVX-512 code: Valgrind runs whatever the CPU would pick, so a call
+  // it did not take is not taken natively either.
+  EXPECT_EQ(changed_callee_not_run(ran, ran, {&plain_base}, {&plain_head}), "");
   // A callee that ran is compared as hot code, not here.
   FunctionProfile all = ran;
   all.functions.push_back({"avx512()", 1, 1});

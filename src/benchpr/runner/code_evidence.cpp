@@ -1,5 +1,6 @@
 #include "benchpr/runner/code_evidence.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -101,10 +102,17 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
 std::string changed_callee_not_run(const FunctionProfile& base, const FunctionProfile& head,
                                    const std::vector<const ElfFunctions*>& base_programs,
                                    const std::vector<const ElfFunctions*>& head_programs) {
-  // Whether every function of that name is the same code on both sides (and there are some).
+  // Whether every function of that name is the same code on both sides; and whether any of them
+  // holds AVX-512 code: only such a callee can be what the CPU picks natively and Valgrind never
+  // does (Valgrind runs AVX2, so a call not taken under it to other code is not taken natively).
   const auto same_on_both = [&](const std::string& symbol) {
     const auto b = find_named(base_programs, symbol);
     const auto h = find_named(head_programs, symbol);
+    const auto avx512 = [](const auto& found) {
+      return std::any_of(found.begin(), found.end(),
+                         [](const auto& f) { return has_avx512_code(*f.first); });
+    };
+    if (!avx512(b) && !avx512(h)) return true;
     if (b.size() != h.size()) return false;
     for (std::size_t i = 0; i < b.size(); ++i)
       if (!same_code(*b[i].first, *b[i].second, *h[i].first, *h[i].second)) return false;
@@ -205,9 +213,10 @@ void gather_code_evidence(Results& results,
       "same where run)",
       wanted.size(), identical, moved, executed_same));
   if (uncounted > 0)
-    progress(fmt::format("  hot code not compared for {} of them: no counted Callgrind run to read "
-                         "their hot functions from",
-                         uncounted));
+    progress(
+        fmt::format("  hot code not compared for {} of them: no counted Callgrind run to read "
+                    "their hot functions from",
+                    uncounted));
   if (unseen > 0)
     progress(fmt::format(
         "  {} of them may run other code natively: this machine's CPU has AVX-512, which Valgrind "

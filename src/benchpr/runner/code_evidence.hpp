@@ -38,8 +38,9 @@ CodeEvidence compare_hot_code(const std::string& suite, const std::string& name,
                               bool unseen_cpu_paths = false);
 
 // On a machine with instructions Valgrind does not run (unseen_cpu_paths): the first function a
-// function the benchmark ran calls directly, that its counted run never ran and that is not the
-// same code in both builds, with its caller; "" when none (CodeEvidence::unrun_changed). Pure.
+// function the benchmark ran calls directly, that its counted run never ran, that holds AVX-512
+// code and that is not the same code in both builds, with its caller; "" when none
+// (CodeEvidence::unrun_changed). Pure.
 std::string changed_callee_not_run(const FunctionProfile& base, const FunctionProfile& head,
                                    const std::vector<const ElfFunctions*>& base_programs,
                                    const std::vector<const ElfFunctions*>& head_programs);

@@ -522,6 +522,18 @@ bool executed_offsets(const ElfFunction& f, const ExecutedInstructions& run,
 
 }  // namespace
 
+bool has_avx512_code(const ElfFunction& f) {
+  int found = 0;
+  for (std::size_t at = 0; at + 3 < f.bytes.size() && found < 3; ++at) {
+    const auto p0 = static_cast<unsigned char>(f.bytes[at + 1]);
+    const auto p1 = static_cast<unsigned char>(f.bytes[at + 2]);
+    if (static_cast<unsigned char>(f.bytes[at]) == 0x62 && (p0 & 0x0C) == 0 && (p0 & 0x03) != 0 &&
+        (p1 & 0x04) != 0)
+      ++found;
+  }
+  return found >= 3;
+}
+
 std::vector<std::string> direct_callees(const ElfFunction& f, const ElfFunctions& file) {
   std::vector<std::string> out;
   std::set<std::string> seen;

@@ -79,6 +79,11 @@ using ExecutedInstructions = std::map<std::uint64_t, double>;
 // counts too, which only makes the reader (a guard) more careful.
 std::vector<std::string> direct_callees(const ElfFunction& f, const ElfFunctions& file);
 
+// Whether `f`'s bytes hold AVX-512 code: at least three EVEX prefixes (62, then a byte with bits
+// 3-2 clear and a map 1-3, then one with bit 2 set), which Valgrind cannot run. Read without
+// decoding; three such sequences by chance in ordinary code are rare.
+bool has_avx512_code(const ElfFunction& f);
+
 // Whether a benchmark runs the same instructions in two versions of a function that are not
 // the same code as a whole: the same number of executed instructions, each run as often, and
 // in address order each pair the same instruction (as same_code reads them); a jump reaches the
