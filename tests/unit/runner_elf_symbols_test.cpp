@@ -331,6 +331,41 @@ TEST(CodeEvidence, HotFunctionsFoundInBothBuildsOneBuildOrNeither) {
   EXPECT_FALSE(unnamed.missing.empty());
 }
 
+// A switch's jump table (g++, position-independent: 32-bit distances from the table to the case
+// labels). The function moved by 16 bytes and its table by 64, so every entry differs, yet each
+// reaches the same label: the same code. An entry reaching another label is not.
+TEST(ElfSymbols, AJumpTableWhoseEntriesReachTheSameLabelsIsTheSameCode) {
+  const auto build = [](std::uint64_t at, std::uint64_t table, std::vector<std::uint64_t> labels) {
+    ElfFunctions file;
+    ElfFunction f;
+    f.name = "dispatch(int)";
+    f.address = at;
+    // lea rdx, [rip + table]; then nops and a ret: 64 bytes.
+    f.bytes =
+        std::string("\x48\x8d\x15", 3) + std::string(4, '\0') + std::string(56, '\x90') + "\xc3";
+    const auto rel = static_cast<std::int32_t>(table - (at + 7));
+    std::memcpy(f.bytes.data() + 3, &rel, 4);
+    f.size = f.bytes.size();
+    std::string entries;
+    for (std::uint64_t label : labels) {
+      const auto e = static_cast<std::int32_t>(at + label - table);
+      entries.append(reinterpret_cast<const char*>(&e), 4);
+    }
+    entries.append(8, '\0');  // what follows the table: zeros reach outside the function
+    file.image = std::string(0x100, '\0') + entries;
+    file.sections = {{".text", 0x1000, 0x100, 0, false},
+                     {".rodata", table, entries.size(), 0x100, false}};
+    file.functions = {f};
+    file.starts[f.address] = f.name;
+    return file;
+  };
+  const ElfFunctions base = build(0x1000, 0x5000, {16, 32, 48});
+  const ElfFunctions head = build(0x1010, 0x5040, {16, 32, 48});
+  EXPECT_TRUE(same_code(base.functions[0], base, head.functions[0], head));
+  const ElfFunctions other = build(0x1010, 0x5040, {16, 40, 48});
+  EXPECT_FALSE(same_code(base.functions[0], base, other.functions[0], other));
+}
+
 // A program of three functions laid out from 0x1000: `run()` calls `avx2()` (E8 rel32) and
 // jumps to `avx512()` (E9 rel32), the path a CPU with AVX-512 takes and Valgrind's never does.
 // `avx512_body` is that function's code: the PR changes it.

@@ -265,6 +265,34 @@ const std::pair<const std::uint64_t, ElfObject>* object_at(const ElfFunctions& f
 // Data objects already compared in one same_code call, by their starts: each pair once.
 using ObjectVerdicts = std::map<std::pair<std::uint64_t, std::uint64_t>, bool>;
 
+// A switch's jump table as g++ lays it out for position-independent code: 32-bit entries, each
+// the distance from the table to a case label inside the function. When the function and its
+// table moved by different distances the entries differ, though each reaches the same label:
+// the same table when every entry reaches the same offset into the function on both sides, at
+// least two of them, up to the first entry that reaches out of the function on both.
+bool same_jump_table(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t ta,
+                     const ElfFunction& fb, const ElfFunctions& b, std::uint64_t tb) {
+  constexpr std::size_t kMostEntries = 4096;
+  std::size_t matched = 0;
+  for (std::size_t k = 0; k < kMostEntries; ++k) {
+    const auto ea = bytes_at(a, ta + 4 * k, 4);
+    const auto eb = bytes_at(b, tb + 4 * k, 4);
+    if (!ea || !eb || ea->size() != 4 || eb->size() != 4) break;
+    const auto label = [](const Bytes& e, std::uint64_t table) {
+      std::int32_t v = 0;
+      if (e.zeros == 0) std::memcpy(&v, e.view.data(), 4);
+      return table + static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
+    };
+    const std::uint64_t la = label(*ea, ta), lb = label(*eb, tb);
+    const bool in_a = la >= fa.address && la - fa.address < fa.size;
+    const bool in_b = lb >= fb.address && lb - fb.address < fb.size;
+    if (!in_a && !in_b) break;  // past the table's end
+    if (in_a != in_b || la - fa.address != lb - fb.address) return false;
+    ++matched;
+  }
+  return matched >= 2;
+}
+
 // Whether `ta` in build a and `tb` in build b are the same thing to refer to (see same_code).
 bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t ta,
                    const ElfFunction& fb, const ElfFunctions& b, std::uint64_t tb,
@@ -297,7 +325,8 @@ bool same_referent(const ElfFunction& fa, const ElfFunctions& a, std::uint64_t t
   if (!sa || !sb || sa->name != sb->name || sa->nobits || sb->nobits) return false;
   const auto da = bytes_at(a, ta, 16);
   const auto db = bytes_at(b, tb, 16);
-  return da && db && da->size() > 0 && same_bytes(*da, *db);
+  if (da && db && da->size() > 0 && same_bytes(*da, *db)) return true;
+  return same_jump_table(fa, a, ta, fb, b, tb);
 }
 
 // The size of the immediate that follows a RIP-relative operand's rel32, from the opcode before
