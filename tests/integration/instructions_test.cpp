@@ -200,8 +200,10 @@ TEST(Instructions, WhatARepetitionDoesOnceIsNotCountedAsAnIteration) {
   cfg.metric = "instructions";
   write_gbench_project(repo, one_off_cases(), cfg, kOneOffPrelude);
   repo.commit_base_and_branch();
-  repo.write("README.md", "words\n");
-  repo.commit("a README");
+  // A function no benchmark calls: programs that differ (byte-identical ones are not counted).
+  write_gbench_project(repo, one_off_cases(), cfg,
+                       std::string(kOneOffPrelude) + "int pr_helper(int x) { return x * 3 + 1; }\n");
+  repo.commit("a helper");
 
   TempDir out;
   const BenchprRun r =

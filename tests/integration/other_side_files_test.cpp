@@ -77,6 +77,40 @@ TEST(OtherSideFiles, APrThatOverwritesTheBasesExecutableEndsTheComparison) {
   EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
 }
 
+// Counts only (no rounds to check the programs): the PR's benchmark, three times the work,
+// copies its own executable over the base's while Callgrind counts it. Its count moved, so the
+// base is counted again after the PR's runs; that count would have been the PR's program (the
+// same +200%, read as "the base's counts differ", the regression hidden as inconclusive). The
+// base's program is checked first, and the comparison ends void.
+TEST(OtherSideFiles, ABaseProgramReplacedDuringThePrsCountsEndsTheComparisonBeforeTheRecount) {
+  TempRepo repo;
+  const std::string overwrite =
+      "#include <cstdlib>\n"
+      "#include <fstream>\n"
+      "#include <iterator>\n"
+      "#include <string>\n"
+      "static const int kOverwrite = [] {\n"
+      "  std::ifstream in(\"/proc/self/cmdline\");\n"
+      "  const std::string args((std::istreambuf_iterator<char>(in)), {});\n"
+      "  if (args.find(\"/instructions/\") == std::string::npos) return 0;\n"
+      "  return std::system(\"cp -f bench_bin ../base/bench_bin.new && \"\n"
+      "                     \"mv -f ../base/bench_bin.new ../base/bench_bin\");\n"
+      "}();\n";
+  GbenchConfig config = small_config();
+  config.metric = "instructions";
+  commit_base_and_pr(repo, {{"BM_Work", chain(2000), ""}}, {{"BM_Work", chain(6000), ""}}, config,
+                     "", overwrite);
+  TempDir out;
+  const Ending e = run_benchpr_to_end(run_args(repo, out), 300);
+  ASSERT_TRUE(e.exited) << e.describe() << "\n" << e.err;
+  EXPECT_EQ(e.exit_code, 1) << e.err << e.out;
+  EXPECT_NE(e.err.find("counting again on the base, after the PR"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("base's benchmark program ./bench_bin changed after its build"),
+            std::string::npos)
+      << contains_msg(e.err, "base's benchmark program ./bench_bin changed after its build");
+  EXPECT_EQ(e.out.find("Looks good to merge"), std::string::npos) << e.out;
+}
+
 TEST(OtherSideFiles, WithoutABuildTheOutputsOfAnEarlierComparisonAreNotRun) {
   TempRepo repo;
   // A first comparison builds bench_bin in both worktrees: the PR's is three times slower.

@@ -264,9 +264,11 @@ void Session::run_measuring(Results& results) {
   }
   if (setup_.after_build) setup_.after_build(results);
   files_ = make_suite_files();
+  // The programs that run: timed, or counted (the base counted again after the PR's runs must
+  // find its program as built, also in a suite of counts only).
   std::vector<SuiteConfig> timed;
   for (const SuiteConfig& s : results.config.suites)
-    if (Config::measures_time(s)) timed.push_back(s);
+    if (Config::measures_time(s) || results.config.counts_instructions(s)) timed.push_back(s);
   for (const std::string& line :
        files_->record(timed, results.config.build.empty() || setup_.skip_build))
     progress_(line);
@@ -360,9 +362,11 @@ void Session::check_programs_untouched(const Results& results) {
 
 void Session::verify_resumed_programs(Results& results) {
   files_ = make_suite_files();
+  // The programs that run: timed, or counted (the base counted again after the PR's runs must
+  // find its program as built, also in a suite of counts only).
   std::vector<SuiteConfig> timed;
   for (const SuiteConfig& s : results.config.suites)
-    if (Config::measures_time(s)) timed.push_back(s);
+    if (Config::measures_time(s) || results.config.counts_instructions(s)) timed.push_back(s);
   for (const std::string& line :
        files_->record(timed, results.config.build.empty() || setup_.skip_build))
     progress_(line);
