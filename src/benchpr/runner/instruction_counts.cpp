@@ -443,7 +443,19 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
     if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
     const std::string series_suite = instruction_suite_name(suite.name);
     const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
-    Listing listing = list_benchmarks(processes, results, suite, dir);
+    // The base counted again lists nothing: its benchmarks are known, and a listing costs a
+    // start-up. Its start-up is known from the first count too.
+    Listing listing;
+    if (setup.known_listing) {
+      const auto known = setup.known_listing->find(suite.name);
+      if (known != setup.known_listing->end()) listing.seconds = known->second;
+      if (setup.only)
+        if (const auto mine = setup.only->find(suite.name); mine != setup.only->end())
+          listing.names = mine->second;
+    } else {
+      listing = list_benchmarks(processes, results, suite, dir);
+      if (setup.listed) (*setup.listed)[suite.name] = listing.seconds;
+    }
     std::vector<std::string>& names = listing.names;
     if (setup.only) {
       if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
@@ -701,14 +713,16 @@ double batch_timeout(const std::vector<Job>& jobs, const std::vector<Group>& gro
   return std::ceil(total / std::max(1, parallel)) + longest + 60;
 }
 
-std::string deadline_reason(double deadline) {
+std::string deadline_reason(double deadline, bool late) {
   // Most often a suite's start-up (what its main does before the first benchmark: loading
-  // data) runs 20-50 times slower under Valgrind, once per Callgrind process.
+  // data) runs 20-50 times slower under Valgrind, once per Callgrind process; about 4 times even
+  // uninstrumented (late instrumentation).
   return fmt::format(
       "not counted: instruction counting's share of the time budget ({}) ran out (under "
-      "Callgrind a suite's start-up before its first benchmark runs 20–50 times slower; a longer "
-      "`budget:`, or `instructions: false` in .benchpr.yml, saves the time)",
-      format_duration(deadline));
+      "Callgrind a suite's start-up before its first benchmark runs {} times slower{}; a longer "
+      "`budget:`, `instructions: true` (counting without a share of its own), or `instructions: "
+      "false` in .benchpr.yml, saves the time)",
+      format_duration(deadline), late ? "about 4" : "20–50", late ? " even uninstrumented" : "");
 }
 
 bool group_timed_out(const std::string& group_dir) {
@@ -725,6 +739,7 @@ struct CountingClock {
   const Clock& clock;
   double began = 0;
   double first_start = 0;
+  std::map<std::string, double> listed;  // each suite's listing time (its start-up), the base's
 };
 
 // Counts one side's benchmarks (all those `setup` asks for) in a fresh folder of its own: lists
@@ -772,7 +787,9 @@ SideEnd count_side(exec::ProcessRunner& processes, Results& results, const Instr
     const double allowed = allowance(limit);
     exec::ProcessResult p = run_batch(processes, c, *side_dir, list, allowed, parallel, log);
     if (p.timed_out && setup.deadline_seconds > 0 && (limit <= 0 || allowed < limit))
-      stopped = deadline_reason(setup.deadline_seconds);
+      stopped = deadline_reason(
+          setup.deadline_seconds,
+          std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return !j.preload.empty(); }));
     return p;
   };
   exec::ProcessResult batch =
@@ -890,6 +907,7 @@ bool count_moved_again(exec::ProcessRunner& processes, Results& results,
   if (setup.before_base_again) setup.before_base_again();
   Results again = results;
   InstructionSetup recount = setup;
+  recount.known_listing = &timing.listed;
   recount.only = &moved;
   recount.skipped_suites = &others;
   recount.sealed = nullptr;  // the profiles reuse the first count's files
@@ -925,13 +943,16 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   fs::permissions(setup.work_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (setup.sealed) setup.sealed->clear();
   const Clock& clock = setup.clock ? *setup.clock : steady_clock();
-  CountingClock timing{clock, clock.now_seconds(), 0};
+  CountingClock timing{clock, clock.now_seconds(), 0, {}};
   // One side at a time, the base first: a side's outputs are read and sealed before the other
   // side's code runs at all (its listing included), so the PR's code never finds the base's
   // counts unread.
   for (Side side : {Side::Base, Side::Head}) {
-    const SideEnd end = count_side(processes, results, setup, side, std::string(to_string(side)),
-                                   side == Side::Base, timing, progress);
+    InstructionSetup side_setup = setup;
+    if (side == Side::Base) side_setup.listed = &timing.listed;
+    const SideEnd end =
+        count_side(processes, results, side_setup, side, std::string(to_string(side)),
+                   side == Side::Base, timing, progress);
     if (end == SideEnd::Interrupted) return false;
     if (setup.after_side) setup.after_side(side);
     if (end == SideEnd::Abandoned) return true;

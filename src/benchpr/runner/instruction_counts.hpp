@@ -58,6 +58,10 @@ struct InstructionSetup {
   // as they were (throws TamperError otherwise). Empty: nothing to check.
   std::function<void(Side)> after_side;
   std::function<void()> before_base_again;
+  // Internal to counting: where each suite's listing time is recorded (the base's first count),
+  // and, for the base counted again, the times to use instead of listing (the names are `only`'s).
+  std::map<std::string, double>* listed = nullptr;
+  const std::map<std::string, double>* known_listing = nullptr;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before
