@@ -81,7 +81,7 @@ TEST(FaultsBuild, BothSidesThatDoNotBuildFailTheJob) {
   EXPECT_EQ(e.out, slurp(out / "comment.md"));
   const json doc = read_json(out / "results.json");
   EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
-  EXPECT_EQ(doc["stop_reason"], "build failed");
+  EXPECT_EQ(doc["stop"]["kind"], "build-failed") << doc["stop_reason"];
 
   const Ending p = run_benchpr_to_end({"publish", out / "results.json", "--dry-run"});
   ASSERT_TRUE(p.exited) << p.describe();
