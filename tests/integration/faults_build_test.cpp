@@ -32,7 +32,7 @@ TEST(FaultsBuild, PrThatDoesNotCompileIsReportedWithItsLogAndRecommendationFaile
   EXPECT_TRUE(doc["builds"][0]["ok"].get<bool>());
   EXPECT_EQ(doc["builds"][1]["side"], "head");
   EXPECT_FALSE(doc["builds"][1]["ok"].get<bool>());
-  EXPECT_EQ(doc["builds"][1]["failure"], "exit code 1");  // g++'s exit code on an error
+  EXPECT_EQ(doc["builds"][1]["failure_kind"], "exit-code") << doc["builds"][1]["failure"];
   EXPECT_NE(doc["builds"][1]["log_tail"].get<std::string>().find("broken on purpose"),
             std::string::npos);
   EXPECT_EQ(doc["runs"].size(), 0u);  // nothing is run against a side that did not build
@@ -81,7 +81,7 @@ TEST(FaultsBuild, BothSidesThatDoNotBuildFailTheJob) {
   EXPECT_EQ(e.out, slurp(out / "comment.md"));
   const json doc = read_json(out / "results.json");
   EXPECT_EQ(doc["recommendation"]["verdict"], "failed");
-  EXPECT_EQ(doc["stop_reason"], "build failed");
+  EXPECT_EQ(doc["stop"]["kind"], "build-failed") << doc["stop_reason"];
 
   const Ending p = run_benchpr_to_end({"publish", out / "results.json", "--dry-run"});
   ASSERT_TRUE(p.exited) << p.describe();
@@ -158,7 +158,8 @@ TEST(FaultsBuild, MistypedSuiteCommandSaysWhyInTheTerminal) {
   EXPECT_EQ(e.err.find("finding which benchmark"), std::string::npos) << e.err;
   const json doc = read_json(out / "results.json");
   ASSERT_FALSE(doc["runs"].empty());
-  EXPECT_EQ(doc["runs"][0]["failure"], "exit code 127");
+  // The shell found no such command: nothing ran, nothing crashed.
+  EXPECT_EQ(doc["runs"][0]["failure_kind"], "not-started") << doc["runs"][0]["failure"];
   EXPECT_NE(doc["runs"][0]["log_tail"].get<std::string>().find("build/core_bnech: not found"),
             std::string::npos);
 }

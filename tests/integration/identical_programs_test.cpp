@@ -60,8 +60,7 @@ TEST(IdenticalPrograms, AReadmeOnlyPullRequestIsUnchangedWithoutATimedRound) {
     EXPECT_TRUE(s["head"].empty()) << s.dump();
   }
   EXPECT_EQ(doc["recommendation"]["verdict"], "merge") << doc["recommendation"].dump();
-  const std::string reason = doc["recommendation"]["reason"];
-  EXPECT_NE(reason.find("byte-identical"), std::string::npos) << reason;
+  EXPECT_EQ(doc["stop"]["kind"], "identical-programs") << doc["recommendation"]["reason"];
   // Said as it happened, and no round was announced.
   EXPECT_NE(e.err.find("the benchmark programs are byte-identical on both sides"),
             std::string::npos)
@@ -87,8 +86,6 @@ TEST(IdenticalPrograms, TimeIdenticalTimesThemAnyway) {
   EXPECT_FALSE(doc.contains("identical_suites"));
   EXPECT_EQ(doc["rounds_done"], 3);  // the warm-up and two rounds
   EXPECT_EQ(doc["runs"].size(), 6u);
-  for (const json& b : doc["benchmarks"])
-    EXPECT_NE(b["reason"], "the benchmark programs are byte-identical") << b.dump();
 }
 
 // The loaded image says what runs, not what the running program reads. Here the benchmark reads
@@ -128,7 +125,6 @@ TEST(IdenticalPrograms, AChangedDataFileThatABenchmarkReadsIsTimed) {
   EXPECT_GT(doc["rounds_done"].get<int>(), 0);
   EXPECT_FALSE(doc["runs"].empty());
   ASSERT_EQ(doc["benchmarks"].size(), 1u) << doc["benchmarks"].dump(1);
-  EXPECT_NE(doc["benchmarks"][0]["reason"], "the benchmark programs are byte-identical");
   // What the file changed is what was measured: the PR's side takes a hundred times the steps.
   ASSERT_EQ(doc["series"].size(), 1u);
   const json& s = doc["series"][0];

@@ -1,6 +1,8 @@
 #include "support/results_doc.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -111,6 +113,14 @@ void expect_compared_in_every_round(const json& doc, const std::string& name, in
       }
     }
   }
+}
+
+void capture_rounds(const std::string& path, const std::string& name) {
+  const char* dir = std::getenv("BENCHPR_CAPTURE_ROUNDS");
+  if (!dir || !*dir) return;
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(path, std::filesystem::path(dir) / (name + ".json"),
+                             std::filesystem::copy_options::overwrite_existing);
 }
 
 }  // namespace benchpr::testing

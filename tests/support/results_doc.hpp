@@ -50,4 +50,9 @@ int rounds_compared(const nlohmann::json& b);
 // benchmark's time.
 void expect_compared_in_every_round(const nlohmann::json& doc, const std::string& name, int rounds);
 
+// A live test's rounds kept for its replay: with BENCHPR_CAPTURE_ROUNDS set to a directory (such
+// as tests/data/live-rounds), the results file at `path` is copied there as `name`.json, the
+// per-round values a unit test then decides on deterministically (tests/data/live-rounds/README).
+void capture_rounds(const std::string& path, const std::string& name);
+
 }  // namespace benchpr::testing

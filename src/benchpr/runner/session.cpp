@@ -300,7 +300,8 @@ void Session::run_measuring(Results& results) {
       results.config.suites.begin(), results.config.suites.end(), [&](const SuiteConfig& s) {
         return Config::measures_time(s) && !skipped_suites_.count(s.name);
       });
-  if (setup_.budget_seconds > 0 || results.config.budget_seconds) min_time_ = kPlannedMinTime;
+  if (setup_.budget_seconds > 0 || results.config.budget_seconds)
+    designer_.set_min_time(kPlannedMinTime);
   if (any_time && !any_timed && !results.identical_suites.empty()) {
     // Every suite that would be timed runs identical programs on both sides (or is another
     // shard's): there is nothing to time.
@@ -427,13 +428,9 @@ void Session::resume(Results& results) {
     return;
   }
   code_evidence_phase(results);
-  if (results.config.budget_seconds) min_time_ = kPlannedMinTime;
+  if (results.config.budget_seconds) designer_.set_min_time(kPlannedMinTime);
   // The round design in force when it stopped (the time plan's, updated at every look).
-  if (results.time_plan && results.time_plan->min_time_seconds > 0) {
-    min_time_ = results.time_plan->min_time_seconds;
-    if (results.config.budget_seconds && results.time_plan->repetitions > 0)
-      repetitions_ = results.time_plan->repetitions;
-  }
+  designer_.resume(results.config, results.time_plan);
   run_rounds_and_finish(results);
 }
 

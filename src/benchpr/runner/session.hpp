@@ -20,6 +20,7 @@
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_system.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/round_designer.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command_line.hpp"
 #include "benchpr/runner/suite_files.hpp"
@@ -124,18 +125,10 @@ class Session {
   // The fixed design with a time plan: warm-up, plan, the rest; false when interrupted.
   bool run_planned(Results& results);
   void make_time_plan(Results& results, int warmup_rounds);
-  // The round design (core/round_design.hpp), adaptive sessions only: the costs of the processes
-  // of rounds [from, to), what they ran at, and the design for the rounds to come from the noise
-  // measured so far (`open`: the benchmarks still open, all when empty); sets min_time_ and
-  // repetitions_ and returns the chosen design (round_seconds 0 when no suite is sized by benchpr).
-  std::vector<SuiteCost> measured_costs(const Results& results, int from, int to) const;
+  // The round design for the rounds to come (designer_.redesign), its change said on progress.
   RoundDesign redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
                               const std::vector<BenchmarkKey>* open, double seconds_left,
                               int max_rounds, int min_rounds);
-  void note_within(const std::string& suite, const ParsedRun& parsed, double min_time);
-  int repetitions(const Results& results) const {
-    return repetitions_ > 0 ? repetitions_ : results.config.repetitions;
-  }
   void run_suite(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                  int position);
   // Runs one process of `suite` for `side`, restricted to `only` when non-empty (Google
@@ -167,7 +160,6 @@ class Session {
   void handle_crash(Results& results, const RoundPlan& round, const SuiteConfig& suite, Side side,
                     int position);
   void persist(const Results& results, bool with_analysis = true);
-  bool sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const;
   void finish_failures(Results& results);
   void run_rounds_and_finish(Results& results);
   void finish(Results& results);  // failures, overhead, the last write
@@ -210,16 +202,10 @@ class Session {
   static constexpr double kFixedRoundShare = 0.2;
   // A suite's run that takes longer than this prints a "still running" line this often.
   static constexpr double kStillRunningSeconds = 60;
-  // The round design: the repetitions benchpr asks for (0: the config's), each benchmark's
-  // within-process variance at the reference min time, from the base side's runs only (sum and
-  // count, by series key), the design every analysed round ran at, and benchpr's own time spent
-  // around the rounds' processes.
-  int repetitions_ = 0;
-  std::map<std::string, std::pair<double, int>> within_;
-  std::vector<RoundRan> rounds_ran_;
-  double round_overhead_seconds_ = 0;
+  // What each round runs and how: the design in force (min time, repetitions) and what the
+  // rounds so far showed of the noise and of benchpr's own time (runner/round_designer.hpp).
+  RoundDesigner designer_;
   int resume_from_ = 0;  // the first round to run (rounds already in a resumed file)
-  double min_time_ = 0;  // --benchmark_min_time benchpr appends (0 = none)
   // Crashers left out, suites given up (a timeout is evidence enough: the session's length
   // stays bounded by the configured timeouts), probed, or selecting nothing of --filter.
   SuiteHealth health_;

@@ -1,9 +1,11 @@
 // The rounds and their plan: the fixed design (warm-up, the time plan sizing the rest), the
 // adaptive one (looks while the budget lasts, only the open benchmarks after each), and the
-// rounds themselves, each running every suite for both sides in the planned order.
+// rounds themselves, each running every suite for both sides in the planned order. What each
+// round runs and at which design is the round designer's (runner/round_designer.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -12,7 +14,6 @@
 #include "benchpr/core/duration.hpp"
 #include "benchpr/core/instruction_analysis.hpp"
 #include "benchpr/core/schedule.hpp"
-#include "benchpr/core/series_key.hpp"
 #include "benchpr/core/session_analysis.hpp"
 #include "benchpr/core/time_plan.hpp"
 #include "benchpr/core/undecided.hpp"
@@ -25,8 +26,6 @@ namespace benchpr::runner {
 using namespace session_detail;
 
 namespace {
-
-Side other(Side s) { return s == Side::Base ? Side::Head : Side::Base; }
 
 int analysed_index_to_plan(const Results& r, int analysed) {
   return r.config.warmup_rounds + analysed;
@@ -41,20 +40,8 @@ double build_seconds(const Results& results) {
 
 }  // namespace
 
-bool Session::sized_by_plan(const Config& config, const SuiteConfig& suite, bool reads_file) const {
-  // A min time in the suite's own command or in --bench-args is the user's choice, and a
-  // command with an {out} placeholder is the user's own argument list: all are left alone.
-  const auto sets_min_time = [](const std::string& s) {
-    return s.find("--benchmark_min_time") != std::string::npos;
-  };
-  return min_time_ > 0 && suite.format == FormatKind::GoogleBenchmark && reads_file &&
-         !sets_min_time(suite.run) && !sets_min_time(config.bench_args) &&
-         suite.run.find("{out}") == std::string::npos;
-}
-
 bool Session::run_planned(Results& results) {
-  int warmups = 0;
-  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int warmups = warmup_rounds(results.plan);
   const int from = resume_from_;
   const int all = static_cast<int>(results.plan.size());
   if (setup_.budget_seconds <= 0 || warmups == 0)
@@ -66,104 +53,13 @@ bool Session::run_planned(Results& results) {
   return run_rounds(results, std::max(from, warmups), all) != RoundsEnd::Interrupted;
 }
 
-std::vector<SuiteCost> Session::measured_costs(const Results& results, int from, int to) const {
-  std::vector<SuiteCost> costs;
-  for (const SuiteConfig& suite : results.config.suites) {
-    SuiteCost cost;
-    cost.suite = suite.name;
-    int runs = 0;
-    int cpu_runs = 0;
-    // The cost of one side's turn, which may be several runs (a selection in groups, a rerun).
-    std::set<std::pair<int, Side>> turns;
-    for (const RunRecord& r : results.runs) {
-      if (r.suite != suite.name || r.round < from || r.round >= to) continue;
-      cost.run_seconds += r.seconds;
-      ++runs;
-      turns.insert({r.round, r.side});
-      if (!is_missing(r.cpu_seconds)) {
-        cost.cpu_seconds += r.cpu_seconds;
-        ++cpu_runs;
-      }
-    }
-    if (runs == 0) continue;
-    cost.run_seconds /= static_cast<double>(turns.size());
-    // Only when every run has one: a mean over some runs would not match the wall time's.
-    cost.cpu_seconds = cpu_runs == runs ? cost.cpu_seconds / static_cast<double>(turns.size()) : 0;
-    cost.sized = sized_by_plan(results.config, suite, true);
-    cost.min_time = min_time_;
-    cost.repetitions = repetitions(results);
-    for (const BenchmarkSeries& s : results.series) {
-      if (s.suite != suite.name) continue;
-      const auto last = static_cast<std::size_t>(to - 1);
-      const bool seen = (s.base.size() > last && !is_missing(s.base[last])) ||
-                        (s.head.size() > last && !is_missing(s.head[last]));
-      cost.benchmarks += seen ? 1 : 0;
-    }
-    costs.push_back(cost);
-  }
-  return costs;
-}
-
-void Session::note_within(const std::string& suite, const ParsedRun& parsed, double min_time) {
-  for (const Measurement& m : parsed.measurements) {
-    if (is_missing(m.repetition_log_variance) || !std::isfinite(m.repetition_log_variance))
-      continue;
-    auto& [sum, count] = within_[series_key(suite, m.name)];
-    sum += m.repetition_log_variance * std::pow(min_time / kReferenceMinTime, kWithinExponent);
-    ++count;
-  }
-}
-
 RoundDesign Session::redesign_rounds(const Results& results, std::vector<SuiteCost> costs,
                                      const std::vector<BenchmarkKey>* open, double seconds_left,
                                      int max_rounds, int min_rounds) {
-  // Without a suite whose min time benchpr sets there is nothing to design, and the caller's own
-  // estimate of a round stays (round_seconds 0).
-  if (std::none_of(costs.begin(), costs.end(), [](const SuiteCost& c) { return c.sized; })) {
-    RoundDesign unchanged;
-    unchanged.min_time = min_time_;
-    unchanged.repetitions = repetitions(results);
-    unchanged.round_seconds = 0;
-    return unchanged;
-  }
-  RoundDesignInput in;
-  in.seconds_left = seconds_left;
-  in.max_rounds = max_rounds;
-  in.min_rounds = min_rounds;
-  in.current.min_time = min_time_;
-  in.current.repetitions = repetitions(results);
-  in.overhead_seconds_per_round =
-      rounds_run_ > 0 ? round_overhead_seconds_ / static_cast<double>(rounds_run_) : 0;
-  std::set<std::string> still_open;
-  if (open)
-    for (const BenchmarkKey& k : *open) still_open.insert(series_key(k.suite, k.name));
-  std::map<std::string, int> per_suite;
-  for (const BenchmarkSeries& s : results.series) {
-    const std::string key = series_key(s.suite, s.name);
-    if (open && !still_open.count(key)) continue;
-    ++per_suite[s.suite];
-    const auto w = within_.find(key);
-    const double within = w == within_.end() || w->second.second == 0
-                              ? kMissing
-                              : w->second.first / static_cast<double>(w->second.second);
-    in.benchmarks.push_back(estimate_noise(s, rounds_ran_, within));
-  }
-  for (SuiteCost& c : costs) {
-    if (open) c = for_benchmarks(c, per_suite[c.suite]);
-  }
-  in.suites = std::move(costs);
-  const RoundDesign chosen = choose_round_design(in);
-  RoundDesign current = in.current;
-  if (chosen.min_time != current.min_time || chosen.repetitions != current.repetitions) {
-    RoundDesignInput only_current = in;
-    only_current.min_times = {current.min_time};
-    only_current.repetitions = {current.repetitions};
-    current = choose_round_design(only_current);
-    progress_("round design: " + describe_design(chosen, current));
-  }
-  min_time_ = chosen.min_time;
-  repetitions_ = chosen.repetitions;
-  return chosen;
+  const Redesign design =
+      designer_.redesign(results, std::move(costs), open, seconds_left, max_rounds, min_rounds);
+  if (design.change) progress_(*design.change);
+  return design.chosen;
 }
 
 void Session::make_time_plan(Results& results, int warmup_rounds) {
@@ -175,11 +71,11 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   in.spent_seconds = now_seconds() - started_;
   in.rounds = results.config.rounds;
   in.rounds_fixed = setup_.rounds_fixed;
-  in.repetitions = repetitions(results);
-  in.suites = measured_costs(results, 0, warmup_rounds);
+  in.repetitions = designer_.repetitions(results.config);
+  in.suites = designer_.measured_costs(results, 0, warmup_rounds);
   TimePlan plan = plan_time(in);
-  if (plan.min_time_seconds > 0) min_time_ = plan.min_time_seconds;
-  if (results.config.budget_seconds && plan.fits && min_time_ > 0) {
+  if (plan.min_time_seconds > 0) designer_.set_min_time(plan.min_time_seconds);
+  if (results.config.budget_seconds && plan.fits && designer_.min_time() > 0) {
     // Adaptive: the rounds' min time and repetitions from the warm-up's within-process noise and
     // costs (the between-process noise is the prior until the first look measures it).
     const int first_look = round_up_even(std::max(plan.rounds, 2));
@@ -205,16 +101,15 @@ Session::RoundsEnd Session::run_rounds(Results& results, int from, int to, doubl
   const int total = std::min(to, static_cast<int>(results.plan.size()));
   // One numbering with the comment's: warm-up rounds apart, analysed rounds from 1 to the plan's
   // count; the time left is estimated from every round run so far, the warm-up included.
-  int warmups = 0;
-  for (const RoundPlan& p : results.plan) warmups += p.warmup ? 1 : 0;
+  const int warmups = warmup_rounds(results.plan);
   const int analysed = static_cast<int>(results.plan.size()) - warmups;
   for (int i = from; i < total; ++i) {
     const RoundPlan& round = results.plan[static_cast<std::size_t>(i)];
     const double round_started = now_seconds();
     // A deadline ends the rounds before an AB/BA block that would not fit (at the mean time of
     // the rounds so far), so the budget is kept and the orders stay balanced.
-    if (deadline > 0 && !round.warmup && (i - warmups) % 2 == 0 && rounds_run_ > 0 &&
-        round_started + 2 * rounds_seconds_ / rounds_run_ > deadline)
+    if (block_would_overrun(round, i, warmups, {rounds_run_, rounds_seconds_}, round_started,
+                            deadline))
       return RoundsEnd::Cut;
     const int left = static_cast<int>(results.plan.size()) - i;
     const bool adaptive = results.config.budget_seconds.has_value();
@@ -230,15 +125,13 @@ Session::RoundsEnd Session::run_rounds(Results& results, int from, int to, doubl
                      : fmt::format("round {} of {}", i - warmups + 1, analysed);
     progress_(fmt::format("{} ({} first), elapsed {}{}", label, side_name(round.first),
                           format_duration(now_seconds() - started_), eta));
-    const Side order[2] = {round.first, other(round.first)};
+    const std::array<Side, 2> order = sides_in_order(round);
     // Fresh copies of both sides' executables for every round: nothing fixed per file can
     // stay with one side for the whole comparison.
     if (files_) files_->begin_round();
-    for (const SuiteConfig& suite : results.config.suites) {
-      if (!Config::measures_time(suite)) continue;
-      if (skipped_suites_.count(suite.name)) continue;
+    for (const SuiteConfig* suite : suites_of_round(results.config, skipped_suites_)) {
       for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
-        run_suite(results, round, suite, order[pos], pos);
+        run_suite(results, round, *suite, order[static_cast<std::size_t>(pos)], pos);
       }
     }
     if (files_) files_->end_round();
@@ -255,8 +148,8 @@ Session::RoundsEnd Session::run_rounds(Results& results, int from, int to, doubl
     double processes = 0;
     for (auto r = results.runs.rbegin(); r != results.runs.rend() && r->round == i; ++r)
       processes += r->seconds;
-    round_overhead_seconds_ += std::max(0.0, now_seconds() - round_started - processes);
-    if (!round.warmup) rounds_ran_.push_back({i, min_time_, repetitions(results)});
+    designer_.round_ran(round, i, designer_.repetitions(results.config),
+                        std::max(0.0, now_seconds() - round_started - processes));
     ++rounds_run_;
     persist(results, false);
   }
@@ -362,25 +255,23 @@ void Session::run_adaptive(Results& results) {
     // The round design prices the open benchmarks' rounds on the last block's processes and
     // chooses the next rounds' min time and repetitions from the noise measured so far.
     const int last_round = rule.last_round(results.looks);
-    if (done > from && min_time_ > 0 && last_round - look.rounds >= 2) {
+    if (done > from && designer_.min_time() > 0 && last_round - look.rounds >= 2) {
       // The next look takes what the budget affords at the chosen design (plan_look), so the
       // design need only leave room for one block.
       const RoundDesign design =
-          redesign_rounds(results, measured_costs(results, from, done), &runnable,
+          redesign_rounds(results, designer_.measured_costs(results, from, done), &runnable,
                           deadline - now_seconds(), last_round - look.rounds, 2);
       if (design.round_seconds > 0)
         price = RoundPrice::measured(design.round_seconds, open, timed, kFixedRoundShare);
       // The file holds the design in force, so a resumed session runs its rounds the same way.
       if (results.time_plan) {
-        results.time_plan->min_time_seconds = min_time_;
-        results.time_plan->repetitions = repetitions(results);
+        results.time_plan->min_time_seconds = designer_.min_time();
+        results.time_plan->repetitions = designer_.repetitions(results.config);
       }
     }
     // Later rounds run only the benchmarks still open (a filter for Google Benchmark suites;
     // other formats run whole and their decided benchmarks' new values are ignored).
-    open_.clear();
-    for (const SuiteConfig& s : results.config.suites) open_[s.name];
-    for (const BenchmarkKey& key : runnable) open_[key.suite].push_back(key.name);
+    open_ = open_after_look(results.config, runnable);
   }
   // The schedule ends where the rounds did: no "of N planned" for rounds the budget never had.
   if (static_cast<int>(results.plan.size()) > results.rounds_done)

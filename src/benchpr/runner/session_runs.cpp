@@ -149,11 +149,11 @@ RunCommand Session::run_command(const Config& c, const SuiteConfig& suite,
   // --filter: Google Benchmark skips the others itself; every format's results are filtered
   // after parsing. A literal filter for open or surviving benchmarks wins over it.
   RunFlags flags;
-  flags.repetitions = repetitions_ > 0 ? repetitions_ : c.repetitions;
+  flags.repetitions = designer_.repetitions(c);
   flags.bench_args = c.bench_args;
   flags.filter = c.filter;
   flags.only = only;
-  if (sized_by_plan(c, suite, /*reads_file=*/true)) flags.min_time = min_time_;
+  if (designer_.sizes(c, suite)) flags.min_time = designer_.min_time();
   return make_run_command(suite, format, out_path, flags);
 }
 
@@ -243,8 +243,8 @@ bool Session::record_output(Results& results, const RoundPlan& round, const Suit
     // The run's min time, as run_command gave it: the repetitions' spread is read at it. From
     // the base side only: the pull request's code prints the head side's numbers, and a spread it
     // inflates would steer the round design (more repetitions, fewer rounds) for every benchmark.
-    if (side == Side::Base && sized_by_plan(results.config, suite, /*reads_file=*/true))
-      note_within(suite.name, parsed, min_time_);
+    if (side == Side::Base && designer_.sizes(results.config, suite))
+      designer_.note_within(suite.name, parsed);
     return !parsed.measurements.empty() || !parsed.failures.empty();
   } catch (const formats::ParseError& e) {
     if (rec.ok)

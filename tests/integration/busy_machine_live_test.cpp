@@ -69,6 +69,7 @@ TEST(BusyMachine, KnownEffectsFoundAndUnchangedNeverCalledWithDefaults) {
                                      "--output", out / "results.json", "--seed", "11"});
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  capture_rounds(out / "results.json", "busy_machine_known_effects");
   const json doc = json::parse(read_file(out / "results.json"));
   // The CPU share the benchmark processes got: about a third with the spinners alone on a
   // 2-core machine, far less where other load shares the cores too (printed for the log).
@@ -148,6 +149,7 @@ void expect_added_sleep_noted(bool loaded) {
                                      "--output", out / "results.json", "--seed", "3"});
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  if (loaded) capture_rounds(out / "results.json", "busy_machine_added_sleep");
   const json doc = json::parse(read_file(out / "results.json"));
   if (loaded) {
     // The spinners made every round busy: what this test is about.
