@@ -45,8 +45,11 @@ void Session::skip_identical_suites(Results& results) {
   std::vector<std::string> candidates;
   for (const std::string& name : identical_suites(files_->images())) {
     const SuiteConfig* suite = c.find_suite(name);
-    // Only Google Benchmark suites can name their benchmarks without running them.
-    if (suite && suite->format == FormatKind::GoogleBenchmark && !skipped_suites_.count(name))
+    // Only Google Benchmark suites can name their benchmarks without running them. A suite of
+    // counts only is counted as before (its programs are recorded only so that the base counted
+    // again can be checked): bisect reads a count for every commit.
+    if (suite && suite->format == FormatKind::GoogleBenchmark && Config::measures_time(*suite) &&
+        !skipped_suites_.count(name))
       candidates.push_back(name);
   }
   if (candidates.empty()) return;
