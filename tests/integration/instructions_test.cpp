@@ -22,6 +22,13 @@ namespace {
 
 using nlohmann::json;
 
+// `benchpr run` of the repository's main against its feature branch, a dry run, the results
+// file in `out`.
+BenchprRun compare_main_with_feature(const TempRepo& repo, const TempDir& out) {
+  return run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head",
+                                      "feature", "--dry-run", "--output", out / "results.json"});
+}
+
 // Under Valgrind (its preload library is in LD_PRELOAD) this benchmark executes an AVX-512
 // instruction Valgrind does not know; natively it never does, so only its count fails.
 constexpr const char* kPrelude = R"(
@@ -152,9 +159,7 @@ TEST(Instructions, InstructionsOnlySuiteRunsNoRounds) {
   repo.commit("half the work");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--output", out / "results.json"});
+  const BenchprRun r = compare_main_with_feature(repo, out);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("round 1 of"), std::string::npos) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
@@ -201,14 +206,13 @@ TEST(Instructions, WhatARepetitionDoesOnceIsNotCountedAsAnIteration) {
   write_gbench_project(repo, one_off_cases(), cfg, kOneOffPrelude);
   repo.commit_base_and_branch();
   // A function no benchmark calls: programs that differ (byte-identical ones are not counted).
-  write_gbench_project(repo, one_off_cases(), cfg,
-                       std::string(kOneOffPrelude) + "int pr_helper(int x) { return x * 3 + 1; }\n");
+  write_gbench_project(
+      repo, one_off_cases(), cfg,
+      std::string(kOneOffPrelude) + "int pr_helper(int x) { return x * 3 + 1; }\n");
   repo.commit("a helper");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--output", out / "results.json"});
+  const BenchprRun r = compare_main_with_feature(repo, out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(out / "results.json"));
   const auto count = [&](const std::string& name) {
@@ -272,9 +276,7 @@ TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
   repo.commit("twice the work in BM_W3");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--output", out / "results.json"});
+  const BenchprRun r = compare_main_with_feature(repo, out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // "6 benchmarks in N processes": N is the machine's cores at most.
   const std::string said = "counting instructions under Callgrind, base: 6 benchmarks in ";
@@ -358,9 +360,7 @@ static int g_pairs = [] {{
   repo.commit("a helper");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--output", out / "results.json"});
+  const BenchprRun r = compare_main_with_feature(repo, out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("counting again on the base, after the PR: 1 benchmark(s)"),
             std::string::npos)
@@ -402,9 +402,7 @@ static const bool g_loaded = [] {
   repo.commit("twice the work in BM_W2");
 
   TempDir out;
-  const BenchprRun r =
-      run_benchpr(BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature",
-                                   "--dry-run", "--output", out / "results.json"});
+  const BenchprRun r = compare_main_with_feature(repo, out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("micro: its start-up takes"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("natively; it runs uninstrumented under Callgrind"), std::string::npos)
