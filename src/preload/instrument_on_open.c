@@ -37,12 +37,12 @@ typedef int (*openat_fn)(int, const char*, int, ...);
 
 /* The C library's function of that name (dlsym's object pointer copied into a function
  * pointer, which ISO C does not let a cast do). */
-#define DEFINE_NEXT(fn_type)                           \
-  static fn_type next_##fn_type(const char* name) {    \
-    void* symbol = dlsym(RTLD_NEXT, name);             \
-    fn_type fn;                                        \
-    memcpy(&fn, &symbol, sizeof fn);                   \
-    return fn;                                         \
+#define DEFINE_NEXT(fn_type)                        \
+  static fn_type next_##fn_type(const char* name) { \
+    void* symbol = dlsym(RTLD_NEXT, name);          \
+    fn_type fn;                                     \
+    memcpy(&fn, &symbol, sizeof fn);                \
+    return fn;                                      \
   }
 DEFINE_NEXT(fopen_fn)
 DEFINE_NEXT(open_fn)

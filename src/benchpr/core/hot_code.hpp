@@ -54,8 +54,9 @@ struct CodeEvidence {
   // On a machine whose CPU has instructions Valgrind does not run (AVX-512), code that picks its
   // path by the CPU runs another path under Callgrind than natively. The first function the
   // benchmark's counted run could have called directly but did not, that holds AVX-512 code and
-  // that changed between the builds, with its caller ("`union_avx512` (called from `union`)"); "" when none. Then the
-  // hot code says nothing of what runs natively, and no reading sets time aside.
+  // that changed between the builds, with its caller ("`union_avx512` (called from `union`)"); ""
+  // when none. Then the hot code says nothing of what runs natively, and no reading sets time
+  // aside.
   std::string unrun_changed;
 };
 
