@@ -26,13 +26,13 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/shard_merge.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/results_file/shard_merge.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 #include "benchpr/render/render.hpp"
 
 namespace {

@@ -14,12 +14,12 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/measurement_notes.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/paired_rounds.hpp"
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/notes/measurement_notes.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/stats/paired_rounds.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace {
 

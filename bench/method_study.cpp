@@ -21,16 +21,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/adaptive_step.hpp"
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/disturbed_runs.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/stats.hpp"
-#include "benchpr/core/undecided.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/adaptive/adaptive_step.hpp"
+#include "benchpr/core/adaptive/undecided.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/stats/stats.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
+#include "benchpr/core/verdicts/disturbed_runs.hpp"
+#include "benchpr/core/wording/wording.hpp"
 
 namespace {
 
@@ -1371,7 +1371,8 @@ void print_targets(const std::vector<TargetTally>& t, const std::vector<CurvePoi
 // kFixedShare + (1 − kFixedShare) m / n of a full round (process starts do not shrink). Each design
 // looks as the runner does and stops when nothing is open or the budget is spent:
 // - the weighted Bonferroni split of before: looks at 10, 20, 30 rounds, α 3 : 2 : 1;
-// - α-spending (core/adaptive.hpp, next_look): a look every 10 rounds while the budget lasts (at
+// - α-spending (core/adaptive/adaptive.hpp, next_look): a look every 10 rounds while the budget
+// lasts (at
 //   most 100), each at the increment of a Lan–DeMets spending function over the information
 //   fraction, for significance and for "unchanged" each.
 
@@ -1429,8 +1430,8 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d, double budget = 
       if ((open = still_open(r)) == 0) break;
     }
   } else {
-    // The runner's rule (core/adaptive_step.hpp), with the design's fields; the budget and the
-    // prices are in full rounds.
+    // The runner's rule (core/adaptive/adaptive_step.hpp), with the design's fields; the budget and
+    // the prices are in full rounds.
     benchpr::StoppingRule rule = benchpr::StoppingRule::every(kRounds);
     rule.policy = d.policy;
     rule.most_rounds = most;

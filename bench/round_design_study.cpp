@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/round_design.hpp"
+#include "benchpr/core/plan/round_design.hpp"
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/series_index.hpp"

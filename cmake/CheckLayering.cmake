@@ -9,6 +9,9 @@
 #   -DSOURCE_DIR=src
 #   -DRULES="core=core|config=core,formats/format.hpp|..."   layer=allowed layers or headers
 #   -DPURE="core=fmt/,nlohmann/|config=yaml-cpp/|..."        pure layer=allowed library prefixes
+#   -DROOMS="core/stats=base,model|core/base=|..."   optional: a layer's sub-folders (rooms), each
+#                  with the rooms of its layer it may include. A layer named here keeps every file
+#                  in one of its rooms, and a file includes its own room and the listed ones only.
 #   -DSTAMP=file   (touched on success)
 
 cmake_minimum_required(VERSION 3.20)  # list() keeps empty elements (CMP0007) in script mode
@@ -49,6 +52,22 @@ foreach(_rule IN LISTS _pure_rules)
   endif()
 endforeach()
 
+# Rooms: _rooms_<layer> (its rooms) and _room_may_<layer>_<room> (the rooms that room may include).
+set(_roomed_layers "")
+if(ROOMS)
+  string(REPLACE "|" ";" _room_rules "${ROOMS}")
+  foreach(_rule IN LISTS _room_rules)
+    if(NOT _rule MATCHES "^([^/=]+)/([^/=]+)=(.*)$")
+      message(FATAL_ERROR "CheckLayering: a room rule must read layer/room=rooms,...: ${_rule}")
+    endif()
+    set(_room_layer "${CMAKE_MATCH_1}")
+    set(_room "${CMAKE_MATCH_2}")
+    string(REPLACE "," ";" _room_may_${_room_layer}_${_room} "${CMAKE_MATCH_3}")
+    list(APPEND _rooms_${_room_layer} "${_room}")
+    list(APPEND _roomed_layers "${_room_layer}")
+  endforeach()
+endif()
+
 # The path of `header` below src/benchpr/ ("runner/session.hpp") if the include names a file
 # there, by its path from src/ or, for "...", relative to the including file; "" otherwise.
 function(_layered_path header quoted file_dir out)
@@ -81,6 +100,19 @@ foreach(_file IN LISTS _files)
     string(APPEND _offences "  ${_rel}: not in a layer src/CMakeLists.txt declares\n")
     continue()
   endif()
+  # The file's room, in a layer with rooms: the folder below the layer's, one that is declared.
+  set(_room "")
+  list(FIND _roomed_layers "${_layer}" _roomed)
+  if(_roomed GREATER_EQUAL 0)
+    string(REGEX MATCH "^[^/]+/([^/]+)/" _in_room "${_in_root}")
+    set(_room "${CMAKE_MATCH_1}")
+    list(FIND _rooms_${_layer} "${_room}" _known_room)
+    if(NOT _in_room OR _known_room LESS 0)
+      list(JOIN _rooms_${_layer} ", " _may)
+      string(APPEND _offences "  ${_rel}: not in a room of ${_layer}/ (its rooms: ${_may})\n")
+      continue()
+    endif()
+  endif()
   list(FIND _pure_layers "${_layer}" _pure)
   get_filename_component(_file_dir "${_file}" DIRECTORY)
   # #include, #include_next, #import, and C++20 header units (import <...>; export import "...").
@@ -107,6 +139,15 @@ foreach(_file IN LISTS _files)
         list(JOIN _allowed_${_layer} ", " _may)
         string(APPEND _offences
                "  ${_rel}: ${_line} (names benchpr/${_target}; ${_layer} may include only: ${_may})\n")
+      elseif(_room AND _target_layer STREQUAL _layer)
+        string(REGEX MATCH "^[^/]+/([^/]+)/" _target_in_room "${_target}")
+        set(_target_room "${CMAKE_MATCH_1}")
+        list(FIND _room_may_${_layer}_${_room} "${_target_room}" _ok_room)
+        if(NOT _target_room STREQUAL _room AND _ok_room LESS 0)
+          list(JOIN _room_may_${_layer}_${_room} ", " _may)
+          string(APPEND _offences "  ${_rel}: ${_line} (names benchpr/${_target}; "
+                                  "${_layer}/${_room} may include only the rooms: ${_may})\n")
+        endif()
       endif()
     elseif(_pure GREATER_EQUAL 0)
       list(FIND kPureStandard "${_header}" _ok)

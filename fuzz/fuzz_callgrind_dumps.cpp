@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "fuzz_check.hpp"
 

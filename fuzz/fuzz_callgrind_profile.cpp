@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/formats/callgrind_profile.hpp"
 #include "fuzz_check.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "fuzz_check.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/formats/json_events.hpp"
 #include "benchpr/formats/json_fast_path.hpp"
 #include "fuzz_format.hpp"

@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/link_host.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/base/link_host.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/render/render.hpp"
 #include "fuzz_check.hpp"
 

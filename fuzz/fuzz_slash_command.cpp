@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "benchpr/config/config_parser.hpp"
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/github/benchmark_comment.hpp"
 #include "fuzz_check.hpp"
 

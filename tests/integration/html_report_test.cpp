@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "support/golden.hpp"
 #include "support/temp_dir.hpp"

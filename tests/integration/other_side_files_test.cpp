@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <map>
 
-#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "faults_helpers.hpp"
 
 namespace benchpr::testing::faults {

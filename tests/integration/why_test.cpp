@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/profile_diff.hpp"
-#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/evidence/profile_diff.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/gbench_project.hpp"
 #include "support/markdown_check.hpp"

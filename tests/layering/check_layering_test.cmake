@@ -4,7 +4,12 @@
 
 # Rules in the shape of the real tree's: core and config pure, config may read one header of
 # formats (a rule's ONLY list), exec an adapter, runner above both.
-set(_rules "core=core|formats=core,formats|config=core,formats/format.hpp|exec=core|runner=core,exec")
+set(_rules "core=core|formats=core,formats|config=core,formats/format.hpp|exec=core|runner=core,exec|"
+           "render=core")
+string(JOIN "" _rules ${_rules})
+# Rooms in one layer (render), as core has them in the real tree: the cases that set _case_rooms
+# check them; the others run without, as a tree with no rooms declared.
+set(_case_rooms "")
 set(_pure "core=fmt/|formats=|config=yaml-cpp/")
 
 set(_failures "")
@@ -41,7 +46,7 @@ function(check_case name expect)
   endforeach()
   execute_process(
     COMMAND "${CMAKE_COMMAND}" "-DSOURCE_DIR=${_src}" "-DRULES=${_rules}" "-DPURE=${_pure}"
-            "-DSTAMP=${WORK}/${_n}/stamp" -P "${CHECK}"
+            "-DROOMS=${_case_rooms}" "-DSTAMP=${WORK}/${_n}/stamp" -P "${CHECK}"
     RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
   if(expect STREQUAL "PASS")
     if(NOT _result EQUAL 0 OR NOT EXISTS "${WORK}/${_n}/stamp")
@@ -94,6 +99,22 @@ check_case("a header of a layer beyond the one allowed" "benchpr/config/x.cpp"
            "benchpr/config/x.cpp|#include \"benchpr/formats/gbench.hpp\"")
 check_case("a file outside every layer" "benchpr/util/x.hpp"
            "benchpr/util/x.hpp|#include <fstream>")
+
+# Rooms: low may be included by high, not the other way round; every file of render is in one.
+set(_case_rooms "render/low=|render/high=low")
+set(_rooms_tree "benchpr/render/low/a.hpp|#include <string>"
+                "benchpr/render/high/b.hpp|#include \"benchpr/render/low/a.hpp\""
+                "benchpr/render/high/b.cpp|#include \"b.hpp\"\n#include \"../low/a.hpp\"")
+check_case("rooms that follow their order" PASS ${_rooms_tree})
+check_case("a room including one above it" "benchpr/render/low/x.cpp" ${_rooms_tree}
+           "benchpr/render/low/x.cpp|#include \"benchpr/render/high/b.hpp\"")
+check_case("a relative include of a room above" "benchpr/render/low/y.cpp" ${_rooms_tree}
+           "benchpr/render/low/y.cpp|#include \"../high/b.hpp\"")
+check_case("a file outside every room" "benchpr/render/x.hpp" ${_rooms_tree}
+           "benchpr/render/x.hpp|#include <string>")
+check_case("a room not declared" "benchpr/render/other/x.hpp" ${_rooms_tree}
+           "benchpr/render/other/x.hpp|#include <string>")
+set(_case_rooms "")
 
 if(_failures)
   message(FATAL_ERROR "the layering check let these through:\n${_failures}")

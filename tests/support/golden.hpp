@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::testing {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::testing {
 

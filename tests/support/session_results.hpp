@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/schedule.hpp"
 
 namespace benchpr::testing {
 

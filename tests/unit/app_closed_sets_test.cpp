@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "benchpr/app/options.hpp"
-#include "benchpr/core/benchmark_flag.hpp"
-#include "benchpr/core/bisect_types.hpp"
-#include "benchpr/core/comment_policy.hpp"
-#include "benchpr/core/format_kind.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/name_table.hpp"
-#include "benchpr/core/stop_reason.hpp"
+#include "benchpr/core/base/name_table.hpp"
+#include "benchpr/core/model/benchmark_flag.hpp"
+#include "benchpr/core/model/bisect_types.hpp"
+#include "benchpr/core/model/comment_policy.hpp"
+#include "benchpr/core/model/format_kind.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/model/stop_reason.hpp"
 
 namespace benchpr {
 namespace {
@@ -54,7 +54,7 @@ void expect_closed_set(std::string_view set, const NameTable<Value, N>& table) {
 }
 
 TEST(AllClosedSets, EveryNameRoundTripsAndUnknownNamesAreRefused) {
-  // core/model.hpp
+  // core/model/model.hpp
   expect_closed_set("Side", kSides);
   expect_closed_set("Better", kBetters);
   expect_closed_set("Origin", kOrigins);
@@ -62,12 +62,13 @@ TEST(AllClosedSets, EveryNameRoundTripsAndUnknownNamesAreRefused) {
   expect_closed_set("Verdict", kVerdicts);
   expect_closed_set("CodeReading", kCodeReadings);
   expect_closed_set("RecommendationKind", kRecommendations);
-  // core/benchmark_flag.hpp, core/format_kind.hpp, core/comment_policy.hpp, core/stop_reason.hpp
+  // core/model/benchmark_flag.hpp, core/model/format_kind.hpp, core/model/comment_policy.hpp,
+  // core/model/stop_reason.hpp
   expect_closed_set("BenchmarkFlag", kBenchmarkFlags);
   expect_closed_set("FormatKind", kFormatKinds);
   expect_closed_set("CommentPolicy", kCommentPolicies);
   expect_closed_set("StopKind", kStopKindNames);
-  // core/bisect_types.hpp
+  // core/model/bisect_types.hpp
   expect_closed_set("BisectMode", kBisectModes);
   expect_closed_set("BisectMethod", kBisectMethods);
   // app/options.hpp: the command line's

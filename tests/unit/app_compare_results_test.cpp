@@ -14,7 +14,7 @@
 
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr::app {

@@ -9,7 +9,7 @@
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/report_failures.hpp"
 #include "benchpr/app/report_output.hpp"
-#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "support/golden.hpp"
 #include "support/temp_dir.hpp"

@@ -5,8 +5,8 @@
 // base first when i is odd (s = +1, -1, +1, ...). Per block of 10 rounds the log ratio is
 // d = m + a * w with w = (1, 1, -1, -1, 1, 1, -1, -1, 0, 0): w sums to 0 and is orthogonal to s,
 // so mu = m, gamma = 0, and for n = 10 the residual SD is a and SE(mu) = a / sqrt(10).
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/adaptive_step.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/adaptive/adaptive_step.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // analyse() on hand-built runs: the moderated variances, the two-margin labels and the MDE at
 // the family's level, with every number worked out in the comments.
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 #include <cmath>
 #include <string>

@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/bisect.hpp"
-#include "benchpr/core/bisect_json.hpp"
-#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/bisect/bisect.hpp"
+#include "benchpr/core/results_file/bisect_json.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 
 namespace benchpr {
 namespace {

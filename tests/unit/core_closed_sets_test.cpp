@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr {
 namespace {

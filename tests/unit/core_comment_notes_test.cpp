@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "benchpr/core/comment_notes.hpp"
+#include "benchpr/core/notes/comment_notes.hpp"
 
 namespace benchpr {
 namespace {

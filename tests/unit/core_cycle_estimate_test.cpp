@@ -1,16 +1,16 @@
-// The cycle estimate beside an instruction count (core/cycle_estimate.hpp): KCachegrind's CEst
-// formula on hand-checked numbers, when an estimate counts as moved (clear of its own check),
+// The cycle estimate beside an instruction count (core/evidence/cycle_estimate.hpp): KCachegrind's
+// CEst formula on hand-checked numbers, when an estimate counts as moved (clear of its own check),
 // the words that show it, and that a moved estimate keeps "same work" and "code placement"
 // from being claimed while never changing the count's own verdict.
-#include "benchpr/core/cycle_estimate.hpp"
+#include "benchpr/core/evidence/cycle_estimate.hpp"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/placement.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/evidence/placement.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/default_counts.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/evidence/default_counts.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 
 namespace benchpr {
 namespace {

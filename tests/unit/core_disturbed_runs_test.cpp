@@ -1,6 +1,6 @@
 // Processes the machine slowed as a whole: found on levels, left out with their rounds, and kept
 // when they crowd one side.
-#include "benchpr/core/disturbed_runs.hpp"
+#include "benchpr/core/verdicts/disturbed_runs.hpp"
 
 #include <cmath>
 #include <string>
@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
 namespace {

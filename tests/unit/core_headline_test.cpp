@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "support/golden.hpp"
 
 namespace benchpr {

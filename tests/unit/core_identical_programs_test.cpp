@@ -1,15 +1,15 @@
 // Identical programs need no timing: which suites run the same code and data on both sides, from
 // hand-made digests, and what the analysis, the recommendation and the results file make of them.
-#include "benchpr/core/identical_programs.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
 namespace {

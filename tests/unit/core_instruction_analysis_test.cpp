@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
 namespace {

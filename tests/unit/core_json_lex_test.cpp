@@ -1,6 +1,6 @@
 // The grammar both JSON scanners share: where a number ends and what an escape stands for,
 // checked by hand against RFC 8259.
-#include "benchpr/core/json_lex.hpp"
+#include "benchpr/core/json/json_lex.hpp"
 
 #include <gtest/gtest.h>
 

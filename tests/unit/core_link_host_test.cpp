@@ -1,7 +1,7 @@
 // Which links benchpr's comment and commit status may carry: GitHub's own hosts only.
 #include <gtest/gtest.h>
 
-#include "benchpr/core/link_host.hpp"
+#include "benchpr/core/base/link_host.hpp"
 
 namespace benchpr {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/benchmark_flag.hpp"
-#include "benchpr/core/measurement_notes.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/model/benchmark_flag.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/notes/measurement_notes.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "support/temp_dir.hpp"
 
 namespace benchpr {

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "support/contains.hpp"
 #include "support/session_results.hpp"
 

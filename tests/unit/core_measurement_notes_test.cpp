@@ -6,9 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "benchpr/core/measurement_notes.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/notes/measurement_notes.hpp"
 
 namespace benchpr {
 namespace {

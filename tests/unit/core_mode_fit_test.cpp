@@ -1,6 +1,6 @@
 // Runs in two modes: the split, the shares test and the within-mode crossover fit, with every
 // number worked out in the comments; and what analyse() makes of a family whose runs jump.
-#include "benchpr/core/mode_fit.hpp"
+#include "benchpr/core/stats/mode_fit.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr::stats {
 namespace {

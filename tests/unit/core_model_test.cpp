@@ -1,7 +1,7 @@
 // Results made from another's keep what says which comparison it is, and nothing measured.
 #include <gtest/gtest.h>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr {
 namespace {

@@ -3,16 +3,16 @@
 // blocks a merge; an undecided time on the same work is "unchanged: same work", and on the same
 // count of changed code "same count" where time shows no slowdown to the threshold; counts beyond
 // their threshold decide what time could not; anything else leaves time the judge.
-#include "benchpr/core/placement.hpp"
+#include "benchpr/core/evidence/placement.hpp"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/recommendation.hpp"
-#include "benchpr/core/results_json.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/verdicts/recommendation.hpp"
 
 namespace benchpr {
 namespace {

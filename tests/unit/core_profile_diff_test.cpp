@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/profile_diff.hpp"
+#include "benchpr/core/evidence/profile_diff.hpp"
 
 namespace benchpr {
 namespace {

@@ -1,6 +1,6 @@
 // The performance-claim rule of the recommendation: which titles and labels present a pull
 // request as a performance change, and what the comment then says.
-#include "benchpr/core/recommendation.hpp"
+#include "benchpr/core/verdicts/recommendation.hpp"
 
 #include <optional>
 #include <string>

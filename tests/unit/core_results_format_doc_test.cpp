@@ -1,7 +1,7 @@
 // docs/results-format.md against the code: its example must be a file benchpr reads, carry
 // exactly the fields benchpr writes, hold the analysis benchpr computes from it, and every field
 // must be described on the page. So the document cannot drift from the writer
-// (core/results_json_writer.cpp) or the readers.
+// (core/results_file/results_json_writer.cpp) or the readers.
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 
 namespace benchpr {
 namespace {

@@ -14,9 +14,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/json_pull_scanner.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/results_json_schema.hpp"
+#include "benchpr/core/json/json_pull_scanner.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/results_file/results_json_schema.hpp"
 
 namespace benchpr {
 namespace {

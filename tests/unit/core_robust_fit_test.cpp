@@ -1,5 +1,5 @@
 // The M-estimator of the crossover fit against values computed by hand.
-#include "benchpr/core/robust_fit.hpp"
+#include "benchpr/core/stats/robust_fit.hpp"
 
 #include <cmath>
 #include <vector>

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "benchpr/core/round_design.hpp"
+#include "benchpr/core/plan/round_design.hpp"
 
 namespace benchpr {
 namespace {

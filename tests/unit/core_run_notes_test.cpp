@@ -1,7 +1,7 @@
 // The run-level notes in words: their order, the names kept apart as code, and the counts.
 #include <gtest/gtest.h>
 
-#include "benchpr/core/run_notes.hpp"
+#include "benchpr/core/notes/run_notes.hpp"
 
 namespace benchpr {
 namespace {

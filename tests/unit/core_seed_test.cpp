@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "benchpr/core/analysis.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
 namespace {

@@ -1,5 +1,5 @@
 // Sentences built as text and code parts, and their plain form (names in backticks).
-#include "benchpr/core/sentence.hpp"
+#include "benchpr/core/wording/sentence.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,10 +6,10 @@
 #include <functional>
 #include <string>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/shard_merge.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/results_file/shard_merge.hpp"
 
 namespace benchpr {
 namespace {

@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/shard_plan.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/plan/shard_plan.hpp"
 
 namespace benchpr {
 namespace {

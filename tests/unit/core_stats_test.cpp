@@ -1,5 +1,5 @@
 // Statistics building blocks against values computed by hand (see the comments).
-#include "benchpr/core/stats.hpp"
+#include "benchpr/core/stats/stats.hpp"
 
 #include <cmath>
 #include <vector>

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/stop_reason.hpp"
+#include "benchpr/core/model/stop_reason.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 
 namespace benchpr {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 namespace benchpr {
 namespace {

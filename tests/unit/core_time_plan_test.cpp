@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
 
 namespace benchpr {
 namespace {

@@ -1,14 +1,14 @@
 // What benchpr says about benchmarks it left undecided: the change each one's interval rules out,
 // the headline's bound over all of them, and the benchmarks too noisy for the budget, named once.
-#include "benchpr/core/undecided.hpp"
+#include "benchpr/core/adaptive/undecided.hpp"
 
 #include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/recommendation.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/verdicts/recommendation.hpp"
+#include "benchpr/core/wording/wording.hpp"
 
 namespace benchpr {
 namespace {

@@ -1,7 +1,7 @@
 // Bytes from the code under test become valid UTF-8: each ill-formed byte is one U+FFFD.
 #include <gtest/gtest.h>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 
 namespace benchpr {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/analysis.hpp"
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/value_range.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/stats/value_range.hpp"
+#include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
 namespace {

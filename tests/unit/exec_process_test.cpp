@@ -15,7 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "benchpr/core/duration.hpp"
+#include "benchpr/core/base/duration.hpp"
 #include "benchpr/exec/interrupt_testing.hpp"
 #include "benchpr/exec/process.hpp"
 #include "support/temp_dir.hpp"

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/render/bisect_view.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/render/text_report.hpp"

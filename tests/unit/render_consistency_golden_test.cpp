@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "benchpr/render/render.hpp"
 #include "support/golden.hpp"
 

@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/render/render.hpp"
 #include "support/golden.hpp"
 

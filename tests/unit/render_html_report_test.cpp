@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/html_svg.hpp"
 #include "support/golden.hpp"

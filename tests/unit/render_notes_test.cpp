@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/sentence.hpp"
+#include "benchpr/core/wording/sentence.hpp"
 #include "benchpr/render/html_report.hpp"
 #include "benchpr/render/render.hpp"
 #include "benchpr/render/text_report.hpp"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
 #include "benchpr/render/text_report.hpp"
 #include "benchpr/render/view_model.hpp"
 #include "support/golden.hpp"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "support/temp_dir.hpp"
 

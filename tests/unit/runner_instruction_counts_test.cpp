@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/instrument_on_open.hpp"
 #include "support/temp_dir.hpp"

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/runner/profiles.hpp"
 
 namespace benchpr::runner {

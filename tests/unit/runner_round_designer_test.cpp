@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
 #include "benchpr/runner/round_designer.hpp"
 
 namespace benchpr::runner {

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/runner/session.hpp"
 #include "support/fake_clock.hpp"
 #include "support/fake_file_system.hpp"

@@ -16,8 +16,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/runner/gbench_filter_argument.hpp"
 #include "benchpr/runner/suite_command_line.hpp"
 #include "support/fake_clock.hpp"

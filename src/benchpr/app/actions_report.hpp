@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "benchpr/app/progress.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/github/actions_files.hpp"
 
 namespace benchpr::app {

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "benchpr/core/bisect_types.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/bisect_types.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/git/repository.hpp"
 
 namespace benchpr::app {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/git/repository.hpp"
 #include "benchpr/runner/workspace.hpp"

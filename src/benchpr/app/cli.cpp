@@ -14,10 +14,10 @@
 #include "benchpr/app/suggest.hpp"
 #include "benchpr/app/token_file.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/comment_policy.hpp"
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/name_table.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/base/name_table.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/model/comment_policy.hpp"
 #include "benchpr/render/escape.hpp"
 
 namespace benchpr::app {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::app {
 

@@ -1,7 +1,7 @@
 #include "benchpr/app/comment_posting.hpp"
 
 #include "benchpr/app/github_access.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/github/github_error.hpp"
 #include "benchpr/github/repo_slug.hpp"
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json_schema.hpp"
+#include "benchpr/core/results_file/results_json_schema.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/series_index.hpp"
 

@@ -8,8 +8,8 @@
 #include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/worktree_snapshot.hpp"
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 
 namespace benchpr::app {

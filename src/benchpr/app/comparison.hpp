@@ -12,7 +12,7 @@
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/git/repository.hpp"
 #include "benchpr/github/github_client.hpp"
 #include "benchpr/github/repo_slug.hpp"

@@ -11,7 +11,7 @@
 
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/config/config_parser.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/plan/schedule.hpp"
 #include "benchpr/runner/zero_config.hpp"
 
 namespace benchpr::app {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "benchpr/app/options.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/git/repository.hpp"
 
 namespace benchpr::app {

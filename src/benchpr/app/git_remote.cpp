@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
-#include "benchpr/core/link_host.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/link_host.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/github/redact.hpp"
 
 namespace benchpr::app {

@@ -6,7 +6,7 @@
 #include "benchpr/app/commands.hpp"
 #include "benchpr/app/user_error.hpp"
 #include "benchpr/app/workflow_template.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/git/repository.hpp"
 #include "benchpr/runner/results_store.hpp"
 #include "benchpr/runner/zero_config.hpp"

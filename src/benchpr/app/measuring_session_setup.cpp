@@ -1,6 +1,6 @@
 #include "benchpr/app/measuring_session_setup.hpp"
 
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
 
 namespace benchpr::app {
 

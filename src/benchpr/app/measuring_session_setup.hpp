@@ -4,7 +4,7 @@
 #pragma once
 
 #include "benchpr/app/options.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/workspace.hpp"
 

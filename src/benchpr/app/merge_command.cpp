@@ -6,9 +6,9 @@
 #include "benchpr/app/input_files.hpp"
 #include "benchpr/app/report_output.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/shard_merge.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/results_file/shard_merge.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/runner/results_store.hpp"
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/format_kind.hpp"
-#include "benchpr/core/name_table.hpp"
+#include "benchpr/core/base/name_table.hpp"
+#include "benchpr/core/model/format_kind.hpp"
 
 namespace benchpr::app {
 

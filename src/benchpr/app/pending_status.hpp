@@ -6,7 +6,7 @@
 #include <string>
 
 #include "benchpr/app/progress.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::app {
 

@@ -4,8 +4,8 @@
 
 #include "benchpr/app/actions_event.hpp"
 #include "benchpr/app/github_access.hpp"
-#include "benchpr/core/link_host.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/link_host.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/github/event_payload.hpp"
 #include "benchpr/github/github_error.hpp"
 #include "benchpr/github/repo_slug.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "benchpr/app/progress.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/github/api_types.hpp"
 
 namespace benchpr::app {

@@ -9,7 +9,7 @@
 
 #include "benchpr/app/actions_report.hpp"
 #include "benchpr/app/options.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 
 namespace benchpr::app {

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "benchpr/app/comment_posting.hpp"
+#include "benchpr/app/options.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/app/report_output.hpp"
+#include "benchpr/app/report.hpp"
 
 namespace benchpr::app {
 

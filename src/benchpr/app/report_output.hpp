@@ -12,22 +12,11 @@
 #include "benchpr/app/comment_posting.hpp"
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/progress.hpp"
+#include "benchpr/app/report.hpp"
 #include "benchpr/app/templates.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::app {
-
-struct Report {
-  Analysis analysis;
-  std::string markdown;
-  // The job summary in GitHub Actions: the whole report, rendered up to what the step's summary
-  // file may still take (GitHub refuses a step summary over 1 MiB), where the comment stops at
-  // 65,536 bytes. "" outside Actions.
-  std::string summary_markdown;
-  // Files that could not be written ("cannot write /x: No space left on device"), none when all
-  // were: the caller still posts the comment, then fails the job.
-  std::vector<std::string> write_errors;
-};
 
 struct ReportTargets {
   std::map<std::string, std::string> template_overrides;  // --templates, read and checked

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/schedule.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/runner/results_store.hpp"
 
 namespace benchpr::app {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "benchpr/app/options.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::app {
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/results_store.hpp"

@@ -8,8 +8,8 @@
 
 #include "benchpr/app/options.hpp"
 #include "benchpr/app/progress.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/shard_plan.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/shard_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/session.hpp"
 

@@ -10,7 +10,7 @@
 #include "benchpr/app/github_access.hpp"
 #include "benchpr/app/progress.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 #include "benchpr/github/actions_files.hpp"
 #include "benchpr/github/benchmark_comment.hpp"
 #include "benchpr/github/collaborator_permission.hpp"

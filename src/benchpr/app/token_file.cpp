@@ -12,7 +12,7 @@
 
 #include "benchpr/app/process_hardening.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/exec/unique_fd.hpp"
 #include "benchpr/github/github_client.hpp"

@@ -6,7 +6,7 @@
 
 #include "benchpr/app/git_remote.hpp"
 #include "benchpr/app/user_error.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/git/repository.hpp"
 
 namespace benchpr::app {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 
 namespace benchpr::app {

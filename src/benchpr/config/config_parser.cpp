@@ -15,7 +15,7 @@
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 namespace benchpr::config {
 namespace {

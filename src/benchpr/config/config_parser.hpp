@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::config {
 

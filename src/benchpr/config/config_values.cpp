@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "benchpr/config/config_parser.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 namespace benchpr::config {
 namespace {

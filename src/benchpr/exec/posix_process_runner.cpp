@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/exec/unique_fd.hpp"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::exec {
 

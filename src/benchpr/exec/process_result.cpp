@@ -1,7 +1,7 @@
 #include <csignal>
 #include <string>
 
-#include "benchpr/core/duration.hpp"
+#include "benchpr/core/base/duration.hpp"
 #include "benchpr/exec/process.hpp"
 
 namespace benchpr::exec {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 
 namespace benchpr::formats {
 

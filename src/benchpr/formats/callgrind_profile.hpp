@@ -11,7 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "benchpr/core/profile.hpp"
+#include "benchpr/core/model/profile.hpp"
 
 namespace benchpr::formats {
 

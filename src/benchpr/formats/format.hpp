@@ -13,11 +13,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/stats.hpp"
-#include "benchpr/core/text.hpp"  // shell_quote, for extra_arguments
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/base/text.hpp"  // shell_quote, for extra_arguments
+#include "benchpr/core/base/valid_utf8.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/stats/stats.hpp"
 
 namespace benchpr::formats {
 
@@ -33,7 +33,7 @@ class ParseError : public Error {
 
 class Format;
 
-// The parser of the suite's format (core/format_kind.hpp names them all). The suite supplies
+// The parser of the suite's format (core/model/format_kind.hpp names them all). The suite supplies
 // options such as `metric` and `better`.
 std::unique_ptr<Format> make_format(const SuiteConfig& suite);
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/formats/json_events.hpp"
 #include "benchpr/formats/json_fast_path.hpp"

@@ -15,7 +15,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/duration.hpp"
+#include "benchpr/core/base/duration.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/formats/google_benchmark_entries.hpp"
 

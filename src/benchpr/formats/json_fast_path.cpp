@@ -7,7 +7,7 @@
 #include <string>
 #include <system_error>
 
-#include "benchpr/core/json_lex.hpp"
+#include "benchpr/core/json/json_lex.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::formats::detail {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::git {
 

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/git/repository.hpp"
 
 namespace benchpr::git {

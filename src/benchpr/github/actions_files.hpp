@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::github {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 
 namespace benchpr::github {
 namespace {

@@ -6,16 +6,16 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/comment_key.hpp"
+#include "benchpr/core/base/comment_key.hpp"
 
 namespace benchpr::github {
 
-// GitHub's limit on a body is core's kMaxCommentCharacters (core/comment_key.hpp).
+// GitHub's limit on a body is core's kMaxCommentCharacters (core/base/comment_key.hpp).
 
 // Characters as GitHub counts them (Unicode code points of UTF-8 text; stray bytes count one).
 std::size_t comment_characters(std::string_view body);
 
-// The marker itself, and which keys are valid, are core's (core/comment_key.hpp): the renderer
+// The marker itself, and which keys are valid, are core's (core/base/comment_key.hpp): the renderer
 // writes the same marker these look for.
 
 // True when the body's first line holds the marker for exactly this key (key=default does not

@@ -5,7 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/github/redact.hpp"
 
 namespace benchpr::github {

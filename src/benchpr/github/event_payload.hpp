@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::github {
 

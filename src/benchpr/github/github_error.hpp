@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::github {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::github {
 

@@ -1,5 +1,5 @@
 #include "benchpr/github/link_header.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 namespace benchpr::github {
 namespace {

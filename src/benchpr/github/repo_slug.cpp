@@ -1,5 +1,5 @@
 #include "benchpr/github/repo_slug.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 #include <cctype>
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
-#include "benchpr/core/bisect.hpp"
-#include "benchpr/core/text.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/bisect/bisect.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/units.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/profile_diff.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/evidence/profile_diff.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/why_section.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "benchpr/core/profile.hpp"
+#include "benchpr/core/model/profile.hpp"
 
 namespace benchpr::render {
 

@@ -8,11 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/identical_programs.hpp"
-#include "benchpr/core/profile_diff.hpp"
-#include "benchpr/core/text.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
+#include "benchpr/core/evidence/profile_diff.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/flame_svg.hpp"
 #include "benchpr/render/html_svg.hpp"
 #include "benchpr/render/units.hpp"
@@ -106,8 +106,7 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
         escape_html(results.machine.cpu, 100) +
         (results.machine.cores > 0 ? fmt::format(", {} cores", results.machine.cores) : ""));
   }
-  if (results.measuring_seconds > 0)
-    parts.push_back(measured_for(results));
+  if (results.measuring_seconds > 0) parts.push_back(measured_for(results));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " \u00b7 ") + p;
   return "<p class=\"meta\">" + out + "</p>\n";

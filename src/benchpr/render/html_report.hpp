@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::render {
 

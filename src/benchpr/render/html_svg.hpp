@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/render/escape.hpp"  // escape_html
 
 namespace benchpr::render {

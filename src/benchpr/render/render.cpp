@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/markdown_tidy.hpp"
 #include "benchpr/render/template_set.hpp"

@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/comment_key.hpp"
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/base/comment_key.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::render {
 
@@ -35,7 +35,7 @@ class TemplateError : public Error {
 std::string render_comment(const Results& results, const Analysis& analysis,
                            const RenderOptions& options = {});
 
-// The first line of every comment is sticky_marker(options.key) (core/comment_key.hpp), which
+// The first line of every comment is sticky_marker(options.key) (core/base/comment_key.hpp), which
 // the GitHub layer searches for to update the comment instead of posting a new one.
 
 }  // namespace benchpr::render

@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/bisect.hpp"
-#include "benchpr/core/cycle_estimate.hpp"
-#include "benchpr/core/identical_programs.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/text.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/bisect/bisect.hpp"
+#include "benchpr/core/evidence/cycle_estimate.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/units.hpp"
 #include "benchpr/render/utf8.hpp"

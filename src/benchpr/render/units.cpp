@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 
 namespace benchpr::render {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::render {
 

@@ -1,6 +1,6 @@
 #include "benchpr/render/utf8.hpp"
 
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 
 namespace benchpr::render::utf8 {
 

@@ -10,14 +10,14 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/comment_notes.hpp"
-#include "benchpr/core/cycle_estimate.hpp"
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/identical_programs.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/placement.hpp"
-#include "benchpr/core/text.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/evidence/cycle_estimate.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/evidence/placement.hpp"
+#include "benchpr/core/notes/comment_notes.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/parameter_groups.hpp"
 #include "benchpr/render/units.hpp"
@@ -252,7 +252,7 @@ std::string same_count_text(const BenchmarkAnalysis& b, const RowContext& ctx) {
       ctx.results != nullptr ? find_code_evidence(*ctx.results, b.suite, b.name) : nullptr;
   std::string changed = changed_code_text(e);
   // Changed only where it does not run: the PR's own Callgrind output says so, and time bounds
-  // the rest (core/placement.cpp).
+  // the rest (core/evidence/placement.cpp).
   if (changed.empty() && e != nullptr &&
       std::any_of(e->functions.begin(), e->functions.end(),
                   [](const HotFunction& f) { return f.executed_same; }))

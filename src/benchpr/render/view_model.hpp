@@ -10,7 +10,7 @@
 
 #include <kainjow/mustache.hpp>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/render/bisect_view.hpp"
 #include "benchpr/render/render.hpp"
 

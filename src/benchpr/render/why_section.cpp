@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 
 namespace benchpr::render {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/profile_diff.hpp"
+#include "benchpr/core/evidence/profile_diff.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::render {
 

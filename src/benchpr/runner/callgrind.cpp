@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/text.hpp"
-#include "benchpr/core/valid_utf8.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/base/valid_utf8.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/gbench_filter_argument.hpp"
 

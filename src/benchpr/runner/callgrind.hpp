@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::runner {
 
@@ -31,10 +31,10 @@ inline constexpr double kCallgrindLongMinTime = 0.05;
 // runs through sh), dumps named `out_prefix`.<pid>.<n>. Besides the timer's dumps, one before
 // each reporter's ReportRuns: Google Benchmark reports a benchmark once all its repetitions
 // ran, so these dumps mark where one benchmark ends when several run in one process.
-// `cache_sim`: also simulate the caches (the estimated cycles, core/cycle_estimate.hpp), of one
-// fixed geometry (kCacheGeometry) whatever the machine's, so every runner, and every shard of a
-// comparison, simulates the same caches. `instrument_at_start` false: --instr-atstart=no, for a
-// process whose instrumentation the preloaded library turns on (runner/instrument_on_open.hpp).
+// `cache_sim`: also simulate the caches (the estimated cycles, core/evidence/cycle_estimate.hpp),
+// of one fixed geometry (kCacheGeometry) whatever the machine's, so every runner, and every shard
+// of a comparison, simulates the same caches. `instrument_at_start` false: --instr-atstart=no, for
+// a process whose instrumentation the preloaded library turns on (runner/instrument_on_open.hpp).
 std::string callgrind_arguments(const std::string& out_prefix, bool cache_sim = false,
                                 bool instrument_at_start = true);
 

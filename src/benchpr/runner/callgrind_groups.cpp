@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/results_store.hpp"

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/placement.hpp"
+#include "benchpr/core/evidence/placement.hpp"
 #include "benchpr/runner/profiles.hpp"
 
 namespace benchpr::runner {

@@ -1,7 +1,7 @@
 // The hot code of the benchmarks whose time moved (or could not be settled) while their
 // instruction counts did not: their hot functions from the counts' own Callgrind runs, found by
 // name in both sides' built programs and compared byte for byte (runner/elf_symbols.hpp). The
-// result goes into Results::hot_code, which core/placement.hpp reads.
+// result goes into Results::hot_code, which core/evidence/placement.hpp reads.
 #pragma once
 
 #include <functional>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/runner/elf_symbols.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 
@@ -49,8 +49,8 @@ std::string changed_callee_not_run(const FunctionProfile& base, const FunctionPr
 // /proc/cpuinfo): code that picks its path by the CPU takes another one under Callgrind.
 bool cpu_beyond_valgrind();
 
-// Evidence for each (suite, name) of `wanted` (core/placement.hpp, code_evidence_wanted) into
-// results.hot_code.
+// Evidence for each (suite, name) of `wanted` (core/evidence/placement.hpp, code_evidence_wanted)
+// into results.hot_code.
 void gather_code_evidence(Results& results,
                           const std::vector<std::pair<std::string, std::string>>& wanted,
                           const CodeEvidenceSetup& setup,

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 
 namespace benchpr::runner {

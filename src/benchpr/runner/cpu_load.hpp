@@ -3,7 +3,7 @@
 // CPU. Linux only; elsewhere the figures are unknown (kMissing) and nothing is claimed.
 #pragma once
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::runner {
 

@@ -1,7 +1,7 @@
 // The functions of an ELF64 program or shared library: each function symbol's demangled name,
 // address, size and bytes, from the symbol table (.symtab, else .dynsym). What decides whether a
-// benchmark's hot functions are the same code in both builds (core/placement.hpp). An adapter
-// behind two functions: parse_elf_functions reads bytes (tests give it their own), and
+// benchmark's hot functions are the same code in both builds (core/evidence/placement.hpp). An
+// adapter behind two functions: parse_elf_functions reads bytes (tests give it their own), and
 // read_elf_functions reads a file.
 #pragma once
 

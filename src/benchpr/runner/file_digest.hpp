@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::runner {
 

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::runner {

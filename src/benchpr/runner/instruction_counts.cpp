@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/callgrind.hpp"

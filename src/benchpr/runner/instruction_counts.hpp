@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/clock.hpp"

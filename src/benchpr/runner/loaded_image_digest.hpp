@@ -1,7 +1,7 @@
 // The digest of what the loader maps of a program: two builds of one source in two worktrees
 // differ in their debug info, their build IDs and the worktree's path that `__FILE__` writes into
 // the code's strings, yet run the same code. One job: an ELF64 file in, a SHA-256 of what runs
-// out (core/identical_programs.hpp decides with it which suites need no timing).
+// out (core/evidence/identical_programs.hpp decides with it which suites need no timing).
 //
 // The PR's code controls the PR's build, so the digest leaves out only what the loader never
 // maps or reads: it covers the ELF header (the section table's fields aside), every program

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::runner {
 

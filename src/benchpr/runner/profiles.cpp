@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/formats/callgrind_profile.hpp"
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/filter_match.hpp"

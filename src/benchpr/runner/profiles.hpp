@@ -11,7 +11,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/elf_symbols.hpp"
 #include "benchpr/runner/instruction_counts.hpp"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::runner {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "benchpr/core/series_key.hpp"
+#include "benchpr/core/base/series_key.hpp"
 
 namespace benchpr::runner {
 

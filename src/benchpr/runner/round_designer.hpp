@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/round_design.hpp"
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/round_design.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
 
 namespace benchpr::runner {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/series_key.hpp"
+#include "benchpr/core/base/series_key.hpp"
 
 namespace benchpr::runner {
 

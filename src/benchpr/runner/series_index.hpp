@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::runner {
 

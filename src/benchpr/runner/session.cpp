@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/results_json.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
+#include "benchpr/core/results_file/results_json.hpp"
 #include "benchpr/runner/session_words.hpp"
 
 namespace benchpr::runner {
@@ -323,7 +323,8 @@ void Session::run_measuring(Results& results) {
     return;
   }
   // The hot code is compared before the rounds: a look can then close a benchmark whose counts
-  // and code settle what its time cannot (core/placement.hpp), and the budget goes to the rest.
+  // and code settle what its time cannot (core/evidence/placement.hpp), and the budget goes to the
+  // rest.
   code_evidence_phase(results);
   run_rounds_and_finish(results);
 }

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/model.hpp"
-#include "benchpr/core/round_design.hpp"
-#include "benchpr/core/time_plan.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/core/plan/round_design.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
 #include "benchpr/exec/process.hpp"
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_system.hpp"
@@ -55,7 +55,7 @@ struct SessionSetup {
   std::function<void(Results&)> after_build;
   // Called after after_build: a shard's share of the work (see WorkSelection). Unset: all.
   std::function<WorkSelection(Results&)> select_work;
-  // The time plan (core/time_plan.hpp): the whole comparison's budget, builds included; 0 runs
+  // The time plan (core/plan/time_plan.hpp): the whole comparison's budget, builds included; 0 runs
   // the rounds as configured at the tools' own min times. With a budget the warm-up round
   // measures what a round costs and the rest is sized to fit.
   double budget_seconds = 0;
@@ -77,8 +77,8 @@ struct SessionSetup {
   bool time_identical = false;
   // The tracked paths that differ between the two commits (git/repository.hpp changed_paths), for
   // the identical programs' shortcut: a program identical on both sides may still read a file the
-  // pull request changed (core/identical_programs.hpp check_changed_files). Unknown (nullopt):
-  // no suite counts as identical.
+  // pull request changed (core/evidence/identical_programs.hpp check_changed_files). Unknown
+  // (nullopt): no suite counts as identical.
   std::optional<std::vector<std::string>> changed_paths;
 };
 
@@ -94,7 +94,7 @@ class Session {
 
   // `results` arrives with revisions, config, plan and seed set; leaves with builds, runs,
   // series, rounds_done, complete and stop filled. With a time budget in the config the
-  // rounds are adaptive (pre-registered looks, see core/adaptive.hpp). Never throws for
+  // rounds are adaptive (pre-registered looks, see core/adaptive/adaptive.hpp). Never throws for
   // failures of the code under test (they are recorded), nor when results cannot be persisted
   // (see write_error()). Throws TamperError, after persisting what was measured, when a side's
   // executable or tracked file changed after its build (runner/suite_files.hpp).

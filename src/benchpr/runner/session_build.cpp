@@ -2,8 +2,8 @@
 // recorded as data (a BuildResult), never thrown.
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
 

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
 

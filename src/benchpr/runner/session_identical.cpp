@@ -1,12 +1,12 @@
 // A suite whose programs are the same code and data on both sides needs no timing: its
 // benchmarks are listed once (on the base, whose code is trusted) and stand as `unchanged`
-// without a round (core/identical_programs.hpp, docs/identical-programs.md), unless the pull
-// request changes a file that a benchmark may read or start when it runs.
+// without a round (core/evidence/identical_programs.hpp, docs/identical-programs.md), unless the
+// pull request changes a file that a benchmark may read or start when it runs.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "benchpr/core/identical_programs.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/runner/benchmark_list.hpp"
 #include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/session.hpp"

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/placement.hpp"
-#include "benchpr/core/session_analysis.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/evidence/placement.hpp"
 #include "benchpr/runner/code_evidence.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/profiles.hpp"

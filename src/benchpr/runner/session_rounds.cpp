@@ -9,15 +9,15 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/adaptive.hpp"
-#include "benchpr/core/adaptive_step.hpp"
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
-#include "benchpr/core/schedule.hpp"
-#include "benchpr/core/session_analysis.hpp"
-#include "benchpr/core/time_plan.hpp"
-#include "benchpr/core/undecided.hpp"
-#include "benchpr/core/wording.hpp"
+#include "benchpr/core/adaptive/adaptive.hpp"
+#include "benchpr/core/adaptive/adaptive_step.hpp"
+#include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/adaptive/undecided.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/plan/schedule.hpp"
+#include "benchpr/core/plan/time_plan.hpp"
+#include "benchpr/core/wording/wording.hpp"
 #include "benchpr/runner/session.hpp"
 #include "benchpr/runner/session_words.hpp"
 
@@ -173,7 +173,7 @@ void Session::run_adaptive(Results& results) {
   // Looks every `step` analysed rounds (the time plan's rounds, the first look) while the
   // budget lasts, up to the horizon; past it, when the first look found the budget long enough,
   // on the share of α kept for it, each look a quarter again the rounds done, up to
-  // kMostLookedRounds. The rule is the core's (core/adaptive_step.hpp): the method study
+  // kMostLookedRounds. The rule is the core's (core/adaptive/adaptive_step.hpp): the method study
   // measures this same rule.
   const StoppingRule rule = StoppingRule::every(round_up_even(std::max(results.config.rounds, 2)));
   // The benchmarks the rounds time (instruction counts are not measured in rounds).
@@ -220,7 +220,7 @@ void Session::run_adaptive(Results& results) {
     done = std::max(done, results.rounds_done);
     const double look_started = now_seconds();
     const AdaptivePlan plan = plan_of(results);
-    // On the values the comment will show (core/session_analysis.hpp, as_compared).
+    // On the values the comment will show (core/adaptive/session_analysis.hpp, as_compared).
     const LookReadings r = read_looks(as_compared(results), plan, static_cast<int>(k));
     looks_seconds_ += now_seconds() - look_started;
     if (done > from)

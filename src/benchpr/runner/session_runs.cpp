@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/formats/format.hpp"
 #include "benchpr/runner/command_measurement.hpp"
 #include "benchpr/runner/cpu_load.hpp"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/runner/gbench_filter_argument.hpp"
 
 namespace benchpr::runner {

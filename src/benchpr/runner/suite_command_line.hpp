@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/formats/format.hpp"
 
 namespace benchpr::runner {

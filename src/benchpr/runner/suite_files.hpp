@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "benchpr/core/error.hpp"
-#include "benchpr/core/identical_programs.hpp"
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/base/error.hpp"
+#include "benchpr/core/evidence/identical_programs.hpp"
+#include "benchpr/core/model/model.hpp"
 #include "benchpr/runner/loaded_image_digest.hpp"
 
 namespace benchpr::runner {
@@ -56,7 +56,7 @@ std::vector<LibraryFile> worktree_libraries(const std::string& elf_path, const s
 // Why the loader would resolve a file `elf_path` loads against the working directory (the
 // worktree, which differs between the sides): a relative interpreter, a DT_NEEDED path with a
 // '/' that is not absolute, a relative directory in DT_RUNPATH/DT_RPATH; nullopt when nothing
-// is. Such a program's loaded image does not say what runs (core/identical_programs.hpp).
+// is. Such a program's loaded image does not say what runs (core/evidence/identical_programs.hpp).
 std::optional<std::string> loads_from_working_directory(const std::string& elf_path);
 
 // Removes every file below `root` that its manifest (written by materialise) does not list as
@@ -121,8 +121,8 @@ class SuiteFiles {
   // the results file keeps so that a resumed comparison runs the same programs.
   std::vector<ExecutableDigest> digests() const;
 
-  // The digests of what the loader maps of the same files (core/identical_programs.hpp): each
-  // side's worktree path replaced when the two paths have the same length.
+  // The digests of what the loader maps of the same files (core/evidence/identical_programs.hpp):
+  // each side's worktree path replaced when the two paths have the same length.
   std::vector<ProgramImage> images() const;
 
   // Before a round: fresh copies for both sides, each hashed as it is written.

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "benchpr/core/error.hpp"
+#include "benchpr/core/base/error.hpp"
 
 namespace benchpr::runner {
 

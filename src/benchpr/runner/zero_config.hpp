@@ -9,13 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
+#include "benchpr/runner/zero_config_project.hpp"  // kZeroConfigBuildDir
 
 namespace benchpr::runner {
-
-// The build directory zero-config uses, relative to the worktree root. Its own name, so it never
-// collides with a `build/` the project or its developers already use.
-inline constexpr std::string_view kZeroConfigBuildDir = "build-benchpr";
 
 // The configuration for a project without a .benchpr.yml in `project_dir` (a worktree root):
 //  - a CMake project (CMakeLists.txt at the root) whose CMake files use Google Benchmark gets

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/runner/zero_config.hpp"
 #include "benchpr/runner/zero_config_scan.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 
 namespace benchpr::runner::zero_config_detail {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "benchpr/runner/zero_config_scan.hpp"
+#include "benchpr/runner/zero_config_project.hpp"
 
 namespace benchpr::runner::zero_config_detail {
 

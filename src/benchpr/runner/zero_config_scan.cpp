@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/text.hpp"
+#include "benchpr/core/base/text.hpp"
 #include "benchpr/runner/zero_config_cmake_text.hpp"
 #include "benchpr/runner/zero_config_files.hpp"
 #include "benchpr/runner/zero_config_gates.hpp"

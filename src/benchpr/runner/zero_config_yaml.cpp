@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/runner/zero_config.hpp"
 #include "benchpr/runner/zero_config_gates.hpp"
+#include "benchpr/runner/zero_config_project.hpp"
 
 namespace benchpr::runner::zero_config_detail {
 
