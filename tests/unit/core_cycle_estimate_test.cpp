@@ -49,6 +49,21 @@ TEST(CycleEstimate, IsInstructionsPlusTenPerL1MissAndAHundredPerLastLevelMiss) {
   EXPECT_DOUBLE_EQ(estimated_cycles(1000, branches), 1190);
 }
 
+TEST(CycleEstimate, MissesADifferenceLeftBelowZeroCountAsNone) {
+  // Misses per iteration are the difference of two runs: the shorter one may miss a little more.
+  // −0.4 D1 read misses and 2 D1 write misses make a D1 group of 1.6, kept as it is; an LL group
+  // of −0.3 counts as none, not as 30 cycles taken off: 1000 + 10 × (1 + 1.6) = 1026.
+  EXPECT_DOUBLE_EQ(estimated_cycles(1000, misses(1, -0.4, 2, 0, -0.3, 0)), 1026);
+  // A group below zero as a whole reads as none in the note's words, never "−0.40".
+  const BenchmarkSeries s =
+      series(28686, 28686, misses(0, -0.4, 0, 0, 0, 0), misses(0, 4097, 1, 0, 0, 0));
+  EXPECT_EQ(miss_changes(s), "D1 misses 0.00 → 4,098 per iteration");
+  // Both sides below zero are the same none: no change to name.
+  const BenchmarkSeries none =
+      series(28686, 28686, misses(0, -0.4, 0, 0, 0, 0), misses(0, -2.5, 0, 0, 0, 0));
+  EXPECT_EQ(miss_changes(none), "");
+}
+
 TEST(CycleEstimate, NeedsEveryCacheEventAndTheCount) {
   // A count made without cache simulation (Ir only): no estimate.
   EXPECT_TRUE(is_missing(estimated_cycles(1000, {})));

@@ -31,11 +31,9 @@ double value_at(const std::vector<double>& v, std::size_t index) {
   return index < v.size() && std::isfinite(v[index]) && v[index] > 0 ? v[index] : kMissing;
 }
 
-// "4,800", "12.5", "0.50": a count per iteration, as the comment writes counts.
+// "4,800", "12.5", "0.50": a count per iteration (never below zero), as the comment writes counts.
 std::string count_words(double v) {
-  const double a = std::fabs(v);
-  // The difference of two runs' misses may come out a little below zero.
-  const std::string sign = v < 0 && a >= 0.005 ? "−" : "";
+  const double a = std::max(0.0, v);
   if (a >= 100) {
     const std::string digits = fmt::format("{:.0f}", a);
     std::string out;
@@ -43,9 +41,9 @@ std::string count_words(double v) {
       if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
       out += digits[i];
     }
-    return sign + out;
+    return out;
   }
-  return sign + (a >= 1 ? fmt::format("{:.1f}", a) : fmt::format("{:.2f}", a));
+  return a >= 1 ? fmt::format("{:.1f}", a) : fmt::format("{:.2f}", a);
 }
 
 // The misses the comment names, each with its weight in the formula.
@@ -65,10 +63,17 @@ const std::vector<MissGroup>& miss_groups() {
   return groups;
 }
 
-double group_sum(const EventCounts& events, const MissGroup& g) {
+// Misses per iteration are the difference of two runs at different iteration counts, so the
+// fixed costs cancel; a few misses more in the shorter run (its cache warmed otherwise) leave a
+// difference a little below zero. No iteration misses less than never: such a sum reads as none.
+double at_least_none(double misses) {
+  return std::isfinite(misses) ? std::max(0.0, misses) : misses;
+}
+
+double group_sum(const EventCounts& events, const MissGroup& g, std::size_t index) {
   double sum = 0;
-  for (const char* e : g.events) sum += event_at(events, e, 0);
-  return sum;
+  for (const char* e : g.events) sum += event_at(events, e, index);
+  return at_least_none(sum);
 }
 
 }  // namespace
@@ -76,13 +81,8 @@ double group_sum(const EventCounts& events, const MissGroup& g) {
 double estimated_cycles(double instructions, const EventCounts& events, std::size_t index) {
   if (!std::isfinite(instructions) || !(instructions > 0) || !holds_cache_events(events))
     return kMissing;
-  const double l1 = event_at(events, "I1mr", index) + event_at(events, "D1mr", index) +
-                    event_at(events, "D1mw", index);
-  const double ll = event_at(events, "ILmr", index) + event_at(events, "DLmr", index) +
-                    event_at(events, "DLmw", index);
-  const double branches = event_at(events, "Bcm", index) + event_at(events, "Bim", index);
-  const double cycles =
-      instructions + kL1MissCycles * l1 + kLastLevelMissCycles * ll + kBranchMissCycles * branches;
+  double cycles = instructions;
+  for (const MissGroup& g : miss_groups()) cycles += g.weight * group_sum(events, g, index);
   return std::isfinite(cycles) ? cycles : kMissing;
 }
 
@@ -118,7 +118,7 @@ std::string miss_changes(const BenchmarkSeries& s) {
   };
   std::vector<Changed> changed;
   for (const MissGroup& g : miss_groups()) {
-    const double base = group_sum(s.base_events, g), head = group_sum(s.head_events, g);
+    const double base = group_sum(s.base_events, g, 0), head = group_sum(s.head_events, g, 0);
     if (!std::isfinite(base) || !std::isfinite(head)) continue;
     if (count_words(base) == count_words(head)) continue;
     changed.push_back({fmt::format("{} {} → {}", g.words, count_words(base), count_words(head)),

@@ -7,7 +7,8 @@
 //
 //   cycles = Ir + 10 (I1mr + D1mr + D1mw) + 100 (ILmr + DLmr + DLmw)  [+ 10 (Bcm + Bim)]
 //
-// (the branch term only where the dumps hold branch simulation's events). It is a model, not
+// (the branch term only where the dumps hold branch simulation's events; each group of misses,
+// a difference of two runs, at least zero). It is a model, not
 // a measurement: evidence shown beside the count, never a verdict (docs/instructions.md).
 // Pure; the runner reads the events (runner/callgrind), the analysis and renderer show them.
 #pragma once
