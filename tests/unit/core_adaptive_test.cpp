@@ -7,6 +7,7 @@
 // so mu = m, gamma = 0, and for n = 10 the residual SD is a and SE(mu) = a / sqrt(10).
 #include "benchpr/core/adaptive/adaptive.hpp"
 #include "benchpr/core/adaptive/adaptive_step.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 
 #include <cmath>
 #include <limits>
@@ -338,6 +339,41 @@ TEST_F(AdaptiveTest, LateDecisionsAreReadAtTheirLook) {
   EXPECT_FALSE(r.cut_short);
   EXPECT_EQ(r.benchmarks[0].verdict, Verdict::Regression) << r.benchmarks[0].reason;
   EXPECT_NEAR(r.benchmarks[0].p_adjusted, r.benchmarks[0].p, 1e-15);  // one benchmark: BH = p
+}
+
+// cctz's BM_Format_ParseTime/1: its two base counts differed by 9.5%, so its count decided
+// nothing; left open, it kept the rounds going after every timed benchmark was decided (looks
+// 15–20 of a 1,000-round session read "1 still open").
+TEST_F(AdaptiveTest, ACountThatDecidesNothingIsNotLeftOpenForRounds) {
+  add("flat", kFlat);
+  BenchmarkSeries count;
+  count.suite = instruction_suite_name("bench");
+  count.name = "flat";
+  count.unit = "instructions";
+  count.metric = std::string(kInstructionsMetric);
+  count.base = {1000, kMissing, 1095};
+  count.head = {1017};
+  results_.series.push_back(count);
+  const LookReadings r = read_looks(results_, plan_, 0);
+  ASSERT_EQ(r.benchmarks.size(), 2u);
+  ASSERT_EQ(r.benchmarks[1].verdict, Verdict::Inconclusive) << r.benchmarks[1].reason;
+  EXPECT_EQ(r.decided_at, (std::vector<int>{0, 0}));
+  EXPECT_EQ(r.decided_per_look, (std::vector<int>{1}));  // the rounds decided one benchmark
+  const LookStep step = step_after_look(StoppingRule{}, {}, r, false, 600, RoundPrice{});
+  EXPECT_TRUE(step.open.empty());
+  EXPECT_TRUE(step.stop);
+  EXPECT_EQ(step.stop_reason.kind, StopKind::Decided);
+  // The note counts the timed benchmark alone: decided, none still inconclusive.
+  const Analysis a = adaptive_analysis(results_, plan_);
+  ASSERT_FALSE(a.notes.empty());
+  bool rounds_note = false;
+  for (const std::string& note : plain_texts(a.notes)) {
+    if (note.rfind("Adaptive rounds", 0) != 0) continue;
+    rounds_note = true;
+    EXPECT_NE(note.find("1 benchmark decided after 10 rounds"), std::string::npos) << note;
+    EXPECT_EQ(note.find("inconclusive"), std::string::npos) << note;
+  }
+  EXPECT_TRUE(rounds_note);
 }
 
 TEST_F(AdaptiveTest, ASessionCutShortIsReadOnTheRoundsItRan) {

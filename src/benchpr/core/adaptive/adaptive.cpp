@@ -249,9 +249,13 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     for (std::size_t i = 0; i < n; ++i) {
       if (!open[i]) continue;
       out.benchmarks[i] = out.last_analysis.benchmarks[j++];
-      if (is_decided(out.benchmarks[i])) {
+      // A count is read once, at the first look, whatever it reads: rounds add nothing to it,
+      // so one that decides nothing (not repeatable) is not left open for rounds to run, nor
+      // counted among the benchmarks the rounds decided.
+      const bool counted_series = is_instruction_analysis(out.benchmarks[i]);
+      if (counted_series || is_decided(out.benchmarks[i])) {
         out.decided_at[i] = k;
-        ++out.decided_per_look.back();
+        if (!counted_series) ++out.decided_per_look.back();
       }
     }
     if (k == 0) {
@@ -289,9 +293,13 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   out.run_mde_label = stats::median(label_mdes);
 
   // The benchmarks of identical programs were decided without a round: no look decided them.
+  // The note is about the rounds: instruction counts are neither decided nor open in it.
   std::vector<int> decided_per_look = r.decided_per_look;
   int identical = 0;
+  int timed = 0;
   for (std::size_t i = 0; i < out.benchmarks.size(); ++i) {
+    if (is_instruction_analysis(out.benchmarks[i])) continue;
+    ++timed;
     if (!decided_by_identical_programs(out.benchmarks[i])) continue;
     ++identical;
     const int look = i < r.decided_at.size() ? r.decided_at[i] : -1;
@@ -300,7 +308,7 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
   }
   // Nothing was timed, or no analysed round finished (interrupted in the warm-up): no look read
   // a round, and the headline says why.
-  if (identical == static_cast<int>(out.benchmarks.size()) || r.rounds == 0) {
+  if (identical == timed || r.rounds == 0) {
     out.recommendation = recommend(results, out);
     return out;
   }
@@ -317,7 +325,7 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
                                        rounds)
                          : fmt::format("{} after {}", decided_per_look[k], rounds));
   }
-  const int open = static_cast<int>(out.benchmarks.size()) - decided;
+  const int open = timed - decided;
   // "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): 45 benchmarks
   // decided after 10 rounds, 3 after 20; 2 still inconclusive."
   // Recorded looks were scheduled one by one as the budget allowed; older files' were planned.

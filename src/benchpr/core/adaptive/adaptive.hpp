@@ -147,12 +147,14 @@ bool is_decided(const BenchmarkAnalysis& benchmark);
 // not reach (it then reads the rounds done so far, at that look's level, once).
 struct LookReadings {
   std::vector<BenchmarkAnalysis> benchmarks;  // per series of the results, in order
-  std::vector<int> decided_at;                // per series: look index, -1 while still open
-  std::vector<int> decided_per_look;          // per look read
-  int look = -1;                              // the last look read
-  int rounds = 0;                             // analysed rounds that look saw
-  bool cut_short = false;                     // it saw fewer rounds than planned
-  Analysis last_analysis;                     // that look's analysis (of the benchmarks open at it)
+  // Per series: the look index that closed it, -1 while still open. An instruction count is
+  // closed at the first look whatever it reads (rounds cannot change it).
+  std::vector<int> decided_at;
+  std::vector<int> decided_per_look;  // per look read: the timed benchmarks it decided
+  int look = -1;                      // the last look read
+  int rounds = 0;                     // analysed rounds that look saw
+  bool cut_short = false;             // it saw fewer rounds than planned
+  Analysis last_analysis;             // that look's analysis (of the benchmarks open at it)
 };
 LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look);
 
