@@ -39,9 +39,7 @@ Analysis read_session(const Results& results) {
 
 }  // namespace
 
-Results as_compared(const Results& results) {
-  return without_lopsided_rounds(compared_on_wall_time(results, cpu_time_missing_work(results)));
-}
+Results as_compared(const Results& results) { return values_as_compared(results).fair; }
 
 Analysis analyse_session(const Results& all) {
   // Counts nobody asked for that could not be made are a note; their benchmarks are judged by
@@ -52,13 +50,11 @@ Analysis analyse_session(const Results& all) {
   // are left out of the wall-time comparisons (it is one of them now). Processes slowed as a
   // whole are found on what is left (core/disturbed_runs) and named, never left out: the PR's
   // code can slow its own processes as much as the machine can.
-  const std::vector<MissedWork> missed = cpu_time_missing_work(results);
-  const Results compared = compared_on_wall_time(results, missed);
-  const Results fair = without_lopsided_rounds(compared);
+  const ComparedValues values = values_as_compared(results);
   // Named as the whole session's rounds show them (an early look read only its own rounds).
-  const DisturbedRuns disturbed = disturbed_runs(fair, -1, -1);
-  Analysis a = read_session(fair);
-  add_measurement_notes(compared, a, missed);
+  const DisturbedRuns disturbed = disturbed_runs(values.fair, -1, -1);
+  Analysis a = read_session(values.fair);
+  add_measurement_notes(values.compared, a, values.missed);
   for (Note& note : kept_disturbance_notes(disturbed, a.analysed_rounds))
     a.notes.push_back(std::move(note));
   if (counted.note) a.notes.push_back(*counted.note);

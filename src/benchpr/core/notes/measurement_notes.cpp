@@ -712,6 +712,14 @@ bool round_lopsided(const RoundLoad& load) {
   return hi > 0 && lo < kLopsidedRatio * hi;
 }
 
+ComparedValues values_as_compared(const Results& results) {
+  ComparedValues out;
+  out.missed = cpu_time_missing_work(results);
+  out.compared = compared_on_wall_time(results, out.missed);
+  out.fair = without_lopsided_rounds(out.compared);
+  return out;
+}
+
 std::string round_ranges(const std::vector<int>& numbers) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < numbers.size();) {

@@ -118,6 +118,17 @@ bool round_lopsided(const RoundLoad& load);
 // and leaving out that many rounds would cost more than it brings).
 Results without_lopsided_rounds(const Results& results);
 
+// The values a session's benchmarks are compared on, made in the one order the analysis needs:
+// the benchmarks whose CPU time missed work (cpu_time_missing_work), the results with those on
+// their wall time (compared_on_wall_time: what the notes describe), and those results without
+// lopsided rounds (without_lopsided_rounds: what the looks and the verdicts read).
+struct ComparedValues {
+  std::vector<MissedWork> missed;
+  Results compared;
+  Results fair;
+};
+ComparedValues values_as_compared(const Results& results);
+
 // "rounds 2–6", "rounds 1, 3 and 5–7", "round 4".
 std::string round_ranges(const std::vector<int>& numbers);
 
