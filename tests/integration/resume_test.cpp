@@ -270,6 +270,66 @@ TEST(ResumeTrust, RefusesAReplacedExecutableEvenWithTheFilesDigestRewritten) {
       << resumed.ending().err;
 }
 
+// A suite of counts only (`metric: instructions`) runs its program on the base again after the
+// PR's counts, so its programs are recorded like the timed suites'. A file that records none for
+// it (as files written before that did, or one edited) is refused: the program cannot be shown
+// to be the one built, and the message says what to do.
+TEST(ResumeTrust, RefusesAFileWithNoDigestForACountedSuitesProgram) {
+  const std::string config =
+      "build: g++ -O2 -std=c++17 bench.cpp -o bench_bin -lbenchmark -lpthread\n"
+      "build_timeout: 5m\n"
+      "suites:\n"
+      "  - name: micro\n"
+      "    run: ./bench_bin --benchmark_filter=BM_Sleep --benchmark_min_time=0.01\n"
+      "    format: google-benchmark\n"
+      "  - name: counted\n"
+      "    run: ./bench_bin --benchmark_filter=BM_Spin\n"
+      "    format: google-benchmark\n"
+      "    metric: instructions\n"
+      "rounds: 8\n"
+      "warmup_rounds: 1\n";
+  const auto project = [&](TempRepo& repo, int sleep_ms) {
+    repo.write("bench.cpp",
+               gbench_source({{"BM_Sleep",
+                               "std::this_thread::sleep_for(std::chrono::milliseconds(" +
+                                   std::to_string(sleep_ms) + "));",
+                               ""},
+                              {"BM_Spin", spin(2000), ""}}));
+    repo.write(".benchpr.yml", config);
+  };
+  TempRepo repo;
+  project(repo, 20);
+  repo.commit_base_and_branch();
+  project(repo, 40);
+  repo.commit("sleep longer");
+  TempDir out;
+  const std::string results = out / "results.json";
+  json doc = json::parse(interrupted_after_a_round(repo, results));
+  std::set<std::string> counted_sides;
+  json kept = json::array();
+  for (const json& x : doc["executables"]) {
+    if (x["suite"] == "counted")
+      counted_sides.insert(x["side"].get<std::string>());
+    else
+      kept.push_back(x);
+  }
+  ASSERT_EQ(counted_sides, (std::set<std::string>{"base", "head"})) << doc["executables"].dump();
+  doc["executables"] = kept;
+  const std::string written = doc.dump();
+  { std::ofstream(results) << written; }
+
+  BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  const Ending& e = resumed.ending();
+  EXPECT_EQ(e.exit_code, 1) << e.err;
+  EXPECT_NE(e.err.find("cannot resume: the base's bench_bin (suite counted) has no digest in the "
+                       "results file"),
+            std::string::npos)
+      << e.err;
+  EXPECT_NE(e.err.find("run the comparison again without --resume"), std::string::npos) << e.err;
+  EXPECT_EQ(slurp(results), written) << "a refused resume must leave the file as it was";
+}
+
 // (b) Before: a comparison that ended void was resumed and finished as if nothing happened.
 TEST(ResumeTrust, RefusesAComparisonThatEndedVoid) {
   TempRepo repo;
