@@ -263,15 +263,7 @@ void Session::run_measuring(Results& results) {
     return;
   }
   if (setup_.after_build) setup_.after_build(results);
-  files_ = make_suite_files();
-  // The programs that run: timed, or counted (the base counted again after the PR's runs must
-  // find its program as built, also in a suite of counts only).
-  std::vector<SuiteConfig> timed;
-  for (const SuiteConfig& s : results.config.suites)
-    if (Config::measures_time(s) || results.config.counts_instructions(s)) timed.push_back(s);
-  for (const std::string& line :
-       files_->record(timed, results.config.build.empty() || setup_.skip_build))
-    progress_(line);
+  record_programs(results);
   results.executables = files_->digests();
   if (setup_.select_work) {
     WorkSelection w = setup_.select_work(results);
@@ -362,16 +354,20 @@ void Session::check_programs_untouched(const Results& results) {
   }
 }
 
-void Session::verify_resumed_programs(Results& results) {
+void Session::record_programs(const Results& results) {
   files_ = make_suite_files();
   // The programs that run: timed, or counted (the base counted again after the PR's runs must
   // find its program as built, also in a suite of counts only).
-  std::vector<SuiteConfig> timed;
+  std::vector<SuiteConfig> run;
   for (const SuiteConfig& s : results.config.suites)
-    if (Config::measures_time(s) || results.config.counts_instructions(s)) timed.push_back(s);
+    if (Config::measures_time(s) || results.config.counts_instructions(s)) run.push_back(s);
   for (const std::string& line :
-       files_->record(timed, results.config.build.empty() || setup_.skip_build))
+       files_->record(run, results.config.build.empty() || setup_.skip_build))
     progress_(line);
+}
+
+void Session::verify_resumed_programs(Results& results) {
+  record_programs(results);
   std::vector<ExecutableDigest> now = files_->digests();
   std::vector<ExecutableDigest> then = results.executables;
   const auto order = [](const ExecutableDigest& a, const ExecutableDigest& b) {

@@ -172,6 +172,9 @@ class Session {
   // flags in the environment) is discarded, so a changed configuration is configured afresh
   // instead of a stale cache silently winning; one that is reused is said to be.
   void discard_build_trees_of_another_build(const Results& results);
+  // Hashes the programs the comparison runs (a timed suite's, a counted suite's) into files_:
+  // after the builds to record them, on a resume to compare them with the record.
+  void record_programs(const Results& results);
   // A resumed session's checks before it measures: the suites' programs hashed again and
   // compared with the digests the file recorded after the builds (TamperError on a difference).
   void verify_resumed_programs(Results& results);

@@ -371,6 +371,17 @@ void describe_unsettled(Sentence& s, const BenchmarkAnalysis& b, bool suites) {
   }
 }
 
+// An inconclusive recommendation's sentence `s`, ended with what speaks for the PR: its largest
+// improvements, where there are any.
+Recommendation inconclusive_against_improvements(Sentence&& s, const ByVerdict& v, bool suites) {
+  if (!v.improvements.empty()) {
+    s.text(" Against that, ");
+    describe_largest(s, v.improvements, suites);
+    s.text(".");
+  }
+  return done(std::move(s), RecommendationKind::Inconclusive);
+}
+
 // A slowdown whose estimate reads at or above the threshold, its size not settled (`slower`, or
 // `inconclusive`): not a plain merge. Say what is known: the estimate, that its size is open,
 // what would settle it.
@@ -383,12 +394,7 @@ Recommendation size_not_settled(const std::vector<const BenchmarkAnalysis*>& ope
   }
   list_more(s, open.size());
   s.text(".");
-  if (!v.improvements.empty()) {
-    s.text(" Against that, ");
-    describe_largest(s, v.improvements, suites);
-    s.text(".");
-  }
-  return done(std::move(s), RecommendationKind::Inconclusive);
+  return inconclusive_against_improvements(std::move(s), v, suites);
 }
 
 // The compared benchmarks that could be worse by their threshold or more: their interval's
@@ -436,12 +442,7 @@ Recommendation not_shown_within(const Analysis& analysis,
   }
   list_more(s, open.size());
   s.text(".");
-  if (!v.improvements.empty()) {
-    s.text(" Against that, ");
-    describe_largest(s, v.improvements, suites);
-    s.text(".");
-  }
-  return done(std::move(s), RecommendationKind::Inconclusive);
+  return inconclusive_against_improvements(std::move(s), v, suites);
 }
 
 Recommendation merge(const Results& results, const Analysis& analysis, const ByVerdict& v,
