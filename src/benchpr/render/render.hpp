@@ -7,25 +7,10 @@
 #include <string_view>
 
 #include "benchpr/core/base/comment_key.hpp"
-#include "benchpr/core/base/error.hpp"
 #include "benchpr/core/model/model.hpp"
+#include "benchpr/render/render_options.hpp"
 
 namespace benchpr::render {
-
-struct RenderOptions {
-  std::string key = "default";  // sticky-comment key in the hidden marker
-  // GitHub's limit on a comment body, counted here in UTF-8 bytes.
-  std::size_t max_chars = kMaxCommentCharacters;
-  // Template name (file name without .mustache) -> text, overriding the embedded ones.
-  std::map<std::string, std::string> template_overrides;
-};
-
-// A template that does not parse, or refers to a partial that does not exist. Only user
-// overrides can cause it; the message names the template.
-class TemplateError : public Error {
- public:
-  explicit TemplateError(const std::string& message) : Error(ErrorCategory::Config, message) {}
-};
 
 // The comment body: hidden sticky marker on the first line, then the headline, the
 // recommendation, notes, the table of changed benchmarks and collapsed details. Never longer

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/render/embedded_templates.hpp"
-#include "benchpr/render/render.hpp"
+#include "benchpr/render/render_options.hpp"
 
 namespace benchpr::render {
 

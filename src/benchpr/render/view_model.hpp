@@ -12,7 +12,7 @@
 
 #include "benchpr/core/model/model.hpp"
 #include "benchpr/render/bisect_view.hpp"
-#include "benchpr/render/render.hpp"
+#include "benchpr/render/render_options.hpp"
 
 namespace benchpr::render {
 
