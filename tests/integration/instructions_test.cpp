@@ -426,6 +426,66 @@ static const bool g_loaded = [] {
   EXPECT_EQ(r.out.find("two counts differ"), std::string::npos) << r.out;
 }
 
+// Counting on by default within a budget: a suite whose listing computes for 5 s of CPU time
+// natively (its main before any benchmark; CPU time, so a busy machine stretches only its wall
+// time) makes counting both sides and the base again about 1m25s by the
+// start-up bound (5 s spent listing the base, then 25 + 5 + 25 s, and 25 s again), more than the
+// least share of a 3m20s budget (1m) and within half of it: counting may take 1m40s, the log says
+// so, and both sides are counted, the moved count again on the base. The start-up is the
+// listing's only, so the timed rounds and the Callgrind processes stay short.
+TEST(Instructions, ASlowStartUpMeasuredByTheBaseListingWidensCountingsShareToHalfTheBudget) {
+  TempRepo repo;
+  GbenchConfig cfg;
+  cfg.min_time = "0.005";
+  const std::string prelude = R"(
+#include <ctime>
+#include <fstream>
+#include <iterator>
+#include <string>
+static const bool g_loaded = [] {
+  std::ifstream cmdline("/proc/self/cmdline");
+  const std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+  if (args.find("--benchmark_list_tests") == std::string::npos) return false;
+  volatile unsigned long long x = 0;
+  while (std::clock() < 5 * CLOCKS_PER_SEC) x = x + 1;
+  return true;
+}();
+)";
+  const auto suite = [](int work) {
+    return std::vector<GbenchCase>{{"BM_Work", spin(work), ""}, {"BM_Same", spin(20000), ""}};
+  };
+  write_gbench_project(repo, suite(40000), cfg, prelude);
+  repo.commit_base_and_branch();
+  write_gbench_project(repo, suite(20000), cfg, prelude);
+  repo.commit("half the work");
+
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "main", "--head", "feature", "--dry-run",
+                       "--budget", "200s", "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("counting instructions may take 1m40s of the 3m20s budget (half), not 1m: "
+                       "counting both sides would take about"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("base micro: its start-up takes "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("natively; it runs uninstrumented under Callgrind"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("counting again on the base, after the PR: 1 benchmark(s)"),
+            std::string::npos)
+      << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  const json* work = find_benchmark(doc, "micro (instructions)", "BM_Work");
+  ASSERT_NE(work, nullptr) << r.err;
+  EXPECT_EQ((*work)["verdict"], "improvement") << work->dump();
+  EXPECT_NEAR((*work)["change"].get<double>(), -0.5, 0.01) << work->dump();
+  const json* same = find_benchmark(doc, "micro (instructions)", "BM_Same");
+  ASSERT_NE(same, nullptr) << r.err;
+  EXPECT_EQ((*same)["verdict"], "unchanged") << same->dump();
+  EXPECT_EQ(r.out.find("Instructions were not counted"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("not counted:"), std::string::npos) << r.err;
+}
+
 // Nothing in .benchpr.yml or on the command line says to count: with Valgrind installed, `run`
 // counts every Google Benchmark suite beside its time. A count that cannot be made (Valgrind
 // does not know an instruction) was not asked for: a note names it, its benchmark is judged by

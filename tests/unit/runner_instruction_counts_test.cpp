@@ -108,11 +108,13 @@ class SlowStartUp : public exec::ProcessRunner {
     }
     ++batches;
     commands.push_back(spec.command);
+    timeouts.push_back(spec.timeout_seconds);
     r.timed_out = true;
     return r;
   }
   int batches = 0;
   std::vector<std::string> commands;
+  std::vector<double> timeouts;
 };
 
 TEST(CountInstructions, ASlowStartUpIsNotCountedAndNothingIsStarted) {
@@ -190,6 +192,43 @@ TEST(CountInstructions, ASlowStartUpRunsUninstrumentedUntilTheFirstBenchmark) {
   for (const BenchmarkSeries& s : p.results.series)
     EXPECT_EQ(s.base_failure.find("the suite's start-up takes"), std::string::npos)
         << s.base_failure;
+}
+
+// CRoaring's 17 s start-up, uninstrumented, in a 15-minute budget: counting both sides is about
+// 3m24s by the bound and 4m49s with the base again, more than a quarter (3m45s) and within half:
+// the base's listing settles a share of 7m30s before anything runs under Callgrind, the base's
+// batch may take half of it, and a benchmark the deadline stops names that share.
+TEST(CountInstructions, TheStartUpTheBaseListingMeasuresWidensTheShareBeforeAnythingRuns) {
+  if (instrument_on_open_library().empty()) GTEST_SKIP() << "built without valgrind/callgrind.h";
+  Phase p(InstructionCounting::ByDefault, 225);
+  p.setup.budget_seconds = 900;
+  SetClock clock;
+  p.setup.clock = &clock;
+  SlowStartUp fake;
+  fake.start_up = 17;
+  std::vector<std::string> lines;
+  ASSERT_TRUE(count_instructions(fake, p.results, p.setup,
+                                 [&](const std::string& l) { lines.push_back(l); }));
+  ASSERT_EQ(fake.timeouts.size(), 2u);
+  EXPECT_DOUBLE_EQ(fake.timeouts[0], 225);  // half of 7m30s (the fake's clock did not move)
+  EXPECT_DOUBLE_EQ(fake.timeouts[1], 450);
+  bool said = false;
+  for (const std::string& l : lines)
+    said = said || l.rfind(
+                       "counting instructions may take 7m30s of the 15m budget (half), not "
+                       "3m45s",
+                       0) == 0;
+  EXPECT_TRUE(said);
+  for (const BenchmarkSeries& s : p.results.series)
+    EXPECT_NE(s.base_failure.find("share of the time budget (7m30s) ran out"), std::string::npos)
+        << s.base_failure;
+  // The same share without the budget it is of stays as given: 3m45s, half for the base.
+  Phase given(InstructionCounting::ByDefault, 225);
+  SlowStartUp as_given;
+  as_given.start_up = 17;
+  ASSERT_TRUE(count_instructions(as_given, given.results, given.setup, [](const std::string&) {}));
+  ASSERT_EQ(as_given.timeouts.size(), 2u);
+  EXPECT_NEAR(as_given.timeouts[0], 112.5, 1);
 }
 
 // A quick start-up is instrumented from the start, as always.

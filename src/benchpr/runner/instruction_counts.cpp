@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "benchpr/core/base/duration.hpp"
@@ -23,6 +24,7 @@
 #include "benchpr/runner/callgrind.hpp"
 #include "benchpr/runner/callgrind_groups.hpp"
 #include "benchpr/runner/clock.hpp"
+#include "benchpr/runner/counting_share.hpp"
 #include "benchpr/runner/file_digest.hpp"
 #include "benchpr/runner/filter_match.hpp"
 #include "benchpr/runner/instrument_on_open.hpp"
@@ -109,12 +111,8 @@ std::string benchmark_command(const SuiteConfig& suite, const Config& config,
 struct Listing {
   std::vector<std::string> names;
   std::optional<std::string> failure;
-  double seconds = 0;  // the listing's wall time: the suite's start-up, natively
+  StartUp start_up;  // the listing's wall and CPU time: the suite's start-up, natively
 };
-
-// How much slower than natively a program runs under Callgrind, at least (19× measured for a
-// suite's data loading; 20-100× is usual): what a start-up costs each Callgrind process.
-constexpr double kLeastCallgrindSlowdown = 15;
 
 Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
                         const SuiteConfig& suite, const std::string& dir) {
@@ -128,11 +126,11 @@ Listing list_benchmarks(exec::ProcessRunner& processes, const Results& results,
   spec.tail_bytes = exec::kListingBytes;
   const exec::ProcessResult p = processes.run(spec);
   if (!p.ok())
-    return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds)};
+    return {{}, "listing its benchmarks failed: " + *p.describe_failure(spec.timeout_seconds), {}};
   std::vector<std::string> names = parse_benchmark_list(p.output_tail);
   const std::optional<std::regex> keep = compile_filter(results.config.filter);
   std::erase_if(names, [&keep](const std::string& n) { return !filter_matches(keep, n); });
-  return {std::move(names), std::nullopt, p.wall_seconds};
+  return {std::move(names), std::nullopt, {p.wall_seconds, p.user_seconds + p.system_seconds}};
 }
 
 std::string read_or_empty(const std::string& path, std::size_t max = 1u << 20) {
@@ -429,41 +427,95 @@ std::string valgrind_missing_message() {
 
 namespace {
 
+// What one side's counting shares with the other's and with the base counted again, internal to
+// counting: the deadline's start and its length (counting's share, which the base's listings may
+// widen), the clock, the earliest start of a counted run, and each suite's listing time.
+struct CountingContext {
+  const Clock& clock;
+  double began = 0;
+  double deadline = 0;  // seconds from `began`; 0: none
+  double first_start = 0;
+  // Each suite's listing time (its start-up, natively), the base's: the base counted again lists
+  // nothing, and pays this start-up.
+  std::map<std::string, StartUp> listed;
+  // The base counted again: its benchmarks are `only`'s, its start-ups `listed`.
+  bool again = false;
+};
+
+// "14s" or "21s (14s of CPU)": a start-up as its listing took it.
+std::string start_up_words(const StartUp& s) {
+  if (!(s.cpu > 0) || s.cpu >= s.wall * 0.9) return format_duration(s.wall);
+  return fmt::format("{} ({} of CPU)", format_duration(s.wall), format_duration(s.cpu));
+}
+
+// A counted suite's benchmarks on one side, as listed (or known, for the base counted again).
+struct SuiteListing {
+  const SuiteConfig* suite = nullptr;
+  Listing listing;
+  bool late = false;  // a slow start-up, where the late-instrumentation library is there
+};
+
 // The Callgrind jobs of one side: one per benchmark. A suite that cannot be listed and a
-// multi-threaded benchmark are recorded as failures instead. Nothing when interrupted.
+// multi-threaded benchmark are recorded as failures instead. Every suite is listed first; after
+// the base's first listings, counting's share of the budget is settled (counting_share), before
+// anything runs under Callgrind. Nothing when interrupted.
 std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Results& results,
-                                          const InstructionSetup& setup, Side side,
-                                          const std::string& side_dir,
+                                          const InstructionSetup& setup, CountingContext& context,
+                                          Side side, const std::string& side_dir,
                                           const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
-  std::vector<Job> jobs;
-  std::optional<std::string> side_preload;  // written once per side, when a suite needs it
+  std::vector<SuiteListing> suites;
   for (const SuiteConfig& suite : c.suites) {
     if (!c.counts_instructions(suite)) continue;
     if (setup.skipped_suites && setup.skipped_suites->count(suite.name)) continue;
-    const std::string series_suite = instruction_suite_name(suite.name);
     const std::string dir = side == Side::Base ? setup.base_dir : setup.head_dir;
     // The base counted again lists nothing: its benchmarks are known, and a listing costs a
     // start-up. Its start-up is known from the first count too.
-    Listing listing;
-    if (setup.known_listing) {
-      const auto known = setup.known_listing->find(suite.name);
-      if (known != setup.known_listing->end()) listing.seconds = known->second;
+    SuiteListing listed;
+    listed.suite = &suite;
+    Listing& listing = listed.listing;
+    if (context.again) {
+      const auto known = context.listed.find(suite.name);
+      if (known != context.listed.end()) listing.start_up = known->second;
       if (setup.only)
         if (const auto mine = setup.only->find(suite.name); mine != setup.only->end())
           listing.names = mine->second;
     } else {
       listing = list_benchmarks(processes, results, suite, dir);
-      if (setup.listed) (*setup.listed)[suite.name] = listing.seconds;
+      if (side == Side::Base) context.listed[suite.name] = listing.start_up;
     }
-    std::vector<std::string>& names = listing.names;
     if (setup.only) {
       if (const auto mine = setup.only->find(suite.name); mine != setup.only->end()) {
         const std::set<std::string> keep(mine->second.begin(), mine->second.end());
-        std::erase_if(names, [&keep](const std::string& n) { return keep.count(n) == 0; });
+        std::erase_if(listing.names, [&keep](const std::string& n) { return keep.count(n) == 0; });
       }
     }
     if (exec::interrupt_requested()) return std::nullopt;
+    listed.late = !listing.failure && listing.start_up.wall >= kLateInstrumentationStartUp &&
+                  !instrument_on_open_library().empty();
+    suites.push_back(std::move(listed));
+  }
+  // Counting's share, from the start-ups the base's listings measured: a quarter of the budget,
+  // or half where a quarter is too little for both sides and half enough.
+  if (side == Side::Base && !context.again && setup.deadline_seconds > 0 &&
+      setup.budget_seconds > 0) {
+    std::vector<SuiteStartUp> start_ups;
+    for (const SuiteListing& s : suites)
+      if (!s.listing.failure && !s.listing.names.empty())
+        start_ups.push_back({s.listing.start_up, s.late});
+    const CountingShare share =
+        counting_share(setup.budget_seconds,
+                       estimate_counting(start_ups, context.clock.now_seconds() - context.began));
+    context.deadline = share.seconds;
+    progress(share.sentence);
+  }
+  std::vector<Job> jobs;
+  std::optional<std::string> side_preload;  // written once per side, when a suite needs it
+  for (SuiteListing& listed : suites) {
+    const SuiteConfig& suite = *listed.suite;
+    const Listing& listing = listed.listing;
+    const std::vector<std::string>& names = listing.names;
+    const std::string series_suite = instruction_suite_name(suite.name);
     if (listing.failure) {
       progress(fmt::format("  {} {}: {}", side_word(side), suite.name, *listing.failure));
       set_failure(results, series_suite, "(suite " + series_suite + ")", side, *listing.failure);
@@ -472,29 +524,28 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
     // A slow start-up runs uninstrumented where the library is there: the instrumentation
     // comes on when Google Benchmark starts (runner/instrument_on_open.hpp).
     std::string preload;
-    if (listing.seconds >= kLateInstrumentationStartUp) {
+    if (listed.late) {
       if (!side_preload) side_preload = write_instrument_on_open(side_dir).value_or("");
       preload = *side_preload;
       if (!preload.empty())
         progress(
             fmt::format("  {} {}: its start-up takes {} natively; it runs uninstrumented "
                         "under Callgrind, counting from the first benchmark",
-                        side_word(side), suite.name, format_duration(listing.seconds)));
+                        side_word(side), suite.name, start_up_words(listing.start_up)));
     }
     // The cost bounded before starting: each Callgrind process (two per job) pays the suite's
     // start-up, which its listing took natively. Where that alone would overrun a side's half
     // of counting's share of the budget, its benchmarks are not counted, and say why.
     // Late instrumentation also runs a group's two processes at once: one start-up of wall time.
-    const double start_up = preload.empty() ? 2 * kLeastCallgrindSlowdown * listing.seconds
-                                            : kUninstrumentedSlowdown * listing.seconds;
-    if (setup.deadline_seconds > 0 && start_up > setup.deadline_seconds / 2) {
+    const double start_up = start_up_bound(listing.start_up, !preload.empty());
+    if (context.deadline > 0 && start_up > context.deadline / 2) {
       const std::string why = fmt::format(
           "not counted: the suite's start-up takes {} before its first benchmark (its listing, "
           "natively), at least {} per Callgrind job{}, more than counting's share of the "
           "time budget ({}) allows; a longer `budget:`, or `instructions: false` in "
           ".benchpr.yml, saves the time",
-          format_duration(listing.seconds), format_duration(start_up),
-          preload.empty() ? "" : " even uninstrumented", format_duration(setup.deadline_seconds));
+          start_up_words(listing.start_up), format_duration(start_up),
+          preload.empty() ? "" : " even uninstrumented", format_duration(context.deadline));
       progress(
           fmt::format("  {} {}: {} benchmarks {}", side_word(side), suite.name, names.size(), why));
       for (const std::string& name : names)
@@ -733,21 +784,13 @@ bool group_timed_out(const std::string& group_dir) {
 
 enum class SideEnd { Done, Interrupted, Abandoned };
 
-// What one side's counting shares with the other's: the deadline's start, the clock, the
-// earliest start of a counted run.
-struct CountingClock {
-  const Clock& clock;
-  double began = 0;
-  double first_start = 0;
-  std::map<std::string, double> listed;  // each suite's listing time (its start-up), the base's
-};
-
 // Counts one side's benchmarks (all those `setup` asks for) in a fresh folder of its own: lists
 // them, runs their groups as one batch within the side's share of the deadline, counts again
 // one at a time the benchmarks of a group whose process failed, and records every outcome.
 SideEnd count_side(exec::ProcessRunner& processes, Results& results, const InstructionSetup& setup,
                    Side side, const std::string& label, bool half_of_what_is_left,
-                   CountingClock& timing, const std::function<void(const std::string&)>& progress) {
+                   CountingContext& timing,
+                   const std::function<void(const std::string&)>& progress) {
   const Config& c = results.config;
   std::error_code ec;
   const int parallel = std::max(1, setup.parallel);
@@ -760,7 +803,7 @@ SideEnd count_side(exec::ProcessRunner& processes, Results& results, const Instr
     return SideEnd::Abandoned;
   }
   const std::optional<std::vector<Job>> planned =
-      plan_jobs(processes, results, setup, side, *side_dir, progress);
+      plan_jobs(processes, results, setup, timing, side, *side_dir, progress);
   if (!planned) return SideEnd::Interrupted;
   std::vector<Job> jobs = *planned;
   if (jobs.empty()) return SideEnd::Done;
@@ -777,8 +820,8 @@ SideEnd count_side(exec::ProcessRunner& processes, Results& results, const Instr
   // The deadline: half of what is left for the base, all of it for the PR. A batch it cuts
   // short leaves its jobs "not counted" with the reason, and no group is counted again.
   const auto allowance = [&](double limit) {
-    if (!(setup.deadline_seconds > 0)) return limit;
-    const double left = std::max(1.0, (setup.deadline_seconds - (clock.now_seconds() - began)) /
+    if (!(timing.deadline > 0)) return limit;
+    const double left = std::max(1.0, (timing.deadline - (clock.now_seconds() - began)) /
                                           (half_of_what_is_left ? 2.0 : 1.0));
     return limit > 0 ? std::min(limit, left) : left;
   };
@@ -786,9 +829,9 @@ SideEnd count_side(exec::ProcessRunner& processes, Results& results, const Instr
   const auto run = [&](const std::string& list, double limit, const std::string& log) {
     const double allowed = allowance(limit);
     exec::ProcessResult p = run_batch(processes, c, *side_dir, list, allowed, parallel, log);
-    if (p.timed_out && setup.deadline_seconds > 0 && (limit <= 0 || allowed < limit))
+    if (p.timed_out && timing.deadline > 0 && (limit <= 0 || allowed < limit))
       stopped = deadline_reason(
-          setup.deadline_seconds,
+          timing.deadline,
           std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return !j.preload.empty(); }));
     return p;
   };
@@ -855,14 +898,14 @@ SideEnd count_side(exec::ProcessRunner& processes, Results& results, const Instr
   return SideEnd::Done;
 }
 
-// Below this much of counting's share left, the moved counts are not counted again.
-constexpr double kLeastRecountSeconds = 30;
-
 // The benchmarks (by suite name) whose two sides' counts are not the same work: those a count
-// could decide or keep from reading "same count".
-std::map<std::string, std::vector<std::string>> moved_counts(const Results& results) {
+// could decide or keep from reading "same count". Those whose reading a count made again cannot
+// change (recount_can_change_reading) are named in `settled` instead.
+std::map<std::string, std::vector<std::string>> moved_counts(const Results& results,
+                                                             std::vector<std::string>& settled) {
   std::map<std::string, std::vector<std::string>> out;
-  const double agreement = count_agreement(results.config.instruction_threshold);
+  const double threshold = results.config.instruction_threshold;
+  const double agreement = count_agreement(threshold);
   for (const SuiteConfig& suite : results.config.suites) {
     if (!results.config.counts_instructions(suite)) continue;
     const std::string counted = instruction_suite_name(suite.name);
@@ -870,7 +913,11 @@ std::map<std::string, std::vector<std::string>> moved_counts(const Results& resu
       if (s.suite != counted || s.base.empty() || s.head.empty()) continue;
       const double base = s.base.front(), head = s.head.front();
       if (!std::isfinite(base) || !std::isfinite(head) || !(base > 0) || !(head > 0)) continue;
-      if (std::fabs(head / base - 1) > agreement + 1e-12) out[suite.name].push_back(s.name);
+      if (!(std::fabs(head / base - 1) > agreement + 1e-12)) continue;
+      if (recount_can_change_reading(s, threshold))
+        out[suite.name].push_back(s.name);
+      else
+        settled.push_back(s.name);
     }
   }
   return out;
@@ -883,16 +930,38 @@ std::map<std::string, std::vector<std::string>> moved_counts(const Results& resu
 // (core's count check). The
 // base's code is the base's: no code of the PR runs during it, as in the base's first batch.
 bool count_moved_again(exec::ProcessRunner& processes, Results& results,
-                       const InstructionSetup& setup, CountingClock& timing,
+                       const InstructionSetup& setup, CountingContext& timing,
                        const std::function<void(const std::string&)>& progress) {
-  const std::map<std::string, std::vector<std::string>> moved = moved_counts(results);
+  std::vector<std::string> settled;
+  const std::map<std::string, std::vector<std::string>> moved = moved_counts(results, settled);
+  if (!settled.empty())
+    progress(fmt::format(
+        "not counting again on the base {} benchmark(s) whose counts moved but whose own counts "
+        "already disagree by more than any change could stand clear of (their time decides; a "
+        "count made again could only widen that): {}",
+        settled.size(), fmt::join(settled, ", ")));
   if (moved.empty()) return true;
-  if (setup.deadline_seconds > 0 &&
-      setup.deadline_seconds - (timing.clock.now_seconds() - timing.began) < kLeastRecountSeconds) {
-    progress(
-        "not counting the moved counts again on the base: counting's share of the budget is "
-        "spent");
-    return true;
+  if (timing.deadline > 0) {
+    // What the base's processes pay before their first benchmark, by the bound: a recount the
+    // deadline would cut short tells nothing.
+    double start_up = 0;
+    for (const auto& [suite, names] : moved) {
+      (void)names;
+      const auto listed = timing.listed.find(suite);
+      const StartUp known = listed == timing.listed.end() ? StartUp{} : listed->second;
+      start_up += start_up_bound(known, known.wall >= kLateInstrumentationStartUp &&
+                                            !instrument_on_open_library().empty());
+    }
+    const double left = timing.deadline - (timing.clock.now_seconds() - timing.began);
+    if (!recount_fits(left, start_up)) {
+      progress(fmt::format(
+          "not counting the moved counts again on the base: {} of counting's share of the "
+          "budget ({}) is left, and its processes would pay about {} of start-up (at least {}): "
+          "the counts made decide as they are",
+          format_duration(std::max(0.0, left)), format_duration(timing.deadline),
+          format_duration(start_up), format_duration(kLeastRecountSeconds)));
+      return true;
+    }
   }
   std::size_t count = 0;
   std::set<std::string> others;  // counted suites with nothing to count again
@@ -907,12 +976,13 @@ bool count_moved_again(exec::ProcessRunner& processes, Results& results,
   if (setup.before_base_again) setup.before_base_again();
   Results again = results;
   InstructionSetup recount = setup;
-  recount.known_listing = &timing.listed;
   recount.only = &moved;
   recount.skipped_suites = &others;
   recount.sealed = nullptr;  // the profiles reuse the first count's files
+  timing.again = true;
   const SideEnd end = count_side(processes, again, recount, Side::Base, "base-again", false, timing,
                                  [&](const std::string& line) { progress(line); });
+  timing.again = false;
   if (end == SideEnd::Interrupted) return false;
   if (setup.after_side) setup.after_side(Side::Base);
   for (const auto& [suite, names] : moved) {
@@ -943,16 +1013,13 @@ bool count_instructions(exec::ProcessRunner& processes, Results& results,
   fs::permissions(setup.work_dir, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (setup.sealed) setup.sealed->clear();
   const Clock& clock = setup.clock ? *setup.clock : steady_clock();
-  CountingClock timing{clock, clock.now_seconds(), 0, {}};
+  CountingContext timing{clock, clock.now_seconds(), setup.deadline_seconds, 0, {}, false};
   // One side at a time, the base first: a side's outputs are read and sealed before the other
   // side's code runs at all (its listing included), so the PR's code never finds the base's
   // counts unread.
   for (Side side : {Side::Base, Side::Head}) {
-    InstructionSetup side_setup = setup;
-    if (side == Side::Base) side_setup.listed = &timing.listed;
-    const SideEnd end =
-        count_side(processes, results, side_setup, side, std::string(to_string(side)),
-                   side == Side::Base, timing, progress);
+    const SideEnd end = count_side(processes, results, setup, side, std::string(to_string(side)),
+                                   side == Side::Base, timing, progress);
     if (end == SideEnd::Interrupted) return false;
     if (setup.after_side) setup.after_side(side);
     if (end == SideEnd::Abandoned) return true;

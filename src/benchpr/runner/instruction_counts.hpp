@@ -51,6 +51,10 @@ struct InstructionSetup {
   // Wall seconds the counting may take, both sides (0: no limit beyond the timeouts): counts
   // nobody asked for get a share of the budget. The base may use half, the PR what is left.
   double deadline_seconds = 0;
+  // The budget that share is of (0: the share stays as given): where the base's listings show
+  // start-ups that make the share too little for both sides but half the budget enough, the
+  // share is half the budget (runner/counting_share.hpp).
+  double budget_seconds = 0;
   // The clock the deadline is read on (null: the steady clock); a test sets the time.
   const Clock* clock = nullptr;
   // After a side's counting runs (its own code may change its own files), and before the base
@@ -58,10 +62,6 @@ struct InstructionSetup {
   // as they were (throws TamperError otherwise). Empty: nothing to check.
   std::function<void(Side)> after_side;
   std::function<void()> before_base_again;
-  // Internal to counting: where each suite's listing time is recorded (the base's first count),
-  // and, for the base counted again, the times to use instead of listing (the names are `only`'s).
-  std::map<std::string, double>* listed = nullptr;
-  const std::map<std::string, double>* known_listing = nullptr;
 };
 
 // How to tell when Valgrind is missing, so the error can name the package (run before

@@ -10,20 +10,12 @@
 #include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/core/evidence/placement.hpp"
 #include "benchpr/runner/code_evidence.hpp"
+#include "benchpr/runner/counting_share.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
 #include "benchpr/runner/profiles.hpp"
 #include "benchpr/runner/session.hpp"
 
 namespace benchpr::runner {
-
-namespace {
-
-// The share of the budget counts nobody asked for may take (15 minutes: 3m45s), and the least
-// they get whatever the budget.
-constexpr double kDefaultCountingShare = 0.25;
-constexpr double kDefaultCountingLeast = 60;
-
-}  // namespace
 
 bool Session::count_instructions_phase(Results& results) {
   const auto& suites = results.config.suites;
@@ -60,8 +52,12 @@ bool Session::count_instructions_phase(Results& results) {
   });
   const double budget =
       setup_.budget_seconds > 0 ? setup_.budget_seconds : c.budget_seconds.value_or(0);
-  if (only_by_default && budget > 0)
-    is.deadline_seconds = std::max(kDefaultCountingLeast, kDefaultCountingShare * budget);
+  // A quarter of the budget (3m45s of 15 minutes), or half where the start-ups the base's
+  // listings measure make a quarter too little for both sides (runner/counting_share.hpp).
+  if (only_by_default && budget > 0) {
+    is.deadline_seconds = default_counting_share(budget);
+    is.budget_seconds = budget;
+  }
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
