@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "benchpr/core/duration.hpp"
-#include "benchpr/core/instruction_analysis.hpp"
+#include "benchpr/core/base/duration.hpp"
+#include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/runner/instrument_on_open.hpp"
 
 namespace benchpr::runner {

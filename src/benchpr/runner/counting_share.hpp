@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "benchpr/core/model.hpp"
+#include "benchpr/core/model/model.hpp"
 
 namespace benchpr::runner {
 
