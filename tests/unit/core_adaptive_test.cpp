@@ -651,6 +651,13 @@ TEST(SpendingTest, TheSpendingSentenceSaysWhereTheTimeWent) {
   EXPECT_EQ(spending_sentence(r),
             " Spent 13m30s of the 15m budget: builds 2m1s, instruction counts 1m, 2 rounds and the "
             "warm-up 10m, benchpr's own work (copies, looks) 29s.");
+  // Counting as the session clocked it: its listings (before the first Callgrind process) and
+  // the base counted again (whose runs are not recorded) are counting's, not benchpr's own.
+  r.counting_seconds = 80;
+  EXPECT_DOUBLE_EQ(counting_seconds(r), 80);
+  EXPECT_EQ(spending_sentence(r),
+            " Spent 13m30s of the 15m budget: builds 2m1s, instruction counts 1m20s, 2 rounds and "
+            "the warm-up 10m, benchpr's own work (copies, looks) 9s.");
   r.config.budget_seconds.reset();
   EXPECT_EQ(spending_sentence(r), "");
 }

@@ -76,6 +76,7 @@ Results sample() {
   r.stop = {StopKind::Interrupted, 0, "by SIGTERM"};
   r.measuring_seconds = 42.5;
   r.overhead_seconds = 0.25;
+  r.counting_seconds = 408.5;
   r.workflow_run_url = "https://github.com/acme/widgets/actions/runs/1";
   return r;
 }
@@ -131,6 +132,7 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
   EXPECT_FALSE(b.complete);
   EXPECT_EQ(b.stop, (StopReason{StopKind::Interrupted, 0, "by SIGTERM"}));
   EXPECT_EQ(describe(b.stop), "interrupted by SIGTERM");
+  EXPECT_EQ(b.counting_seconds, 408.5);
 }
 
 // Every string is capped where it is written, under the readers' limit: a commit subject, a

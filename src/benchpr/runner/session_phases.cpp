@@ -61,6 +61,7 @@ bool Session::count_instructions_phase(Results& results) {
   const double t0 = now_seconds();
   const bool done = count_instructions(processes_, results, is, progress_);
   child_seconds_ += now_seconds() - t0;
+  results.counting_seconds = now_seconds() - t0;
   // Nothing to count (every counted suite skipped: identical programs, another shard's) says
   // nothing rather than "counted instructions in 0ms".
   const bool any = std::any_of(results.series.begin(), results.series.end(),

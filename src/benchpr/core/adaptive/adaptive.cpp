@@ -364,6 +364,8 @@ bool counting_run(const Results& results, const RunRecord& run) {
 }  // namespace
 
 double counting_seconds(const Results& results) {
+  // As the session clocked it: the listings and the base counted again have no run records.
+  if (results.counting_seconds > 0) return results.counting_seconds;
   double first = 0, last = 0;
   bool any = false;
   for (const RunRecord& run : results.runs) {

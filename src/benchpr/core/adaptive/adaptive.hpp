@@ -169,8 +169,9 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan);
 // without a budget or a time).
 std::string spending_sentence(const Results& results);
 
-// The wall time the instruction counts took: from the first Callgrind process's start to the
-// last one's end (they run in parallel, a side at a time); 0 without counts.
+// The wall time the instruction counts took: as the session clocked it (Results::
+// counting_seconds: the listings, both sides, the base counted again), or in a file that did
+// not record it, from the first Callgrind process's start to the last one's end; 0 without.
 double counting_seconds(const Results& results);
 
 }  // namespace benchpr

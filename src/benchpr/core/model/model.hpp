@@ -429,6 +429,10 @@ struct Results {
   StopReason stop;        // why the rounds ended (describe() makes its sentence)
   double measuring_seconds = 0;
   double overhead_seconds = 0;  // benchpr's own time outside builds and benchmark processes
+  // Instruction counting's wall time as the session clocked it: the listings, both sides' counts
+  // and the base counted again. 0 where not recorded (files written before it was): the span of
+  // the counted runs stands in (counting_seconds, core/adaptive/adaptive.hpp).
+  double counting_seconds = 0;
   std::optional<TimePlan> time_plan;
   // Adaptive looks as the session scheduled them; empty in fixed plans and in files written
   // before looks were recorded (those replay the three looks of adaptive_plan_for).

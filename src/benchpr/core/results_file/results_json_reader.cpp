@@ -573,6 +573,7 @@ void read_trailer(const json& j, Results& r) {
   r.stop = read_stop(j, "document");
   r.measuring_seconds = get_number(j, "measuring_seconds", "document", 0);
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
+  r.counting_seconds = get_number(j, "counting_seconds", "document", 0);
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);
   if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
   if (auto it = j.find("time_plan"); it != j.end() && it->is_object())

@@ -46,12 +46,24 @@ constexpr std::array<std::string_view, 13> kHeaderFields = {"schema_version",
                                                             "builds",
                                                             "runs"};
 constexpr std::string_view kSeriesField = "series";
-constexpr std::array<std::string_view, 17> kTrailerFields = {
-    "rounds_done",       "complete",         "stop_reason",      "stop",
-    "measuring_seconds", "overhead_seconds", "workflow_run_url", "shard",
-    "partition",         "time_plan",        "bisect",           "looks",
-    "profiles",          "executables",      "identical_suites", "hot_code",
-    "resumed_rounds"};
+constexpr std::array<std::string_view, 18> kTrailerFields = {"rounds_done",
+                                                             "complete",
+                                                             "stop_reason",
+                                                             "stop",
+                                                             "measuring_seconds",
+                                                             "overhead_seconds",
+                                                             "counting_seconds",
+                                                             "workflow_run_url",
+                                                             "shard",
+                                                             "partition",
+                                                             "time_plan",
+                                                             "bisect",
+                                                             "looks",
+                                                             "profiles",
+                                                             "executables",
+                                                             "identical_suites",
+                                                             "hot_code",
+                                                             "resumed_rounds"};
 // Digests of the suites' programs and their worktree libraries (runner/suite_files: at most 256
 // libraries per program), per suite and side.
 constexpr std::size_t kMaxExecutables = 20000;

@@ -407,6 +407,8 @@ void write_outcome(Writer& w, const Results& r) {
   w.number(r.measuring_seconds);
   w.top("overhead_seconds");
   w.number(r.overhead_seconds);
+  w.top("counting_seconds");
+  w.number(r.counting_seconds);
   w.top("workflow_run_url");
   w.string(r.workflow_run_url);
   if (r.bisect) {

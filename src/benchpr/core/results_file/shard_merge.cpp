@@ -242,6 +242,7 @@ class ShardMerger {
     m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);
     m_.measuring_seconds = std::max(m_.measuring_seconds, r.measuring_seconds);
     m_.overhead_seconds = std::max(m_.overhead_seconds, r.overhead_seconds);
+    m_.counting_seconds = std::max(m_.counting_seconds, r.counting_seconds);
   }
 
   void add_series(int k, const std::string& path, const BenchmarkSeries& s) {
