@@ -373,6 +373,11 @@ TEST_F(BenchmarkCommand, AMemberStartsARunThatIsPostedAndReactedTo) {
                                       env("issue_comment", e.dump()));
   ASSERT_EQ(done.exit_code, 0) << done.err;
   EXPECT_EQ(reactions(), (std::vector<std::string>{"eyes", "rocket"}));
+  // Any other outcome of the run (failure, cancelled, skipped) is 😕.
+  const BenchprRun cancelled = run_benchpr(BENCHPR_BINARY, {"slash-command", "--done", "cancelled"},
+                                           env("issue_comment", e.dump()));
+  ASSERT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  EXPECT_EQ(reactions(), (std::vector<std::string>{"eyes", "rocket", "confused"}));
 }
 
 TEST_F(BenchmarkCommand, ResultsNamingAnotherPullRequestAreNotPosted) {

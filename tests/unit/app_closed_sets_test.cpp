@@ -77,6 +77,8 @@ TEST(AllClosedSets, EveryNameRoundTripsAndUnknownNamesAreRefused) {
   expect_closed_set("FailOn", app::kFailOns);
   expect_closed_set("CompareMode", app::kCompareModes);
   expect_closed_set("InputFormat", app::kInputFormats);
+  expect_closed_set("RunOutcome", app::kRunOutcomes);
+  // --comment is a CommentPolicy: its table is kCommentPolicies, above.
 }
 
 // The printers and parsers the code calls are the tables, so a file and a command line read
@@ -130,6 +132,8 @@ TEST(AllClosedSets, CommandLineNamesInTheirMessagesOrder) {
   EXPECT_EQ(app::kFailOns.names(), (Names{"never", "regression", "failed"}));
   EXPECT_EQ(app::kCompareModes.names(), (Names{"merge-base", "merge"}));
   EXPECT_EQ(app::kInputFormats.names(), (Names{"auto", "google-benchmark", "jmh", "hyperfine"}));
+  EXPECT_EQ(kCommentPolicies.names(), (Names{"always", "on-change", "never"}));
+  EXPECT_EQ(app::kRunOutcomes.names(), (Names{"success", "failure", "cancelled", "skipped"}));
   EXPECT_EQ(kBisectModes.names(), (Names{"auto", "off"}));
   EXPECT_EQ(kBisectMethods.names(), (Names{"time", "instructions"}));
 }

@@ -72,6 +72,7 @@ TEST(DisturbedRuns, AProcessSlowedAsAWholeIsFoundNamedAndKept) {
       EXPECT_EQ(is_missing(s.head[static_cast<std::size_t>(i)]), gone) << s.name << " " << i;
     }
   }
+  EXPECT_EQ(disturbed_notes(d).at(0).kind, NoteKind::DisturbedRuns);
   const std::vector<std::string> notes = plain_texts(disturbed_notes(d));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0],

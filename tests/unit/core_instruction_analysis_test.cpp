@@ -6,6 +6,7 @@
 
 #include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/core/verdicts/analysis.hpp"
+#include "support/note_kinds.hpp"
 
 namespace benchpr {
 namespace {
@@ -54,8 +55,8 @@ TEST(InstructionAnalysis, TwoCountsOfASideThatDisagreeAreANote) {
   analysis.benchmarks = {a};
   const std::vector<Note> notes = time_instruction_disagreements(analysis);
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0].plain().rfind("`BM_A`: the PR's two counts differ", 0), 0u)
-      << notes[0].plain();
+  EXPECT_EQ(notes[0].kind, NoteKind::CountsDiffer) << notes[0].plain();
+  EXPECT_EQ(testing::names_in(notes[0]), (std::vector<std::string>{"BM_A"}));
   s.head[1] = 10310;  // 0.1% apart: they agree
   EXPECT_TRUE(analyse_instruction_series(s, 0.005).count_check.empty());
 }
@@ -188,19 +189,16 @@ TEST(InstructionAnalysis, DisagreementsAreNoted) {
   const Analysis a = analyse(session(1.3, 10000, 1.0, 10300));
   ASSERT_EQ(a.benchmarks[0].verdict, Verdict::Regression);
   ASSERT_EQ(a.benchmarks[1].verdict, Verdict::Unchanged);
-  std::string notes;
-  for (const auto& n : a.notes) notes += n.plain() + "\n";
-  EXPECT_NE(notes.find("`BM_A`: time 30.0% slower (regression) while instructions per iteration "
-                       "are flat (0.0%)"),
-            std::string::npos)
-      << notes;
-  EXPECT_NE(notes.find("`BM_B`: instructions per iteration +3.0% but time is unchanged"),
-            std::string::npos)
-      << notes;
+  // One note per benchmark whose time and count disagree, naming it.
+  EXPECT_EQ(testing::names_in_notes(a.notes, NoteKind::TimeVsInstructions),
+            (std::vector<std::vector<std::string>>{{"BM_A"}, {"BM_B"}}))
+      << ::testing::PrintToString(plain_texts(a.notes));
   // Agreement says nothing.
   const Analysis quiet = analyse(session(1.0, 10000, 1.0, 10000));
-  for (const auto& n : plain_texts(quiet.notes))
-    EXPECT_EQ(n.find("instructions"), std::string::npos) << n;
+  EXPECT_TRUE(testing::notes_of_kind(quiet.notes, NoteKind::TimeVsInstructions).empty())
+      << ::testing::PrintToString(plain_texts(quiet.notes));
+  EXPECT_TRUE(testing::notes_of_kind(quiet.notes, NoteKind::CountsDiffer).empty())
+      << ::testing::PrintToString(plain_texts(quiet.notes));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "benchpr/core/adaptive/session_analysis.hpp"
 #include "support/contains.hpp"
+#include "support/note_kinds.hpp"
 #include "support/session_results.hpp"
 
 namespace benchpr {
@@ -151,9 +152,9 @@ TEST(MeanTime, ProcessesThePullRequestSlowsAsAWholeStayInTheComparison) {
       11, 0.01, 30);
   expect_not_hidden(w);
   EXPECT_GT(w.first().change, 0.02);
-  bool named = false;
-  for (const Note& n : w.analysis.notes) named |= contains(n.plain(), "kept in the comparison");
-  EXPECT_TRUE(named) << (w.analysis.notes.empty() ? "" : w.analysis.notes.back().plain());
+  // The slowed processes are named (and kept: expect_not_hidden above).
+  EXPECT_EQ(testing::notes_of_kind(w.analysis.notes, NoteKind::DisturbedRuns).size(), 1u)
+      << ::testing::PrintToString(plain_texts(w.analysis.notes));
 }
 
 TEST(MeanTime, RepetitionsThatStallAreARegressionThoughTheLeastTimeDoesNotMove) {

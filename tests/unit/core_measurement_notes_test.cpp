@@ -9,6 +9,7 @@
 #include "benchpr/core/adaptive/session_analysis.hpp"
 #include "benchpr/core/model/model.hpp"
 #include "benchpr/core/notes/measurement_notes.hpp"
+#include "support/note_kinds.hpp"
 
 namespace benchpr {
 namespace {
@@ -135,12 +136,10 @@ TEST(MeasurementNotes, SleepAddedIsFlaggedAndNoted) {
     const bool waiting = b.has_flag(BenchmarkFlag::Waiting);
     EXPECT_EQ(waiting, b.name == "BM_Sleep") << b.name;
   }
-  bool noted = false;
-  for (const std::string& n : plain_texts(a.notes)) {
-    if (n.rfind("Wall time moved while CPU time did not: `BM_Sleep` (real time +30.0%", 0) == 0)
-      noted = true;
-  }
-  EXPECT_TRUE(noted);
+  // One waiting note, naming the benchmark that sleeps and no other.
+  EXPECT_EQ(testing::names_in_notes(a.notes, NoteKind::Waiting),
+            (std::vector<std::vector<std::string>>{{"BM_Sleep"}}))
+      << ::testing::PrintToString(plain_texts(a.notes));
 }
 
 void add_run(Results& r, int round, Side side, double seconds, double cpu, double others) {
@@ -164,6 +163,7 @@ TEST(MeasurementNotes, BusyRoundsAreNamedWithTheShareTheBenchmarksGot) {
     add_run(r, round, Side::Head, 1.0, busy ? 0.46 : 0.99, busy ? 1.5 : 0.1);
   }
   const Analysis a = analyse_session(r);
+  EXPECT_EQ(testing::notes_of_kind(a.notes, NoteKind::MachineBusy).size(), 1u);
   EXPECT_THAT(plain_texts(a.notes),
               ::testing::Contains(HasSubstr(
                   "The machine was busy: the benchmark processes got about 48% of a CPU "
@@ -368,9 +368,9 @@ TEST(CpuMissedWork, CpuTimeThatHalvesWhileWallTimeStaysIsNotCalledFaster) {
   EXPECT_THAT(work.flags, ::testing::Contains(BenchmarkFlag::WallTime));
   EXPECT_THAT(work.flags, ::testing::Not(::testing::Contains(BenchmarkFlag::Waiting)));
   EXPECT_TRUE(a.benchmarks[1].flags.empty());
-  EXPECT_THAT(
-      plain_texts(a.notes),
-      ::testing::Contains(HasSubstr("CPU time missed work: `BM_Work` (CPU time \u221249.")));
+  EXPECT_EQ(testing::names_in_notes(a.notes, NoteKind::MissedWork),
+            (std::vector<std::vector<std::string>>{{"BM_Work"}}))
+      << ::testing::PrintToString(plain_texts(a.notes));
   // The suite's note counts only the benchmark still compared on CPU time.
   EXPECT_THAT(plain_texts(a.notes),
               ::testing::Contains("Suite `core` compared CPU time (its benchmarks run on one "

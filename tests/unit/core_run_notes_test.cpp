@@ -39,6 +39,7 @@ TEST(RunNotes, EachInItsOrder) {
   EXPECT_EQ(notes[4].plain(),
             "The PR runs of suite `micro` left 1 process running (in 1 of 1 runs); benchpr killed "
             "it after each run.");
+  EXPECT_EQ(notes[5].kind, NoteKind::TooSmall);
   EXPECT_EQ(notes[5].plain(),
             "`BM_Nop` (6.4e-07 ns): too small to measure (below 1 ps), not compared; leave it out "
             "with a suite's `exclude:` in .benchpr.yml.");

@@ -1,6 +1,7 @@
 // The terminal report, through the real analysis from raw rounds: a golden with colour off
 // (tests/golden/terminal_report.txt) and the same report with colour on.
 #include <cstdint>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/notes/comment_notes.hpp"
 #include "benchpr/render/text_report.hpp"
 #include "benchpr/render/view_model.hpp"
 #include "support/golden.hpp"
@@ -161,6 +163,39 @@ TEST(TextReport, ColumnsLineUp) {
     ++rows;
   }
   EXPECT_EQ(rows, 6);
+}
+
+// Too few rounds for any verdict: the report says so in the comment's sentence (core's
+// too_few_rounds_note, for revisions and for result files alike), once, before the other notes.
+TEST(TextReport, TooFewRoundsIsTheCommentsNoteFirst) {
+  for (const Origin origin : {Origin::Revisions, Origin::ResultFiles}) {
+    SCOPED_TRACE(std::string(to_string(origin)));
+    Results r = session();
+    r.origin = origin;
+    r.plan.resize(3);  // the warm-up and 2 analysed rounds
+    r.rounds_done = 3;
+    r.series.push_back(series("BM_Tls/4096", 45100, 0.075, 0.004, 1));
+    r.series.push_back(series("BM_Same", 100, 0, 0.004, 2));
+    const Analysis a = analyse_session(r);
+    ASSERT_EQ(a.analysed_rounds, 2);
+    const std::optional<Note> few = too_few_rounds_note(r, a);
+    ASSERT_TRUE(few.has_value());
+    const std::string text = render_text_report(r, a, {false});
+    const std::string line = "\n\n  " + few->plain() + "\n";
+    const std::size_t at = text.find(line);
+    ASSERT_NE(at, std::string::npos) << text;
+    EXPECT_EQ(text.find(few->plain(), at + line.size()), std::string::npos) << text;
+    for (const Note& n : a.notes) {
+      const std::size_t note_at = text.find(n.plain());
+      EXPECT_TRUE(note_at != std::string::npos && note_at > at) << n.plain() << "\n" << text;
+    }
+  }
+  // Enough rounds: no such note.
+  const Results r = mixed_session();
+  const Analysis a = analyse_session(r);
+  ASSERT_FALSE(too_few_rounds_note(r, a).has_value());
+  EXPECT_EQ(render_text_report(r, a, {false}).find("no benchmark can be called"),
+            std::string::npos);
 }
 
 TEST(TextReport, HostileNamesCannotMoveTheCursor) {

@@ -25,13 +25,16 @@ namespace benchpr::app {
 namespace {
 
 // The text CLI11 reads for each closed-set option, parsed into the options by its table once the
-// command line is read (parse_choice). Each starts as the name of the options' default.
+// command line is read (parse_choice). Each starts as the name of the options' default, or "" for
+// an option whose value may be none (parse_optional_choice).
 struct ChoiceTexts {
   std::string format;
   std::string color;
   std::string fail_on;
   std::string compare;
   std::string input_format;
+  std::string comment;  // "" = not given
+  std::string done;     // "" = not given
 };
 
 // The options `run` and `publish` share: where the report goes and which pull request gets it.
@@ -53,7 +56,7 @@ void add_report_options(CLI::App& cmd, Options& o, ChoiceTexts& texts, const std
   cmd.add_option("--pr", o.pr, pr_help);
   cmd.add_option("--repo", o.repo, "OWNER/NAME of the repository on GitHub");
   cmd.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
-  cmd.add_option("--comment", o.comment,
+  cmd.add_option("--comment", texts.comment,
                  "When to post the comment: always, on-change (some verdict is not unchanged; "
                  "an existing comment is still updated) or never (default: the config's; for "
                  "publish, always: the results file does not choose)");
@@ -203,9 +206,11 @@ void add_init_options(CLI::App& init, InitOptions& o) {
                 "Also write the /benchmark workflow: maintainers start a run from a comment");
 }
 
-void add_slash_command_options(CLI::App& slash, SlashCommandOptions& o) {
+void add_slash_command_options(CLI::App& slash, SlashCommandOptions& o, ChoiceTexts& texts) {
   slash.add_option("--api-url", o.api_url, "GitHub API base URL (default: $GITHUB_API_URL)");
-  slash.add_option("--done", o.done, "The run it started finished: success (🚀) or failure (😕)");
+  slash.add_option("--done", texts.done,
+                   "The run it started finished: success (🚀), or failure, cancelled or skipped "
+                   "(😕)");
 }
 
 void add_merge_options(CLI::App& merge, MergeOptions& o) {
@@ -222,14 +227,8 @@ UserError bad_choice(const std::string& option, const std::string& value,
                    did_you_mean(value, choices));
 }
 
-void check_choice(const std::string& option, const std::string& value,
-                  const std::vector<std::string>& choices) {
-  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  throw bad_choice(option, value, choices);
-}
-
 // A closed set's value from its option's text, by the set's table (the option's only parser);
-// any other text is a UserError in check_choice's words.
+// any other text is a UserError (bad_choice).
 template <typename Value, std::size_t N>
 Value parse_choice(const std::string& option, const std::string& text,
                    const NameTable<Value, N>& table) {
@@ -237,11 +236,20 @@ Value parse_choice(const std::string& option, const std::string& text,
   throw bad_choice(option, text, table.names());
 }
 
+// An optional closed set's value: none when the option was not given (or given as "", as the
+// action passes an input left empty).
+template <typename Value, std::size_t N>
+std::optional<Value> parse_optional_choice(const std::string& option, const std::string& text,
+                                           const NameTable<Value, N>& table) {
+  if (text.empty()) return std::nullopt;
+  return parse_choice(option, text, table);
+}
+
 template <typename Options>
 void parse_report_choices(Options& o, const ChoiceTexts& texts) {
   o.format = parse_choice("--format", texts.format, kStdoutFormats);
   o.color = parse_choice("--color", texts.color, kColorModes);
-  if (!o.comment.empty()) check_choice("--comment", o.comment, kCommentPolicies.names());
+  o.comment = parse_optional_choice("--comment", texts.comment, kCommentPolicies);
 }
 
 std::vector<std::string> long_names(const CLI::App& cmd) {
@@ -339,6 +347,7 @@ struct CommandLine {
   PublishOptions publish_options;
   ChoiceTexts publish_texts;
   SlashCommandOptions slash_options;
+  ChoiceTexts slash_texts;
   MergeOptions merge_options;
   CompareOptions compare_options;
   ChoiceTexts compare_texts;
@@ -370,7 +379,7 @@ void declare_commands(CLI::App& app, CommandLine& cl) {
   cl.slash = app.add_subcommand(
       "slash-command",
       "In an issue_comment job: accept or refuse a /benchmark comment (see docs/github.md)");
-  add_slash_command_options(*cl.slash, cl.slash_options);
+  add_slash_command_options(*cl.slash, cl.slash_options, cl.slash_texts);
   // The commands that talk to GitHub take the token from a file as well as the environment.
   for (CLI::App* command : {cl.run, cl.publish, cl.slash}) {
     command->add_option("--token-file", cl.token_file,
@@ -431,8 +440,8 @@ void check_options(CommandLine& cl) {
     o.fail_on = parse_choice("--fail-on", cl.compare_texts.fail_on, kFailOns);
     o.input_format = parse_choice("--input-format", cl.compare_texts.input_format, kInputFormats);
   }
-  if (cl.slash->parsed() && !cl.slash_options.done.empty())
-    check_choice("--done", cl.slash_options.done, {"success", "failure", "cancelled", "skipped"});
+  if (cl.slash->parsed())
+    cl.slash_options.done = parse_optional_choice("--done", cl.slash_texts.done, kRunOutcomes);
   if (cl.init->parsed() && cl.init->count("--shards") > 0 &&
       (cl.init_options.shards < 2 || cl.init_options.shards > 256))
     throw UserError("--shards: must be between 2 and 256, got " +

@@ -45,8 +45,7 @@ PostRequest post_request(const Options& o, const Results& results, const Analysi
   r.key = o.key;
   r.api_url = o.api_url;
   r.dry_run = o.dry_run;
-  // --comment was checked against the same names when the command line was read; "" is none.
-  r.policy = comment_policy_from_string(o.comment).value_or(results.config.comment);
+  r.policy = o.comment.value_or(results.config.comment);
   r.news = analysis.benchmarks.empty();
   for (const auto& b : analysis.benchmarks) r.news = r.news || b.verdict != Verdict::Unchanged;
   r.author = o.comment_author;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchpr/core/base/name_table.hpp"
+#include "benchpr/core/model/comment_policy.hpp"
 #include "benchpr/core/model/format_kind.hpp"
 
 namespace benchpr::app {
@@ -68,6 +69,21 @@ inline constexpr NameTable<std::optional<FormatKind>, 4> kInputFormats{{{
     {FormatKind::Hyperfine, kFormatKinds.name(FormatKind::Hyperfine)},
 }}};
 
+// --done of `slash-command`: how the run a /benchmark command started ended, in GitHub's words
+// for a step's outcome. Success reacts 🚀, every other outcome 😕.
+enum class RunOutcome {
+  Success,
+  Failure,
+  Cancelled,
+  Skipped,
+};
+inline constexpr NameTable<RunOutcome, 4> kRunOutcomes{{{
+    {RunOutcome::Success, "success"},
+    {RunOutcome::Failure, "failure"},
+    {RunOutcome::Cancelled, "cancelled"},
+    {RunOutcome::Skipped, "skipped"},
+}}};
+
 struct RunOptions {
   std::string base;  // "" with --pr or inside GitHub Actions: taken from the pull request
   std::string head;
@@ -104,9 +120,9 @@ struct RunOptions {
   std::string repo;
   std::string api_url;
   CompareMode compare = CompareMode::MergeBase;
-  std::string comment;         // always | on-change | never; "" = the config's
-  std::string comment_author;  // "" = the token's own login
-  bool status = false;         // set the commit status benchpr on the PR head
+  std::optional<CommentPolicy> comment;  // --comment (kCommentPolicies); none = the config's
+  std::string comment_author;            // "" = the token's own login
+  bool status = false;                   // set the commit status benchpr on the PR head
   // A pull_request_target job runs the PR's code with a write token: refused without this.
   bool pull_request_target_write_token = false;
   // Sharding: "I/N" (1-based; "" = $BENCHPR_SHARD, or the whole comparison), and a previous
@@ -153,7 +169,8 @@ struct PublishOptions {
   StdoutFormat format = StdoutFormat::Auto;
   ColorMode color = ColorMode::Auto;
   bool dry_run = false;
-  std::string comment;         // always | on-change | never; "" = the one in the results file
+  // --comment (kCommentPolicies); none = always: the results file does not choose.
+  std::optional<CommentPolicy> comment;
   std::string comment_author;  // "" = the token's own login
   bool status = false;
   FailOn fail_on = FailOn::Never;  // as for run
@@ -161,7 +178,7 @@ struct PublishOptions {
 
 struct SlashCommandOptions {
   std::string api_url;
-  std::string done;  // "" = accept the command; "success" | "failure": the run finished so
+  std::optional<RunOutcome> done;  // none = accept the command; else the run finished so
 };
 
 struct InitOptions {

@@ -89,7 +89,7 @@ int publish_command(const PublishOptions& options) {
     request.require_token = true;
     // The results file was written by a job that ran the pull request's code: it must not choose
     // whether a comment is posted either. --comment (the action's input) or always.
-    request.policy = comment_policy_from_string(options.comment).value_or(CommentPolicy::Always);
+    request.policy = options.comment.value_or(CommentPolicy::Always);
     if (!options.dry_run && pull_request_job_for_fork()) {
       // The merging job of a sharded pull_request workflow: same rule as `run` there.
       std::cout << fork_notice("wrote the job summary") << std::endl;

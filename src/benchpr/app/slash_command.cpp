@@ -59,7 +59,7 @@ int slash_command(const SlashCommandOptions& options) {
   const github::SlashCommand command = github::parse_benchmark_command(event.body);
   if (!command.present || !event.on_pull_request || event.action != "created") {
     notice(progress, "the comment is no /benchmark command on a pull request: nothing to do");
-    if (options.done.empty()) set_outputs(false, 0, "");
+    if (!options.done) set_outputs(false, 0, "");
     return kExitOk;
   }
   const std::string who = event.author.empty() ? "the commenter" : "@" + event.author;
@@ -69,7 +69,7 @@ int slash_command(const SlashCommandOptions& options) {
                          (event.author_association.empty() ? std::string("no association")
                                                            : event.author_association) +
                          ") starts no run: only owners, members and collaborators can");
-    if (options.done.empty()) set_outputs(false, 0, "");
+    if (!options.done) set_outputs(false, 0, "");
     return kExitOk;
   }
   const auto slug = resolve_repo_slug(event.repo_full_name, nullptr);
@@ -78,8 +78,8 @@ int slash_command(const SlashCommandOptions& options) {
   auto client = make_github_client(options.api_url, token,
                                    [&progress](const std::string& m) { progress.line(m); });
 
-  if (!options.done.empty()) {
-    const bool ok = options.done == "success";
+  if (options.done) {
+    const bool ok = *options.done == RunOutcome::Success;
     client->add_reaction(slug.owner, slug.name, event.comment_id, ok ? "rocket" : "confused");
     progress.line(std::string("/benchmark finished: ") + (ok ? "🚀" : "😕"));
     return kExitOk;

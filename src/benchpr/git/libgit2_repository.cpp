@@ -213,7 +213,11 @@ class Libgit2Repository final : public Repository {
                                          const std::string& head_sha) override {
     TreeHandle base = tree_of(*commit_for(base_sha));
     TreeHandle head = tree_of(*commit_for(head_sha));
-    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    // libgit2's init function, not GIT_DIFF_OPTIONS_INIT: the macro names only the first fields
+    // (the rest left to the compiler's zeros, which -Wmissing-field-initializers reports).
+    git_diff_options options{};
+    if (git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION) < 0)
+      throw GitError("cannot set up a diff in " + location() + ": " + last_error());
     options.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
     git_diff* raw = nullptr;
     if (git_diff_tree_to_tree(&raw, repo_.get(), base.get(), head.get(), &options) < 0) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "benchpr/core/evidence/cycle_estimate.hpp"
 #include "benchpr/core/evidence/identical_programs.hpp"
 #include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/notes/comment_notes.hpp"
 #include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
 #include "benchpr/render/units.hpp"
@@ -208,15 +210,9 @@ std::string render_text_report(const Results& results, const Analysis& analysis,
   }
 
   std::vector<std::string> notes;
-  if (analysis.analysed_rounds > 0 && analysis.analysed_rounds < kMinDecidingRounds) {
-    notes.push_back(fmt::format(
-        "With {} analysed round{} no benchmark can be called faster, slower or unchanged: at "
-        "least {} rounds are needed ({}).",
-        analysis.analysed_rounds, analysis.analysed_rounds == 1 ? "" : "s", kMinDecidingRounds,
-        results.origin == Origin::ResultFiles
-            ? fmt::format("{} files per side: a file is one process", kMinDecidingRounds)
-            : fmt::format("--rounds {}", kMinDecidingRounds)));
-  }
+  // Too few rounds for any verdict: the comment's sentence, first as there.
+  if (const std::optional<Note> few = too_few_rounds_note(results, analysis))
+    notes.push_back(one_line(few->plain(), 400));
   for (const Note& n : analysis.notes) notes.push_back(one_line(n.plain(), 400));
   if (!notes.empty()) out += "\n";
   for (const std::string& n : notes) out += "  " + n + "\n";

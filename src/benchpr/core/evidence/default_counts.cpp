@@ -69,7 +69,7 @@ WithoutFailedDefaultCounts without_failed_default_counts(const Results& results)
     note.text(": " + why);
   }
   note.text(".");
-  out.note = Note(NoteKind::Other, std::move(note).take());
+  out.note = Note(NoteKind::CountsNotMade, std::move(note).take());
   return out;
 }
 

@@ -200,11 +200,13 @@ std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t
 
 std::vector<Note> time_instruction_disagreements(const Analysis& analysis, const Results* results) {
   std::vector<Note> out;
-  const auto note = [&out](const std::string& name, const std::string& rest) {
-    out.emplace_back(NoteKind::Other, std::move(Sentence().code(name).text(rest)).take());
+  const auto note = [&out](const std::string& name, const std::string& rest,
+                           NoteKind kind = NoteKind::TimeVsInstructions) {
+    out.emplace_back(kind, std::move(Sentence().code(name).text(rest)).take());
   };
   for (const BenchmarkAnalysis& ins : analysis.benchmarks)
-    if (is_instruction_analysis(ins) && !ins.count_check.empty()) note(ins.name, ins.count_check);
+    if (is_instruction_analysis(ins) && !ins.count_check.empty())
+      note(ins.name, ins.count_check, NoteKind::CountsDiffer);
   for (const BenchmarkAnalysis& ins : analysis.benchmarks) {
     if (!is_instruction_analysis(ins) || !std::isfinite(ins.change)) continue;
     for (const BenchmarkAnalysis& t : analysis.benchmarks) {

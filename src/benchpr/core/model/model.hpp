@@ -538,10 +538,25 @@ struct TextPart {
 // The parts as one line of plain text, names in backticks (JSON, logs).
 std::string plain_text(const std::vector<TextPart>& parts);
 
-// What a run-level note is about, where a renderer must know it (not from its words): the
-// renderer shows cold rounds, a partial run and an edited config from Results itself and leaves
-// out core's sentence for them.
-enum class NoteKind { Other, ColdRounds, Partial, ConfigEdited };
+// What a run-level note is about, set where the note is made, so that code and tests read the
+// kind, never the words: the renderer shows cold rounds, a partial run and an edited config from
+// Results itself and leaves out core's sentence for them; the other kinds name what a note
+// reports.
+enum class NoteKind {
+  Other,
+  ColdRounds,
+  Partial,
+  ConfigEdited,
+  TooFewRounds,        // too few analysed rounds for any verdict (comment_notes)
+  TooSmall,            // values below a picosecond, not compared (run_notes)
+  Waiting,             // wall time moved while the compared CPU time did not (measurement_notes)
+  MissedWork,          // CPU time missed work: compared on wall time (measurement_notes)
+  MachineBusy,         // busy rounds, and what the load did to the times (measurement_notes)
+  DisturbedRuns,       // processes the machine slowed as a whole (disturbed_runs)
+  CountsDiffer,        // one side's instruction counts disagree (instruction_analysis)
+  TimeVsInstructions,  // time and instruction counts tell different stories (instruction_analysis)
+  CountsNotMade,       // instruction counts nobody asked for could not be made (default_counts)
+};
 
 // A run-level sentence (cold rounds, partial run, config edit, compared time, busy machine),
 // with names as code parts.

@@ -91,7 +91,7 @@ std::optional<Note> too_few_rounds_note(const Results& results, const Analysis& 
         .code("--rounds")
         .text(").");
   }
-  return Note(NoteKind::Other, std::move(s).take());
+  return Note(NoteKind::TooFewRounds, std::move(s).take());
 }
 
 std::optional<Note> cold_rounds_note(const Analysis& analysis) {
@@ -131,6 +131,15 @@ bool comment_states_elsewhere(const Note& note, const Results& results) {
     case NoteKind::ConfigEdited:
       return results.config_changed_by_head;
     case NoteKind::Other:
+    case NoteKind::TooFewRounds:
+    case NoteKind::TooSmall:
+    case NoteKind::Waiting:
+    case NoteKind::MissedWork:
+    case NoteKind::MachineBusy:
+    case NoteKind::DisturbedRuns:
+    case NoteKind::CountsDiffer:
+    case NoteKind::TimeVsInstructions:
+    case NoteKind::CountsNotMade:
       return false;
   }
   return false;

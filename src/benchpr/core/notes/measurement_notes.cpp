@@ -342,7 +342,7 @@ void waiting_notes(const Results& results, Analysis& analysis) {
   if (found.empty()) return;
   for (const auto& [benchmark, c] : found)
     analysis.benchmarks[benchmark].add_flag(BenchmarkFlag::Waiting);
-  analysis.notes.emplace_back(NoteKind::Other, waiting_sentence(found, analysis));
+  analysis.notes.emplace_back(NoteKind::Waiting, waiting_sentence(found, analysis));
 }
 
 // Names the benchmarks compared on wall time because their CPU time missed work, and flags them.
@@ -370,7 +370,7 @@ void missed_work_notes(const std::vector<MissedWork>& missed, Analysis& analysis
       "the wall time did not follow it: the PR moved work to another thread or into waiting. "
       "{} compared on wall time.",
       missed.size() == 1 ? "This benchmark was" : "These benchmarks were"));
-  analysis.notes.emplace_back(NoteKind::Other, std::move(text).take());
+  analysis.notes.emplace_back(NoteKind::MissedWork, std::move(text).take());
 }
 
 void busy_notes(const Results& results, Analysis& analysis) {
@@ -414,7 +414,7 @@ void busy_notes(const Results& results, Analysis& analysis) {
           round_ranges(lopsided), lopsided.size() == 1 ? "that round is" : "those rounds are");
     }
   }
-  analysis.notes.push_back(std::move(text));
+  analysis.notes.emplace_back(NoteKind::MachineBusy, std::move(text));
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ Note too_small_note(const std::vector<TooSmallSeries>& too_small) {
                    false});
   parts.push_back({"exclude:", true});
   parts.push_back({" in .benchpr.yml.", false});
-  return Note(NoteKind::Other, std::move(parts));
+  return Note(NoteKind::TooSmall, std::move(parts));
 }
 
 }  // namespace

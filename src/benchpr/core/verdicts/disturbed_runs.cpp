@@ -194,7 +194,7 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
         fmt::join(where, ", "), runs.size() == 1 ? "that round is" : "those rounds are"));
     for (const DisturbedRuns::Uneven& u : disturbed.uneven)
       if (u.suite == suite) text.text(" " + uneven_words(u));
-    notes.emplace_back(NoteKind::Other, std::move(text).take());
+    notes.emplace_back(NoteKind::DisturbedRuns, std::move(text).take());
   }
   // A suite whose disturbed processes were all one side's excess, all kept.
   for (const DisturbedRuns::Uneven& u : disturbed.uneven) {
@@ -204,7 +204,7 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
         ": {} base and {} PR processes ran as a whole far slower than the others of their side. ",
         u.base, u.head));
     text.text(uneven_words(u));
-    notes.emplace_back(NoteKind::Other, std::move(text).take());
+    notes.emplace_back(NoteKind::DisturbedRuns, std::move(text).take());
   }
   for (const DisturbedRuns::Kept& k : disturbed.kept) {
     Sentence text;
@@ -212,7 +212,7 @@ std::vector<Note> disturbed_notes(const DisturbedRuns& disturbed) {
         ": {} base and {} PR processes ran as a whole far slower than the others of their "
         "side. Far more on one side may be the PR's doing: their rounds are kept.",
         k.base, k.head));
-    notes.emplace_back(NoteKind::Other, std::move(text).take());
+    notes.emplace_back(NoteKind::DisturbedRuns, std::move(text).take());
   }
   return notes;
 }
@@ -255,7 +255,7 @@ std::vector<Note> kept_disturbance_notes(const DisturbedRuns& found, int rounds)
           " Far more are the base's (Fisher p {:.3f}): the base's code may be what slows them.",
           p));
     }
-    notes.emplace_back(NoteKind::Other, std::move(text).take());
+    notes.emplace_back(NoteKind::DisturbedRuns, std::move(text).take());
   }
   return notes;
 }
