@@ -112,6 +112,8 @@ check_case("a relative include of a room above" "benchpr/render/low/y.cpp" ${_ro
            "benchpr/render/low/y.cpp|#include \"../high/b.hpp\"")
 check_case("a file outside every room" "benchpr/render/x.hpp" ${_rooms_tree}
            "benchpr/render/x.hpp|#include <string>")
+check_case("an include of a header in no room" "benchpr/render/high/z.cpp" ${_rooms_tree}
+           "benchpr/render/high/z.cpp|#include \"benchpr/render/gone.hpp\"")
 check_case("a room not declared" "benchpr/render/other/x.hpp" ${_rooms_tree}
            "benchpr/render/other/x.hpp|#include <string>")
 set(_case_rooms "")
