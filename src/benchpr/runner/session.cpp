@@ -381,13 +381,21 @@ void Session::verify_resumed_programs(Results& results) {
   }
   // The first difference, named: a program replaced, or one run now that was not recorded.
   std::string what;
+  std::string cause =
+      ": code run since the builds (or an edit of the results file) changed what would be "
+      "measured";
   for (const ExecutableDigest& x : now) {
     const auto it = std::find_if(then.begin(), then.end(), [&](const ExecutableDigest& y) {
       return y.suite == x.suite && y.side == x.side && y.path == x.path;
     });
     if (it == then.end()) {
-      what = fmt::format("the {}'s {} (suite {}) has no digest in the results file",
-                         side_name(x.side), x.path, x.suite);
+      // Not proof of tampering: a file written before a suite of counts only had its programs
+      // recorded holds none for it. Either way the program cannot be shown to be the one built.
+      what = fmt::format(
+          "the {}'s {} (suite {}) has no digest in the results file, so it cannot be shown to be "
+          "the program that was built (a file written by an older benchpr, or an edited one)",
+          side_name(x.side), x.path, x.suite);
+      cause = "";
       break;
     }
     if (it->sha256 != x.sha256) {
@@ -400,10 +408,8 @@ void Session::verify_resumed_programs(Results& results) {
   }
   if (what.empty()) what = "the results file records programs this run does not find";
   files_.reset();
-  throw TamperError(
-      "cannot resume: " + what +
-      ": code run since the builds (or an edit of the results file) changed what would be "
-      "measured; run the comparison again without --resume");
+  throw TamperError("cannot resume: " + what + cause +
+                    "; run the comparison again without --resume");
 }
 
 void Session::resume(Results& results) {
