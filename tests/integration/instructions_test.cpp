@@ -243,20 +243,15 @@ TEST(Instructions, WhatARepetitionDoesOnceIsNotCountedAsAnIteration) {
 // it is paid per core, not per benchmark. Each start of the program appends its command line
 // to a file: the Callgrind runs are those that write their JSON below the counts' folder.
 std::string start_up_prelude(const std::string& starts_file) {
-  return fmt::format(R"(
-#include <fstream>
-#include <iterator>
+  return command_line_reader() + fmt::format(R"(
 static const bool g_started = [] {{
-  std::ifstream cmdline("/proc/self/cmdline");
-  std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  for (char& c : args) if (c == '\0') c = ' ';
-  std::ofstream("{}", std::ios::app) << args << "\n";
+  std::ofstream("{}", std::ios::app) << benchmark_command_line() << "\n";
   volatile unsigned long long x = 0;  // the costly set-up: about 20 million instructions
   for (int i = 0; i < 5000000; ++i) x = x + i;
   return true;
 }}();
 )",
-                     starts_file);
+                                             starts_file);
 }
 
 TEST(Instructions, ACostlyStartUpIsPaidOncePerProcessNotOncePerBenchmark) {
@@ -333,14 +328,9 @@ TEST(Instructions, ACountThatDependsOnWhenItRunsIsNotThePrsChange) {
   const std::string starts_file = starts / "starts.txt";
   GbenchConfig cfg;
   cfg.metric = "instructions";
-  const std::string prelude = fmt::format(R"(
-#include <fstream>
-#include <iterator>
-#include <string>
+  const std::string prelude = command_line_reader() + fmt::format(R"(
 static int g_pairs = [] {{
-  std::ifstream cmdline("/proc/self/cmdline");
-  const std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  if (args.find("/instructions/") == std::string::npos) return 0;
+  if (benchmark_command_line().find("/instructions/") == std::string::npos) return 0;
   int before = 0;
   {{
     std::ifstream in("{0}");
@@ -350,7 +340,7 @@ static int g_pairs = [] {{
   return before / 2;
 }}();
 )",
-                                          starts_file);
+                                                                  starts_file);
   const std::vector<GbenchCase> suite = {
       {"BM_Drift", "for (int k = 0; k <= g_pairs; ++k) { " + spin(1000) + " }", ""}};
   write_gbench_project(repo, suite, cfg, prelude);
@@ -437,15 +427,10 @@ TEST(Instructions, ASlowStartUpMeasuredByTheBaseListingWidensCountingsShareToHal
   TempRepo repo;
   GbenchConfig cfg;
   cfg.min_time = "0.005";
-  const std::string prelude = R"(
+  const std::string prelude = command_line_reader() + R"(
 #include <ctime>
-#include <fstream>
-#include <iterator>
-#include <string>
 static const bool g_loaded = [] {
-  std::ifstream cmdline("/proc/self/cmdline");
-  const std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  if (args.find("--benchmark_list_tests") == std::string::npos) return false;
+  if (benchmark_command_line().find("--benchmark_list_tests") == std::string::npos) return false;
   volatile unsigned long long x = 0;
   while (std::clock() < 5 * CLOCKS_PER_SEC) x = x + 1;
   return true;

@@ -86,14 +86,10 @@ TEST(OtherSideFiles, APrThatOverwritesTheBasesExecutableEndsTheComparison) {
 TEST(OtherSideFiles, ABaseProgramReplacedDuringThePrsCountsEndsTheComparisonBeforeTheRecount) {
   TempRepo repo;
   const std::string overwrite =
+      command_line_reader() +
       "#include <cstdlib>\n"
-      "#include <fstream>\n"
-      "#include <iterator>\n"
-      "#include <string>\n"
       "static const int kOverwrite = [] {\n"
-      "  std::ifstream in(\"/proc/self/cmdline\");\n"
-      "  const std::string args((std::istreambuf_iterator<char>(in)), {});\n"
-      "  if (args.find(\"/instructions/\") == std::string::npos) return 0;\n"
+      "  if (benchmark_command_line().find(\"/instructions/\") == std::string::npos) return 0;\n"
       "  return std::system(\"cp -f bench_bin ../base/bench_bin.new && \"\n"
       "                     \"mv -f ../base/bench_bin.new ../base/bench_bin\");\n"
       "}();\n";

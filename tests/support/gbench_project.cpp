@@ -49,6 +49,20 @@ std::string gbench_config(const GbenchConfig& c) {
       c.warmup, c.threshold, c.extra);
 }
 
+std::string command_line_reader() {
+  return R"(#include <fstream>
+#include <iterator>
+#include <string>
+static std::string benchmark_command_line() {
+  std::ifstream in("/proc/self/cmdline");
+  std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : args)
+    if (c == '\0') c = ' ';
+  return args;
+}
+)";
+}
+
 void write_gbench_project(TempRepo& repo, const std::vector<GbenchCase>& cases,
                           const GbenchConfig& config, const std::string& prelude) {
   repo.write("bench.cpp", gbench_source(cases, prelude));

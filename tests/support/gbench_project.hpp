@@ -43,6 +43,11 @@ void commit_comparison(TempRepo& repo, const std::vector<GbenchCase>& base,
                        const std::string& branch = "feature", const std::string& base_prelude = "",
                        const std::string& head_prelude = "");
 
+// C++ for a prelude: `static std::string benchmark_command_line()`, the program's own command
+// line with its arguments joined by spaces (from /proc/self/cmdline), so a test's benchmark
+// program can act in some of its runs only (its listing, its runs under Callgrind).
+std::string command_line_reader();
+
 // A busy loop of `n` iterations the optimiser cannot remove.
 std::string spin(int n);
 
