@@ -34,6 +34,20 @@ using Fd = exec::UniqueFd;
 
 constexpr std::size_t kChunk = 1 << 20;
 
+// Opens `path` for reading and fills `st`, or throws naming it: what is hashed is a regular file's
+// bytes, never a FIFO's or a device's that a PR's build could leave in its place (O_NONBLOCK keeps
+// the open of a FIFO from waiting for a writer).
+Fd open_regular_file(const std::string& path, struct stat& st) {
+  Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (in.get() < 0) fail("cannot read", path);
+  if (::fstat(in.get(), &st) != 0) fail("cannot read", path);
+  if (!S_ISREG(st.st_mode)) {
+    errno = EINVAL;
+    fail("not a regular file:", path);
+  }
+  return in;
+}
+
 }  // namespace
 
 Sha256::Sha256()
@@ -118,14 +132,8 @@ std::string sha256_hex(std::string_view bytes) {
 }
 
 std::string sha256_file(const std::string& path) {
-  Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (in.get() < 0) fail("cannot read", path);
   struct stat st {};
-  if (::fstat(in.get(), &st) != 0) fail("cannot read", path);
-  if (!S_ISREG(st.st_mode)) {
-    errno = EINVAL;
-    fail("not a regular file:", path);
-  }
+  Fd in = open_regular_file(path, st);
   std::vector<char> buf(kChunk);
   Sha256 s;
   while (true) {
@@ -139,14 +147,8 @@ std::string sha256_file(const std::string& path) {
 }
 
 std::string copy_file_hashed(const std::string& from, const std::string& to) {
-  Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (in.get() < 0) fail("cannot read", from);
   struct stat st {};
-  if (::fstat(in.get(), &st) != 0) fail("cannot read", from);
-  if (!S_ISREG(st.st_mode)) {
-    errno = EINVAL;
-    fail("not a regular file:", from);
-  }
+  Fd in = open_regular_file(from, st);
   ::unlink(to.c_str());  // a fresh inode, never an old file's pages
   Fd out(
       ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777));

@@ -556,31 +556,31 @@ std::optional<std::vector<ProgramImage>> built_programs(const std::string& base_
   return out;
 }
 
-std::vector<ExecutableDigest> SuiteFiles::digests() const {
-  std::vector<ExecutableDigest> out;
+std::vector<SuiteFiles::RecordedFile> SuiteFiles::recorded_files() const {
+  std::vector<RecordedFile> out;
   for (const auto& [key, p] : programs_) {
     const std::string root = real_dir(dir(key.second));
     const auto relative = [&](const std::string& path) {
       return fs::path(path).lexically_relative(root).generic_string();
     };
-    out.push_back({key.first, key.second, relative(p.path), p.digest});
+    out.push_back({key.first, key.second, relative(p.path), &p.digest, &p.image});
     for (const LibraryFile& lib : p.libraries)
-      out.push_back({key.first, key.second, relative(lib.path), lib.digest});
+      out.push_back({key.first, key.second, relative(lib.path), &lib.digest, &lib.image});
   }
+  return out;
+}
+
+std::vector<ExecutableDigest> SuiteFiles::digests() const {
+  std::vector<ExecutableDigest> out;
+  for (const RecordedFile& f : recorded_files())
+    out.push_back({f.suite, f.side, f.relative_path, *f.digest});
   return out;
 }
 
 std::vector<ProgramImage> SuiteFiles::images() const {
   std::vector<ProgramImage> out;
-  for (const auto& [key, p] : programs_) {
-    const std::string root = real_dir(dir(key.second));
-    const auto relative = [&](const std::string& path) {
-      return fs::path(path).lexically_relative(root).generic_string();
-    };
-    out.push_back({key.first, key.second, relative(p.path), p.image.digest, p.image.elf});
-    for (const LibraryFile& lib : p.libraries)
-      out.push_back({key.first, key.second, relative(lib.path), lib.image.digest, lib.image.elf});
-  }
+  for (const RecordedFile& f : recorded_files())
+    out.push_back({f.suite, f.side, f.relative_path, f.image->digest, f.image->elf});
   return out;
 }
 

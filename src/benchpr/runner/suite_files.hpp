@@ -151,6 +151,16 @@ class SuiteFiles {
     bool operator==(const FileState&) const = default;
   };
   using TreeState = std::map<std::string, FileState>;
+  // A program or library record() hashed, with its path relative to its side's worktree: the
+  // one walk digests() and images() read (pointers into programs_).
+  struct RecordedFile {
+    std::string suite;
+    Side side = Side::Base;
+    std::string relative_path;
+    const std::string* digest = nullptr;
+    const LoadedImageDigest* image = nullptr;
+  };
+  std::vector<RecordedFile> recorded_files() const;
 
   const std::string& dir(Side side) const { return side == Side::Base ? base_dir_ : head_dir_; }
   std::string side_copy_dir(Side side) const;
