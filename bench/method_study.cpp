@@ -1389,6 +1389,8 @@ struct SpendDesign {
   // Two stages when the cheapest rounds (one benchmark open) could pass the horizon, rather than
   // the first look's full rounds (next_look's `reachable`).
   bool cheapest_reach = false;
+  // A slowdown whose size is open stays open for rounds (StoppingRule::keep_size_open).
+  bool keep_size_open = false;
 };
 
 struct BudgetRun {
@@ -1438,6 +1440,7 @@ BudgetRun run_on_budget(const Session& s, const SpendDesign& d, double budget = 
     rule.two_stages = d.past_horizon;
     rule.cheapest_reach = d.cheapest_reach;
     rule.stop_unsettlable = d.stop_unsettlable;
+    rule.keep_size_open = d.keep_size_open;
     const benchpr::RoundPrice price{1.0, n, kFixedShare};
     for (int k = 0;; ++k) {
       const benchpr::LookPlan plan =
@@ -1545,6 +1548,101 @@ void print_spending(int aa_prs, int pr_prs) {
                  pct(t.power[0]), pct(t.power[1]), pct(t.decided[1]), t.pr_rounds);
     }
     fmt::print("\n");
+  }
+}
+
+// A slowdown whose size is open (`--size-open`): the shipped design closing a `slower` benchmark
+// whose estimate reads at or beyond the threshold at the look that reads it (before), against
+// keeping it open for rounds to settle its size. Such a benchmark holds the headline at "No clear
+// answer yet"; kept open, it takes rounds the others no longer need. Per design: A/A false labels
+// and rounds; for pull requests with 5 of 50 benchmarks changed by +1% (half the threshold: a
+// regression there is a false one), +2% (the threshold) and +3%,
+// how the changed ones end (regression, slower with the size open: the headline's blocker,
+// slower below the threshold, inconclusive), how many pull requests end with a size still open,
+// the rounds and the budget used.
+struct SizeOpenTally {
+  Rate aa_alarm, aa_size_open;
+  std::array<Rate, 3> regression, size_open, slower_below, inconclusive, pr_size_open;
+  double aa_rounds = 0, aa_used = 0;
+  std::array<double, 3> rounds{}, used{};
+};
+
+void print_size_open(int aa_prs, int pr_prs) {
+  // +1%: half the threshold, where a regression would be a false one (its size test's level).
+  constexpr std::array<double, 3> kSizeEffects{0.01, 0.02, 0.03};
+  const auto open_size = [](const benchpr::BenchmarkAnalysis& a) {
+    return benchpr::size_open_slowdown(a);
+  };
+  for (std::size_t model : {std::size_t{0}, std::size_t{6}, std::size_t{7}}) {
+    for (double budget : {double{kBudgetRounds}, 60.0}) {
+      fmt::print(
+          "### A slowdown whose size is open, on a budget of {:g} full rounds ({}; {} A/A pull "
+          "requests of 50, {} with 5 of 50 changed per effect)\n\n",
+          budget, kModels[model].name, aa_prs, pr_prs);
+      print_header({"design", "A/A any label", "A/A any size open", "A/A rounds", "A/A budget used",
+                    "effect", "regression", "slower, size open", "slower, below", "inconclusive",
+                    "PRs with a size open", "rounds", "budget used"});
+      for (const bool keep : {false, true}) {
+        SpendDesign d{keep ? "keeps it open (shipped)" : "closes it at its look (before)",
+                      false,
+                      {},
+                      true,
+                      true,
+                      true,
+                      keep};
+        const int most = reachable_rounds(d, budget);
+        SizeOpenTally t;
+        for (int i = 0; i < aa_prs; ++i) {
+          const Session s =
+              simulate(kModels[model], kBenchmarks, std::vector<double>(kBenchmarks, 0.0),
+                       seed_of(model, 40, i), most);
+          const BudgetRun run = run_on_budget(s, d, budget);
+          bool alarm = false, size_open = false;
+          for (const auto& a : run.benchmarks) {
+            alarm |= from_benchpr(a).alarm;
+            size_open |= open_size(a);
+          }
+          t.aa_alarm.add(alarm);
+          t.aa_size_open.add(size_open);
+          t.aa_rounds += run.rounds / static_cast<double>(aa_prs);
+          t.aa_used += run.used / budget / aa_prs;
+        }
+        for (std::size_t e = 0; e < kSizeEffects.size(); ++e) {
+          std::vector<double> changes(kBenchmarks, 0.0);
+          for (int b = 0; b < kChanged; ++b)
+            changes[static_cast<std::size_t>(b * 10)] = kSizeEffects[e];
+          for (int i = 0; i < pr_prs; ++i) {
+            const Session s = simulate(kModels[model], kBenchmarks, changes,
+                                       seed_of(model, 60 + static_cast<int>(e), i), most);
+            const BudgetRun run = run_on_budget(s, d, budget);
+            bool any_open = false;
+            for (std::size_t b = 0; b < changes.size(); ++b) {
+              const benchpr::BenchmarkAnalysis& a = run.benchmarks[b];
+              any_open |= open_size(a);
+              if (changes[b] == 0) continue;
+              t.regression[e].add(a.verdict == Verdict::Regression);
+              t.size_open[e].add(open_size(a));
+              t.slower_below[e].add(a.verdict == Verdict::Slower && !open_size(a));
+              t.inconclusive[e].add(a.verdict == Verdict::Inconclusive);
+            }
+            t.pr_size_open[e].add(any_open);
+            t.rounds[e] += run.rounds / static_cast<double>(pr_prs);
+            t.used[e] += run.used / budget / pr_prs;
+          }
+        }
+        for (std::size_t e = 0; e < kSizeEffects.size(); ++e) {
+          fmt::print(
+              "| {} | {} | {} | {} | {} | +{:.0f}% | {} | {} | {} | {} | {} | {:.1f} | {:.0f}% |\n",
+              e == 0 ? d.name : "", e == 0 ? pct(t.aa_alarm) : "",
+              e == 0 ? pct(t.aa_size_open) : "", e == 0 ? fmt::format("{:.1f}", t.aa_rounds) : "",
+              e == 0 ? fmt::format("{:.0f}%", 100 * t.aa_used) : "", 100 * kSizeEffects[e],
+              pct(t.regression[e]), pct(t.size_open[e]), pct(t.slower_below[e]),
+              pct(t.inconclusive[e]), pct(t.pr_size_open[e]), t.rounds[e], 100 * t.used[e]);
+        }
+        std::fflush(stdout);
+      }
+      fmt::print("\n");
+    }
   }
 }
 
@@ -1883,7 +1981,7 @@ void print_code_readings(int prs) {
 
 int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
-       bursts = false, pr_side = false, code_readings = false;
+       size_open = false, bursts = false, pr_side = false, code_readings = false;
   bool uneven_only = false, robust_only = false;
   int pr_side_prs = 0;                    // --prs N: pull requests per --pr-side row (default 500)
   std::vector<std::size_t> pr_side_only;  // --cases 0,4: only these --pr-side rows
@@ -1901,6 +1999,8 @@ int main(int argc, char** argv) {
       spending = true;
     } else if (arg == "--horizon") {
       horizon = true;
+    } else if (arg == "--size-open") {
+      size_open = true;
     } else if (arg == "--bursts") {
       bursts = true;
     } else if (arg == "--pr-side") {
@@ -1949,13 +2049,13 @@ int main(int argc, char** argv) {
     } else if (arg == "--svg" && i + 1 < argc) {
       svg_path = argv[++i];
     } else {
-      std::fprintf(
-          stderr,
-          "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
-          "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
-          "[--horizon] [--bursts] [--pr-side [--prs N] [--cases LIST]] [--code-readings [--prs N]] "
-          "[--check] "
-          "[--svg FILE]\n");
+      std::fprintf(stderr,
+                   "usage: method_study [--quick] [--targets-only] [--uneven-only] [--robust-only] "
+                   "[--divide N] [--estimators I,J] [--priors LIST] [--fixed-prior N] [--spending] "
+                   "[--horizon] [--size-open] [--bursts] [--pr-side [--prs N] [--cases LIST]] "
+                   "[--code-readings [--prs N]] "
+                   "[--check] "
+                   "[--svg FILE]\n");
       return 2;
     }
   }
@@ -1974,6 +2074,11 @@ int main(int argc, char** argv) {
   }
   if (pr_side) {
     print_pr_side(pr_side_prs > 0 ? pr_side_prs : aa_prs / 4, pr_side_only);
+    return 0;
+  }
+  if (size_open) {
+    // Sessions here run up to 1,000 rounds, two designs: a tenth of the other tables' counts.
+    print_size_open(quick ? aa_prs / 2 : aa_prs / 10, quick ? pr_prs / 2 : pr_prs / 10);
     return 0;
   }
   if (horizon) {

@@ -662,5 +662,111 @@ TEST(SpendingTest, TheSpendingSentenceSaysWhereTheTimeWent) {
   EXPECT_EQ(spending_sentence(r), "");
 }
 
+// --- A slowdown whose size is open stays open -----------------------------------------------
+// +2.5% (ln 1.025) with a residual scale of 0.0237: after 10 rounds SE(mu) = 0.0237/√10 = 0.0075,
+// so the change is significant at the first look's level (t = 3.3 against t(0.9875, 8) = 2.75)
+// but not shown beyond half the 2% threshold (t = (0.0247 − 0.0099) / 0.0075 = 2.0 against
+// t(0.975, 8) = 2.31): `slower`, its size open. Ten more rounds alike (SE 0.0053, t 2.8 against
+// about 2.3) show it beyond half the threshold: a regression.
+const Shape kSizeOpen{0.0247, 0.0237};
+
+AdaptivePlan keeping_size_open(AdaptivePlan plan) {
+  plan.keep_size_open = true;
+  return plan;
+}
+
+TEST_F(AdaptiveTest, ASlowdownWhoseSizeIsOpenIsReadAsSuchAtTheFirstLook) {
+  add("slowish", kSizeOpen);
+  const LookReadings r = read_looks(results_, plan_, 0);
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  const BenchmarkAnalysis& b = r.benchmarks[0];
+  EXPECT_EQ(b.verdict, Verdict::Slower) << b.reason << " change " << b.change << " p " << b.p;
+  EXPECT_TRUE(size_open_slowdown(b));
+  EXPECT_EQ(r.decided_at, (std::vector<int>{0}));  // plan_ does not keep it open
+  EXPECT_EQ(r.benchmarks[0].rounds_used, 10);
+}
+
+// cctz's BM_Format_FormatTime/5 read "3.6% slower …; whether it exceeds the 2.0% threshold is not
+// settled: about 18 more rounds would settle it" after 10 rounds and was closed there, while the
+// session ran 990 more rounds on a benchmark too noisy to settle.
+TEST_F(AdaptiveTest, ASlowdownWhoseSizeIsOpenStaysOpenAndSettlesAtALaterLook) {
+  add("slowish", kSizeOpen);
+  done(20);
+  const AdaptivePlan plan = keeping_size_open(plan_);
+  const LookReadings first = read_looks(results_, plan, 0);
+  EXPECT_EQ(first.decided_at, (std::vector<int>{-1}));
+  EXPECT_EQ(first.decided_per_look, (std::vector<int>{0}));
+  const LookStep s =
+      step_after_look(StoppingRule::every(10), recorded(plan), first, false, 3600, kTenSeconds);
+  EXPECT_FALSE(s.stop);
+  EXPECT_EQ(s.runnable, (std::vector<std::size_t>{0}));
+  const LookReadings second = read_looks(results_, plan, 1);
+  EXPECT_EQ(second.decided_at, (std::vector<int>{1}));
+  EXPECT_EQ(second.decided_per_look, (std::vector<int>{0, 1}));
+  EXPECT_EQ(second.benchmarks[0].verdict, Verdict::Regression) << second.benchmarks[0].reason;
+  EXPECT_EQ(second.benchmarks[0].rounds_used, 20);
+}
+
+TEST_F(AdaptiveTest, ASlowdownHeldOpenThatNoRoundMeasuredAgainKeepsTheReadingThatHeldIt) {
+  // Measured in the first 10 rounds only (the session stopped running it): the next look would
+  // read the same values at a smaller level.
+  add("slowish", kSizeOpen);
+  BenchmarkSeries& s = results_.series.back();
+  for (std::size_t i = 11; i < s.base.size(); ++i) s.base[i] = s.head[i] = NAN;
+  add("noisy", kNoisy);
+  done(20);
+  const LookReadings r = read_looks(results_, keeping_size_open(plan_), 1);
+  EXPECT_EQ(r.decided_at[0], 0);
+  EXPECT_EQ(r.decided_per_look, (std::vector<int>{1, 0}));
+  EXPECT_EQ(r.benchmarks[0].verdict, Verdict::Slower);
+  EXPECT_EQ(r.benchmarks[0].rounds_used, 10);
+}
+
+TEST_F(AdaptiveTest, AHeldSlowdownThatCannotSettleInTheRoundsLeftStopsTheSession) {
+  // +2.0% exactly (ln 1.02) at a residual scale of 0.018: SE 0.0057, significant (t = 3.5) but
+  // 0.0099 from half the threshold. Leaving +1% out of its interval at the normal quantile needs
+  // about 10 (1.96 · 0.0057 / 0.0099)^2 = 12.7 rounds; 10 s buy one more round of it alone.
+  add("at_threshold", Shape{0.0198, 0.018});
+  const LookReadings r = read_looks(results_, keeping_size_open(plan_), 0);
+  ASSERT_TRUE(size_open_slowdown(r.benchmarks[0])) << r.benchmarks[0].reason;
+  const LookStep s =
+      step_after_look(StoppingRule::every(10), recorded(plan_), r, false, 10, kTenSeconds);
+  EXPECT_TRUE(s.stop);
+  EXPECT_EQ(s.unsettled, 1);
+  EXPECT_EQ(s.stop_reason.kind, StopKind::CannotSettle);
+  // An hour affords them.
+  const LookStep hour =
+      step_after_look(StoppingRule::every(10), recorded(plan_), r, false, 3600, kTenSeconds);
+  EXPECT_FALSE(hour.stop);
+  EXPECT_EQ(hour.runnable, (std::vector<std::size_t>{0}));
+}
+
+TEST_F(AdaptiveTest, ASessionThatEndsWithASlowdownHeldOpenSaysSoAndRecommendsNoMerge) {
+  add("flat", kFlat);
+  add("slowish", kSizeOpen);
+  const Analysis a = adaptive_analysis(results_, keeping_size_open(plan_));
+  ASSERT_EQ(a.benchmarks.size(), 2u);
+  EXPECT_EQ(a.benchmarks[1].verdict, Verdict::Slower);
+  EXPECT_EQ(a.notes.back().plain(),
+            "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): "
+            "1 benchmark decided after 10 rounds; 1 slower with its size still open.");
+  EXPECT_EQ(a.recommendation.kind, RecommendationKind::Inconclusive) << a.recommendation.reason;
+}
+
+TEST(AdaptiveStep, TheFirstLookFixesWhetherASlowdownWhoseSizeIsOpenStaysOpen) {
+  StoppingRule rule = StoppingRule::every(10);
+  const LookPlan first = plan_look(rule, {}, 0, 3000, kTenSeconds, 2);
+  ASSERT_TRUE(first.look);
+  EXPECT_TRUE(first.look->keeps_size_open);
+  rule.keep_size_open = false;
+  EXPECT_FALSE(plan_look(rule, {}, 0, 3000, kTenSeconds, 2).look->keeps_size_open);
+  // A session resumed from looks that did not keep it goes on as they did, and the other way.
+  const LookPlan resumed =
+      plan_look(StoppingRule::every(10), {*plan_look(rule, {}, 0, 3000, kTenSeconds, 2).look}, 10,
+                3000, kTenSeconds, 2);
+  ASSERT_TRUE(resumed.look);
+  EXPECT_FALSE(resumed.look->keeps_size_open);
+}
+
 }  // namespace
 }  // namespace benchpr

@@ -309,6 +309,16 @@ TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
   EXPECT_DOUBLE_EQ(results_from_string(results_to_string(two)).looks[1].horizon_share, 0.8);
   EXPECT_NE(with_looks([](json& l) { l[0]["horizon_share"] = 0; }).find("looks[0].horizon_share"),
             std::string::npos);
+  // Whether a slowdown whose size is open stays open: written only where it does, the same on
+  // every look.
+  EXPECT_FALSE(looks[0].contains("keeps_size_open"));
+  EXPECT_FALSE(results_from_string(results_to_string(a)).looks[0].keeps_size_open);
+  Results keeping = a;
+  for (LookRecord& l : keeping.looks) l.keeps_size_open = true;
+  EXPECT_TRUE(results_from_string(results_to_string(keeping)).looks[1].keeps_size_open);
+  EXPECT_NE(
+      with_looks([](json& l) { l[1]["keeps_size_open"] = true; }).find("looks[1].keeps_size_open"),
+      std::string::npos);
   EXPECT_NE(with_looks([](json& l) {
               l[0]["horizon_share"] = 0.8;
               l[1]["horizon_share"] = 0.9;

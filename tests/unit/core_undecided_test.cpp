@@ -73,6 +73,29 @@ TEST(Undecided, ABenchmarkCannotSettleWhenEvenItsWholeIntervalShrinkingWouldNotD
   EXPECT_FALSE(cannot_settle(missing, 2));
 }
 
+TEST(Undecided,
+     ASlowdownHeldOpenForItsSizeCannotSettleWhenItsIntervalCouldNotLeaveOutHalfTheThreshold) {
+  // `slower` at +5% with the interval above (±0.042497 in logs at the normal quantile): settling
+  // it as a regression needs the interval to leave out half the 2% threshold, a half-width of
+  // ln 1.05 − ln(1.02)/2 = 0.0388889: 10 (0.042497 / 0.0388889)^2 = 11.94 rounds.
+  BenchmarkAnalysis slower =
+      open_benchmark("BM_Slower", std::expm1(-0.05), std::expm1(0.05), 10, 64);
+  slower.verdict = Verdict::Slower;
+  slower.no_signal = false;
+  slower.change = 0.05;
+  EXPECT_TRUE(cannot_settle(slower, 11));
+  EXPECT_FALSE(cannot_settle(slower, 12));
+  // At +2.5% the gap to half the threshold is ln 1.025 − ln(1.02)/2 = 0.0147913: 82.5 rounds.
+  BenchmarkAnalysis near = slower;
+  near.change = 0.025;
+  EXPECT_TRUE(cannot_settle(near, 82));
+  EXPECT_FALSE(cannot_settle(near, 83));
+  // A slowdown below the threshold is settled: `slower`, and the comment can say so.
+  BenchmarkAnalysis small = slower;
+  small.change = 0.015;
+  EXPECT_FALSE(cannot_settle(small, 2));
+}
+
 TEST(Undecided, TheRowStatesTheFartherEndOfTheInterval) {
   EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.031, 0.046, 10, 40)), "no change beyond ±4.6%");
   EXPECT_EQ(no_change_beyond(open_benchmark("a", -0.072, 0.01, 10, 40)), "no change beyond ±7.2%");

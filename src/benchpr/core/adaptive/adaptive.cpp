@@ -164,6 +164,7 @@ AdaptivePlan plan_of(const Results& results) {
     plan.alpha_per_look.push_back(l.alpha);
     plan.equivalence_alpha_per_look.push_back(l.equivalence_alpha);
   }
+  plan.keep_size_open = results.looks.front().keeps_size_open;
   return plan;
 }
 
@@ -184,6 +185,11 @@ bool is_decided(const BenchmarkAnalysis& benchmark) {
   if (benchmark.verdict == Verdict::Failed && benchmark.failure == FailureKind::NotMeasured)
     return false;
   return benchmark.verdict != Verdict::Inconclusive;
+}
+
+bool size_open_slowdown(const BenchmarkAnalysis& benchmark) {
+  return benchmark.verdict == Verdict::Slower && !is_instruction_analysis(benchmark) &&
+         reads_at_least(benchmark.change, benchmark.threshold);
 }
 
 LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int last_look) {
@@ -248,12 +254,23 @@ LookReadings read_looks(const Results& results, const AdaptivePlan& plan, int la
     std::size_t j = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (!open[i]) continue;
-      out.benchmarks[i] = out.last_analysis.benchmarks[j++];
+      const BenchmarkAnalysis& now = out.last_analysis.benchmarks[j++];
+      // A slowdown held open for its size that no round measured since (the session stopped
+      // running it, or ended) keeps the reading of the look that held it: the same values read
+      // again at a smaller level would only lose what they showed.
+      if (k > 0 && plan.keep_size_open && size_open_slowdown(out.benchmarks[i]) &&
+          now.rounds_used <= out.benchmarks[i].rounds_used) {
+        out.decided_at[i] = k - 1;
+        ++out.decided_per_look[static_cast<std::size_t>(k - 1)];
+        continue;
+      }
+      out.benchmarks[i] = now;
       // A count is read once, at the first look, whatever it reads: rounds add nothing to it,
       // so one that decides nothing (not repeatable) is not left open for rounds to run, nor
       // counted among the benchmarks the rounds decided.
-      const bool counted_series = is_instruction_analysis(out.benchmarks[i]);
-      if (counted_series || is_decided(out.benchmarks[i])) {
+      const bool counted_series = is_instruction_analysis(now);
+      const bool held = plan.keep_size_open && size_open_slowdown(now);
+      if (counted_series || (is_decided(now) && !held)) {
         out.decided_at[i] = k;
         if (!counted_series) ++out.decided_per_look.back();
       }
@@ -325,7 +342,13 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
                                        rounds)
                          : fmt::format("{} after {}", decided_per_look[k], rounds));
   }
-  const int open = timed - decided;
+  // Still open at the end: inconclusive, or a slowdown held open for its size (its reading is
+  // `slower`, not inconclusive).
+  int size_open = 0;
+  for (std::size_t i = 0; i < out.benchmarks.size() && i < r.decided_at.size(); ++i)
+    if (r.decided_at[i] < 0 && plan.keep_size_open && size_open_slowdown(out.benchmarks[i]))
+      ++size_open;
+  const int open = timed - decided - size_open;
   // "Adaptive rounds (looks planned at 10, 20, 30 rounds; α 2.5%, 1.7%, 0.83%): 45 benchmarks
   // decided after 10 rounds, 3 after 20; 2 still inconclusive."
   // Recorded looks were scheduled one by one as the budget allowed; older files' were planned.
@@ -346,6 +369,9 @@ Analysis adaptive_analysis(const Results& results, const AdaptivePlan& plan) {
                         fmt::join(looks_read, ", "), percent_list(alphas_read));
   note += counts.empty() ? "no benchmark decided" : fmt::format("{}", fmt::join(counts, ", "));
   if (open > 0) note += fmt::format("; {} still inconclusive", open);
+  if (size_open > 0)
+    note += fmt::format("; {} slower with {} size still open", size_open,
+                        size_open == 1 ? "its" : "their");
   if (identical > 0)
     note += fmt::format("; {} unchanged without a round (byte-identical programs)", identical);
   out.notes.push_back(note + ".");

@@ -26,6 +26,8 @@ struct AdaptivePlan {
   std::vector<double> alpha_per_look;  // same length as looks
   // The level of "unchanged" at each look; empty: the same as alpha_per_look.
   std::vector<double> equivalence_alpha_per_look;
+  // A slowdown whose size is open stays open (LookRecord::keeps_size_open).
+  bool keep_size_open = false;
 };
 
 // --- α-spending over an open-ended number of looks ----------------------------------------
@@ -140,6 +142,14 @@ struct BenchmarkKey {
 // far left out as lopsided on a busy machine): it failed nothing, and the next rounds may
 // measure it.
 bool is_decided(const BenchmarkAnalysis& benchmark);
+
+// A timed benchmark that is `slower` with its estimate at or beyond its threshold: the sign is
+// settled, its size is not (regression needs the change shown beyond half the threshold). The
+// comment cannot recommend a merge over it ("whether it exceeds the 2.0% threshold is not
+// settled: about 18 more rounds would settle it"), so a session that keeps such benchmarks open
+// (AdaptivePlan::keep_size_open) spends its rounds on them until they settle, as on an
+// inconclusive one, rather than on benchmarks that do not hold the answer back.
+bool size_open_slowdown(const BenchmarkAnalysis& benchmark);
 
 // Every look up to `last_look`, replayed from the results alone (so a results file always
 // reproduces its comment): each benchmark's reading at the look that decided it, or at the last

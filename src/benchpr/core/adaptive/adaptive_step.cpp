@@ -57,6 +57,8 @@ LookPlan plan_look(const StoppingRule& rule, const std::vector<LookRecord>& look
   LookPlan out;
   out.look = next_look(looks, analysed_done, rule.step, affordable, rule.policy,
                        rule.two_stages ? rule.horizon : 0, reachable);
+  if (out.look)
+    out.look->keeps_size_open = looks.empty() ? rule.keep_size_open : looks.front().keeps_size_open;
   if (!out.look) {
     const int last = rule.last_round(looks);
     out.stop_reason = analysed_done >= last ? StopReason{StopKind::MostRounds, last, {}}

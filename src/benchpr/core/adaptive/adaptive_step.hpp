@@ -44,6 +44,10 @@ struct StoppingRule {
   // Benchmarks that cannot settle in the rounds the budget still affords (cannot_settle) are
   // measured no further, and a session left with only such benchmarks stops.
   bool stop_unsettlable = true;
+  // A slowdown whose size is open stays open for rounds (size_open_slowdown). Fixed by a
+  // session's first look: a session resumed from a file whose looks did not keep it goes on
+  // without.
+  bool keep_size_open = true;
 
   // The rule for looks every `step` analysed rounds (rounded up to even).
   static StoppingRule every(int step);

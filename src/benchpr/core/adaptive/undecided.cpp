@@ -1,5 +1,7 @@
 #include "benchpr/core/adaptive/undecided.hpp"
 
+#include "benchpr/core/adaptive/adaptive.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -27,7 +29,8 @@ bool too_noisy(const BenchmarkAnalysis& b) {
 }  // namespace
 
 bool cannot_settle(const BenchmarkAnalysis& b, int reachable_rounds) {
-  if (b.verdict != Verdict::Inconclusive || b.rounds_used < 6) return false;
+  const bool size_open = size_open_slowdown(b);
+  if ((b.verdict != Verdict::Inconclusive && !size_open) || b.rounds_used < 6) return false;
   if (!std::isfinite(b.ci_low) || !std::isfinite(b.ci_high) || !std::isfinite(b.change) ||
       b.ci_low <= -1 || b.change <= -1 || !(b.threshold > 0))
     return false;
@@ -41,7 +44,13 @@ bool cannot_settle(const BenchmarkAnalysis& b, int reachable_rounds) {
   // or the change it reads, where that is beyond the threshold (leaving out 0 needs that much).
   // Its estimate wanders as rounds come in, so neither the harder middle ground nor its present
   // distance from the threshold is held against it.
-  const double target = std::max(std::log1p(b.threshold), std::fabs(std::log1p(b.change)));
+  // A slowdown whose size is open settles as a regression once its interval leaves out half the
+  // threshold: at best (the change it reads) the half-width must shrink to the distance between
+  // the two. (It may also settle by its estimate falling below the threshold, which no
+  // half-width predicts; as for an inconclusive one, where its estimate wanders is not guessed.)
+  const double target = size_open
+                            ? std::fabs(std::log1p(b.change)) - std::log1p(b.threshold) / 2
+                            : std::max(std::log1p(b.threshold), std::fabs(std::log1p(b.change)));
   if (!(half > 0) || !(target > 0)) return false;
   const double needed = b.rounds_used * (half / target) * (half / target);
   return needed > reachable_rounds;

@@ -22,7 +22,9 @@ void name_too_noisy(const Results& results, Analysis& analysis);
 // rather than its t(rounds − 2), shrinks as 1/√rounds. That is generous: the whole α, no correction
 // over the family, even odds. A benchmark that could not settle even so is measured no further, and
 // a session whose open benchmarks are all such stops instead of spending the rest of the budget on
-// them. True only for an inconclusive benchmark with an interval from at least 6 rounds.
+// them. True only for an inconclusive benchmark, or a slowdown held open for its size
+// (size_open_slowdown: settling it needs its interval to leave out half the threshold), with an
+// interval from at least 6 rounds.
 bool cannot_settle(const BenchmarkAnalysis& b, int reachable_rounds);
 
 // The standard deviation of a benchmark's per-round log ratios (its rounds' noise), as a

@@ -353,6 +353,10 @@ struct LookRecord {
   // it spend the rest. 1: one stage, the horizon ends the looks (core/adaptive/adaptive.hpp,
   // next_look).
   double horizon_share = 1;
+  // A slowdown whose size is open (`slower` with its estimate at or beyond the threshold) stays
+  // open at this look, for rounds to settle it (core/adaptive/adaptive.hpp, size_open_slowdown).
+  // The same on every look; false in files written before the rule, which closed it.
+  bool keeps_size_open = false;
 };
 
 // Sharding (`benchpr run --shard I/N`, `benchpr merge`): a comparison split over several

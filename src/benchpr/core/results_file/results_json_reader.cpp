@@ -498,6 +498,9 @@ std::vector<LookRecord> read_look_records(const json& j) {
     if (!(l.horizon_share > 0 && l.horizon_share <= 1)) fail(w + ".horizon_share", "not in (0, 1]");
     if (i > 0 && l.horizon_share != out.back().horizon_share)
       fail(w + ".horizon_share", "the first look fixes it for every look");
+    l.keeps_size_open = get_bool(j[i], "keeps_size_open", w, false);
+    if (i > 0 && l.keeps_size_open != out.back().keeps_size_open)
+      fail(w + ".keeps_size_open", "the first look fixes it for every look");
     if (!(l.alpha >= 0 && l.alpha < 0.5)) fail(w + ".alpha", "not in [0, 0.5)");
     if (!(l.equivalence_alpha >= 0 && l.equivalence_alpha < 0.5))
       fail(w + ".equivalence_alpha", "not in [0, 0.5)");

@@ -354,6 +354,7 @@ void write_round_design(Writer& w, const Results& r) {
                    {"equivalence_alpha", l.equivalence_alpha}};
       // One-stage sessions (and files written before there were two) leave it out.
       if (l.horizon_share < 1) look["horizon_share"] = l.horizon_share;
+      if (l.keeps_size_open) look["keeps_size_open"] = true;
       w.dom(look);
     });
   }
