@@ -1701,8 +1701,8 @@ void print_horizon(int aa_prs, int pr_prs) {
 }
 
 // Processes slowed as a whole (`--bursts`): benchpr's reading of 30 rounds with and without
-// leaving out the disturbed processes (core/disturbed_runs), on bursts that hit both sides alike
-// and on a pull request that slows some of its own processes (what the leaving out can hide).
+// leaving out the disturbed processes (core/verdicts/disturbed_runs), on bursts that hit both sides
+// alike and on a pull request that slows some of its own processes (what the leaving out can hide).
 struct BurstCase {
   const char* name;
   NoiseModel model;

@@ -2,7 +2,7 @@
 // noise that is there"): reads what bench/variance_study.py measured (--json) and prints, for
 // every candidate min time and repetition count, what a round costs, how many rounds the budget
 // affords, and the precision of the mean change they give, with the design benchpr chooses
-// (core/round_design) marked. Deterministic arithmetic, no simulation.
+// (core/plan/round_design) marked. Deterministic arithmetic, no simulation.
 //
 //   round_design_study components.json [--seconds 600] [--horizon 100]
 #include <cmath>

@@ -152,8 +152,7 @@ struct Scope {
       if (p.size() == 2 && p[1] == "sha") return ExprValue::string(setup->sha);
       if (p.size() == 2 && p[1] == "workspace") return ExprValue::string(workspace);
       if (p.size() == 2 && p[1] == "action_ref") return ExprValue::string(action_ref);
-      if (p.size() == 2 && p[1] == "action_repository")
-        return ExprValue::string(action_repository);
+      if (p.size() == 2 && p[1] == "action_repository") return ExprValue::string(action_repository);
     }
     if (root == "runner" && p.size() == 2 && p[1] == "temp") return ExprValue::string(runner_temp);
     if (root == "secrets" && p.size() == 2 && p[1] == "GITHUB_TOKEN")
@@ -416,7 +415,8 @@ struct Job {
     inner.inputs = &inputs;
     inner.needs = nullptr;
     inner.action_ref = uses.find('@') == std::string::npos ? "" : uses.substr(uses.find('@') + 1);
-    inner.action_repository = uses.find('@') == std::string::npos ? "" : uses.substr(0, uses.find('@'));
+    inner.action_repository =
+        uses.find('@') == std::string::npos ? "" : uses.substr(0, uses.find('@'));
     for (const auto& kv : action["inputs"]) {
       const std::string name = kv.first.as<std::string>();
       inputs[name] = expand(scalar(kv.second["default"]), context_of(inner, false));

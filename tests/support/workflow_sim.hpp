@@ -83,9 +83,9 @@ struct RunnerSetup {
   std::string origin;      // path of the git repository actions/checkout clones
   std::string api_url;
   std::string server_url = "https://github.com";  // GITHUB_SERVER_URL: where releases are
-  std::string action_dir;                // benchpr's checkout: action.yml and its sources
-  std::string benchpr_binary;            // stands for the action's build
-  std::vector<std::string> action_refs;  // the `uses:` values that mean benchpr's action
+  std::string action_dir;                         // benchpr's checkout: action.yml and its sources
+  std::string benchpr_binary;                     // stands for the action's build
+  std::vector<std::string> action_refs;           // the `uses:` values that mean benchpr's action
   std::string artifacts_dir;  // shared by the jobs of a run (and the run that reads them)
   // The job's GITHUB_TOKEN for the writes its permissions allow ("pull-requests", "statuses");
   // a fork's pull_request job gets one without writes whatever it asks for.

@@ -658,6 +658,11 @@ TEST(SpendingTest, TheSpendingSentenceSaysWhereTheTimeWent) {
   EXPECT_EQ(spending_sentence(r),
             " Spent 13m30s of the 15m budget: builds 2m1s, instruction counts 1m20s, 2 rounds and "
             "the warm-up 10m, benchpr's own work (copies, looks) 9s.");
+  // Counting nobody asked for says the most it could take (a quarter of 15 minutes here).
+  r.counting_share_seconds = 225;
+  EXPECT_EQ(spending_sentence(r),
+            " Spent 13m30s of the 15m budget: builds 2m1s, instruction counts 1m20s of up to "
+            "3m45s, 2 rounds and the warm-up 10m, benchpr's own work (copies, looks) 9s.");
   r.config.budget_seconds.reset();
   EXPECT_EQ(spending_sentence(r), "");
 }

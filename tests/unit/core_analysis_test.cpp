@@ -239,7 +239,7 @@ TEST(Analysis, AFailedBenchmarkKeepsTheSideItMeasured) {
   }
   s.head_failure = "killed by signal 11 (SIGSEGV)";
   s.head_failure_kind = FailureKind::Signal;
-  const BenchmarkAnalysis& x = analyse(r).benchmarks[1];
+  const BenchmarkAnalysis x = analyse(r).benchmarks[1];  // a copy: the analysis is a temporary
   EXPECT_EQ(x.verdict, Verdict::Failed);
   EXPECT_EQ(x.failure, FailureKind::Signal);
   EXPECT_NEAR(x.base_value, 200, 1e-9);

@@ -255,6 +255,7 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.identical_suites = {"micro"};
   r.hot_code = {CodeEvidence{"micro", "BM_A", {}, 0.95, "", ""}};
   r.resumed_rounds = 1;
+  r.counting_share_seconds = 225;
   const Analysis analysis;
   const json doc = json::parse(results_to_string(r, &analysis));
   const std::set<std::string> analysis_fields = {"benchmarks", "suites", "analysed_rounds",
@@ -309,6 +310,11 @@ TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
   EXPECT_DOUBLE_EQ(results_from_string(results_to_string(two)).looks[1].horizon_share, 0.8);
   EXPECT_NE(with_looks([](json& l) { l[0]["horizon_share"] = 0; }).find("looks[0].horizon_share"),
             std::string::npos);
+  // Counting's share of the budget: written where there was one, read back, never negative.
+  EXPECT_EQ(results_to_string(a).find("counting_share_seconds"), std::string::npos);
+  Results capped = a;
+  capped.counting_share_seconds = 450;
+  EXPECT_DOUBLE_EQ(results_from_string(results_to_string(capped)).counting_share_seconds, 450);
   // Whether a slowdown whose size is open stays open: written only where it does, the same on
   // every look.
   EXPECT_FALSE(looks[0].contains("keeps_size_open"));

@@ -219,6 +219,7 @@ TEST(CountInstructions, TheStartUpTheBaseListingMeasuresWidensTheShareBeforeAnyt
                        "3m45s",
                        0) == 0;
   EXPECT_TRUE(said);
+  EXPECT_DOUBLE_EQ(p.results.counting_share_seconds, 450);  // what the comment's spending says
   for (const BenchmarkSeries& s : p.results.series)
     EXPECT_NE(s.base_failure.find("share of the time budget (7m30s) ran out"), std::string::npos)
         << s.base_failure;
@@ -229,6 +230,7 @@ TEST(CountInstructions, TheStartUpTheBaseListingMeasuresWidensTheShareBeforeAnyt
   ASSERT_TRUE(count_instructions(as_given, given.results, given.setup, [](const std::string&) {}));
   ASSERT_EQ(as_given.timeouts.size(), 2u);
   EXPECT_NEAR(as_given.timeouts[0], 112.5, 1);
+  EXPECT_DOUBLE_EQ(given.results.counting_share_seconds, 0);  // no budget: no share recorded
 }
 
 // A quick start-up is instrumented from the start, as always.

@@ -105,7 +105,7 @@ void warn_if_config_ignored(git::Repository& repo, const RunOptions& options,
   std::optional<std::string> committed;
   try {
     committed = repo.read_file(repo.resolve("HEAD").sha, ".benchpr.yml");
-  } catch (const std::exception&) {  // no commit yet
+  } catch (const git::GitError&) {  // no commit yet (HEAD is unborn): nothing committed to match
   }
   if (committed == text.str()) return;
   if (repo.read_file(base.sha, ".benchpr.yml") == text.str()) return;  // the same file is used

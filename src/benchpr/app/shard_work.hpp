@@ -1,5 +1,5 @@
 // `benchpr run --shard I/N`: which share of the comparison this runner measures. The partition
-// (core/shard_plan) is computed after both revisions are built, from their benchmark lists, so
+// (core/plan/shard_plan) is computed after both revisions are built, from their benchmark lists, so
 // every shard of a matrix computes the same one without talking to the others.
 #pragma once
 

@@ -507,6 +507,7 @@ std::optional<std::vector<Job>> plan_jobs(exec::ProcessRunner& processes, Result
         counting_share(setup.budget_seconds,
                        estimate_counting(start_ups, context.clock.now_seconds() - context.began));
     context.deadline = share.seconds;
+    results.counting_share_seconds = share.seconds;
     progress(share.sentence);
   }
   std::vector<Job> jobs;

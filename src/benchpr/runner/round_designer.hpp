@@ -1,9 +1,9 @@
 // The round designer: what each round of a session runs and how. Which suites a round times and
 // which side goes first, when a deadline ends the rounds before an AB/BA block, which benchmarks
 // stay open after an adaptive look, and the design the processes run at (the min time benchpr
-// appends and the repetitions it asks for, chosen by core/round_design from the noise and costs
-// measured so far). Session carries the plan out and tells the designer what the rounds showed;
-// nothing here runs a process or touches a file.
+// appends and the repetitions it asks for, chosen by core/plan/round_design from the noise and
+// costs measured so far). Session carries the plan out and tells the designer what the rounds
+// showed; nothing here runs a process or touches a file.
 #pragma once
 
 #include <array>

@@ -418,10 +418,15 @@ std::string spending_sentence(const Results& results) {
   for (const BenchmarkProfile& p : results.profiles) profiles += p.seconds;
   const double own =
       std::max(0.0, results.measuring_seconds - builds - counting - rounds - profiles);
+  // Counting nobody asked for has a cap: "instruction counts 6m48s of up to 7m30s", so a reader
+  // sees what the rounds were left (the log says why the cap is what it is).
+  const std::string share = results.counting_share_seconds > 0
+                                ? " of up to " + format_duration(results.counting_share_seconds)
+                                : std::string();
   return fmt::format(
       " Spent {} of the {} budget: builds {}{}, {} {}{}, benchpr's own work (copies, looks) {}.",
       format_duration(results.measuring_seconds), format_duration(budget), format_duration(builds),
-      counting > 0 ? ", instruction counts " + format_duration(counting) : std::string(),
+      counting > 0 ? ", instruction counts " + format_duration(counting) + share : std::string(),
       plural(static_cast<std::size_t>(analysed), "round", "rounds") +
           (analysed != results.rounds_done ? " and the warm-up" : ""),
       format_duration(rounds),

@@ -325,7 +325,7 @@ struct BenchmarkSeries {
   std::map<std::string, std::vector<double>> head_events;
 };
 
-// How the session was sized to its time budget (core/time_plan: plan_time). Absent in results
+// How the session was sized to its time budget (core/plan/time_plan: plan_time). Absent in results
 // written before the time plan existed, and when the rounds ran as configured.
 struct TimePlan {
   double budget_seconds = 0;  // the whole comparison, builds included
@@ -437,6 +437,9 @@ struct Results {
   // and the base counted again. 0 where not recorded (files written before it was): the span of
   // the counted runs stands in (counting_seconds, core/adaptive/adaptive.hpp).
   double counting_seconds = 0;
+  // The most counting nobody asked for could take of the budget (runner/counting_share.hpp: a
+  // quarter, or half for a slow start-up); 0: no cap (asked for, no budget, or an older file).
+  double counting_share_seconds = 0;
   std::optional<TimePlan> time_plan;
   // Adaptive looks as the session scheduled them; empty in fixed plans and in files written
   // before looks were recorded (those replay the three looks of adaptive_plan_for).

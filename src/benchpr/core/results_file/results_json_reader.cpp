@@ -577,6 +577,9 @@ void read_trailer(const json& j, Results& r) {
   r.measuring_seconds = get_number(j, "measuring_seconds", "document", 0);
   r.overhead_seconds = get_number(j, "overhead_seconds", "document", 0);
   r.counting_seconds = get_number(j, "counting_seconds", "document", 0);
+  r.counting_share_seconds = get_number(j, "counting_share_seconds", "document", 0);
+  if (!(r.counting_share_seconds >= 0))
+    fail("document.counting_share_seconds", "expected a number of seconds, 0 or more");
   r.workflow_run_url = get_string(j, "workflow_run_url", "document", false);
   if (auto it = j.find("shard"); it != j.end() && !it->is_null()) r.shard = read_shard(j, *it);
   if (auto it = j.find("time_plan"); it != j.end() && it->is_object())

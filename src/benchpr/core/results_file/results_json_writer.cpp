@@ -410,6 +410,10 @@ void write_outcome(Writer& w, const Results& r) {
   w.number(r.overhead_seconds);
   w.top("counting_seconds");
   w.number(r.counting_seconds);
+  if (r.counting_share_seconds > 0) {
+    w.top("counting_share_seconds");
+    w.number(r.counting_share_seconds);
+  }
   w.top("workflow_run_url");
   w.string(r.workflow_run_url);
   if (r.bisect) {

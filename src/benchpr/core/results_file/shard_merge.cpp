@@ -243,6 +243,7 @@ class ShardMerger {
     m_.measuring_seconds = std::max(m_.measuring_seconds, r.measuring_seconds);
     m_.overhead_seconds = std::max(m_.overhead_seconds, r.overhead_seconds);
     m_.counting_seconds = std::max(m_.counting_seconds, r.counting_seconds);
+    m_.counting_share_seconds = std::max(m_.counting_share_seconds, r.counting_share_seconds);
   }
 
   void add_series(int k, const std::string& path, const BenchmarkSeries& s) {
