@@ -315,6 +315,9 @@ TEST(ResultsJson, AdaptiveLooksRoundTripAndAreChecked) {
   Results capped = a;
   capped.counting_share_seconds = 450;
   EXPECT_DOUBLE_EQ(results_from_string(results_to_string(capped)).counting_share_seconds, 450);
+  json negative = json::parse(results_to_string(capped));
+  negative["counting_share_seconds"] = -1;
+  EXPECT_NE(rejection(negative.dump()).find("counting_share_seconds"), std::string::npos);
   // Whether a slowdown whose size is open stays open: written only where it does, the same on
   // every look.
   EXPECT_FALSE(looks[0].contains("keeps_size_open"));
