@@ -278,6 +278,25 @@ TEST(ElfSymbols, CodeChangedOnlyWhereTheBenchmarkDoesNotRunIsTheSameWhereItRuns)
   EXPECT_FALSE(same_executed_code(t.base, t.base_file, {}, t.head, t.head_file, {}));
 }
 
+// A path run now and then reads a slightly different fraction per iteration on each side (each
+// side's own iteration counts): the same path, taken as often. Taken 1% more often (of the
+// function's most run instruction) is not.
+TEST(ElfSymbols, ARarelyRunPathReadAtSlightlyOtherFractionsIsTheSameWhereItRuns) {
+  SkippedBlock t;
+  const auto with_last = [](const ElfFunction& f, double last) {
+    ExecutedInstructions run;
+    for (const auto& [address, n] : SkippedBlock::run(f)) run.emplace(address, n * 500);
+    run.rbegin()->second = last;  // the ret, run on a rare path only
+    return run;
+  };
+  // 500 executions per iteration of the others; the rare one 0.00187 against 0.00182.
+  EXPECT_TRUE(same_executed_code(t.base, t.base_file, with_last(t.base, 0.00187), t.head,
+                                 t.head_file, with_last(t.head, 0.00182)));
+  // 5 per iteration against 10: 1% of the most run instruction's 500.
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, with_last(t.base, 5), t.head, t.head_file,
+                                  with_last(t.head, 10)));
+}
+
 // A block the benchmark never enters, behind a branch it never takes: the branch falls through
 // to the next instruction it runs on both sides, and its target (unexecuted) may move.
 TEST(ElfSymbols, ABranchNeverTakenIntoChangedCodeIsTheSameWhereItRuns) {
@@ -582,6 +601,49 @@ TEST(ElfSymbols, RealRelinkedBuildsOfUnchangedCodeAreTheSameCode) {
   ASSERT_NE(hot(base).bytes, hot(moved).bytes);      // and its relative references changed
   EXPECT_TRUE(same_code(hot(base), base, hot(moved), moved));
   EXPECT_FALSE(same_code(hot(base), base, hot(other), other));
+}
+
+// The PR grew the block the benchmark never runs past a short jump's reach, so the assembler
+// encodes the same `je` near (0F 84 rel32, 6 bytes) instead of short (74 rel8, 2 bytes): the
+// same instruction where the benchmark runs it, as in cctz's n_sec after its PR. A changed
+// condition (jne) is not.
+TEST(ElfSymbols, TheSameJumpEncodedNearOnceItsTargetMovedFarIsTheSameWhereItRuns) {
+  // mov rax,rdi; test eax,eax; je <after>; block; add rax,rax; ret
+  const auto make = [](std::uint64_t address, const std::string& je, std::size_t block) {
+    ElfFunction f;
+    f.name = "h";
+    f.address = address;
+    f.bytes = std::string("\x48\x89\xf8\x85\xc0", 5) + je + std::string(block, '\x90') +
+              std::string("\x48\x01\xc0\xc3", 4);
+    f.size = f.bytes.size();
+    return f;
+  };
+  const auto run = [](const ElfFunction& f) {
+    const std::uint64_t after = f.size - 4;
+    return ExecutedInstructions{{f.address, 2},
+                                {f.address + 3, 2},
+                                {f.address + 5, 2},
+                                {f.address + after, 2},
+                                {f.address + after + 3, 2}};
+  };
+  const ElfFunction base = make(0x1000, std::string("\x74\x10", 2), 0x10);
+  std::string near("\x0f\x84\0\0\0\0", 6);
+  near[2] = '\x00';
+  near[3] = '\x01';  // rel32 0x100
+  const ElfFunction head = make(0x1400, near, 0x100);
+  const ElfFunctions none;
+  EXPECT_FALSE(same_code(base, none, head, none));
+  EXPECT_TRUE(same_executed_code(base, none, run(base), head, none, run(head)));
+  // The PR's jump tests another condition (jne, 0F 85): changed code.
+  std::string other = near;
+  other[1] = '\x85';
+  const ElfFunction changed = make(0x1400, other, 0x100);
+  EXPECT_FALSE(same_executed_code(base, none, run(base), changed, none, run(changed)));
+  // Near but reaching another executed instruction (the ret, not the add): changed code.
+  std::string shorter = near;
+  shorter[2] = '\x03';
+  const ElfFunction elsewhere = make(0x1400, shorter, 0x100);
+  EXPECT_FALSE(same_executed_code(base, none, run(base), elsewhere, none, run(elsewhere)));
 }
 
 }  // namespace

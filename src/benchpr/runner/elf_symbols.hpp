@@ -87,9 +87,10 @@ bool has_avx512_code(const ElfFunction& f);
 // Whether a benchmark runs the same instructions in two versions of a function that are not
 // the same code as a whole: the same number of executed instructions, each run as often, and
 // in address order each pair the same instruction (as same_code reads them); a jump reaches the
-// corresponding executed instruction, or, never taken, falls through to it. What lies between
-// them that the benchmark never runs may differ (a branch the PR changed that this benchmark
-// does not take): it moves the executed code in memory, as relinking does, and so may the
+// corresponding executed instruction, or, never taken, falls through to it. A jump is the same
+// jump whether encoded short or near (the assembler picks by how far its target lies). What lies
+// between them that the benchmark never runs may differ (a branch the PR changed that this
+// benchmark does not take): it moves the executed code in memory, as relinking does, and so may the
 // alignment padding (no-ops) it runs, whose lengths are not compared. Any instruction it
 // cannot read (a jump of another kind, a fall-through into other bytes) reads as changed code.
 bool same_executed_code(const ElfFunction& base, const ElfFunctions& base_file,
