@@ -80,7 +80,14 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   cfg.extra = "instructions: true\n";
   write_gbench_project(repo, cases(), cfg, prelude(1, "^="));
   repo.commit_base_and_branch();
-  write_gbench_project(repo, cases(), cfg, prelude(60, "+=", "x = x * 5 + (x >> 3) + 7;"));
+  // The PR's untaken branch is long enough (about 0x300 bytes) that the jump over it no longer
+  // fits a short `je` (74 rel8): the compiler encodes the same jump near (0F 84 rel32), as
+  // cctz's n_sec after its PR.
+  std::string long_untaken;
+  for (int i = 1; i <= 30; ++i)
+    long_untaken += "x = x * " + std::to_string(2 * i + 1) + " + (x >> " +
+                    std::to_string(i % 7 + 1) + ") + g_sink; ";
+  write_gbench_project(repo, cases(), cfg, prelude(60, "+=", long_untaken));
   repo.commit(
       "a larger function in front of the hot one; an add for an xor in another; another branch "
       "nobody takes in a third");
@@ -152,7 +159,8 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   }
 
   // BM_Branch: hot_branch changed, but only in the branch the benchmark never takes: the code
-  // it runs is the same, moved (the jump over the branch reaches further). That is read from the
+  // it runs is the same, moved (the jump over the branch reaches further, encoded near where the
+  // base's was short). That is read from the
   // PR's own Callgrind output, so it never sets time aside (no `placement`); where time is
   // undecided short of the threshold it is the same count, and the row says what changed.
   const json* branch = hot_code(doc, "BM_Branch");

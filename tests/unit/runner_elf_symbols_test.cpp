@@ -646,5 +646,62 @@ TEST(ElfSymbols, TheSameJumpEncodedNearOnceItsTargetMovedFarIsTheSameWhereItRuns
   EXPECT_FALSE(same_executed_code(base, none, run(base), elsewhere, none, run(elsewhere)));
 }
 
+// What a PR's Callgrind output could claim, written inside the process its code runs in, and
+// must not pass: the head's path follows from its bytes and the base's path, from the entry on.
+TEST(ElfSymbols, AForgedPathThroughThePRsCodeIsNotTheSameWhereItRuns) {
+  SkippedBlock t;
+  // The PR puts a slow prologue (imul rax,rax,3 four times) in front of a copy of the base's
+  // code, and its dump lists only the copy, each as often as the base's.
+  ElfFunction slow = t.base;
+  slow.address = 0x2000;
+  std::string prologue;
+  for (int i = 0; i < 4; ++i) prologue += std::string("\x48\x6b\xc0\x03", 4);
+  slow.bytes = prologue + t.base.bytes;
+  slow.size = slow.bytes.size();
+  ExecutedInstructions copy;
+  for (const auto& [address, n] : SkippedBlock::run(t.base))
+    copy.emplace(address - t.base.address + slow.address + prologue.size(), n);
+  EXPECT_FALSE(
+      same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), slow, t.head_file, copy));
+
+  // A jump table's jump (jmp *table(,%rax,8)) the benchmark runs: where it lands is in data.
+  const auto with_table_jump = [](std::uint64_t address) {
+    ElfFunction f;
+    f.name = "dispatch";
+    f.address = address;
+    f.bytes = std::string("\x48\x89\xf8\xff\x24\xc5\x00\x10\x00\x00\x48\x01\xc0\xc3", 14);
+    f.size = f.bytes.size();
+    return f;
+  };
+  const ElfFunction jb = with_table_jump(0x1000), jh = with_table_jump(0x3000);
+  const auto table_run = [](const ElfFunction& f) {
+    return ExecutedInstructions{
+        {f.address, 1}, {f.address + 3, 1}, {f.address + 10, 1}, {f.address + 13, 1}};
+  };
+  EXPECT_FALSE(same_executed_code(jb, t.base_file, table_run(jb), jh, t.head_file, table_run(jh)));
+
+  // An instruction listed as run that nothing reaches: after an unconditional jump (EB) whose
+  // target is the ret, the add is claimed run, on both sides.
+  const auto jumps_over = [](std::uint64_t address) {
+    ElfFunction f;
+    f.name = "skip";
+    f.address = address;
+    f.bytes = std::string("\x48\x89\xf8\xeb\x03\x48\x01\xc0\xc3", 9);
+    f.size = f.bytes.size();
+    return f;
+  };
+  const ElfFunction sb = jumps_over(0x1000), sh = jumps_over(0x3000);
+  const auto claimed = [](const ElfFunction& f) {
+    return ExecutedInstructions{
+        {f.address, 1}, {f.address + 3, 1}, {f.address + 5, 1}, {f.address + 8, 1}};
+  };
+  EXPECT_FALSE(same_executed_code(sb, t.base_file, claimed(sb), sh, t.head_file, claimed(sh)));
+  // Without the claimed add, the path is whole: the same where it runs.
+  const auto honest = [](const ElfFunction& f) {
+    return ExecutedInstructions{{f.address, 1}, {f.address + 3, 1}, {f.address + 8, 1}};
+  };
+  EXPECT_TRUE(same_executed_code(sb, t.base_file, honest(sb), sh, t.head_file, honest(sh)));
+}
+
 }  // namespace
 }  // namespace benchpr::runner

@@ -545,21 +545,58 @@ bool nop_at(const std::string& code, std::size_t at) {
   return p + 1 < code.size() && code[p] == '\x0f' && code[p + 1] == '\x1f';
 }
 
+// An indirect jump at `at` (FF /4 or /5, behind notrack, BND, hint and REX prefixes): a jump
+// table's or a computed jump, whose target the bytes do not say.
+bool indirect_jump_at(const std::string& code, std::size_t at) {
+  std::size_t p = at;
+  while (p < code.size() && p < at + 3 &&
+         (code[p] == '\x3e' || code[p] == '\x2e' || code[p] == '\xf2'))
+    ++p;
+  if (p < code.size() && (static_cast<unsigned char>(code[p]) & 0xF0) == 0x40) ++p;
+  if (p + 1 >= code.size() || code[p] != '\xff') return false;
+  const int reg = (static_cast<unsigned char>(code[p + 1]) >> 3) & 7;
+  return reg == 4 || reg == 5;
+}
+
 // How far two sides' executions per iteration of one instruction may differ, as a share of the
 // function's most run instruction's, and still be the same path taken as often: a path run once
 // in 500 calls reads 0.00187 on one side and 0.00182 on the other (cctz's n_sec) when the two
 // sides ran other numbers of iterations; a PR that takes a path 1% more often does not pass.
 constexpr double kRarePathSlack = 0.002;
 
-// Offsets into the function and executions per iteration, in address order; false when an
-// address lies outside the function.
-bool executed_offsets(const ElfFunction& f, const ExecutedInstructions& run,
-                      std::vector<std::uint64_t>& offsets, std::vector<double>& counts) {
-  for (const auto& [address, n] : run) {
+// The instructions a benchmark runs in one function, in address order, with the alignment
+// padding (no-ops) among them left out: padding falls through, and how much of it a loop needs
+// follows from where the code sits, so relinking adds or drops it.
+struct ExecutedPath {
+  std::vector<std::uint64_t> at;    // offsets into the function
+  std::vector<std::uint64_t> span;  // to the next instruction run (padding too), or to the end
+  std::vector<double> count;        // executions per iteration
+  // Offset of any instruction run (padding too) -> the index of the instruction it is or, for
+  // padding, of the one it falls through to.
+  std::map<std::uint64_t, std::size_t> index;
+};
+
+// False when an address lies outside the function, or padding is the last thing it runs.
+bool executed_path(const ElfFunction& f, const ExecutedInstructions& run, ExecutedPath& out) {
+  std::vector<std::uint64_t> padding;  // run since the last instruction kept
+  for (auto it = run.begin(); it != run.end(); ++it) {
+    const auto [address, n] = *it;
     if (address < f.address || address - f.address >= f.size) return false;
-    offsets.push_back(address - f.address);
-    counts.push_back(n);
+    const std::uint64_t offset = address - f.address;
+    if (!out.at.empty() && out.span.size() < out.at.size())
+      out.span.push_back(offset - out.at.back());
+    if (nop_at(f.bytes, offset)) {
+      padding.push_back(offset);
+      continue;
+    }
+    for (std::uint64_t p : padding) out.index[p] = out.at.size();
+    padding.clear();
+    out.index[offset] = out.at.size();
+    out.at.push_back(offset);
+    out.count.push_back(n);
   }
+  if (!padding.empty() || out.at.empty()) return false;
+  out.span.push_back(f.size - out.at.back());
   return true;
 }
 
@@ -603,58 +640,70 @@ bool same_code(const ElfFunction& base, const ElfFunctions& base_file, const Elf
 bool same_executed_code(const ElfFunction& base, const ElfFunctions& base_file,
                         const ExecutedInstructions& base_run, const ElfFunction& head,
                         const ElfFunctions& head_file, const ExecutedInstructions& head_run) {
-  if (base_run.empty() || base_run.size() != head_run.size() || base.bytes.size() != base.size ||
+  if (base_run.empty() || head_run.empty() || base.bytes.size() != base.size ||
       head.bytes.size() != head.size)
     return false;
-  std::vector<std::uint64_t> ob, oh;
-  std::vector<double> cb, ch;
-  if (!executed_offsets(base, base_run, ob, cb) || !executed_offsets(head, head_run, oh, ch))
+  ExecutedPath pb, ph;
+  if (!executed_path(base, base_run, pb) || !executed_path(head, head_run, ph) ||
+      pb.at.size() != ph.at.size())
     return false;
-  const std::size_t n = ob.size();
+  const std::size_t n = pb.at.size();
+  // Both enter at the function's start, and every other instruction run is reached from one
+  // run before it, falling through or by a direct jump (`reached`): so where each runs follows
+  // from the code's own structure, from the entry on, and a PR's Callgrind output cannot pick
+  // another path of its code that looks like the base's (a copy behind a slow prologue, a block
+  // a changed jump table reaches). What it runs is then the base's path, read from the base's
+  // sealed output, through the PR's bytes.
+  if (base_run.begin()->first != base.address || head_run.begin()->first != head.address)
+    return false;
+  std::vector<bool> reached(n, false);
+  reached[0] = true;
   // Each instruction run as often per iteration on both sides (exact counts: equal but for the
   // rounding of the two runs' difference). A path the benchmark takes now and then (a month's
   // end every few hundred iterations) reads a slightly different fraction per iteration from
   // each side's own iteration counts: within kRarePathSlack of the function's most run
   // instruction it is the same path, taken as often.
   double peak = 0;
-  for (std::size_t k = 0; k < n; ++k) peak = std::max({peak, cb[k], ch[k]});
+  for (std::size_t k = 0; k < n; ++k) peak = std::max({peak, pb.count[k], ph.count[k]});
   for (std::size_t k = 0; k < n; ++k)
-    if (std::fabs(cb[k] - ch[k]) > 1e-6 + 1e-3 * std::max(cb[k], ch[k]) + kRarePathSlack * peak)
+    if (std::fabs(pb.count[k] - ph.count[k]) >
+        1e-6 + 1e-3 * std::max(pb.count[k], ph.count[k]) + kRarePathSlack * peak)
       return false;
-  std::map<std::uint64_t, std::size_t> index_b, index_h;
-  for (std::size_t k = 0; k < n; ++k) {
-    index_b[ob[k]] = k;
-    index_h[oh[k]] = k;
-  }
   ObjectVerdicts objects;
   const std::string& a = base.bytes;
   const std::string& b = head.bytes;
   for (std::size_t k = 0; k < n; ++k) {
-    const std::uint64_t gap_b = (k + 1 < n ? ob[k + 1] : base.size) - ob[k];
-    const std::uint64_t gap_h = (k + 1 < n ? oh[k + 1] : head.size) - oh[k];
-    // Alignment padding run on both sides, of whatever length: it does nothing.
-    if (nop_at(a, ob[k]) && nop_at(b, oh[k])) continue;
-    const std::optional<Transfer> tb = transfer_at(a, ob[k]);
-    const std::optional<Transfer> th = transfer_at(b, oh[k]);
+    const std::uint64_t ob = pb.at[k], oh = ph.at[k];
+    const std::uint64_t gap_b = pb.span[k], gap_h = ph.span[k];
+    const auto falls_through = [&] {
+      if (k + 1 < n) reached[k + 1] = true;
+    };
+    if (indirect_jump_at(a, ob) || indirect_jump_at(b, oh)) return false;
+    const std::optional<Transfer> tb = transfer_at(a, ob);
+    const std::optional<Transfer> th = transfer_at(b, oh);
     if (!tb && !th) {
-      // It falls through: the next instruction it runs follows it at once, on both sides.
+      // It falls through: the next instruction it runs (or padding) follows it at once.
       if (gap_b != gap_h) return false;
-      if (!same_range(base, base_file, ob[k], head, head_file, oh[k], gap_b, objects)) return false;
+      if (!same_range(base, base_file, ob, head, head_file, oh, gap_b, objects)) return false;
+      falls_through();
       continue;
     }
     // The same jump (or return), short or near as far as its target lies on each side.
     if (!tb || !th || tb->kind != th->kind || tb->length > gap_b || th->length > gap_h)
       return false;
-    // Whether it falls through to the next instruction it runs: the same on both sides.
+    // Whether it falls through to the next instruction it runs: the same on both sides. Only a
+    // conditional jump can (what follows a jump or a return is reached from elsewhere, if at all).
     if ((gap_b == tb->length) != (gap_h == th->length)) return false;
+    const bool conditional = tb->kind != Transfer::Jump && tb->kind != Transfer::Return;
+    if (conditional && gap_b == tb->length) falls_through();
     if (tb->rel_size == 0) continue;  // a return
     const auto rel = [](const Transfer& t, const std::string& code,
                         std::uint64_t at) -> std::int64_t {
       if (t.rel_size == 1) return static_cast<std::int8_t>(code[at + t.rel_at]);
       return rel32(code, at + t.rel_at);
     };
-    const std::int64_t to_b = static_cast<std::int64_t>(ob[k] + tb->length) + rel(*tb, a, ob[k]);
-    const std::int64_t to_h = static_cast<std::int64_t>(oh[k] + th->length) + rel(*th, b, oh[k]);
+    const std::int64_t to_b = static_cast<std::int64_t>(ob + tb->length) + rel(*tb, a, ob);
+    const std::int64_t to_h = static_cast<std::int64_t>(oh + th->length) + rel(*th, b, oh);
     const bool in_b = to_b >= 0 && static_cast<std::uint64_t>(to_b) < base.size;
     const bool in_h = to_h >= 0 && static_cast<std::uint64_t>(to_h) < head.size;
     if (in_b != in_h) return false;
@@ -664,18 +713,20 @@ bool same_executed_code(const ElfFunction& base, const ElfFunctions& base_file,
         return false;
       continue;
     }
-    // Inside the function: to the same executed instruction on both sides, or, on both, to
-    // code this benchmark never runs (a branch it never takes, whose fall-through it runs).
-    const auto at_b = index_b.find(static_cast<std::uint64_t>(to_b));
-    const auto at_h = index_h.find(static_cast<std::uint64_t>(to_h));
-    if ((at_b == index_b.end()) != (at_h == index_h.end())) return false;
-    if (at_b != index_b.end()) {
+    // Inside the function: to the same instruction it runs on both sides (or padding before
+    // it), or, on both, to code this benchmark never runs (a branch it never takes, whose
+    // fall-through it runs).
+    const auto at_b = pb.index.find(static_cast<std::uint64_t>(to_b));
+    const auto at_h = ph.index.find(static_cast<std::uint64_t>(to_h));
+    if ((at_b == pb.index.end()) != (at_h == ph.index.end())) return false;
+    if (at_b != pb.index.end()) {
       if (at_b->second != at_h->second) return false;
-    } else if (gap_b != tb->length || gap_h != th->length) {
+      reached[at_b->second] = true;
+    } else if (!conditional || gap_b != tb->length || gap_h != th->length) {
       return false;  // never taken, so it must fall through to the next instruction it runs
     }
   }
-  return true;
+  return std::all_of(reached.begin(), reached.end(), [](bool r) { return r; });
 }
 
 }  // namespace benchpr::runner

@@ -93,6 +93,11 @@ bool has_avx512_code(const ElfFunction& f);
 // benchmark does not take): it moves the executed code in memory, as relinking does, and so may the
 // alignment padding (no-ops) it runs, whose lengths are not compared. Any instruction it
 // cannot read (a jump of another kind, a fall-through into other bytes) reads as changed code.
+// Both sides must enter at the function's start and reach every instruction they run from one
+// run before it (falling through, or by a direct jump): the head's path then follows from its
+// bytes and the base's path alone, so a PR's Callgrind output, which its code can write, cannot
+// name another path of its code that looks like the base's. An indirect jump run (a jump
+// table) reads as changed code: its target is in data.
 bool same_executed_code(const ElfFunction& base, const ElfFunctions& base_file,
                         const ExecutedInstructions& base_run, const ElfFunction& head,
                         const ElfFunctions& head_file, const ExecutedInstructions& head_run);
