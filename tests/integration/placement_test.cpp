@@ -1,8 +1,9 @@
 // Code placement, for real: a Google Benchmark project whose PR only grows a function placed in
 // front of the benchmarked one, so the benchmarked code is byte-identical at another address;
-// and one whose PR swaps an xor for an add in the benchmarked loop, the same instruction count of
-// other code. Measured by the real benchpr binary with instruction counts. Time on a shared
-// machine may or may not move: the test judges the evidence and the decision path, never a time.
+// one whose PR swaps an xor for an add in the benchmarked loop, the same instruction count of
+// other code; and one whose PR rewrites only a branch its benchmark never takes. Measured by the
+// real benchpr binary with instruction counts. Time on a shared machine may or may not move: the
+// test judges the evidence and the decision path, never a time.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -160,22 +161,25 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
 
   // BM_Branch: hot_branch changed, but only in the branch the benchmark never takes: the code
   // it runs is the same, moved (the jump over the branch reaches further, encoded near where the
-  // base's was short). That is read from the
-  // PR's own Callgrind output, so it never sets time aside (no `placement`); where time is
-  // undecided short of the threshold it is the same count, and the row says what changed.
+  // base's was short, and the loop needs other padding). The base's path through the PR's bytes,
+  // from the entry: the same code where it runs, so its time is placement or the same work, as
+  // for BM_Placed, and the row names the function that changed where it does not run.
   const json* branch = hot_code(doc, "BM_Branch");
   ASSERT_NE(branch, nullptr) << r.err;
   const json* branchy = hot_function(*branch, "hot_branch");
   ASSERT_NE(branchy, nullptr) << branch->dump();
   EXPECT_FALSE((*branchy)["identical"].get<bool>()) << branch->dump();
   EXPECT_TRUE(branchy->value("executed_same", false)) << branch->dump();
+  EXPECT_NE((*branchy)["base_size"], (*branchy)["head_size"]) << branch->dump();
   const json* branch_time = find_benchmark(doc, "micro", "BM_Branch");
   ASSERT_NE(branch_time, nullptr);
   const std::string branch_verdict = (*branch_time)["verdict"];
   RecordProperty("BM_Branch", branch_verdict);
-  EXPECT_NE(branch_verdict, "placement") << branch_time->dump();
+  EXPECT_TRUE(branch_verdict == "placement" || branch_verdict == "unchanged")
+      << branch_time->dump();
   if (branch_time->contains("code_reading")) {
-    EXPECT_EQ((*branch_time)["code_reading"], "same-count") << branch_time->dump();
+    const std::string reading = (*branch_time)["code_reading"];
+    EXPECT_TRUE(reading == "placement" || reading == "same-work") << branch_time->dump();
     EXPECT_NE(r.out.find("changed only where it does not run"), std::string::npos) << r.out;
   }
 

@@ -150,24 +150,42 @@ TEST(Placement, CodeTheCountedRunMayNotHaveRunNativelyLeavesTimeTheJudge) {
             CodeReading::SameCount);
 }
 
-// A changed function whose executed instructions read the same (HotFunction::executed_same)
-// says so by the PR's own Callgrind output, which the PR's code runs beside and can write. A PR
-// that rewrote its dump to show the base's path must not turn its regression into placement, nor
-// an interval that reaches the threshold into "same work": only time-bounded readings use it.
-TEST(Placement, CodeTheSameOnlyWhereItRunsNeverSetsTimeAside) {
+// A changed function whose executed instructions are the same (HotFunction::executed_same: the
+// base's path through the PR's bytes, from the entry, each as often) is the same code where the
+// benchmark runs it: cctz's FormatTime in n_sec after its PR. A time change is placement, an
+// undecided time the same work, as for byte-identical code.
+TEST(Placement, CodeTheSameOnlyWhereItRunsReadsAsTheSameCode) {
   const BenchmarkAnalysis ins = counted(2644, 2644);
   HotFunction f = hot("cctz::detail::n_sec()", 0x4010, 0x4030, false);
   f.executed_same = true;
   const CodeEvidence where_run = evidence({f, hot("g()", 0x5000, 0x5020)});
   for (Verdict v : {Verdict::Regression, Verdict::Slower, Verdict::Improvement, Verdict::Faster})
-    EXPECT_EQ(read_code(timed(v, 0.05), &ins, &where_run, kThreshold), CodeReading::None);
-  // Undecided and reaching +4% on the worse side: time stays the judge.
+    EXPECT_EQ(read_code(timed(v, 0.05), &ins, &where_run, kThreshold), CodeReading::Placement);
   EXPECT_EQ(read_code(timed(Verdict::Inconclusive, 0.0, 0.04), &ins, &where_run, kThreshold),
+            CodeReading::SameWork);
+  // At the same address but grown or shrunk around the code it runs: moved within itself.
+  HotFunction in_place = hot("cctz::detail::n_sec()", 0x4010, 0x4010, false);
+  in_place.executed_same = true;
+  in_place.head_size = 96;
+  const CodeEvidence shrunk = evidence({in_place});
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.05), &ins, &shrunk, kThreshold),
+            CodeReading::Placement);
+  // The same size at the same address: nothing it runs moved, so time is not placement.
+  in_place.head_size = in_place.base_size;
+  const CodeEvidence unmoved = evidence({in_place});
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.05), &ins, &unmoved, kThreshold),
             CodeReading::None);
-  // Undecided but short of the threshold on the worse side (+1.2%): the same count, as for any
-  // changed code, and the recommendation does not count it as the same code.
-  EXPECT_EQ(read_code(timed(Verdict::Inconclusive, -0.019, 0.031), &ins, &where_run, kThreshold),
-            CodeReading::SameCount);
+  // Not the same where it runs (another instruction on its path): changed code, time stands.
+  HotFunction changed = f;
+  changed.executed_same = false;
+  const CodeEvidence other = evidence({changed, hot("g()", 0x5000, 0x5020)});
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.05), &ins, &other, kThreshold),
+            CodeReading::None);
+  // Other estimated cycles (the simulated caches) on the same count: not placement either.
+  BenchmarkAnalysis misses = ins;
+  misses.cycles_moved = true;
+  EXPECT_EQ(read_code(timed(Verdict::Regression, 0.05), &misses, &where_run, kThreshold),
+            CodeReading::None);
 }
 
 // Time undecided at −5.0% … +1.2% (threshold ±2%) on changed code running the same 2,644

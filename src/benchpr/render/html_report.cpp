@@ -169,7 +169,8 @@ std::string_view verdict_meaning(Verdict v) {
     case Verdict::Failed:
       return "no values to compare";
     case Verdict::Placement:
-      return "time moved on the same instructions of byte-identical code at other addresses: "
+      return "time moved on the same instructions of the same code (where it runs) at other "
+             "addresses: "
              "code placement, not the PR's change";
   }
   return "";

@@ -173,15 +173,14 @@ std::string hot_code_sentence(const Results* results, const BenchmarkAnalysis& t
       if (!f.same_where_run())
         return " Its hot code differs between the builds (" + f.name +
                "): the PR's code, not code placement.";
-    // A changed function whose executed instructions are the same (HotFunction::executed_same):
-    // the PR's own Callgrind output says so, which its code could write, so it is not enough to
-    // put a time change down to placement (core/evidence/placement.cpp).
+    // A changed function whose executed instructions are the same (HotFunction::executed_same)
+    // is the same code where the benchmark runs it (core/evidence/placement.cpp).
+    std::string same = " Its hot code is byte-identical";
     for (const HotFunction& f : e.functions)
-      if (f.executed_same && !f.identical)
-        return " The code it runs is the same (" + f.name +
-               " changed only where it does not run), by the PR's own counted run: time stays "
-               "the judge.";
-    const std::string same = " Its hot code is byte-identical";
+      if (f.executed_same && !f.identical) {
+        same = " The code it runs is the same (" + f.name + " changed only where it does not run)";
+        break;
+      }
     // Identical code that moved is read as placement unless the counts could not be read as
     // exact or the simulated cache misses moved the estimated cycles (core/evidence/placement.hpp).
     for (const HotFunction& f : e.functions)

@@ -38,19 +38,19 @@ bool exact_counts(const BenchmarkAnalysis* ins) {
           ins->verdict == Verdict::Unchanged);
 }
 
-// Evidence that every hot function is byte-identical in both builds. Read from the two built
-// programs, which the PR's code cannot rewrite once built (the executables' digests are checked
-// before every run). A function that is "the same where it runs" (HotFunction::executed_same)
-// does not count here: which instructions ran comes from the PR's own Callgrind output, written
-// inside the process the PR's code runs in, so it may say only what time can check
-// (same_count_reading), never set a time verdict aside. Nor does code whose native path the
-// counted run may not have taken (CodeEvidence::unrun_changed).
+// Evidence that every hot function is the same code where the benchmark runs it: byte-identical
+// in both builds, or running the same instructions of the base's path through the PR's bytes
+// (HotFunction::executed_same). Read from the two built programs, which the PR's code cannot
+// rewrite once built (the executables' digests are checked before every run), and the base's
+// sealed Callgrind output: the PR's own output, written where its code runs, must agree with
+// that path but cannot choose it (runner/elf_symbols.hpp, same_executed_code). Not code whose
+// native path the counted run may not have taken (CodeEvidence::unrun_changed).
 bool identical_code(const CodeEvidence* code) {
   if (code == nullptr || !code->missing.empty() || code->functions.empty() ||
       !code->unrun_changed.empty())
     return false;
   return std::all_of(code->functions.begin(), code->functions.end(),
-                     [](const HotFunction& f) { return f.identical; });
+                     [](const HotFunction& f) { return f.same_where_run(); });
 }
 
 // Code that changed (or could not be compared) running the same instructions with the same
@@ -133,8 +133,11 @@ CodeReading read_code(const BenchmarkAnalysis& time, const BenchmarkAnalysis* in
   const auto& fs = code->functions;
   if (time_moved(time.verdict)) {
     // Identical code at the same addresses: whatever moved the time is not where the code sits.
-    const bool moved = std::any_of(
-        fs.begin(), fs.end(), [](const HotFunction& f) { return !f.outside && f.shift() != 0; });
+    // A function the same only where it runs moved within itself when its size changed (the
+    // code it does not run grew or shrank around the code it runs).
+    const bool moved = std::any_of(fs.begin(), fs.end(), [](const HotFunction& f) {
+      return !f.outside && (f.shift() != 0 || (!f.identical && f.base_size != f.head_size));
+    });
     return moved ? CodeReading::Placement : CodeReading::None;
   }
   return time.verdict == Verdict::Inconclusive ? CodeReading::SameWork : CodeReading::None;

@@ -1,12 +1,11 @@
 // The verdict is about the change, not the binary. A benchmark whose time moved while it executed
-// the same instructions, in functions that are byte-identical code at other addresses in the two
-// builds, shows a code-placement (alignment) effect of relinking: named as such, never a
-// regression or improvement of the PR. Where time cannot settle a benchmark, equal counts of
-// identical code make it "unchanged: same work"; equal counts of changed code do too when time
-// shows no slowdown reaching the threshold ("same count"), and counts that moved say they
-// decided.
-// The decision table is docs/placement.md. Pure: the runner reads the programs
-// (runner/code_evidence.hpp).
+// the same instructions, in functions that are the same code where it runs them (byte-identical,
+// or changed only where it does not run) at other addresses in the two builds, shows a
+// code-placement (alignment) effect of relinking: named as such, never a regression or improvement
+// of the PR. Where time cannot settle a benchmark, equal counts of the same code make it
+// "unchanged: same work"; equal counts of changed code do too when time shows no slowdown reaching
+// the threshold ("same count"), and counts that moved say they decided. The decision table is
+// docs/placement.md. Pure: the runner reads the programs (runner/code_evidence.hpp).
 #pragma once
 
 #include <string>
@@ -58,9 +57,9 @@ std::vector<std::pair<std::string, std::string>> code_evidence_wanted(const Resu
                                                                       const Analysis& analysis);
 
 // Whether a timed benchmark runs the same code doing the same work in both builds: its hot
-// functions are byte-identical, its exact counts the same and its estimated cycles unmoved.
-// Whatever its time reads, the PR did not change it (the recommendation does not ask for more
-// rounds to bound it).
+// functions are the same code where it runs them, its exact counts the same and its estimated
+// cycles unmoved. Whatever its time reads, the PR did not change it (the recommendation does not
+// ask for more rounds to bound it).
 bool same_code_and_count(const Results& results, const Analysis& analysis,
                          const BenchmarkAnalysis& timed);
 

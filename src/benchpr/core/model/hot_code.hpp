@@ -24,9 +24,10 @@ struct HotFunction {
   // at another distance count as the same bytes: runner/elf_symbols.hpp).
   bool identical = false;
   // Not the same code as a whole, but every instruction the benchmark executes in it is: the
-  // same instructions at the same places of its executed path, each run as often per iteration
-  // (runner/executed_code.hpp). What differs is code the benchmark never runs (a branch the PR
-  // changed that this benchmark does not take), which moves the executed code in memory.
+  // base's path, from the function's entry, through the PR's bytes, each instruction run as
+  // often per iteration (runner/elf_symbols.hpp, same_executed_code). What differs is code the
+  // benchmark never runs (a branch the PR changed that this benchmark does not take), which
+  // moves the executed code in memory.
   bool executed_same = false;
   // In none of either side's built programs (a system library both sides load): the same file,
   // so the same code; its address says nothing about the build.

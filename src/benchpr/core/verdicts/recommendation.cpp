@@ -543,8 +543,8 @@ Recommendation with_placements(Recommendation r, const ByVerdict& v, bool suites
   }
   list_more(s, v.placement.size());
   s.text(
-      " moved by code placement only (the same instructions of byte-identical code, at "
-      "other addresses): not the PR's change, and it may flip with the next commit.");
+      " moved by code placement only (the same instructions of the same code where they run, "
+      "at other addresses): not the PR's change, and it may flip with the next commit.");
   for (TextPart& part : std::move(s).take()) r.reason_parts.push_back(std::move(part));
   r.reason = plain_text(r.reason_parts);
   return r;
