@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "benchpr/core/evidence/instruction_analysis.hpp"
+
 namespace benchpr {
 namespace {
 
@@ -187,6 +189,48 @@ TEST(Recommendation, AnInconclusiveSlowdownAtTheThresholdIsNoPlainMerge) {
   EXPECT_EQ(
       recommend(results_with(pr("Tidy the parser")), with_inconclusive(0.0194, -0.01, 0.05)).kind,
       RecommendationKind::Merge);
+}
+
+// A count whose two runs of one side disagree ("its time decides") leaves the benchmark to its
+// time row: with that row decided, the count does not hold the headline (a placement-only
+// relink of cctz: LoadAllTimeZonesFirst's counts +8.7% between the sides, 8.7% within one, its
+// time unchanged). A benchmark only counted, or whose count is exact, still does.
+TEST(Recommendation, ACountThatIsNotRepeatableDefersToItsDecidedTimeRow) {
+  Analysis a = with_inconclusive(0.087, 0.087, 0.087);
+  BenchmarkAnalysis& count = a.benchmarks.back();
+  count.suite = instruction_suite_name("s");
+  count.metric = kInstructionsMetric;
+  count.count_check =
+      ": the base's two counts differ by 8.7% (843834 and 769981 instructions "
+      "per iteration): its loop does not do the same work at every run, so its "
+      "count is not exact.";
+  count.reason =
+      "its counts are not repeatable (two counts of one side differ by 8.7%), so a "
+      "change of 8.7% cannot be read from them: its time decides";
+  BenchmarkAnalysis time = a.benchmarks.front();
+  time.name = "BM_X";
+  a.benchmarks.push_back(time);
+  const Recommendation r = recommend(results_with(pr("Relink")), a);
+  EXPECT_EQ(r.kind, RecommendationKind::Merge) << r.reason;
+  // Every benchmark is still counted among those compared.
+  EXPECT_NE(r.reason.find("6 of 7"), std::string::npos) << r.reason;
+
+  // Its time row undecided and reading +2.4%: the time row holds the headline.
+  a.benchmarks.back().verdict = Verdict::Inconclusive;
+  a.benchmarks.back().change = 0.024;
+  a.benchmarks.back().rounds_used = 10;
+  a.benchmarks.back().rounds_needed = 18;
+  const Recommendation open = recommend(results_with(pr("Relink")), a);
+  EXPECT_EQ(open.kind, RecommendationKind::Inconclusive) << open.reason;
+  EXPECT_EQ(open.reason.find("(instructions)"), std::string::npos) << open.reason;
+
+  // No time row: the count is all there is, and it stays open.
+  a.benchmarks.pop_back();
+  EXPECT_EQ(recommend(results_with(pr("Relink")), a).kind, RecommendationKind::Inconclusive);
+  // An exact count (no disagreement) that is inconclusive is not set aside either.
+  a.benchmarks.push_back(time);
+  a.benchmarks[a.benchmarks.size() - 2].count_check.clear();
+  EXPECT_EQ(recommend(results_with(pr("Relink")), a).kind, RecommendationKind::Inconclusive);
 }
 
 // A faster estimate at the threshold still merges (nothing got worse), but the sentence no
