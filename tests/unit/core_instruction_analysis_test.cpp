@@ -1,5 +1,6 @@
 // Exact instruction counts: the verdict is the relative change against the threshold, and the
 // notes say when time and instructions disagree. Hand-checked numbers.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -193,6 +194,25 @@ TEST(InstructionAnalysis, DisagreementsAreNoted) {
   EXPECT_EQ(testing::names_in_notes(a.notes, NoteKind::TimeVsInstructions),
             (std::vector<std::vector<std::string>>{{"BM_A"}, {"BM_B"}}))
       << ::testing::PrintToString(plain_texts(a.notes));
+  // Time and count in opposite directions, each way round, say which (cctz's NextWeekday: 4.3%
+  // fewer instructions and 4.5% slower).
+  const Analysis opposite = analyse(session(1.045, 9570, 0.95, 10300));
+  ASSERT_EQ(opposite.benchmarks[0].verdict, Verdict::Regression);
+  ASSERT_EQ(opposite.benchmarks[1].verdict, Verdict::Improvement);
+  const std::vector<std::string> texts = plain_texts(opposite.notes);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(texts.begin(), texts.end(),
+                       [&](const std::string& t) { return t.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(
+      has("`BM_A`: instructions per iteration −4.3% but time 4.5% slower: fewer "
+          "instructions are not always faster (memory, branches, vector width, where "
+          "the code sits)."))
+      << ::testing::PrintToString(texts);
+  EXPECT_TRUE(
+      has("`BM_B`: instructions per iteration +3.0% but time 5.0% faster: more "
+          "instructions are not always slower"))
+      << ::testing::PrintToString(texts);
   // Agreement says nothing.
   const Analysis quiet = analyse(session(1.0, 10000, 1.0, 10000));
   EXPECT_TRUE(testing::notes_of_kind(quiet.notes, NoteKind::TimeVsInstructions).empty())
