@@ -137,6 +137,27 @@ TEST(RealProject, AnUncommittedConfigurationIsNamedWithTheFlagThatUsesIt) {
       << run.err;
 }
 
+// A work tree on a branch with no commit yet (HEAD unborn, `git checkout --orphan`): nothing is
+// committed there to match, so the .benchpr.yml on disk is named as not committed, and the run
+// goes on from the base's revisions as it would on any branch.
+TEST(RealProject, AnUncommittedConfigurationOnAnUnbornBranchIsNamedToo) {
+  TempRepo repo;
+  repo.write("README.md", "no build system\n");
+  const std::string base = repo.commit("base");
+  repo.write("README.md", "still none\n");
+  const std::string head = repo.commit("head");
+  repo.git("checkout -q --orphan fresh");
+  repo.write(".benchpr.yml", "suites:\n  - name: x\n    run: ./x\n");
+  const BenchprRun run =
+      run_benchpr(BENCHPR_BINARY, {"run", "--base", base, "--head", head}, {}, repo.path());
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("benchpr: note: .benchpr.yml is not committed and not used: benchpr reads "
+                         ".benchpr.yml from the base revision (" +
+                         base + "); pass --config '.benchpr.yml' to use this file"),
+            std::string::npos)
+      << run.err;
+}
+
 // With --config, neither revision's .benchpr.yml is used: an untracked one in the PR's snapshot
 // (--head WORKTREE) is no edit of the configuration worth a note.
 TEST(RealProject, WithConfigThePullRequestsConfigurationEditIsNoNote) {
