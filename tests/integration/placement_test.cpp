@@ -170,7 +170,9 @@ TEST(Placement, MovedIdenticalCodeIsNeverThePRsRegressionAndChangedCodeIsNotPlac
   ASSERT_NE(branchy, nullptr) << branch->dump();
   EXPECT_FALSE((*branchy)["identical"].get<bool>()) << branch->dump();
   EXPECT_TRUE(branchy->value("executed_same", false)) << branch->dump();
-  EXPECT_NE((*branchy)["base_size"], (*branchy)["head_size"]) << branch->dump();
+  // Grown by more than a short jump reaches (127 bytes): the jump over it cannot stay short.
+  EXPECT_GT((*branchy)["head_size"].get<int>(), (*branchy)["base_size"].get<int>() + 127)
+      << branch->dump();
   const json* branch_time = find_benchmark(doc, "micro", "BM_Branch");
   ASSERT_NE(branch_time, nullptr);
   const std::string branch_verdict = (*branch_time)["verdict"];

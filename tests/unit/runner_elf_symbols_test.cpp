@@ -295,6 +295,14 @@ TEST(ElfSymbols, ARarelyRunPathReadAtSlightlyOtherFractionsIsTheSameWhereItRuns)
   // 5 per iteration against 10: 1% of the most run instruction's 500.
   EXPECT_FALSE(same_executed_code(t.base, t.base_file, with_last(t.base, 5), t.head, t.head_file,
                                   with_last(t.head, 10)));
+  // What the PR's code can do with a path cheap in instructions but dear in time (a system
+  // call): run it three times as often, 0.1 against 0.3 per iteration. Far under 0.2% of 500,
+  // but not the same path taken as often.
+  EXPECT_FALSE(same_executed_code(t.base, t.base_file, with_last(t.base, 0.1), t.head, t.head_file,
+                                  with_last(t.head, 0.3)));
+  // 4% apart (0.100 against 0.104): within the 5% a rare path's sampling may read.
+  EXPECT_TRUE(same_executed_code(t.base, t.base_file, with_last(t.base, 0.1), t.head, t.head_file,
+                                 with_last(t.head, 0.104)));
 }
 
 // A block the benchmark never enters, behind a branch it never takes: the branch falls through
@@ -664,43 +672,35 @@ TEST(ElfSymbols, AForgedPathThroughThePRsCodeIsNotTheSameWhereItRuns) {
   EXPECT_FALSE(
       same_executed_code(t.base, t.base_file, SkippedBlock::run(t.base), slow, t.head_file, copy));
 
-  // A jump table's jump (jmp *table(,%rax,8)) the benchmark runs: where it lands is in data.
-  const auto with_table_jump = [](std::uint64_t address) {
+  // A function of these bytes at `address`, and a run of each of `offsets` once.
+  const auto code_at = [](std::uint64_t address, const std::string& bytes) {
     ElfFunction f;
-    f.name = "dispatch";
+    f.name = "f";
     f.address = address;
-    f.bytes = std::string("\x48\x89\xf8\xff\x24\xc5\x00\x10\x00\x00\x48\x01\xc0\xc3", 14);
-    f.size = f.bytes.size();
+    f.bytes = bytes;
+    f.size = bytes.size();
     return f;
   };
-  const ElfFunction jb = with_table_jump(0x1000), jh = with_table_jump(0x3000);
-  const auto table_run = [](const ElfFunction& f) {
-    return ExecutedInstructions{
-        {f.address, 1}, {f.address + 3, 1}, {f.address + 10, 1}, {f.address + 13, 1}};
+  const auto once_at = [](const ElfFunction& f, std::initializer_list<std::uint64_t> offsets) {
+    ExecutedInstructions run;
+    for (std::uint64_t o : offsets) run.emplace(f.address + o, 1);
+    return run;
   };
-  EXPECT_FALSE(same_executed_code(jb, t.base_file, table_run(jb), jh, t.head_file, table_run(jh)));
+  // A jump table's jump (jmp *table(,%rax,8)) the benchmark runs: where it lands is in data.
+  const std::string table("\x48\x89\xf8\xff\x24\xc5\x00\x10\x00\x00\x48\x01\xc0\xc3", 14);
+  const ElfFunction jb = code_at(0x1000, table), jh = code_at(0x3000, table);
+  EXPECT_FALSE(same_executed_code(jb, t.base_file, once_at(jb, {0, 3, 10, 13}), jh, t.head_file,
+                                  once_at(jh, {0, 3, 10, 13})));
 
   // An instruction listed as run that nothing reaches: after an unconditional jump (EB) whose
   // target is the ret, the add is claimed run, on both sides.
-  const auto jumps_over = [](std::uint64_t address) {
-    ElfFunction f;
-    f.name = "skip";
-    f.address = address;
-    f.bytes = std::string("\x48\x89\xf8\xeb\x03\x48\x01\xc0\xc3", 9);
-    f.size = f.bytes.size();
-    return f;
-  };
-  const ElfFunction sb = jumps_over(0x1000), sh = jumps_over(0x3000);
-  const auto claimed = [](const ElfFunction& f) {
-    return ExecutedInstructions{
-        {f.address, 1}, {f.address + 3, 1}, {f.address + 5, 1}, {f.address + 8, 1}};
-  };
-  EXPECT_FALSE(same_executed_code(sb, t.base_file, claimed(sb), sh, t.head_file, claimed(sh)));
+  const std::string skip("\x48\x89\xf8\xeb\x03\x48\x01\xc0\xc3", 9);
+  const ElfFunction sb = code_at(0x1000, skip), sh = code_at(0x3000, skip);
+  EXPECT_FALSE(same_executed_code(sb, t.base_file, once_at(sb, {0, 3, 5, 8}), sh, t.head_file,
+                                  once_at(sh, {0, 3, 5, 8})));
   // Without the claimed add, the path is whole: the same where it runs.
-  const auto honest = [](const ElfFunction& f) {
-    return ExecutedInstructions{{f.address, 1}, {f.address + 3, 1}, {f.address + 8, 1}};
-  };
-  EXPECT_TRUE(same_executed_code(sb, t.base_file, honest(sb), sh, t.head_file, honest(sh)));
+  EXPECT_TRUE(same_executed_code(sb, t.base_file, once_at(sb, {0, 3, 8}), sh, t.head_file,
+                                 once_at(sh, {0, 3, 8})));
 }
 
 }  // namespace

@@ -171,8 +171,10 @@ struct ByVerdict {
         unchanged(with_verdict(a, {Verdict::Unchanged})),
         placement(with_verdict(a, {Verdict::Placement})),
         compared(regressions.size() + improvements.size() + faster.size() + slower.size() +
-                 with_verdict(a, {Verdict::Inconclusive}).size() + unchanged.size() +
-                 placement.size()) {}
+                 static_cast<std::size_t>(std::count_if(
+                     a.benchmarks.begin(), a.benchmarks.end(),
+                     [](const auto& b) { return b.verdict == Verdict::Inconclusive; })) +
+                 unchanged.size() + placement.size()) {}
   std::vector<const BenchmarkAnalysis*> regressions, failed, improvements, faster, slower,
       inconclusive, unchanged, placement;
   std::size_t compared;  // every benchmark with a verdict from both sides' values
