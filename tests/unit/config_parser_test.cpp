@@ -127,6 +127,13 @@ TEST(ConfigParser, CycleEstimateIsOnUnlessTurnedOff) {
   EXPECT_THROW(parse_config(std::string(kMinimal) + "cycle_estimate: 3\n"), ConfigError);
 }
 
+TEST(ConfigParser, PlacementControlIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_config(kMinimal).placement_control);
+  EXPECT_FALSE(
+      parse_config(std::string(kMinimal) + "placement_control: false\n").placement_control);
+  EXPECT_THROW(parse_config(std::string(kMinimal) + "placement_control: maybe\n"), ConfigError);
+}
+
 TEST(ConfigParser, SuiteAndBenchmarkThresholdsFirstMatchWins) {
   const Config c = parse_config(R"(threshold: 2%
 suites:
@@ -278,7 +285,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{SUITE "rownds: 10\n",
                   ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
                   "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
-                  "instructions, instruction_threshold, cycle_estimate, bisect)"},
+                  "instructions, instruction_threshold, cycle_estimate, bisect, placement_control)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
         ErrorCase{SUITE "comment: sometimes\n",

@@ -253,6 +253,7 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
   r.bisect = Bisection{};
   r.executables = {{"micro", Side::Base, "bench", std::string(64, 'a')}};
   r.identical_suites = {"micro"};
+  r.placement_shifts = {0, 16, 32, 48};
   r.hot_code = {CodeEvidence{"micro", "BM_A", {}, 0.95, "", ""}};
   r.resumed_rounds = 1;
   r.counting_share_seconds = 225;
@@ -274,6 +275,30 @@ TEST(ResultsJson, TheSchemaNamesEveryFieldTheWriterWritesOutsideTheAnalysis) {
     for (std::string_view field : fields) EXPECT_TRUE(written.count(std::string(field))) << field;
   EXPECT_FALSE(results_schema::read_outside_the_series("benchmarks"));
   EXPECT_FALSE(results_schema::read_outside_the_series("series"));
+}
+
+// The placement control's offsets say which program each round ran and which rounds the analysis
+// reads (whole cycles): they come back as written, and a file whose offsets do not start with the
+// program as built, repeat one, or run past a page is refused.
+TEST(ResultsJson, PlacementShiftsRoundTripAndAreChecked) {
+  Results a = sample();
+  EXPECT_EQ(results_to_string(a).find("placement_shifts"), std::string::npos);
+  EXPECT_TRUE(results_from_string(results_to_string(a)).placement_shifts.empty());
+  a.placement_shifts = {0, 16, 32, 48};
+  EXPECT_EQ(results_from_string(results_to_string(a)).placement_shifts,
+            (std::vector<int>{0, 16, 32, 48}));
+  EXPECT_EQ(same_comparison(results_from_string(results_to_string(a))).placement_shifts,
+            a.placement_shifts);
+  const auto with = [](const json& shifts) {
+    return rejection(edited([&](json& j) { j["placement_shifts"] = shifts; }));
+  };
+  EXPECT_EQ(with(json::array({0, 32})), "");
+  EXPECT_NE(with(json::array({16, 32})).find("placement_shifts[0]"), std::string::npos);
+  EXPECT_NE(with(json::array({0, 32, 32})).find("placement_shifts[2]"), std::string::npos);
+  EXPECT_NE(with(json::array({0, 5000})).find("placement_shifts[1]"), std::string::npos);
+  EXPECT_NE(with(json::array({0, "16"})).find("placement_shifts[1]"), std::string::npos);
+  EXPECT_NE(with(json::array({0, 1, 2, 3, 4, 5, 6, 7, 8})).find("placement_shifts"),
+            std::string::npos);
 }
 
 // An adaptive session's looks are replayed from the file: they must come back as written, and a

@@ -63,6 +63,26 @@ TEST(TimePlan, SaysSoWhenEvenTheMinimalPlanOverruns) {
   EXPECT_THAT(p.summary, HasSubstr("which fits 3 rounds"));
 }
 
+// Under the placement control the rounds are whole cycles of its four offsets (8 rounds): never
+// part of one, which the analysis would not read.
+TEST(TimePlan, WholeCyclesOfPlacementsWhenTheRoundsComeInThem) {
+  TimePlanInput in = forty(120);
+  in.rounds = 16;
+  in.rounds_step = 8;
+  EXPECT_EQ(plan_time(in).rounds, 16);
+  // 200 s left, 9.6 s a round at the shortest min time: 20 rounds fit, so 16.
+  in.spent_seconds = 700;
+  in.rounds = 40;
+  const TimePlan fewer = plan_time(in);
+  EXPECT_TRUE(fewer.fits);
+  EXPECT_EQ(fewer.rounds, 16);
+  // 60 s left fit 6 rounds: not one cycle, so one cycle anyway, said to overrun.
+  in.spent_seconds = 840;
+  const TimePlan one = plan_time(in);
+  EXPECT_FALSE(one.fits);
+  EXPECT_EQ(one.rounds, 8);
+}
+
 TEST(TimePlan, FixedRoundsOnlyShortenTheMinTime) {
   TimePlanInput in = forty(840);
   in.rounds_fixed = true;

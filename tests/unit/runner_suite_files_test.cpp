@@ -147,6 +147,57 @@ TEST(SuiteFiles, ACopyRewrittenBeforeItsRunEndsTheComparison) {
   EXPECT_THROW(files.verify("core", Side::Base), TamperError);
 }
 
+// The placement control's relinked programs (stand-ins here: /bin/false at +16, /bin/echo at +32)
+// run in their rounds from the same copy path, are checked like the program, and are recorded so
+// that a resumed comparison finds them as they were.
+TEST(SuiteFiles, ARoundOfAnotherPlacementRunsThatRelinkedProgramCheckedLikeTheProgram) {
+  Worktrees w;
+  for (const std::string& root : {w.base, w.head}) {
+    fs::create_directories(root + "/.benchpr-placement/shift16/build");
+    fs::create_directories(root + "/.benchpr-placement/shift32/build");
+    fs::copy_file("/bin/false", root + "/.benchpr-placement/shift16/build/bench");
+    fs::copy_file("/bin/echo", root + "/.benchpr-placement/shift32/build/bench");
+  }
+  SuiteFiles files(w.copies, w.base, w.head);
+  files.record(w.suites(), false, {0, 16, 32});
+  std::set<std::string> recorded;
+  for (const ExecutableDigest& x : files.digests())
+    if (x.side == Side::Head) recorded.insert(x.path + " " + x.sha256.substr(0, 8));
+  EXPECT_TRUE(recorded.count("build/bench " + sha256_file("/bin/true").substr(0, 8)));
+  EXPECT_TRUE(recorded.count(".benchpr-placement/shift16/build/bench " +
+                             sha256_file("/bin/false").substr(0, 8)));
+  EXPECT_TRUE(recorded.count(".benchpr-placement/shift32/build/bench " +
+                             sha256_file("/bin/echo").substr(0, 8)));
+
+  files.begin_round(1);
+  EXPECT_EQ(sha256_file(w.copies + "/base/0/bench"), sha256_file("/bin/false"));
+  EXPECT_NO_THROW(files.verify("core", Side::Base));
+  files.begin_round(2);
+  EXPECT_EQ(sha256_file(w.copies + "/head/0/bench"), sha256_file("/bin/echo"));
+  EXPECT_NO_THROW(files.verify("core", Side::Head));
+  files.begin_round(0);
+  EXPECT_EQ(sha256_file(w.copies + "/head/0/bench"), sha256_file("/bin/true"));
+  EXPECT_NO_THROW(files.verify("core", Side::Head));
+  files.end_round();
+
+  // The PR's code rewrites the base's relinked program: its round ends the comparison, naming it.
+  fs::remove(w.base + "/.benchpr-placement/shift32/build/bench");
+  fs::copy_file("/bin/true", w.base + "/.benchpr-placement/shift32/build/bench");
+  EXPECT_NO_THROW(files.begin_round(1));
+  try {
+    files.begin_round(2);
+    FAIL() << "a rewritten relinked program was copied";
+  } catch (const TamperError& e) {
+    EXPECT_NE(std::string(e.what()).find("base's benchmark executable build/bench relinked at +32 "
+                                         "bytes"),
+              std::string::npos)
+        << e.what();
+  }
+  // Removed: the same.
+  fs::remove(w.base + "/.benchpr-placement/shift16/build/bench");
+  EXPECT_THROW(files.begin_round(1), TamperError);
+}
+
 TEST(SuiteFiles, TheOtherSidesTrackedScriptRewrittenEndsTheComparison) {
   Worktrees w;
   SuiteFiles files(w.copies, w.base, w.head);

@@ -104,6 +104,9 @@ void add_run_options(CLI::App& run, RunOptions& o, ChoiceTexts& texts) {
   run.add_flag("--no-cycle-estimate", o.no_cycle_estimate,
                "Count instructions without Callgrind's cache simulation, so without the "
                "estimated cycles beside each count (the config's `cycle_estimate: false`)");
+  run.add_flag("--no-placement-control", o.no_placement_control,
+               "Run only the programs as built, not also relinked at other code offsets (the "
+               "config's `placement_control: false`)");
   run.add_flag("--bisect", o.bisect,
                "After a regression or improvement, measure the changed benchmarks on the pull "
                "request's commits to find the ones behind it, within the budget left (the "

@@ -88,6 +88,7 @@ void apply_overrides(Config& c, const RunOptions& options) {
   if (options.instructions) c.instructions = InstructionCounting::On;
   if (options.no_instructions) c.instructions = InstructionCounting::Off;
   if (options.no_cycle_estimate) c.cycle_estimate = false;
+  if (options.no_placement_control) c.placement_control = false;
   c.rounds = round_up_even(c.rounds);
 }
 

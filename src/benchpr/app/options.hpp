@@ -99,11 +99,12 @@ struct RunOptions {
   bool instructions = false;       // --instructions: count instructions beside time (Callgrind)
   bool no_instructions = false;    // --no-instructions: count only suites whose metric is them
   bool no_cycle_estimate = false;  // --no-cycle-estimate: count without cache simulation
-  bool bisect = false;             // --bisect: search the PR's commits for the ones behind a change
-  std::string output;              // results JSON
-  std::string resume;              // an interrupted comparison's results JSON to continue
-  std::string markdown;            // markdown file
-  std::string html;                // HTML report file
+  bool no_placement_control = false;  // --no-placement-control: run the programs as built only
+  bool bisect = false;   // --bisect: search the PR's commits for the ones behind a change
+  std::string output;    // results JSON
+  std::string resume;    // an interrupted comparison's results JSON to continue
+  std::string markdown;  // markdown file
+  std::string html;      // HTML report file
   std::string workdir;
   std::string templates_dir;
   std::string key = "default";

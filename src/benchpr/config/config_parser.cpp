@@ -23,10 +23,10 @@ namespace {
 constexpr const char* kMinimalConfig =
     "a minimal config: 'suites: [{name: core, run: build/bench/core_bench}]'";
 const std::vector<std::string> kTopLevelKeys = {
-    "build",          "build_timeout", "suites",       "rounds",
-    "warmup_rounds",  "threshold",     "timeout",      "budget",
-    "scrub_env",      "comment",       "instructions", "instruction_threshold",
-    "cycle_estimate", "bisect"};
+    "build",          "build_timeout", "suites",           "rounds",
+    "warmup_rounds",  "threshold",     "timeout",          "budget",
+    "scrub_env",      "comment",       "instructions",     "instruction_threshold",
+    "cycle_estimate", "bisect",        "placement_control"};
 const std::vector<std::string> kSuiteKeys = {"name",       "run",    "format",       "timeout",
                                              "metric",     "better", "instructions", "threshold",
                                              "benchmarks", "exclude"};
@@ -510,6 +510,8 @@ Config parse_config(std::string_view yaml_text, const std::string& file_name) {
                    config.instruction_threshold = r.percentage(k, v, key);
                  } else if (key == "cycle_estimate") {
                    config.cycle_estimate = r.boolean(k, v, key);
+                 } else if (key == "placement_control") {
+                   config.placement_control = r.boolean(k, v, key);
                  } else if (key == "bisect") {
                    config.bisect = read_bisect(r, k, v);
                  } else if (key == "comment") {

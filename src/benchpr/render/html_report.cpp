@@ -87,12 +87,14 @@ std::string meta_line(const Results& results, const Analysis& analysis) {
   std::vector<std::string> parts;
   parts.push_back(fmt::format("base <code>{}</code> vs PR <code>{}</code>",
                               revision_html(results.base), revision_html(results.head)));
-  parts.push_back(fmt::format("{} analysed round{}{}, {}", analysis.analysed_rounds,
-                              analysis.analysed_rounds == 1 ? "" : "s",
-                              warmups > 0 ? fmt::format(" + {} warm-up", warmups) : "",
-                              results.origin == Origin::ResultFiles
-                                  ? "paired from result files, run order unknown"
-                                  : "interleaved AB/BA"));
+  parts.push_back(fmt::format(
+      "{} analysed round{}{}, {}", analysis.analysed_rounds,
+      analysis.analysed_rounds == 1 ? "" : "s",
+      warmups > 0 ? fmt::format(" + {} warm-up", warmups) : "",
+      results.origin == Origin::ResultFiles
+          ? "paired from result files, run order unknown"
+          : "interleaved AB/BA" + std::string(results.placement_shifts.size() > 1 ? ", " : "") +
+                placement_rotation_text(results.placement_shifts)));
   parts.push_back(fmt::format("threshold \u00b1{:g}%", results.config.threshold * 100));
   if (std::isfinite(analysis.run_mde) && analysis.run_mde > 0)
     parts.push_back((std::isfinite(analysis.run_mde_label) && analysis.run_mde_label > 0

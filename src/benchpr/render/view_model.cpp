@@ -466,7 +466,8 @@ std::string footer(const Results& results, const Analysis& analysis) {
   } else if (results.origin == Origin::ResultFiles) {
     parts.push_back(rounds + " paired from result files, run order unknown");
   } else {
-    parts.push_back(rounds + ", interleaved AB/BA");
+    const std::string placements = placement_rotation_text(results.placement_shifts);
+    parts.push_back(rounds + ", interleaved AB/BA" + (placements.empty() ? "" : ", " + placements));
   }
   parts.push_back(
       fmt::format("base {} vs PR {}", revision_text(results.base), revision_text(results.head)));

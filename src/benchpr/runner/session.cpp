@@ -16,8 +16,11 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/adaptive/session_analysis.hpp"
+#include "benchpr/core/model/placement_rotation.hpp"
+#include "benchpr/core/plan/schedule.hpp"
 #include "benchpr/core/plan/time_plan.hpp"
 #include "benchpr/core/results_file/results_json.hpp"
+#include "benchpr/runner/placement_variants.hpp"
 #include "benchpr/runner/session_words.hpp"
 
 namespace benchpr::runner {
@@ -101,13 +104,9 @@ void Session::clean_unbuilt_worktrees(const Results& results) {
   }
 }
 
-namespace {
-
-std::string built_record(const std::string& records_dir, Side side) {
+std::string session_detail::built_record(const std::string& records_dir, Side side) {
   return records_dir + (side == Side::Base ? "/base.built" : "/head.built");
 }
-
-}  // namespace
 
 void Session::discard_suspect_build_trees(const Results& results) {
   if (setup_.records_dir.empty() || results.config.build.empty() || setup_.skip_build) return;
@@ -237,19 +236,30 @@ void Session::discard_build_trees_of_another_build(const Results& results) {
 }
 
 void Session::run_measuring(Results& results) {
+  results.placement_shifts.clear();
   const bool base_ok = build(results, Side::Base);
-  // The PR's build runs after the base's and as the same user: it must leave the base's
-  // worktree as the base's build left it.
+  // The suites a zero-config comparison finds in the base's build, known before the PR's code
+  // runs: the base's programs are then relinked for the placement control from files the PR's
+  // build has not had a chance to touch.
+  if (base_ok && !exec::interrupt_requested() && setup_.after_build) setup_.after_build(results);
+  std::optional<std::string> no_control = placement_control_wanted(results);
+  if (base_ok && !no_control && !exec::interrupt_requested())
+    no_control = relink_side(results, Side::Base);
+  // The PR's build (and relinks) run after the base's and as the same user: they must leave the
+  // base's worktree as the base's build left it.
   const WholeTreeState base_built = whole_tree_state(setup_.base_dir);
   const bool records =
       !setup_.records_dir.empty() && !results.config.build.empty() && !setup_.skip_build;
   if (records && base_ok)
     save_tree_state(untracked_state(setup_.base_dir), built_record(setup_.records_dir, Side::Base));
   const bool head_ok = !exec::interrupt_requested() && build(results, Side::Head);
+  const bool head_relinks = head_ok && !no_control && !exec::interrupt_requested();
+  if (head_relinks) no_control = relink_side(results, Side::Head);
   if (records && head_ok)
     save_tree_state(untracked_state(setup_.head_dir), built_record(setup_.records_dir, Side::Head));
   if (const auto change = first_tree_change(base_built, whole_tree_state(setup_.base_dir)))
-    throw TamperError("the base's worktree changed during the PR's build (" + *change +
+    throw TamperError("the base's worktree changed during the PR's build" +
+                      std::string(head_relinks ? " and relinks" : "") + " (" + *change +
                       "): the PR's build wrote into the base's files; the comparison is void");
   if (exec::interrupt_requested()) {
     mark_interrupted(results, 0);
@@ -262,7 +272,21 @@ void Session::run_measuring(Results& results) {
     persist(results);
     return;
   }
-  if (setup_.after_build) setup_.after_build(results);
+  if (!no_control) {
+    results.placement_shifts = kPlacementShifts;
+    // Whole cycles: a reading weighs every placement the same only over all of them.
+    const int whole = whole_placement_cycles(results.config.rounds, kPlacementShifts.size());
+    if (whole != results.config.rounds) {
+      progress_(
+          fmt::format("{} analysed rounds rather than {}: whole cycles of the {} placements "
+                      "(each in both orders)",
+                      whole, results.config.rounds, kPlacementShifts.size()));
+      results.config.rounds = whole;
+      results.plan = make_schedule(whole, results.config.warmup_rounds, results.seed);
+    }
+  } else if (!no_control->empty()) {
+    progress_("no placement control (each round runs the programs as built): " + *no_control);
+  }
   record_programs(results);
   results.executables = files_->digests();
   if (setup_.select_work) {
@@ -361,8 +385,8 @@ void Session::record_programs(const Results& results) {
   std::vector<SuiteConfig> run;
   for (const SuiteConfig& s : results.config.suites)
     if (Config::measures_time(s) || results.config.counts_instructions(s)) run.push_back(s);
-  for (const std::string& line :
-       files_->record(run, results.config.build.empty() || setup_.skip_build))
+  for (const std::string& line : files_->record(
+           run, results.config.build.empty() || setup_.skip_build, results.placement_shifts))
     progress_(line);
 }
 

@@ -175,6 +175,12 @@ class Session {
   // Hashes the programs the comparison runs (a timed suite's, a counted suite's) into files_:
   // after the builds to record them, on a resume to compare them with the record.
   void record_programs(const Results& results);
+  // The placement control (runner/placement_variants.hpp): nullopt when the comparison asks for
+  // it, else why not ("" when nobody needs telling: it is off, or nothing is timed).
+  std::optional<std::string> placement_control_wanted(const Results& results) const;
+  // Relinks one side's timed programs at the other offsets, right after the side's build (the
+  // base's before the PR's build runs); why it could not, or nullopt when every one was.
+  std::optional<std::string> relink_side(const Results& results, Side side);
   // A resumed session's checks before it measures: the suites' programs hashed again and
   // compared with the digests the file recorded after the builds (TamperError on a difference).
   void verify_resumed_programs(Results& results);

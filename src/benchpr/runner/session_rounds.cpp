@@ -15,6 +15,7 @@
 #include "benchpr/core/adaptive/undecided.hpp"
 #include "benchpr/core/base/duration.hpp"
 #include "benchpr/core/evidence/instruction_analysis.hpp"
+#include "benchpr/core/model/placement_rotation.hpp"
 #include "benchpr/core/plan/schedule.hpp"
 #include "benchpr/core/plan/time_plan.hpp"
 #include "benchpr/core/wording/wording.hpp"
@@ -71,6 +72,7 @@ void Session::make_time_plan(Results& results, int warmup_rounds) {
   in.spent_seconds = now_seconds() - started_;
   in.rounds = results.config.rounds;
   in.rounds_fixed = setup_.rounds_fixed;
+  in.rounds_step = whole_placement_cycles(1, results.placement_shifts.size());
   in.repetitions = designer_.repetitions(results.config);
   in.suites = designer_.measured_costs(results, 0, warmup_rounds);
   TimePlan plan = plan_time(in);
@@ -127,8 +129,11 @@ Session::RoundsEnd Session::run_rounds(Results& results, int from, int to, doubl
                           format_duration(now_seconds() - started_), eta));
     const std::array<Side, 2> order = sides_in_order(round);
     // Fresh copies of both sides' executables for every round: nothing fixed per file can
-    // stay with one side for the whole comparison.
-    if (files_) files_->begin_round();
+    // stay with one side for the whole comparison. Under the placement control, the round's
+    // placement: each AB/BA block runs one (core/plan/schedule.hpp).
+    if (files_)
+      files_->begin_round(
+          placement_slot_of_round(results.plan, round.index, results.placement_shifts.size()));
     for (const SuiteConfig* suite : suites_of_round(results.config, skipped_suites_)) {
       for (int pos = 0; pos < 2 && !exec::interrupt_requested(); ++pos) {
         run_suite(results, round, *suite, order[static_cast<std::size_t>(pos)], pos);

@@ -27,4 +27,7 @@ inline void set_failure(BenchmarkSeries& s, Side side, std::string why, FailureK
   (side == Side::Base ? s.base_failure_kind : s.head_failure_kind) = kind;
 }
 
+// The work directory's record of a side's build tree right after its build (and relinks).
+std::string built_record(const std::string& records_dir, Side side);
+
 }  // namespace benchpr::runner::session_detail

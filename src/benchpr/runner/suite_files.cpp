@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/runner/file_digest.hpp"
+#include "benchpr/runner/placement_variants.hpp"
 
 namespace benchpr::runner {
 
@@ -400,8 +401,8 @@ SuiteFiles::TreeState SuiteFiles::tree_state(Side side) const {
   return state;
 }
 
-std::vector<std::string> SuiteFiles::record(const std::vector<SuiteConfig>& suites,
-                                            bool warn_stale) {
+std::vector<std::string> SuiteFiles::record(const std::vector<SuiteConfig>& suites, bool warn_stale,
+                                            const std::vector<int>& placement_shifts) {
   std::vector<std::string> lines;
   int index = 0;
   // The worktree paths the builds wrote into the programs, replaced in their loaded images only
@@ -448,6 +449,18 @@ std::vector<std::string> SuiteFiles::record(const std::vector<SuiteConfig>& suit
         for (LibraryFile& lib : p.libraries) {
           lib.digest = sha256_file(lib.path);
           lib.image = loaded(lib.path);
+        }
+        const std::string relative = fs::path(real).lexically_relative(root).string();
+        for (std::size_t k = 1; k < placement_shifts.size(); ++k) {
+          PlacementVariant v;
+          v.shift = placement_shifts[k];
+          v.path = placement_variant_path(root, relative, v.shift);
+          try {
+            v.digest = sha256_file(v.path);
+          } catch (const FileDigestError&) {
+            // Gone: the round that would copy it ends the comparison, naming it.
+          }
+          p.variants.push_back(std::move(v));
         }
       } else if (side == Side::Base) {
         lines.push_back(fmt::format(
@@ -523,6 +536,11 @@ void add_built_programs(const std::string& dir, Side side, bool same_length,
     const std::string rel = it->path().lexically_relative(root).generic_string();
     if (rel == ".benchpr-manifest" || keep.count(rel)) continue;
     std::error_code e;
+    // The placement control's relinked programs are benchpr's, made from the ones built.
+    if (it->path() == fs::path(placement_dir(root))) {
+      it.disable_recursion_pending();
+      continue;
+    }
     if (it->is_symlink(e)) {
       const fs::path target = fs::read_symlink(it->path(), e);
       if (e || !is_elf_program(it->path().string())) continue;
@@ -574,7 +592,26 @@ std::vector<ExecutableDigest> SuiteFiles::digests() const {
   std::vector<ExecutableDigest> out;
   for (const RecordedFile& f : recorded_files())
     out.push_back({f.suite, f.side, f.relative_path, *f.digest});
+  // The relinked variants are what other rounds run: a resumed comparison checks them too.
+  for (const auto& [key, p] : programs_)
+    for (const PlacementVariant& v : p.variants)
+      out.push_back(
+          {key.first, key.second,
+           fs::path(v.path).lexically_relative(real_dir(dir(key.second))).generic_string(),
+           v.digest.empty() ? std::string(64, '0') : v.digest});
   return out;
+}
+
+const std::string& SuiteFiles::source_of(const SuiteProgram& p, int slot) {
+  return slot > 0 && static_cast<std::size_t>(slot) <= p.variants.size()
+             ? p.variants[static_cast<std::size_t>(slot) - 1].path
+             : p.path;
+}
+
+const std::string& SuiteFiles::digest_of(const SuiteProgram& p, int slot) {
+  return slot > 0 && static_cast<std::size_t>(slot) <= p.variants.size()
+             ? p.variants[static_cast<std::size_t>(slot) - 1].digest
+             : p.digest;
 }
 
 std::vector<ProgramImage> SuiteFiles::images() const {
@@ -584,16 +621,31 @@ std::vector<ProgramImage> SuiteFiles::images() const {
   return out;
 }
 
-void SuiteFiles::copy_side(const std::string& suite, Side side, const SuiteProgram& p) {
+void SuiteFiles::copy_side(const std::string& suite, Side side, const SuiteProgram& p, int slot) {
   const std::string to = copy_path(suite, side);
   make_dirs(fs::path(to).parent_path().string());
-  const std::string digest = copy_file_hashed(p.path, to);
-  if (digest != p.digest)
-    throw TamperError(fmt::format(
-        "the {}'s benchmark executable {} changed after its build (SHA-256 {} then, {} now): code "
-        "run by the {} rewrote it between rounds; the comparison is void",
-        side_word(side), p.word, short_digest(p.digest), short_digest(digest),
-        side_word(other(side))));
+  const std::string& from = source_of(p, slot);
+  const std::string& expected = digest_of(p, slot);
+  const std::string what =
+      slot > 0 ? fmt::format("benchmark executable {} relinked at +{} bytes ({})", p.word,
+                             p.variants[static_cast<std::size_t>(slot) - 1].shift, from)
+               : fmt::format("benchmark executable {}", p.word);
+  std::string digest;
+  try {
+    digest = copy_file_hashed(from, to);
+  } catch (const Error& e) {
+    if (slot == 0) throw;
+    throw TamperError(
+        fmt::format("the {}'s {} cannot be copied ({}): code run by the {} removed "
+                    "it; the comparison is void",
+                    side_word(side), what, e.what(), side_word(other(side))));
+  }
+  if (digest != expected)
+    throw TamperError(
+        fmt::format("the {}'s {} changed after its build (SHA-256 {} then, {} now): code "
+                    "run by the {} rewrote it between rounds; the comparison is void",
+                    side_word(side), what, short_digest(expected), short_digest(digest),
+                    side_word(other(side))));
   copy_digests_[{suite, side}] = digest;
   if (p.libraries.empty()) return;
   make_dirs(library_dir(suite, side));
@@ -608,11 +660,12 @@ void SuiteFiles::copy_side(const std::string& suite, Side side, const SuiteProgr
   }
 }
 
-void SuiteFiles::begin_round() {
+void SuiteFiles::begin_round(int slot) {
   end_round();
   in_round_ = true;
+  slot_ = slot;
   for (const auto& [key, p] : programs_)
-    if (p.copied) copy_side(key.first, key.second, p);
+    if (p.copied) copy_side(key.first, key.second, p, slot);
 }
 
 void SuiteFiles::end_round() {
@@ -638,11 +691,12 @@ void SuiteFiles::verify(const std::string& suite, Side side) const {
                       "code run by the {} removed it; the comparison is void",
                       who, p.word, e.what(), by));
     }
-    if (now != p.digest)
+    const std::string& expected = copy ? digest_of(p, slot_) : p.digest;
+    if (now != expected)
       throw TamperError(fmt::format(
           "the {}'s benchmark {} {} changed after its build (SHA-256 {} then, {} now): code run "
           "by the {} rewrote it between rounds; the comparison is void",
-          who, copy ? "executable's copy" : "program", copy ? file : p.word, short_digest(p.digest),
+          who, copy ? "executable's copy" : "program", copy ? file : p.word, short_digest(expected),
           short_digest(now), by));
     if (copy)
       for (const LibraryFile& lib : p.libraries) {

@@ -96,6 +96,14 @@ std::optional<std::string> first_future_dated(const std::string& root, long long
 // True when the file starts with the ELF magic number.
 bool is_elf_file(const std::string& path);
 
+// The program relinked at another code offset (runner/placement_variants.hpp), hashed as it was
+// made: a round of that placement copies it in place of the program.
+struct PlacementVariant {
+  int shift = 0;       // bytes
+  std::string path;    // absolute, inside the worktree
+  std::string digest;  // SHA-256 right after the relink; "" when it could not be read
+};
+
 // One program a suite runs, on one side.
 struct SuiteProgram {
   std::string word;     // as the command names it
@@ -104,6 +112,9 @@ struct SuiteProgram {
   bool copied = false;  // an ELF executable: run from a fresh copy every round
   std::vector<LibraryFile> libraries;
   LoadedImageDigest image;  // what the loader maps of it (runner/loaded_image_digest.hpp)
+  // Under the placement control: the program at each offset after the first (as built), in the
+  // order of Results::placement_shifts. It loads the same libraries.
+  std::vector<PlacementVariant> variants;
 };
 
 class SuiteFiles {
@@ -115,7 +126,11 @@ class SuiteFiles {
   // tracked files' state. Returns lines to show: suites whose program cannot be copied (a
   // command), programs outside the worktrees, and, with `warn_stale` (benchpr did not build),
   // programs older than their revision's checkout (a build output of another revision).
-  std::vector<std::string> record(const std::vector<SuiteConfig>& suites, bool warn_stale);
+  // `placement_shifts` (Results::placement_shifts): each copied program's relinked variants are
+  // hashed too (runner/placement_variants.hpp placement_variant_path), and their digests join
+  // digests(), so a resumed comparison checks them like the programs.
+  std::vector<std::string> record(const std::vector<SuiteConfig>& suites, bool warn_stale,
+                                  const std::vector<int>& placement_shifts = {});
 
   // The digests record() took, by suite and side, paths relative to the side's worktree: what
   // the results file keeps so that a resumed comparison runs the same programs.
@@ -125,8 +140,9 @@ class SuiteFiles {
   // each side's worktree path replaced when the two paths have the same length.
   std::vector<ProgramImage> images() const;
 
-  // Before a round: fresh copies for both sides, each hashed as it is written.
-  void begin_round();
+  // Before a round: fresh copies for both sides, each hashed as it is written; `slot` > 0 copies
+  // each program's placement variant of that index instead (core/plan/schedule.hpp).
+  void begin_round(int slot = 0);
   // After a round: the copies removed.
   void end_round();
 
@@ -167,7 +183,10 @@ class SuiteFiles {
   std::string copy_path(const std::string& suite, Side side) const;
   std::string library_dir(const std::string& suite, Side side) const;
   TreeState tree_state(Side side) const;
-  void copy_side(const std::string& suite, Side side, const SuiteProgram& p);
+  void copy_side(const std::string& suite, Side side, const SuiteProgram& p, int slot);
+  // The file a round of `slot` copies, and its digest after the build (or the relink).
+  static const std::string& source_of(const SuiteProgram& p, int slot);
+  static const std::string& digest_of(const SuiteProgram& p, int slot);
 
   std::string copy_root_;
   std::string base_dir_;
@@ -177,6 +196,7 @@ class SuiteFiles {
   std::map<Side, TreeState> trees_;
   std::map<std::pair<std::string, Side>, std::string> copy_digests_;  // made this round
   bool in_round_ = false;
+  int slot_ = 0;  // the placement this round runs
 };
 
 }  // namespace benchpr::runner

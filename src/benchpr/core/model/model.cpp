@@ -35,6 +35,7 @@ Results same_comparison(const Results& r) {
   out.seed = r.seed;
   out.workflow_run_url = r.workflow_run_url;
   out.identical_suites = r.identical_suites;  // what the programs were, found after the builds
+  out.placement_shifts = r.placement_shifts;  // which programs each round runs
   return out;
 }
 

@@ -161,6 +161,10 @@ struct Config {
   // cycles per iteration beside each count (`cycle_estimate: false`, --no-cycle-estimate: off;
   // docs/instructions.md, core/evidence/cycle_estimate.hpp).
   bool cycle_estimate = true;
+  // Whether the timed programs are also relinked at other code offsets and the rounds rotated
+  // over them, so that a change is read as its mean over placements (`placement_control: false`,
+  // --no-placement-control: off; docs/placement.md, runner/placement_variants.hpp).
+  bool placement_control = true;
   // `bisect: auto`: after a change is found, search the PR's commits for the ones behind it.
   BisectMode bisect = BisectMode::Off;
 
@@ -455,6 +459,10 @@ struct Results {
   // The suites whose programs were the same code and data on both sides (core/identical_programs):
   // their benchmarks are `unchanged` without being timed.
   std::vector<std::string> identical_suites;
+  // The placement control (runner/placement_variants.hpp): the code offsets, in bytes, each
+  // side's programs were relinked at, rotated over the rounds in AB/BA blocks (the first is 0,
+  // the program as built). Empty: every round ran the programs as built.
+  std::vector<int> placement_shifts;
   // The hot functions' code on both sides, for the benchmarks whose time moved (or could not be
   // settled) while their instruction counts did not (core/evidence/placement.hpp).
   std::vector<CodeEvidence> hot_code;

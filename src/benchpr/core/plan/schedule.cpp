@@ -25,6 +25,15 @@ std::vector<RoundPlan> make_schedule(int rounds, int warmup, std::uint64_t seed)
   return plan;
 }
 
+int placement_slot_of_round(const std::vector<RoundPlan>& plan, int index, std::size_t shifts) {
+  int number = 0;
+  for (const RoundPlan& p : plan) {
+    if (!p.warmup) ++number;
+    if (p.index == index) return p.warmup ? 0 : placement_slot(number, shifts);
+  }
+  return 0;
+}
+
 namespace {
 
 // FNV-1a over the bytes, each part closed by its length so ("ab", "c") and ("a", "bc") differ.

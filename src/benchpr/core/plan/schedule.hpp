@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "benchpr/core/model/model.hpp"
+#include "benchpr/core/model/placement_rotation.hpp"
 
 namespace benchpr {
 
@@ -15,6 +16,10 @@ inline int round_up_even(int rounds) { return rounds + rounds % 2; }
 
 // `rounds` analysed rounds (rounded up to even), preceded by `warmup` warm-up rounds.
 std::vector<RoundPlan> make_schedule(int rounds, int warmup, std::uint64_t seed);
+
+// The placement slot (core/model/placement_rotation.hpp) of the round at plan index `index`
+// (warm-up rounds: 0).
+int placement_slot_of_round(const std::vector<RoundPlan>& plan, int index, std::size_t shifts);
 
 // The seed every shard of one comparison draws by itself when none is given: a hash of what all
 // its runners share (the base and head commits, the configuration as recorded, the shard count)

@@ -27,8 +27,6 @@ double run_seconds(const SuiteCost& s, double min_time, int repetitions) {
   return fixed + sized_part(s, min_time, repetitions);
 }
 
-int even_down(int n) { return n - n % 2; }
-
 std::string min_time_text(double m) { return fmt::format("{:g}s", m); }
 
 }  // namespace
@@ -68,7 +66,9 @@ TimePlan plan_time(const TimePlanInput& in) {
   const bool any_sized =
       std::any_of(in.suites.begin(), in.suites.end(), [](const SuiteCost& s) { return s.sized; });
   const double left = std::max(0.0, in.budget_seconds - in.spent_seconds);
-  const int wanted = std::max(2, even_down(in.rounds + in.rounds % 2));
+  const int step = std::max(2, in.rounds_step + in.rounds_step % 2);
+  const int wanted = std::max(step, (in.rounds + step - 1) / step * step);
+  const int fewest = (kMinRounds + step - 1) / step * step;
 
   auto fits = [&](double m, int rounds) {
     return rounds * round_seconds(in.suites, m, p.repetitions) <= left;
@@ -91,10 +91,11 @@ TimePlan plan_time(const TimePlanInput& in) {
   const double shortest = any_sized ? kShortestMinTime : 0;
   if (!found && !in.rounds_fixed) {
     const double per_round = round_seconds(in.suites, shortest, p.repetitions);
-    const int affordable = per_round > 0 ? even_down(static_cast<int>(left / per_round)) : wanted;
+    const int affordable =
+        per_round > 0 ? static_cast<int>(left / per_round) / step * step : wanted;
     p.min_time_seconds = shortest;
-    p.rounds = std::clamp(affordable, kMinRounds, wanted);
-    found = affordable >= kMinRounds;
+    p.rounds = std::clamp(affordable, fewest, wanted);
+    found = affordable >= fewest;
   } else if (!found) {
     p.min_time_seconds = shortest;
   }

@@ -44,6 +44,9 @@ struct TimePlanInput {
   double spent_seconds = 0;   // builds and warm-up already done
   int rounds = 10;            // configured analysed rounds (the plan's ceiling)
   bool rounds_fixed = false;  // --rounds: keep them, size only the min time
+  // The rounds come in multiples of this: AB/BA blocks (2), or whole cycles of the placement
+  // control's offsets, each in both orders (core/model/placement_rotation.hpp).
+  int rounds_step = 2;
   int repetitions = 3;
   std::vector<SuiteCost> suites;
 };

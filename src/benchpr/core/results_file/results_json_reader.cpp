@@ -196,6 +196,7 @@ Config read_config(const json& j) {
                    : get_bool(j, "instructions", w, false)          ? InstructionCounting::On
                                                                     : InstructionCounting::Off;
   c.cycle_estimate = get_bool(j, "cycle_estimate", w, true);
+  c.placement_control = get_bool(j, "placement_control", w, true);
   c.filter = get_string(j, "filter", w, false);
   c.bench_args = get_string(j, "bench_args", w, false);
   if (auto it = j.find("scrub_env"); it != j.end() && it->is_array()) {
@@ -615,6 +616,19 @@ void read_trailer(const json& j, Results& r) {
       std::string name = names[i].get<std::string>();
       if (!r.config.find_suite(name)) fail(w, "not a suite of the configuration");
       r.identical_suites.push_back(std::move(name));
+    }
+  }
+  if (j.contains("placement_shifts")) {
+    const json& shifts = get_array(j, "placement_shifts", "document", kMaxPlacementShifts);
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      const std::string w = fmt::format("placement_shifts[{}]", i);
+      if (!shifts[i].is_number_integer()) fail(w, "expected an integer");
+      const long long v = shifts[i].get<long long>();
+      if (v < 0 || v > kMaxPlacementShift)
+        fail(w, fmt::format("expected 0 … {}", kMaxPlacementShift));
+      if (i == 0 ? v != 0 : v <= r.placement_shifts.back())
+        fail(w, "expected 0 first, then larger offsets");
+      r.placement_shifts.push_back(static_cast<int>(v));
     }
   }
   r.resumed_rounds =

@@ -46,7 +46,7 @@ constexpr std::array<std::string_view, 13> kHeaderFields = {"schema_version",
                                                             "builds",
                                                             "runs"};
 constexpr std::string_view kSeriesField = "series";
-constexpr std::array<std::string_view, 19> kTrailerFields = {"rounds_done",
+constexpr std::array<std::string_view, 20> kTrailerFields = {"rounds_done",
                                                              "complete",
                                                              "stop_reason",
                                                              "stop",
@@ -63,11 +63,15 @@ constexpr std::array<std::string_view, 19> kTrailerFields = {"rounds_done",
                                                              "profiles",
                                                              "executables",
                                                              "identical_suites",
+                                                             "placement_shifts",
                                                              "hot_code",
                                                              "resumed_rounds"};
 // Digests of the suites' programs and their worktree libraries (runner/suite_files: at most 256
 // libraries per program), per suite and side.
 constexpr std::size_t kMaxExecutables = 20000;
+// The placement control's code offsets (runner/placement_variants.hpp): a few, each below a page.
+constexpr std::size_t kMaxPlacementShifts = 8;
+constexpr long long kMaxPlacementShift = 4096;
 
 // Whether the readers read the top-level field `key` into the DOM of everything but the series.
 bool read_outside_the_series(std::string_view key);

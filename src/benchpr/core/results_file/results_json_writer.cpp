@@ -61,6 +61,7 @@ json config_json(const Config& c) {
   if (c.bisect != BisectMode::Off) j["bisect"] = std::string(to_string(c.bisect));
   // Only when turned off: files of counts with the estimate (the default) stay as they were.
   if (!c.cycle_estimate) j["cycle_estimate"] = false;
+  if (!c.placement_control) j["placement_control"] = false;
   return j;
 }
 
@@ -379,6 +380,10 @@ void write_program_evidence(Writer& w, const Results& r) {
   if (!r.identical_suites.empty()) {
     w.top("identical_suites");
     w.dom(r.identical_suites);
+  }
+  if (!r.placement_shifts.empty()) {
+    w.top("placement_shifts");
+    w.dom(json(r.placement_shifts));
   }
   if (!r.hot_code.empty()) {
     w.top("hot_code");

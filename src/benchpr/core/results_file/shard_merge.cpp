@@ -237,6 +237,9 @@ class ShardMerger {
           m_.identical_suites.end())
         m_.identical_suites.push_back(suite);
     for (const CodeEvidence& e : r.hot_code) m_.hot_code.push_back(e);
+    // Every shard relinks the same programs; one that could not keeps whole cycles all the same.
+    if (r.placement_shifts.size() > m_.placement_shifts.size())
+      m_.placement_shifts = r.placement_shifts;
     if (r.plan.size() > m_.plan.size()) m_.plan = r.plan;
     m_.config.rounds = std::max(m_.config.rounds, r.config.rounds);
     m_.rounds_done = std::max(m_.rounds_done, r.rounds_done);

@@ -1,6 +1,9 @@
 #include "benchpr/core/stats/paired_rounds.hpp"
 
 #include <cmath>
+#include <map>
+
+#include "benchpr/core/model/placement_rotation.hpp"
 
 #include "benchpr/core/stats/stats.hpp"
 
@@ -27,7 +30,10 @@ std::vector<AnalysedRound> analysed_rounds(const Results& results) {
   for (const RoundPlan& p : results.plan) {
     if (p.index >= results.rounds_done) break;
     if (p.warmup) continue;
-    out.push_back({p.index, ++number, p.head_second()});
+    ++number;
+    const std::size_t shifts = results.placement_shifts.size();
+    out.push_back({p.index, number, p.head_second(), placement_cycle(number, shifts),
+                   shifts > 1 ? 2 * static_cast<int>(shifts) : 0});
   }
   return out;
 }
@@ -86,10 +92,17 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
   PairedRounds out;
   std::vector<double> level;
   const double sign = series.better == Better::Lower ? 1.0 : -1.0;
+  const auto paired = [&](const AnalysedRound& r) {
+    return usable(at(series.base, r.round)) && usable(at(series.head, r.round));
+  };
+  std::map<int, int> cycle_count;  // paired rounds per placement cycle
+  for (const AnalysedRound& r : rounds)
+    if (r.cycle >= 0 && paired(r)) ++cycle_count[r.cycle];
   for (const AnalysedRound& r : rounds) {
+    if (!paired(r)) continue;
+    if (r.cycle >= 0 && cycle_count[r.cycle] < r.cycle_rounds) continue;
     const double b = at(series.base, r.round);
     const double h = at(series.head, r.round);
-    if (!usable(b) || !usable(h)) continue;
     out.d.push_back(sign * std::log(h / b));
     out.s.push_back(r.head_second ? 1 : -1);
     out.numbers.push_back(r.number);

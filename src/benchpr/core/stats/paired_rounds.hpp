@@ -13,6 +13,11 @@ struct AnalysedRound {
   int round = 0;   // index into the series (plan index)
   int number = 0;  // 1-based among analysed rounds, as people count them
   bool head_second = false;
+  // Under the placement control (Results::placement_shifts): the cycle of placements this round
+  // belongs to (core/plan/schedule.hpp placement_cycle) and how many rounds a cycle has; -1, 0
+  // without it.
+  int cycle = -1;
+  int cycle_rounds = 0;
 };
 
 // The analysed rounds completed so far, in order (warm-up excluded).
@@ -29,7 +34,10 @@ struct PairedRounds {
   double cold_p = kMissing;    // the cold test's one-sided p (NaN when not tested)
 };
 
-// Pairs the rounds where both sides have a positive value. The first analysed round is "cold"
+// Pairs the rounds where both sides have a positive value. Under the placement control only whole
+// cycles are read: a cycle with a round missing (a failed run, or one after the benchmark's
+// last look) would weigh the placements unequally, and a change one placement makes would read as
+// the PR's.  The first analysed round is "cold"
 // when its level (the mean log value of both sides) is worse than the later rounds predict:
 // a one-sided t test of round 1 against a straight line through the others (the mean with
 // fewer than 6 of them), at p < 0.002. The line keeps a slow drift of the machine from

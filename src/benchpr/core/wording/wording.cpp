@@ -5,6 +5,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace benchpr {
 
@@ -142,6 +143,12 @@ int planned_rounds(const Results& results) {
 
 std::string stopped_because(const Results& results) {
   return results.stop.empty() ? "stopped early" : describe(results.stop);
+}
+
+std::string placement_rotation_text(const std::vector<int>& shifts) {
+  if (shifts.size() < 2) return "";
+  return fmt::format("each side's code at {} placements in turn (relinked +{} bytes)",
+                     shifts.size(), fmt::join(shifts, "/"));
 }
 
 }  // namespace benchpr

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "benchpr/core/model/model.hpp"
 
@@ -15,6 +16,10 @@ namespace benchpr {
 std::string format_signed_percent(double fraction);
 // 0.075 -> "7.5%" (no sign).
 std::string format_percent(double fraction);
+
+// How the rounds ran the programs under the placement control (Results::placement_shifts), for
+// a footer: "each side's code at 4 placements in turn (relinked +0/16/32/48 bytes)"; "" without.
+std::string placement_rotation_text(const std::vector<int>& shifts);
 // "7.5% slower", "3.2× faster" (time-like); "10.0% lower", "2.5× higher" (higher is better).
 // Ratios are used from 2× on.
 std::string describe_change(double change, Better better);

@@ -1,0 +1,134 @@
+#include "benchpr/runner/placement_variants.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace benchpr::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxLinkScriptBytes = 1 << 20;
+constexpr std::string_view kPlacementDir = ".benchpr-placement";
+
+std::vector<std::string_view> words_of(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+// The link line's single command: no newline inside, and nothing a shell or CMake's own
+// argument parser would read other than as plain words.
+bool plain_command(std::string_view line) {
+  return line.find_first_of("'\"\\$`;|&<>\n\r") == std::string_view::npos;
+}
+
+std::string trimmed(std::string_view text) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  return std::string(text.substr(b, e - b));
+}
+
+}  // namespace
+
+std::string pad_assembly(int bytes) {
+  return fmt::format(
+      "# benchpr placement control: {0} bytes linked before the program's code\n"
+      "\t.text\n"
+      "\t.p2align 4\n"
+      "\t.fill {0}, 1, 0xcc\n"
+      "\t.section .note.GNU-stack,\"\",@progbits\n",
+      bytes);
+}
+
+std::string link_driver(std::string_view line) {
+  const auto words = words_of(line);
+  return words.empty() ? std::string() : std::string(words.front());
+}
+
+std::optional<std::string> shifted_link_line(std::string_view line, const std::string& cwd,
+                                             const std::string& program,
+                                             const std::string& pad_object,
+                                             const std::string& output) {
+  if (!plain_command(line) || !plain_command(pad_object) || !plain_command(output))
+    return std::nullopt;
+  if (pad_object.find_first_of(" \t") != std::string::npos ||
+      output.find_first_of(" \t") != std::string::npos)
+    return std::nullopt;
+  const auto words = words_of(line);
+  std::optional<std::size_t> out_at;
+  for (std::size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] != "-o") continue;
+    if (out_at) return std::nullopt;  // two outputs: not a plain link
+    out_at = i + 1;
+  }
+  if (!out_at || words.size() < 3) return std::nullopt;
+  const fs::path named{std::string(words[*out_at])};
+  const fs::path resolved =
+      (named.is_absolute() ? named : fs::path(cwd) / named).lexically_normal();
+  if (resolved != fs::path(program).lexically_normal()) return std::nullopt;
+  std::string out(words[0]);
+  out += ' ';
+  out += pad_object;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    out += ' ';
+    out += i == *out_at ? std::string_view(output) : words[i];
+  }
+  return out;
+}
+
+std::optional<LinkScript> find_link_script(const std::string& root, const std::string& program) {
+  std::error_code ec;
+  std::optional<LinkScript> found;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    std::error_code e;
+    if (it->is_symlink(e)) {
+      if (it->is_directory(e)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_directory(e)) {
+      if (it->path().filename() == kPlacementDir) it.disable_recursion_pending();
+      continue;
+    }
+    const fs::path& p = it->path();
+    if (p.filename() != "link.txt" || !p.parent_path().has_parent_path() ||
+        p.parent_path().parent_path().filename() != "CMakeFiles")
+      continue;
+    if (!it->is_regular_file(e) || it->file_size(e) > kMaxLinkScriptBytes) continue;
+    std::ifstream in(p);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string line = trimmed(text.str());
+    if (line.empty() || line.find('\n') != std::string::npos) continue;
+    const fs::path dir = fs::weakly_canonical(p.parent_path().parent_path().parent_path(), e);
+    if (e) continue;
+    if (!shifted_link_line(line, dir.string(), program, "pad.o", "out")) continue;
+    if (found) return std::nullopt;  // two targets write the program: neither is certain
+    found = LinkScript{p.string(), dir.string(), line};
+  }
+  return found;
+}
+
+std::string placement_dir(const std::string& root) {
+  return (fs::path(root) / kPlacementDir).string();
+}
+
+std::string placement_variant_path(const std::string& root, const std::string& relative,
+                                   int shift) {
+  return (fs::path(placement_dir(root)) / fmt::format("shift{}", shift) / relative).string();
+}
+
+}  // namespace benchpr::runner

@@ -1,0 +1,56 @@
+// The placement control: each side's timed programs relinked with a pad of 16, 32 and 48 bytes
+// linked first, so that the code after it sits at other offsets in the 64-byte lines and 32-byte
+// fetch windows, with no instruction changed. The rounds rotate over the placements
+// (core/plan/schedule.hpp placement_slot) and a change is read over whole cycles of them
+// (core/stats/paired_rounds.hpp): a change that is the PR's survives every placement, an alignment
+// effect of one relink averages out and widens the interval (docs/placement.md).
+//
+// A program is relinked with its own build's link command: CMake's Makefile build trees keep it
+// in CMakeFiles/<target>.dir/link.txt, which `cmake -E cmake_link_script` runs in the target's
+// build directory. A program without one (another build system, CMake's Ninja generator) is not
+// relinked, and then the comparison runs without the control and says why.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchpr::runner {
+
+// The offsets, in bytes: 0 is the program as built.
+inline const std::vector<int> kPlacementShifts = {0, 16, 32, 48};
+
+// Assembler source of a pad object: `bytes` bytes of int3 in .text, 16-byte aligned like the
+// code that follows it, so everything after it moves by exactly `bytes`. It marks its stack as
+// not executable, as compiled objects do.
+std::string pad_assembly(int bytes);
+
+// One line of link.txt with `pad_object` linked first and the output renamed to `output`:
+// nullopt unless `line` is a single command whose `-o` names `program` (resolved against `cwd`,
+// the target's build directory) and whose words need no quoting (no quote, backslash or `$`).
+std::optional<std::string> shifted_link_line(std::string_view line, const std::string& cwd,
+                                             const std::string& program,
+                                             const std::string& pad_object,
+                                             const std::string& output);
+
+// The compiler driver that link `line` runs (its first word).
+std::string link_driver(std::string_view line);
+
+struct LinkScript {
+  std::string path;  // .../CMakeFiles/<target>.dir/link.txt
+  std::string cwd;   // the target's build directory, where the line runs
+  std::string line;  // the link command
+};
+
+// The link script below `root` whose command writes `program` (an absolute, resolved path);
+// nullopt when none does, or when more than one line would have to run.
+std::optional<LinkScript> find_link_script(const std::string& root, const std::string& program);
+
+// Where a side's program `relative` (to its worktree `root`) relinked at `shift` bytes lives:
+// outside the build tree, so that no scan for benchmark executables finds it.
+std::string placement_variant_path(const std::string& root, const std::string& relative, int shift);
+// The folder of a side's pads, link scripts and relinked programs.
+std::string placement_dir(const std::string& root);
+
+}  // namespace benchpr::runner

@@ -1,0 +1,158 @@
+// The placement control on a real CMake project (zero-config, Makefile build trees, Google
+// Benchmark from the system): each side's benchmark program is relinked with a 16-, 32- and
+// 48-byte pad linked first, every function after it moves by exactly that much, and the rounds
+// rotate over the placements in whole cycles. And the trust boundary around the relinks: the
+// PR's link command runs like its build, after the base's relinks, and may not touch the base.
+// Time on a shared machine may or may not move: the test judges the programs, the plan and the
+// words, never a time.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "benchpr/runner/elf_symbols.hpp"
+#include "support/benchpr_process.hpp"
+#include "support/results_doc.hpp"
+#include "support/temp_dir.hpp"
+#include "support/temp_repo.hpp"
+
+namespace benchpr::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// A project benchpr finds with no configuration: one benchmark program over a library.
+void write_project(TempRepo& repo, int steps, const std::string& extra_cmake = "") {
+  repo.write("CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.16)\n"
+             "project(placed CXX)\n" +
+                 extra_cmake +
+                 "find_package(benchmark CONFIG REQUIRED)\n"
+                 "add_library(work STATIC work.cpp)\n"
+                 "add_executable(micro bench.cpp)\n"
+                 "target_link_libraries(micro PRIVATE work benchmark::benchmark)\n");
+  repo.write("work.cpp", fmt::format("__attribute__((noinline)) unsigned long long hot_work("
+                                     "unsigned long long x) {{\n"
+                                     "  for (int i = 0; i < {}; ++i) {{ x ^= x << 13; x ^= x >> 7; "
+                                     "x ^= x << 17; }}\n  return x;\n}}\n",
+                                     steps));
+  repo.write("bench.cpp",
+             "#include <benchmark/benchmark.h>\n"
+             "unsigned long long hot_work(unsigned long long x);\n"
+             "static void BM_Work(benchmark::State& state) {\n"
+             "  unsigned long long x = 88172645463325252ull;\n"
+             "  for (auto _ : state) { x = hot_work(x); benchmark::DoNotOptimize(x); }\n}\n"
+             "BENCHMARK(BM_Work);\n"
+             "BENCHMARK_MAIN();\n");
+}
+
+std::uint64_t address_of(const runner::ElfFunctions& file, const std::string& prefix) {
+  for (const runner::ElfFunction& f : file.functions)
+    if (runner::demangle(f.name).rfind(prefix, 0) == 0) return f.address;
+  return 0;
+}
+
+TEST(PlacementControl, EachSideRunsRelinkedAtFourPlacementsInWholeCycles) {
+  TempRepo repo;
+  write_project(repo, 2000);
+  repo.commit("base");
+  write_project(repo, 2100);
+  repo.commit("more work");
+
+  TempDir work;
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY,
+      {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run", "--rounds", "6",
+       "--no-instructions", "--workdir", work.path(), "--output", out / "results.json"});
+  ASSERT_EQ(r.exit_code == 0 || r.exit_code == 1, true) << r.err;
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("placement_shifts")) << r.err;
+  EXPECT_EQ(doc["placement_shifts"], json::array({0, 16, 32, 48}));
+  // Six rounds asked for, eight run: one whole cycle of four placements in both orders.
+  EXPECT_NE(r.err.find("8 analysed rounds rather than 6"), std::string::npos) << r.err;
+  EXPECT_EQ(doc["analysed_rounds"], 8) << r.err;
+  EXPECT_NE(r.out.find("each side's code at 4 placements in turn (relinked +0/16/32/48 bytes)"),
+            std::string::npos)
+      << r.out;
+
+  // Every relinked program is the program moved: hot_work and BM_Work sit exactly the pad further
+  // on, on both sides, and the variants are recorded with their digests like the programs.
+  for (const char* side : {"base", "head"}) {
+    const std::string root = work.path() + "/wt/" + side;
+    std::string program;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.path().filename() == "micro" && e.is_regular_file() &&
+          e.path().string().find(".benchpr-placement") == std::string::npos)
+        program = e.path().string();
+    ASSERT_FALSE(program.empty()) << side;
+    const runner::ElfFunctions built = runner::read_elf_functions(program);
+    ASSERT_EQ(built.error, "") << program;
+    const std::string relative = fs::path(program).lexically_relative(root).string();
+    for (int shift : {16, 32, 48}) {
+      const std::string variant =
+          fmt::format("{}/.benchpr-placement/shift{}/{}", root, shift, relative);
+      const runner::ElfFunctions moved = runner::read_elf_functions(variant);
+      ASSERT_EQ(moved.error, "") << variant;
+      for (const char* name : {"hot_work", "BM_Work"}) {
+        ASSERT_NE(address_of(built, name), 0u) << name;
+        EXPECT_EQ(address_of(moved, name), address_of(built, name) + shift)
+            << side << " " << name << " at +" << shift;
+      }
+      bool recorded = false;
+      for (const json& x : doc["executables"])
+        recorded = recorded ||
+                   (x["side"] == side &&
+                    x["path"] == fmt::format(".benchpr-placement/shift{}/{}", shift, relative));
+      EXPECT_TRUE(recorded) << side << " +" << shift;
+    }
+  }
+
+  // Off by flag: the rounds run the programs as built, as many as asked.
+  TempDir out2;
+  const BenchprRun off = run_benchpr_as_given(
+      BENCHPR_BINARY,
+      {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run", "--rounds", "4",
+       "--no-instructions", "--no-placement-control", "--output", out2 / "results.json"});
+  const json plain = json::parse(read_file(out2 / "results.json"));
+  EXPECT_FALSE(plain.contains("placement_shifts")) << off.err;
+  EXPECT_EQ(plain["analysed_rounds"], 4) << off.err;
+  EXPECT_EQ(off.out.find("placements in turn"), std::string::npos) << off.out;
+}
+
+TEST(PlacementControl, ThePRsLinkCommandMayNotWriteIntoTheBase) {
+  TempRepo repo;
+  write_project(repo, 2000);
+  repo.commit("base");
+  // The PR links through a launcher that, when benchpr relinks it for the placement control,
+  // plants a line in the base's source, which the base was already built and relinked from.
+  repo.write("launch.sh",
+             "#!/bin/sh\n"
+             "case \"$*\" in *benchpr-placement*) "
+             "echo '// planted' >> \"$(dirname \"$0\")/../base/work.cpp\";; esac\n"
+             "exec \"$@\"\n");
+  write_project(repo, 2000,
+                "set_property(GLOBAL PROPERTY RULE_LAUNCH_LINK ${CMAKE_SOURCE_DIR}/launch.sh)\n");
+  fs::permissions(repo.path() + "/launch.sh", fs::perms::owner_all);
+  repo.commit("link through a launcher");
+
+  TempDir work;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run",
+                       "--rounds", "2", "--no-instructions", "--workdir", work.path()});
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("the base's worktree changed during the PR's build and relinks (work.cpp "
+                       "was rewritten)"),
+            std::string::npos)
+      << r.err;
+  // The base's relinks ran before the PR's build: from files the PR's code had not touched.
+  EXPECT_LT(r.err.find("relinking the base's timed programs"), r.err.find("building the PR"))
+      << r.err;
+}
+
+}  // namespace
+}  // namespace benchpr::testing
