@@ -56,6 +56,39 @@ std::uint64_t address_of(const runner::ElfFunctions& file, const std::string& pr
   return 0;
 }
 
+// Every relinked program of `side` (below the work directory `work`) is the program moved:
+// hot_work and BM_Work sit exactly the pad further on, and the variants are recorded with their
+// digests like the programs.
+void expect_relinked(const std::string& work, const std::string& side, const json& doc) {
+  const std::string root = work + "/wt/" + side;
+  std::string program;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.path().filename() == "micro" && e.is_regular_file() &&
+        e.path().string().find(".benchpr-placement") == std::string::npos)
+      program = e.path().string();
+  ASSERT_FALSE(program.empty()) << side;
+  const runner::ElfFunctions built = runner::read_elf_functions(program);
+  ASSERT_EQ(built.error, "") << program;
+  const std::string relative = fs::path(program).lexically_relative(root).string();
+  for (int shift : {16, 32, 48}) {
+    const std::string variant =
+        fmt::format("{}/.benchpr-placement/shift{}/{}", root, shift, relative);
+    const runner::ElfFunctions moved = runner::read_elf_functions(variant);
+    ASSERT_EQ(moved.error, "") << variant;
+    for (const char* name : {"hot_work", "BM_Work"}) {
+      ASSERT_NE(address_of(built, name), 0u) << name;
+      EXPECT_EQ(address_of(moved, name), address_of(built, name) + shift)
+          << side << " " << name << " at +" << shift;
+    }
+    bool recorded = false;
+    for (const json& x : doc["executables"])
+      recorded =
+          recorded || (x["side"] == side &&
+                       x["path"] == fmt::format(".benchpr-placement/shift{}/{}", shift, relative));
+    EXPECT_TRUE(recorded) << side << " +" << shift;
+  }
+}
+
 TEST(PlacementControl, EachSideRunsRelinkedAtFourPlacementsInWholeCycles) {
   TempRepo repo;
   write_project(repo, 2000);
@@ -80,37 +113,7 @@ TEST(PlacementControl, EachSideRunsRelinkedAtFourPlacementsInWholeCycles) {
             std::string::npos)
       << r.out;
 
-  // Every relinked program is the program moved: hot_work and BM_Work sit exactly the pad further
-  // on, on both sides, and the variants are recorded with their digests like the programs.
-  for (const char* side : {"base", "head"}) {
-    const std::string root = work.path() + "/wt/" + side;
-    std::string program;
-    for (const auto& e : fs::recursive_directory_iterator(root))
-      if (e.path().filename() == "micro" && e.is_regular_file() &&
-          e.path().string().find(".benchpr-placement") == std::string::npos)
-        program = e.path().string();
-    ASSERT_FALSE(program.empty()) << side;
-    const runner::ElfFunctions built = runner::read_elf_functions(program);
-    ASSERT_EQ(built.error, "") << program;
-    const std::string relative = fs::path(program).lexically_relative(root).string();
-    for (int shift : {16, 32, 48}) {
-      const std::string variant =
-          fmt::format("{}/.benchpr-placement/shift{}/{}", root, shift, relative);
-      const runner::ElfFunctions moved = runner::read_elf_functions(variant);
-      ASSERT_EQ(moved.error, "") << variant;
-      for (const char* name : {"hot_work", "BM_Work"}) {
-        ASSERT_NE(address_of(built, name), 0u) << name;
-        EXPECT_EQ(address_of(moved, name), address_of(built, name) + shift)
-            << side << " " << name << " at +" << shift;
-      }
-      bool recorded = false;
-      for (const json& x : doc["executables"])
-        recorded = recorded ||
-                   (x["side"] == side &&
-                    x["path"] == fmt::format(".benchpr-placement/shift{}/{}", shift, relative));
-      EXPECT_TRUE(recorded) << side << " +" << shift;
-    }
-  }
+  for (const char* side : {"base", "head"}) expect_relinked(work.path(), side, doc);
 
   // Off by flag: the rounds run the programs as built, as many as asked.
   TempDir out2;
@@ -122,6 +125,30 @@ TEST(PlacementControl, EachSideRunsRelinkedAtFourPlacementsInWholeCycles) {
   EXPECT_FALSE(plain.contains("placement_shifts")) << off.err;
   EXPECT_EQ(plain["analysed_rounds"], 4) << off.err;
   EXPECT_EQ(off.out.find("placements in turn"), std::string::npos) << off.out;
+}
+
+// A configured build with CMake's Ninja generator: `ninja -t commands` gives the link command.
+TEST(PlacementControl, ANinjaBuildTreeIsRelinkedToo) {
+  TempRepo repo;
+  const std::string config =
+      "build: cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null && "
+      "cmake --build build\n"
+      "suites:\n  - name: micro\n    run: build/micro --benchmark_min_time=0.01\n"
+      "    format: google-benchmark\n";
+  write_project(repo, 2000);
+  repo.write(".benchpr.yml", config);
+  repo.commit("base");
+  write_project(repo, 2100);
+  repo.commit("more work");
+  TempDir work;
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY,
+      {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run", "--rounds", "8",
+       "--no-instructions", "--workdir", work.path(), "--output", out / "results.json"});
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("placement_shifts")) << r.err;
+  for (const char* side : {"base", "head"}) expect_relinked(work.path(), side, doc);
 }
 
 TEST(PlacementControl, ThePRsLinkCommandMayNotWriteIntoTheBase) {

@@ -90,6 +90,35 @@ TEST(PlacementVariants, TheLinkScriptIsTheOneWhoseOutputIsTheProgram) {
   EXPECT_FALSE(find_link_script(root.string(), (build / "bench" / "bench").string()));
 }
 
+// CMake's Ninja trees: `ninja -t commands` prints the compiles first and the link last, wrapped.
+TEST(PlacementVariants, TheNinjaLinkCommandIsTheLastOneUnwrapped) {
+  const std::string printed =
+      "/usr/bin/c++ -O2 -o microbenchmarks/CMakeFiles/bench.dir/bench.cpp.o -c bench.cpp\n"
+      ": && /usr/bin/c++ -O2 -g microbenchmarks/CMakeFiles/bench.dir/bench.cpp.o -o "
+      "microbenchmarks/bench  src/libroaring.a  -lrt && :\n";
+  const auto line = ninja_link_line(printed);
+  ASSERT_TRUE(line);
+  EXPECT_EQ(*line,
+            "/usr/bin/c++ -O2 -g microbenchmarks/CMakeFiles/bench.dir/bench.cpp.o -o "
+            "microbenchmarks/bench  src/libroaring.a  -lrt");
+  EXPECT_TRUE(shifted_link_line(*line, "/w/b", "/w/b/microbenchmarks/bench", "/p.o", "/o"));
+  // A link followed by another step, or nothing printed: not one command.
+  EXPECT_FALSE(ninja_link_line(": && c++ a.o -o b && strip b && :"));
+  EXPECT_FALSE(ninja_link_line(""));
+  EXPECT_EQ(ninja_link_line("c++ a.o -o b"), "c++ a.o -o b");
+
+  testing::TempDir dir;
+  const fs::path root = fs::canonical(dir.path());
+  write(root / "build" / "build.ninja", "");
+  fs::create_directories(root / "build" / "bench");
+  EXPECT_EQ(ninja_build_dir(root.string(), (root / "build" / "bench" / "x").string()),
+            (root / "build").string());
+  EXPECT_FALSE(ninja_build_dir(root.string(), (root / "other" / "x").string()));
+  // Never above the worktree: the build.ninja of root/build is outside root/build/bench.
+  EXPECT_FALSE(ninja_build_dir((root / "build" / "bench").string(),
+                               (root / "build" / "bench" / "x").string()));
+}
+
 TEST(PlacementVariants, RelinkedProgramsLiveOutsideTheBuildTree) {
   EXPECT_EQ(placement_dir("/w"), "/w/.benchpr-placement");
   EXPECT_EQ(placement_variant_path("/w", "build/bench/bench", 32),

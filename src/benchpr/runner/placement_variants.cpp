@@ -122,6 +122,31 @@ std::optional<LinkScript> find_link_script(const std::string& root, const std::s
   return found;
 }
 
+std::optional<std::string> ninja_link_line(std::string_view commands) {
+  std::string text = trimmed(commands);
+  if (const auto nl = text.rfind('\n'); nl != std::string::npos)
+    text = trimmed(text.substr(nl + 1));
+  constexpr std::string_view kOpen = ": && ";
+  constexpr std::string_view kClose = " && :";
+  if (text.size() > kOpen.size() + kClose.size() && text.compare(0, kOpen.size(), kOpen) == 0 &&
+      text.compare(text.size() - kClose.size(), kClose.size(), kClose) == 0)
+    text = trimmed(text.substr(kOpen.size(), text.size() - kOpen.size() - kClose.size()));
+  if (text.empty() || !plain_command(text)) return std::nullopt;
+  return text;
+}
+
+std::optional<std::string> ninja_build_dir(const std::string& root, const std::string& program) {
+  const fs::path top = fs::path(root).lexically_normal();
+  for (fs::path dir = fs::path(program).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    const auto rel = dir.lexically_relative(top);
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+    std::error_code ec;
+    if (fs::is_regular_file(dir / "build.ninja", ec)) return dir.string();
+    if (dir == top || dir == dir.parent_path()) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string placement_dir(const std::string& root) {
   return (fs::path(root) / kPlacementDir).string();
 }

@@ -6,9 +6,10 @@
 // effect of one relink averages out and widens the interval (docs/placement.md).
 //
 // A program is relinked with its own build's link command: CMake's Makefile build trees keep it
-// in CMakeFiles/<target>.dir/link.txt, which `cmake -E cmake_link_script` runs in the target's
-// build directory. A program without one (another build system, CMake's Ninja generator) is not
-// relinked, and then the comparison runs without the control and says why.
+// in CMakeFiles/<target>.dir/link.txt (run in the target's build directory), its Ninja build trees
+// print it with `ninja -t commands <program>` (the last command, run in the build directory). A
+// program with neither (another build system) is not relinked, and then the comparison runs
+// without the control and says why.
 #pragma once
 
 #include <optional>
@@ -46,6 +47,15 @@ struct LinkScript {
 // The link script below `root` whose command writes `program` (an absolute, resolved path);
 // nullopt when none does, or when more than one line would have to run.
 std::optional<LinkScript> find_link_script(const std::string& root, const std::string& program);
+
+// The link command of a program in a Ninja build tree: the last line `ninja -t commands` printed
+// for it, without the `: && ` and ` && :` CMake wraps it in; nullopt when that line is not one
+// command.
+std::optional<std::string> ninja_link_line(std::string_view commands);
+
+// The directory of the build.ninja that builds `program`: the nearest one above it, below `root`;
+// nullopt when there is none.
+std::optional<std::string> ninja_build_dir(const std::string& root, const std::string& program);
 
 // Where a side's program `relative` (to its worktree `root`) relinked at `shift` bytes lives:
 // outside the build tree, so that no scan for benchmark executables finds it.

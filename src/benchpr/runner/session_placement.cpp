@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// `ninja -t commands` prints every command that builds the program, compiles included.
+constexpr std::size_t kMaxNinjaCommandsBytes = 16u << 20;
+
 std::string real_path(const std::string& path) {
   std::error_code ec;
   const fs::path p = fs::canonical(path, ec);
@@ -68,10 +71,27 @@ std::optional<std::string> Session::relink_side(const Results& results, Side sid
     if (program.empty() || program.rfind(root + "/", 0) != 0 || !is_elf_file(program))
       return fmt::format("suite {} does not run an executable built in the worktree", suite.name);
     if (!programs.insert(program).second) continue;
-    const auto script = find_link_script(root, program);
-    if (!script)
+    std::optional<LinkScript> script = find_link_script(root, program);
+    if (!script) {
+      if (const auto ninja_dir = ninja_build_dir(root, program)) {
+        // Ninja prints the command; it runs nothing for `-t commands`.
+        exec::ProcessSpec ask = spec;
+        ask.command = "ninja -t commands " +
+                      shell_quote(fs::path(program).lexically_relative(*ninja_dir).string());
+        ask.cwd = *ninja_dir;
+        ask.log_path.clear();
+        ask.tail_bytes = kMaxNinjaCommandsBytes;
+        const exec::ProcessResult p = processes_.run(ask);
+        child_seconds_ += p.wall_seconds;
+        if (p.ok() && p.output_bytes <= kMaxNinjaCommandsBytes)
+          if (const auto line = ninja_link_line(p.output_tail))
+            script = LinkScript{*ninja_dir + "/build.ninja", *ninja_dir, *line};
+      }
+    }
+    if (!script || !shifted_link_line(script->line, script->cwd, program, "pad.o", "out"))
       return fmt::format(
-          "no CMake link script (CMakeFiles/<target>.dir/link.txt, a Makefile build) writes {}",
+          "no link command of its build writes {} (a CMake build tree's CMakeFiles/<target>.dir/"
+          "link.txt, or `ninja -t commands`)",
           *word);
     const std::string relative = fs::path(program).lexically_relative(root).string();
     for (std::size_t k = 1; k < kPlacementShifts.size(); ++k) {
