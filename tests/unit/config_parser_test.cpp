@@ -282,10 +282,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "be quoted: run: 'build/bench --benchmark_filter=BM_A: x')"},
         ErrorCase{SUITE "\trounds: 10\n",
                   ".benchpr.yml:4: invalid YAML: illegal tab when looking for indentation"},
-        ErrorCase{SUITE "rownds: 10\n",
-                  ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
-                  "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
-                  "instructions, instruction_threshold, cycle_estimate, bisect, placement_control)"},
+        ErrorCase{
+            SUITE "rownds: 10\n",
+            ".benchpr.yml:4: rownds: unknown key (valid keys: build, build_timeout, "
+            "suites, rounds, warmup_rounds, threshold, timeout, budget, scrub_env, comment, "
+            "instructions, instruction_threshold, cycle_estimate, bisect, placement_control)"},
         ErrorCase{SUITE "rounds: 10\nrounds: 12\n",
                   ".benchpr.yml:5: rounds: appears twice, first on line 4 (keep one of them)"},
         ErrorCase{SUITE "comment: sometimes\n",
