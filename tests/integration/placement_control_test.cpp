@@ -7,13 +7,16 @@
 // words, never a time.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "benchpr/runner/elf_symbols.hpp"
+#include "faults_helpers.hpp"
 #include "support/benchpr_process.hpp"
 #include "support/results_doc.hpp"
 #include "support/temp_dir.hpp"
@@ -149,6 +152,57 @@ TEST(PlacementControl, ANinjaBuildTreeIsRelinkedToo) {
   const json doc = json::parse(read_file(out / "results.json"));
   ASSERT_TRUE(doc.contains("placement_shifts")) << r.err;
   for (const char* side : {"base", "head"}) expect_relinked(work.path(), side, doc);
+}
+
+// `--resume` checks the relinked programs as it checks the programs: the PR's code replaced the
+// base's +32 program between the interruption and the resume.
+TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceItsRelink) {
+  TempRepo repo;
+  write_project(repo, 2000);
+  repo.commit("base");
+  write_project(repo, 2100);
+  repo.commit("more work");
+  TempDir out;
+  const std::string results = out / "results.json";
+  faults::BenchprChild child({"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD",
+                              "--dry-run", "--rounds", "16", "--no-instructions", "--output",
+                              results});
+  bool one_round = false;
+  const double deadline = faults::now_seconds() + 300;  // a hang guard only
+  while (!one_round && faults::now_seconds() < deadline && !child.wait_for(0)) {
+    try {
+      one_round = json::parse(faults::slurp(results)).value("rounds_done", 0) >= 1;
+    } catch (const json::exception&) {
+      // Not written yet.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  child.signal(SIGINT);
+  ASSERT_TRUE(child.wait_for(120));
+  const std::string kept = faults::slurp(results);
+  const json doc = json::parse(kept);
+  ASSERT_TRUE(doc.contains("placement_shifts")) << child.err_so_far();
+  ASSERT_FALSE(doc["complete"].get<bool>()) << "finished before the interrupt could land";
+
+  const std::string wt = repo.path() + "/.git/benchpr/wt/";
+  std::string relative;
+  for (const json& x : doc["executables"])
+    if (x["side"] == "base" &&
+        x["path"].get<std::string>().rfind(".benchpr-placement/shift32/", 0) == 0)
+      relative = x["path"];
+  ASSERT_FALSE(relative.empty()) << doc["executables"].dump();
+  fs::copy_file(wt + "head/" + relative, wt + "base/" + relative,
+                fs::copy_options::overwrite_existing);
+
+  faults::BenchprChild resumed({"run", "-C", repo.path(), "--dry-run", "--resume", results});
+  ASSERT_TRUE(resumed.wait_for(120));
+  const faults::Ending& e = resumed.ending();
+  EXPECT_EQ(e.exit_code, 1) << e.err;
+  EXPECT_NE(e.err.find("cannot resume: the base's " + relative +
+                       " (suite micro) is not the file that was built"),
+            std::string::npos)
+      << e.err;
+  EXPECT_EQ(faults::slurp(results), kept) << "a refused resume must leave the file as it was";
 }
 
 TEST(PlacementControl, ThePRsLinkCommandMayNotWriteIntoTheBase) {
