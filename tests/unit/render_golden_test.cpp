@@ -75,6 +75,26 @@ TEST(RenderGolden, RegressionAndImprovement) {
   expect_golden_comment("regression_and_improvement.md", render_comment(r, a));
 }
 
+// Under the placement control the footer says how the rounds ran the programs: each side's code at
+// four placements in turn, read over whole cycles of them.
+TEST(RenderGolden, PlacementControl) {
+  Results r = golden_session(16);
+  r.measuring_seconds = 754;
+  r.placement_shifts = {0, 16, 32, 48};
+  add(r, {.name = "BM_Tls/4096", .level = 45100, .effect = 0.075, .noise = 0.01, .seed = 3});
+  add(r, {.name = "BM_Sort/1024", .level = 9870, .effect = 0.001, .noise = 0.01, .seed = 1});
+  add(r, {.name = "BM_Copy/65536", .level = 1.63e6, .effect = -0.687, .noise = 0.01, .seed = 5});
+  const Analysis a = analyse_session(r);
+  expect_verdict(a, "BM_Tls/4096", Verdict::Regression);
+  expect_verdict(a, "BM_Copy/65536", Verdict::Improvement);
+  const std::string comment = render_comment(r, a);
+  EXPECT_NE(comment.find("16 rounds + 1 warm-up, interleaved AB/BA, each side's code at 4 "
+                         "placements in turn (relinked +0/16/32/48 bytes)"),
+            std::string::npos)
+      << comment;
+  expect_golden_comment("placement_control.md", comment);
+}
+
 TEST(RenderGolden, AllUnchanged) {
   Results r = session();
   r.workflow_run_url = "";
