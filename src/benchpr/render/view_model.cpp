@@ -16,6 +16,7 @@
 #include "benchpr/core/evidence/identical_programs.hpp"
 #include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/core/evidence/placement.hpp"
+#include "benchpr/core/model/placement_rotation.hpp"
 #include "benchpr/core/notes/comment_notes.hpp"
 #include "benchpr/core/wording/wording.hpp"
 #include "benchpr/render/escape.hpp"
@@ -870,6 +871,12 @@ void lay_out_per_round(const Results& results, const Analysis& analysis,
     std::string label = std::to_string(c + 1);
     if (c < analysed.size() && v.round_order_known)
       label += analysed[c]->first == Side::Base ? " AB" : " BA";
+    // Under the placement control: the offset both sides' code ran at, where it was moved.
+    const std::size_t shifts = results.placement_shifts.size();
+    if (const int slot = placement_slot(static_cast<int>(c + 1), shifts); slot > 0) {
+      label += fmt::format(" +{}", results.placement_shifts[static_cast<std::size_t>(slot)]);
+      v.round_placements = true;
+    }
     v.round_headers.push_back(std::move(label));
   }
   for (std::size_t i : order) {
@@ -1048,6 +1055,7 @@ void per_round_data(const CommentView& v, const ViewLimits& limits, Data& d) {
   }
   d["round_headers"] = strings(v.round_headers);
   d["round_order_known"] = Data(v.round_order_known);
+  d["round_placements"] = Data(v.round_placements);
   d["has_per_round"] = Data(per_round_shown > 0 || (limits.placeholders && !v.per_round.empty()));
   d["per_round_rows"] = std::move(rounds);
   d["has_per_round_rows"] = Data(per_round_shown > 0);

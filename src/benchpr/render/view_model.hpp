@@ -86,6 +86,7 @@ struct CommentView {
   std::size_t unchanged_in_tables = 0;  // unchanged benchmarks already shown in parameter tables
   std::vector<std::string> round_headers;
   bool round_order_known = true;       // false for result files: no AB/BA labels
+  bool round_placements = false;       // the placement control: a round's offset in its label
   std::vector<PerRoundRow> per_round;  // candidates in display order (not yet capped)
   bool any_cold_round = false;
   std::vector<SuiteView> suites;
