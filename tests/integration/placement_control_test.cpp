@@ -154,6 +154,52 @@ TEST(PlacementControl, ANinjaBuildTreeIsRelinkedToo) {
   for (const char* side : {"base", "head"}) expect_relinked(work.path(), side, doc);
 }
 
+// The hot code is read from the programs as built, not from their relinked copies too: a hot
+// function changed only where its benchmark never runs reads "the same where it runs" with the
+// control on, as without it (the copies once made every function one of four of its name).
+TEST(PlacementControl, TheHotCodeIsReadFromTheProgramsAsBuilt) {
+  TempRepo repo;
+  const auto project = [&](const std::string& untaken) {
+    write_project(repo, 2000);
+    repo.write("work.cpp",
+               "volatile int g_mode = 0;\n"
+               "__attribute__((noinline)) unsigned long long hot_work(unsigned long long x) {\n"
+               "  if (g_mode) { " +
+                   untaken +
+                   " }\n"
+                   "  for (int i = 0; i < 2000; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }\n"
+                   "  return x;\n}\n");
+  };
+  project("x = x * 3 + 1;");
+  repo.commit("base");
+  std::string long_untaken;
+  for (int i = 1; i <= 30; ++i)
+    long_untaken += "x = x * " + std::to_string(2 * i + 1) + " + (x >> " +
+                    std::to_string(i % 7 + 1) + ") + g_mode; ";
+  project(long_untaken);
+  repo.commit("a longer branch nobody takes");
+
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run",
+                       "--rounds", "8", "--instructions", "--output", out / "results.json"});
+  const json doc = json::parse(read_file(out / "results.json"));
+  ASSERT_TRUE(doc.contains("placement_shifts")) << r.err;
+  ASSERT_TRUE(doc.contains("hot_code")) << r.err;
+  const json* evidence = nullptr;
+  for (const json& e : doc["hot_code"])
+    if (e["name"] == "BM_Work") evidence = &e;
+  ASSERT_NE(evidence, nullptr) << r.err;
+  bool found = false;
+  for (const json& f : (*evidence)["functions"]) {
+    if (f["name"].get<std::string>().rfind("hot_work", 0) != 0) continue;
+    found = true;
+    EXPECT_FALSE(f["identical"].get<bool>()) << evidence->dump();
+    EXPECT_TRUE(f.value("executed_same", false)) << evidence->dump();
+  }
+  EXPECT_TRUE(found) << evidence->dump();
+}
+
 // `--resume` checks the relinked programs as it checks the programs: the PR's code replaced the
 // base's +32 program between the interruption and the resume.
 TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceItsRelink) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/evidence/placement.hpp"
+#include "benchpr/runner/placement_variants.hpp"
 #include "benchpr/runner/profiles.hpp"
 
 namespace benchpr::runner {
@@ -154,7 +155,9 @@ void gather_code_evidence(Results& results,
   const auto programs = [&](const std::string& suite, Side side) {
     std::vector<const ElfFunctions*> out;
     for (const ExecutableDigest& x : results.executables) {
-      if (x.suite != suite || x.side != side) continue;
+      // The placement control's relinked programs hold the same functions again: read, they
+      // would make every hot function one of several of its name.
+      if (x.suite != suite || x.side != side || is_placement_variant(x.path)) continue;
       const std::string path =
           (side == Side::Base ? setup.base_dir : setup.head_dir) + "/" + x.path;
       auto& slot = read[path];

@@ -151,6 +151,10 @@ std::string placement_dir(const std::string& root) {
   return (fs::path(root) / kPlacementDir).string();
 }
 
+bool is_placement_variant(const std::string& relative) {
+  return relative.rfind(std::string(kPlacementDir) + "/", 0) == 0;
+}
+
 std::string placement_variant_path(const std::string& root, const std::string& relative,
                                    int shift) {
   return (fs::path(placement_dir(root)) / fmt::format("shift{}", shift) / relative).string();

@@ -62,5 +62,8 @@ std::optional<std::string> ninja_build_dir(const std::string& root, const std::s
 std::string placement_variant_path(const std::string& root, const std::string& relative, int shift);
 // The folder of a side's pads, link scripts and relinked programs.
 std::string placement_dir(const std::string& root);
+// Whether a path relative to a worktree (as Results::executables records it) is a relinked
+// program: the same code as the program at other addresses, never a program of its own.
+bool is_placement_variant(const std::string& relative);
 
 }  // namespace benchpr::runner
