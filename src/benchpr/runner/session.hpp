@@ -20,6 +20,7 @@
 #include "benchpr/runner/clock.hpp"
 #include "benchpr/runner/file_system.hpp"
 #include "benchpr/runner/instruction_counts.hpp"
+#include "benchpr/runner/placement_variants.hpp"
 #include "benchpr/runner/round_designer.hpp"
 #include "benchpr/runner/series_index.hpp"
 #include "benchpr/runner/suite_command_line.hpp"
@@ -181,6 +182,10 @@ class Session {
   // Relinks one side's timed programs at the other offsets, right after the side's build (the
   // base's before the PR's build runs); why it could not, or nullopt when every one was.
   std::optional<std::string> relink_side(const Results& results, Side side);
+  // The command that links `program` in its build tree below `root` (a CMake link script, or
+  // what Ninja prints for it, asked with `spec`'s environment); nullopt when none is found.
+  std::optional<LinkScript> link_command(const std::string& root, const std::string& program,
+                                         const exec::ProcessSpec& spec);
   // A resumed session's checks before it measures: the suites' programs hashed again and
   // compared with the digests the file recorded after the builds (TamperError on a difference).
   void verify_resumed_programs(Results& results);

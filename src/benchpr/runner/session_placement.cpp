@@ -1,7 +1,7 @@
-// The placement control's relinks (runner/placement_variants.hpp): after both builds, each side's
-// timed programs are linked again with a pad in front, by the side's own link command. The base
-// is relinked first; the PR's relinks run the PR's link command, so like its build they must
-// leave the base's worktree as it was.
+// The placement control's relinks (runner/placement_variants.hpp): right after each side's build,
+// its timed programs are linked again with a pad in front, by the side's own link command. The
+// base's are relinked before the PR's build runs; the PR's relinks run the PR's link command, so
+// like its build they must leave the base's worktree as it was (Session::run_measuring checks).
 #include <filesystem>
 #include <set>
 
@@ -31,6 +31,26 @@ std::string real_path(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<LinkScript> Session::link_command(const std::string& root, const std::string& program,
+                                                const exec::ProcessSpec& spec) {
+  if (std::optional<LinkScript> script = find_link_script(root, program)) return script;
+  const auto ninja_dir = ninja_build_dir(root, program);
+  if (!ninja_dir) return std::nullopt;
+  // Ninja prints the commands that build the program; it runs nothing for `-t commands`.
+  exec::ProcessSpec ask = spec;
+  ask.command =
+      "ninja -t commands " + shell_quote(fs::path(program).lexically_relative(*ninja_dir).string());
+  ask.cwd = *ninja_dir;
+  ask.log_path.clear();
+  ask.tail_bytes = kMaxNinjaCommandsBytes;
+  const exec::ProcessResult p = processes_.run(ask);
+  child_seconds_ += p.wall_seconds;
+  if (!p.ok() || p.output_bytes > kMaxNinjaCommandsBytes) return std::nullopt;
+  const auto line = ninja_link_line(p.output_tail);
+  if (!line) return std::nullopt;
+  return LinkScript{*ninja_dir + "/build.ninja", *ninja_dir, *line};
+}
 
 std::optional<std::string> Session::relink_side(const Results& results, Side side) {
   const std::string& worktree = side == Side::Base ? setup_.base_dir : setup_.head_dir;
@@ -71,23 +91,7 @@ std::optional<std::string> Session::relink_side(const Results& results, Side sid
     if (program.empty() || program.rfind(root + "/", 0) != 0 || !is_elf_file(program))
       return fmt::format("suite {} does not run an executable built in the worktree", suite.name);
     if (!programs.insert(program).second) continue;
-    std::optional<LinkScript> script = find_link_script(root, program);
-    if (!script) {
-      if (const auto ninja_dir = ninja_build_dir(root, program)) {
-        // Ninja prints the command; it runs nothing for `-t commands`.
-        exec::ProcessSpec ask = spec;
-        ask.command = "ninja -t commands " +
-                      shell_quote(fs::path(program).lexically_relative(*ninja_dir).string());
-        ask.cwd = *ninja_dir;
-        ask.log_path.clear();
-        ask.tail_bytes = kMaxNinjaCommandsBytes;
-        const exec::ProcessResult p = processes_.run(ask);
-        child_seconds_ += p.wall_seconds;
-        if (p.ok() && p.output_bytes <= kMaxNinjaCommandsBytes)
-          if (const auto line = ninja_link_line(p.output_tail))
-            script = LinkScript{*ninja_dir + "/build.ninja", *ninja_dir, *line};
-      }
-    }
+    const std::optional<LinkScript> script = link_command(root, program, spec);
     if (!script || !shifted_link_line(script->line, script->cwd, program, "pad.o", "out"))
       return fmt::format(
           "no link command of its build writes {} (a CMake build tree's CMakeFiles/<target>.dir/"
@@ -99,7 +103,11 @@ std::optional<std::string> Session::relink_side(const Results& results, Side sid
       const std::string pad = fmt::format("{}/pad{}.o", dir, shift);
       if (pads.insert(shift).second) {
         const std::string source = fmt::format("{}/pad{}.s", dir, shift);
-        file_system_.write_atomically(source, pad_assembly(shift));
+        try {
+          file_system_.write_atomically(source, pad_assembly(shift));
+        } catch (const Error& e) {
+          return std::string("the pad cannot be written: ") + e.what();
+        }
         if (auto failed = run(
                 fmt::format("{} -c -x assembler {} -o {}", shell_quote(link_driver(script->line)),
                             shell_quote(source), shell_quote(pad)),
@@ -114,8 +122,12 @@ std::optional<std::string> Session::relink_side(const Results& results, Side sid
         return fmt::format("{} did not relink: {}", *word, *failed);
       if (!is_elf_file(output))
         return fmt::format("relinking {} left no program at {}", *word, output);
-      if (sha256_file(output) == sha256_file(program))
-        return fmt::format("a {}-byte pad did not change {}", shift, *word);
+      try {
+        if (sha256_file(output) == sha256_file(program))
+          return fmt::format("a {}-byte pad did not change {}", shift, *word);
+      } catch (const FileDigestError& e) {
+        return fmt::format("the relinked {} cannot be read: {}", *word, e.what());
+      }
     }
   }
   return std::nullopt;
