@@ -26,6 +26,7 @@
 #include "benchpr/core/adaptive/undecided.hpp"
 #include "benchpr/core/evidence/instruction_analysis.hpp"
 #include "benchpr/core/model/model.hpp"
+#include "benchpr/core/model/placement_rotation.hpp"
 #include "benchpr/core/plan/schedule.hpp"
 #include "benchpr/core/stats/stats.hpp"
 #include "benchpr/core/verdicts/analysis.hpp"
@@ -1979,9 +1980,87 @@ void print_code_readings(int prs) {
   fmt::print("\n");
 }
 
+// The placement control (`--placement`, docs/placement.md): each benchmark's time depends on where
+// its code sits, f(offset mod 64) at four 16-byte offsets drawn per benchmark (SD `spread`), the
+// same function for both sides' identical code, which the relink put at another offset (the PR's
+// program at offset b, the base's at a ≠ b). Without the control every round runs offsets a and
+// b: the reading is f(b)/f(a), a placement effect passed off as the PR's. With it, analysed round
+// n runs both at +16·slot(n) (core/model/placement_rotation.hpp) and the shipped analysis reads
+// whole cycles. And the PR-side case the control cannot average: a change of the PR's build that
+// costs the same at every placement (code that moved relative to other code, a longer jump),
+// which must still read as the PR's.
+struct PlacementCase {
+  const char* name;
+  double pr_change;  // the PR's own change at every placement
+  double spread;     // SD of f over the four offsets
+};
+
+void print_placement(int prs) {
+  const NoiseModel noisy{"", 0, 0, 0, Tail::Normal, 0.01, 0.03, 0, 0};
+  const std::array<PlacementCase, 5> cases{{
+      {"A/A: identical code the relink moved, placement SD 5%", 0, 0.05},
+      {"A/A: identical code the relink moved, placement SD 2%", 0, 0.02},
+      {"the PR: +5% at every placement, placement SD 5%", 0.05, 0.05},
+      {"the PR: −5% at every placement, placement SD 5%", -0.05, 0.05},
+      {"the PR's build: +3% at every placement, no placement effect", 0.03, 0},
+  }};
+  fmt::print(
+      "### The placement control (`--placement`; {} pull requests of 50 benchmarks per row and "
+      "length, noise SD 1–3% per benchmark; analysed as shipped)\n\n",
+      prs);
+  print_header({"case", "rounds", "control", "`regression`", "`improvement`", "`unchanged`",
+                "95% CI covers the PR's change", "PRs recommended to merge"});
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const PlacementCase& k = cases[c];
+    for (int rounds : {16, 32}) {
+      for (bool control : {false, true}) {
+        Rate regression, improvement, unchanged, coverage, merge;
+        for (int i = 0; i < prs; ++i) {
+          const std::uint64_t seed = seed_of(c, 90, i);
+          Session s = simulate(noisy, kBenchmarks, std::vector<double>(kBenchmarks, k.pr_change),
+                               seed, rounds);
+          std::mt19937_64 rng(seed ^ 0x51ace0ffULL);
+          std::normal_distribution<double> effect(0, k.spread);
+          std::uniform_int_distribution<int> offset(0, 3), other(1, 3);
+          for (std::size_t b = 0; b < s.base.size(); ++b) {
+            std::array<double, 4> f{};
+            for (double& x : f) x = k.spread > 0 ? effect(rng) : 0;
+            const int a = offset(rng);
+            const int h = (a + other(rng)) % 4;  // the relink moved the PR's code
+            int number = 0;
+            for (std::size_t r = 0; r < s.plan.size(); ++r) {
+              if (!s.plan[r].warmup) ++number;
+              const int slot =
+                  control && !s.plan[r].warmup ? benchpr::placement_slot(number, 4) : 0;
+              s.base[b][r] *= std::exp(f[static_cast<std::size_t>((a + slot) % 4)]);
+              s.head[b][r] *= std::exp(f[static_cast<std::size_t>((h + slot) % 4)]);
+            }
+          }
+          benchpr::Results r = to_results(s, rounds);
+          if (control) r.placement_shifts = {0, 16, 32, 48};
+          const benchpr::Analysis a = benchpr::analyse(r);
+          for (const benchpr::BenchmarkAnalysis& b : a.benchmarks) {
+            const Call call = from_benchpr(b);
+            regression.add(b.verdict == Verdict::Regression);
+            improvement.add(b.verdict == Verdict::Improvement);
+            unchanged.add(b.verdict == Verdict::Unchanged);
+            coverage.add(covers(call, k.pr_change));
+          }
+          merge.add(a.recommendation.kind == benchpr::RecommendationKind::Merge);
+        }
+        fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", k.name, rounds,
+                   control ? "on" : "off", pct(regression), pct(improvement), pct(unchanged),
+                   pct(coverage), pct(merge));
+        std::fflush(stdout);
+      }
+    }
+  }
+  fmt::print("\n");
+}
+
 int main(int argc, char** argv) {
   bool quick = false, check = false, targets_only = false, spending = false, horizon = false,
-       size_open = false, bursts = false, pr_side = false, code_readings = false;
+       size_open = false, bursts = false, pr_side = false, code_readings = false, placement = false;
   bool uneven_only = false, robust_only = false;
   int pr_side_prs = 0;                    // --prs N: pull requests per --pr-side row (default 500)
   std::vector<std::size_t> pr_side_only;  // --cases 0,4: only these --pr-side rows
@@ -2005,6 +2084,8 @@ int main(int argc, char** argv) {
       bursts = true;
     } else if (arg == "--pr-side") {
       pr_side = true;
+    } else if (arg == "--placement") {
+      placement = true;
     } else if (arg == "--code-readings") {
       code_readings = true;
     } else if (arg == "--prs" && i + 1 < argc) {
@@ -2070,6 +2151,10 @@ int main(int argc, char** argv) {
   }
   if (code_readings) {
     print_code_readings(pr_side_prs > 0 ? pr_side_prs : aa_prs / 10);
+    return 0;
+  }
+  if (placement) {
+    print_placement(pr_side_prs > 0 ? pr_side_prs : aa_prs / 10);
     return 0;
   }
   if (pr_side) {

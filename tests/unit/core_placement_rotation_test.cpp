@@ -3,12 +3,14 @@
 // each other's whatever round a benchmark stopped at. Hand-checked numbers.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
 #include "benchpr/core/model/placement_rotation.hpp"
 #include "benchpr/core/plan/schedule.hpp"
 #include "benchpr/core/stats/paired_rounds.hpp"
+#include "benchpr/core/stats/stats.hpp"
 #include "benchpr/core/verdicts/analysis.hpp"
 
 namespace benchpr {
@@ -109,45 +111,98 @@ TEST(PlacementRotation, OnlyWholeCyclesAreReadSoEveryPlacementWeighsTheSame) {
   EXPECT_EQ(kept.numbers.back(), 8);
 }
 
-TEST(PlacementRotation, APRsChangeSurvivesEveryPlacementAndOnePlacementsEffectWidensTheInterval) {
-  // The PR is 10% faster at every placement: the analysis reads -10%, decided.
-  AnalysisOptions options;
-  Results faster = rotated(16, {-0.10, -0.10, -0.10, -0.10}, true);
-  faster.config.threshold = 0.02;
-  faster.complete = true;
-  // The machine's noise: a small wobble on the base so the fit has a variance.
-  for (std::size_t i = 0; i < faster.series[0].base.size(); ++i)
-    faster.series[0].base[i] *= 1 + 0.002 * static_cast<double>(static_cast<int>(i % 3) - 1);
-  const Analysis a = analyse(faster, options);
-  ASSERT_EQ(a.benchmarks.size(), 1u);
-  EXPECT_NEAR(a.benchmarks[0].change, -0.10, 0.005);
-  EXPECT_EQ(a.benchmarks[0].verdict, Verdict::Improvement);
+// A session of `rounds` analysed rounds where the base runs at `base_offset` and the PR at
+// `head_offset` of four, each side's time 100 * (1 + f[offset + slot]) times its own change, and
+// a small wobble of the machine so the fit has a variance. Without the control every round runs
+// slot 0.
+Results placed(int rounds, const std::array<double, 4>& f, int base_offset, int head_offset,
+               double pr_change, bool control) {
+  Results r;
+  r.plan = make_schedule(rounds, 1, 5);
+  r.rounds_done = rounds + 1;
+  r.complete = true;
+  r.config.threshold = 0.02;
+  if (control) r.placement_shifts = {0, 16, 32, 48};
+  BenchmarkSeries s;
+  s.suite = "micro";
+  s.name = "BM_A";
+  s.unit = "ns";
+  int number = 0;
+  for (const RoundPlan& p : r.plan) {
+    if (!p.warmup) ++number;
+    const int slot = control && !p.warmup ? placement_slot(number, 4) : 0;
+    const double wobble = 1 + 0.002 * static_cast<double>(static_cast<int>(p.index % 3) - 1);
+    s.base.push_back(100 * (1 + f[static_cast<std::size_t>((base_offset + slot) % 4)]) * wobble);
+    s.head.push_back(100 * (1 + f[static_cast<std::size_t>((head_offset + slot) % 4)]) *
+                     (1 + pr_change));
+  }
+  r.series.push_back(s);
+  return r;
+}
 
-  // One placement 12% slower, the other three flat: the mean over placements is +2.9%, and the
-  // spread between them is in the interval, which reaches below zero: not the PR's regression.
-  Results one = rotated(16, {0.12, 0, 0, 0}, true);
-  one.config.threshold = 0.02;
-  one.complete = true;
-  for (std::size_t i = 0; i < one.series[0].base.size(); ++i)
-    one.series[0].base[i] *= 1 + 0.002 * static_cast<double>(static_cast<int>(i % 3) - 1);
-  const Analysis b = analyse(one, options);
-  ASSERT_EQ(b.benchmarks.size(), 1u);
+TEST(PlacementRotation, APlacementEffectOfIdenticalCodeCancelsAndThePRsChangeSurvives) {
+  // Identical code, 12% slower at one of the four 16-byte offsets; the relink put the base's at
+  // offset 0 and the PR's at offset 1. Without the control every round runs those: the PR reads
+  // 10.7% faster (1 / 1.12), an improvement it did not make.
+  const std::array<double, 4> f = {0.12, 0, 0, 0};
+  const Analysis alone = analyse(placed(16, f, 0, 1, 0, false));
+  ASSERT_EQ(alone.benchmarks.size(), 1u);
+  EXPECT_NEAR(alone.benchmarks[0].change, 1 / 1.12 - 1, 0.003);
+  EXPECT_EQ(alone.benchmarks[0].verdict, Verdict::Improvement);
+  // With it, each side runs every offset once per order per cycle: the effect cancels, and with
+  // the placements' own levels taken out the interval is the machine's noise alone: unchanged.
+  const Analysis rotated_reading = analyse(placed(16, f, 0, 1, 0, true));
+  EXPECT_NEAR(rotated_reading.benchmarks[0].change, 0, 0.003);
+  EXPECT_EQ(rotated_reading.benchmarks[0].verdict, Verdict::Unchanged);
+  EXPECT_LT(rotated_reading.benchmarks[0].ci_high - rotated_reading.benchmarks[0].ci_low, 0.01);
+
+  // The PR 10% faster at every placement, beside the same placement effect: −10%, decided.
+  const Analysis faster = analyse(placed(16, f, 0, 1, -0.10, true));
+  EXPECT_NEAR(faster.benchmarks[0].change, -0.10, 0.003);
+  EXPECT_EQ(faster.benchmarks[0].verdict, Verdict::Improvement);
+}
+
+TEST(PlacementRotation, APRSlowerAtOnePlacementOfFourReadsItsMeanOverThem) {
+  // The PR's own code (not the base's) 12% slower at one placement: what it costs over
+  // placements is the mean, (1.12 · 1 · 1 · 1)^(1/4) − 1 = +2.9%, beyond the 2% threshold and
+  // shown beyond half of it: the PR's regression, not hidden by the control.
+  std::array<double, 4> none = {0, 0, 0, 0};
+  Results one = placed(16, none, 0, 0, 0, true);
+  int number = 0;
+  for (std::size_t i = 0; i < one.plan.size(); ++i) {
+    if (!one.plan[i].warmup) ++number;
+    if (!one.plan[i].warmup && placement_slot(number, 4) == 0) one.series[0].head[i] *= 1.12;
+  }
+  const Analysis b = analyse(one);
   EXPECT_NEAR(b.benchmarks[0].change, std::exp(std::log(1.12) / 4) - 1, 0.003);
-  // Shown above zero (the mean over these four placements is slower) but not beyond the
-  // threshold: `slower`, with the spread between placements in an interval 5.8 points wide
-  // (+0.02 … +5.8%).
-  EXPECT_EQ(b.benchmarks[0].verdict, Verdict::Slower);
-  EXPECT_GT(b.benchmarks[0].ci_high - b.benchmarks[0].ci_low, 0.05);
-  EXPECT_NEAR(b.benchmarks[0].ci_low, 0.0002, 0.001);
+  EXPECT_EQ(b.benchmarks[0].verdict, Verdict::Regression);
+  // Each placement's level is not noise about the mean: the interval is the machine's.
+  EXPECT_LT(b.benchmarks[0].ci_high - b.benchmarks[0].ci_low, 0.01);
+}
 
-  // The same program read at its one slow placement alone, as without the control: a +12%
-  // regression of the PR's, which the next relink may turn into nothing.
-  Results alone = rotated(16, {0.12, 0.12, 0.12, 0.12}, false);
-  alone.config.threshold = 0.02;
-  alone.complete = true;
-  for (std::size_t i = 0; i < alone.series[0].base.size(); ++i)
-    alone.series[0].base[i] *= 1 + 0.002 * static_cast<double>(static_cast<int>(i % 3) - 1);
-  EXPECT_EQ(analyse(alone, options).benchmarks[0].verdict, Verdict::Regression);
+TEST(PlacementRotation, TakingOutThePlacementsCostsTheirDegreesOfFreedom) {
+  // Eight rounds, one cycle: two per placement. d = placement level + noise.
+  PairedRounds r;
+  r.d = {0.10, 0.12, 0.0, 0.02, -0.01, 0.01, 0.03, 0.05};
+  r.s = {-1, 1, 1, -1, -1, 1, 1, -1};
+  r.numbers = {1, 2, 3, 4, 5, 6, 7, 8};
+  const PlacementCentred c = centre_placements(r, 4);
+  EXPECT_EQ(c.df_cost, 3);
+  // Placement means 0.11, 0.01, 0.00, 0.04; grand mean 0.04: each round keeps its offset from
+  // its placement's mean.
+  const std::vector<double> want = {0.03, 0.05, 0.03, 0.05, 0.03, 0.05, 0.03, 0.05};
+  ASSERT_EQ(c.d.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(c.d[i], want[i], 1e-12) << i;
+  // The fit: the same mean, on 6 - 3 = 3 degrees of freedom.
+  const stats::CrossoverFit fit = stats::with_df_cost(stats::fit_crossover(c.d, r.s), c.df_cost);
+  EXPECT_NEAR(fit.mu, 0.04, 1e-12);
+  EXPECT_EQ(fit.df, 3);
+  // Without the control: nothing taken out, nothing paid.
+  EXPECT_EQ(centre_placements(r, 0).df_cost, 0);
+  EXPECT_EQ(centre_placements(r, 0).d, r.d);
+  // One cycle of two rounds per placement leaves 8 - 2 - 3 = 3; fewer rounds than that cost:
+  // unusable rather than a fit on no degrees of freedom.
+  EXPECT_FALSE(stats::with_df_cost(stats::fit_crossover({0.1, 0.2, 0.1}, {1, -1, 1}), 3).usable());
 }
 
 }  // namespace

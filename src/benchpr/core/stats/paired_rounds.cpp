@@ -1,5 +1,6 @@
 #include "benchpr/core/stats/paired_rounds.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -67,6 +68,29 @@ double cold_p(double first, double x0, const std::vector<double>& xs,
   const double t = (first - my - slope * (x0 - mx)) / (sd * std::sqrt(1 + leverage));
   const double tail = stats::t_two_sided_p(t, df) / 2;
   return t > 0 ? tail : 1 - tail;
+}
+
+PlacementCentred centre_placements(const PairedRounds& r, int shifts) {
+  PlacementCentred out{r.d, 0};
+  if (shifts < 2 || r.d.empty()) return out;
+  const auto k = static_cast<std::size_t>(shifts);
+  std::vector<double> sum(k, 0.0);
+  std::vector<int> count(k, 0);
+  double all = 0;
+  for (std::size_t i = 0; i < r.d.size(); ++i) {
+    const auto slot = static_cast<std::size_t>(placement_slot(r.numbers[i], k));
+    sum[slot] += r.d[i];
+    ++count[slot];
+    all += r.d[i];
+  }
+  const double grand = all / static_cast<double>(r.d.size());
+  for (std::size_t i = 0; i < r.d.size(); ++i) {
+    const auto slot = static_cast<std::size_t>(placement_slot(r.numbers[i], k));
+    out.d[i] = r.d[i] - sum[slot] / count[slot] + grand;
+  }
+  for (std::size_t s = 0; s < k; ++s) out.df_cost += count[s] > 0 ? 1 : 0;
+  out.df_cost = std::max(0, out.df_cost - 1);
+  return out;
 }
 
 bool cold_start_shared(const std::vector<double>& cold_ps) {

@@ -49,6 +49,19 @@ struct PairedRounds {
 PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<AnalysedRound>& rounds,
                          bool cold_check = true);
 
+// Under the placement control: the rounds' log ratios with each placement's own mean taken out and
+// the mean of all kept, and the degrees of freedom that costs (one per placement after the first).
+// The four placements are all the 16-byte offsets of a 64-byte line, so the change read is their
+// mean and a placement's own level is not noise about it: taken out, the spread between
+// placements leaves the interval, as fixed effects of a balanced design leave an estimate
+// unchanged (each placement runs once in each order per cycle). `shifts` below 2 (no control):
+// `r.d` as it is, at no cost.
+struct PlacementCentred {
+  std::vector<double> d;
+  int df_cost = 0;
+};
+PlacementCentred centre_placements(const PairedRounds& r, int shifts);
+
 // Whether the family of benchmarks shares a cold first round, from each one's cold-test p
 // (NaN for those not tested): a one-sided sign test at 5% that round 1 lay above the line for
 // more than half of them. A cold start is the machine's (caches, frequency, page cache) and

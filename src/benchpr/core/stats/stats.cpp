@@ -208,6 +208,21 @@ CrossoverFit fit_crossover(const std::vector<double>& d, const std::vector<int>&
   return fit;
 }
 
+CrossoverFit with_df_cost(CrossoverFit fit, int cost) {
+  if (cost <= 0 || fit.df < 1) return fit;
+  const double rss = fit.residual_sd * fit.residual_sd * fit.df;
+  fit.df -= cost;
+  if (fit.df < 1) {
+    fit.df = 0;
+    return fit;
+  }
+  fit.residual_sd = std::sqrt(rss / fit.df);
+  fit.own_sd = fit.residual_sd;
+  fit.se_mu = fit.residual_sd * fit.se_mu_unit;
+  fit.se_gamma = fit.residual_sd * fit.se_gamma_unit;
+  return fit;
+}
+
 VariancePrior fit_variance_prior(const std::vector<double>& variances, const std::vector<int>& dfs,
                                  int min_benchmarks, bool moment_step) {
   VariancePrior prior;

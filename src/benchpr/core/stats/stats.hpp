@@ -67,6 +67,12 @@ struct CrossoverFit {
 
 CrossoverFit fit_crossover(const std::vector<double>& d, const std::vector<int>& s);
 
+// The fit of rounds from which `cost` more parameters were taken out before it (the placement
+// control's placement means, core/stats/paired_rounds.hpp centre_placements): the same residuals
+// over fewer degrees of freedom, so a larger residual SD and standard errors; unusable (df 0) when
+// none are left. Before any moderation.
+CrossoverFit with_df_cost(CrossoverFit fit, int cost);
+
 // Empirical-Bayes prior for the residual variances of the benchmarks of one run, as in limma's
 // moderated t (Smyth 2004): 1/sigma^2 ~ chi^2(df) / (df * variance), so a benchmark's own
 // variance s^2 on d degrees of freedom satisfies s^2 / variance ~ F(d, df). Each benchmark's

@@ -225,8 +225,14 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     (options.mode_aware ? w.modes : w.found_modes) =
         stats::fit_crossover_modes(r.d, r.s, base_log, options.modes);
   }
-  w.fit =
-      w.modes.modes ? w.modes.fit : stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
+  // The mean time's fit, with each placement's own level taken out under the placement control.
+  const PlacementCentred centred =
+      centre_placements(r, rounds.empty() ? 0 : rounds.front().cycle_rounds / 2);
+  const auto mean_fit = [&] {
+    return stats::with_df_cost(stats::fit_crossover_robust(centred.d, r.s, options.estimator).fit,
+                               centred.df_cost);
+  };
+  w.fit = w.modes.modes ? w.modes.fit : mean_fit();
   if (options.modes.outweighed_alpha > 0 &&
       stats::within_change_outweighed(w.modes, options.modes.outweighed_alpha, 0.95)) {
     // A helper thread on a busy machine, for one: the PR's runs all slow, each faster than the
@@ -234,7 +240,7 @@ void analyse_series(Work& w, const BenchmarkSeries& series,
     // whose mean time grew; the mean time is what a user waits for.
     w.outweighed = true;
     w.within = w.fit;
-    w.fit = stats::fit_crossover_robust(r.d, r.s, options.estimator).fit;
+    w.fit = mean_fit();
   }
   if (!w.fit.usable()) {
     if (a.verdict != Verdict::Failed) {
