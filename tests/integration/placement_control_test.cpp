@@ -251,6 +251,48 @@ TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceIts
   EXPECT_EQ(faults::slurp(results), kept) << "a refused resume must leave the file as it was";
 }
 
+// Resumed, a comparison under the placement control keeps its placements and its whole cycles:
+// `--rounds 6` ran 8, and resumed with `--rounds 6` it runs 8 again, reading all of them.
+TEST(PlacementControl, AResumedComparisonKeepsItsPlacementsAndWholeCycles) {
+  TempRepo repo;
+  write_project(repo, 2000);
+  repo.commit("base");
+  write_project(repo, 2100);
+  repo.commit("more work");
+  TempDir out;
+  const std::string results = out / "results.json";
+  const std::vector<std::string> args = {
+      "run",  "-C",        repo.path(), "--base", "HEAD~1",           "--head",
+      "HEAD", "--dry-run", "--rounds",  "6",      "--no-instructions"};
+  std::vector<std::string> first = args;
+  first.insert(first.end(), {"--output", results});
+  faults::BenchprChild child(first);
+  bool one_round = false;
+  const double deadline = faults::now_seconds() + 300;  // a hang guard only
+  while (!one_round && faults::now_seconds() < deadline && !child.wait_for(0)) {
+    try {
+      one_round = json::parse(faults::slurp(results)).value("rounds_done", 0) >= 2;
+    } catch (const json::exception&) {
+      // Not written yet.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  child.signal(SIGINT);
+  ASSERT_TRUE(child.wait_for(120));
+  ASSERT_FALSE(json::parse(faults::slurp(results))["complete"].get<bool>())
+      << "finished before the interrupt could land";
+
+  std::vector<std::string> again = {"run",      "-C", repo.path(), "--dry-run",
+                                    "--rounds", "6",  "--resume",  results};
+  faults::BenchprChild resumed(again);
+  ASSERT_TRUE(resumed.wait_for(300));
+  EXPECT_EQ(resumed.ending().exit_code, 0) << resumed.ending().err;
+  const json doc = json::parse(faults::slurp(results));
+  EXPECT_EQ(doc["placement_shifts"], json::array({0, 16, 32, 48}));
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  EXPECT_EQ(doc["analysed_rounds"], 8) << resumed.ending().err;
+}
+
 TEST(PlacementControl, ThePRsLinkCommandMayNotWriteIntoTheBase) {
   TempRepo repo;
   write_project(repo, 2000);

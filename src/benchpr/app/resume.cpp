@@ -89,9 +89,11 @@ Results check_resumable(const std::string& path, Results resumed, const Results&
     }
     mine.suites = *derived.discovered;
   }
-  // The rounds: a fixed plan's are this run's (configuration and --rounds); an adaptive plan's
-  // were set by its time plan during the run, against the same budget.
+  // The rounds: a fixed plan's are this run's (configuration and --rounds), in whole cycles of
+  // the placements when the comparison ran under the placement control, as it did then; an
+  // adaptive plan's were set by its time plan during the run, against the same budget.
   if (fixed) {
+    mine.rounds = whole_placement_cycles(mine.rounds, resumed.placement_shifts.size());
     if (resumed.config.rounds != mine.rounds)
       notes.push_back(fmt::format(
           "--resume {}: the file plans {} rounds, the configuration and command line {}: the "
