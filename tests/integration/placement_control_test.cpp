@@ -53,6 +53,16 @@ void write_project(TempRepo& repo, int steps, const std::string& extra_cmake = "
              "BENCHMARK_MAIN();\n");
 }
 
+// The base (BM_Work at 2,000 steps, `config` as .benchpr.yml when given) and a commit with 5%
+// more work.
+void commit_more_work(TempRepo& repo, const std::string& config = "") {
+  write_project(repo, 2000);
+  if (!config.empty()) repo.write(".benchpr.yml", config);
+  repo.commit("base");
+  write_project(repo, 2100);
+  repo.commit("more work");
+}
+
 std::uint64_t address_of(const runner::ElfFunctions& file, const std::string& prefix) {
   for (const runner::ElfFunction& f : file.functions)
     if (runner::demangle(f.name).rfind(prefix, 0) == 0) return f.address;
@@ -94,10 +104,7 @@ void expect_relinked(const std::string& work, const std::string& side, const jso
 
 TEST(PlacementControl, EachSideRunsRelinkedAtFourPlacementsInWholeCycles) {
   TempRepo repo;
-  write_project(repo, 2000);
-  repo.commit("base");
-  write_project(repo, 2100);
-  repo.commit("more work");
+  commit_more_work(repo);
 
   TempDir work;
   TempDir out;
@@ -138,11 +145,7 @@ TEST(PlacementControl, ANinjaBuildTreeIsRelinkedToo) {
       "cmake --build build\n"
       "suites:\n  - name: micro\n    run: build/micro --benchmark_min_time=0.01\n"
       "    format: google-benchmark\n";
-  write_project(repo, 2000);
-  repo.write(".benchpr.yml", config);
-  repo.commit("base");
-  write_project(repo, 2100);
-  repo.commit("more work");
+  commit_more_work(repo, config);
   TempDir work;
   TempDir out;
   const BenchprRun r = run_benchpr_as_given(
@@ -200,34 +203,38 @@ TEST(PlacementControl, TheHotCodeIsReadFromTheProgramsAsBuilt) {
   EXPECT_TRUE(found) << evidence->dump();
 }
 
-// `--resume` checks the relinked programs as it checks the programs: the PR's code replaced the
-// base's +32 program between the interruption and the resume.
-TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceItsRelink) {
-  TempRepo repo;
-  write_project(repo, 2000);
-  repo.commit("base");
-  write_project(repo, 2100);
-  repo.commit("more work");
-  TempDir out;
-  const std::string results = out / "results.json";
+// A comparison of the project's two commits, interrupted (SIGINT) once `rounds` rounds are
+// done: its results file as the interruption left it.
+std::string interrupted_after(const TempRepo& repo, const std::string& rounds_asked, int rounds,
+                              const std::string& results) {
   faults::BenchprChild child({"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD",
-                              "--dry-run", "--rounds", "16", "--no-instructions", "--output",
-                              results});
-  bool one_round = false;
+                              "--dry-run", "--rounds", rounds_asked, "--no-instructions",
+                              "--output", results});
+  bool done = false;
   const double deadline = faults::now_seconds() + 300;  // a hang guard only
-  while (!one_round && faults::now_seconds() < deadline && !child.wait_for(0)) {
+  while (!done && faults::now_seconds() < deadline && !child.wait_for(0)) {
     try {
-      one_round = json::parse(faults::slurp(results)).value("rounds_done", 0) >= 1;
+      done = json::parse(faults::slurp(results)).value("rounds_done", 0) >= rounds;
     } catch (const json::exception&) {
       // Not written yet.
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   child.signal(SIGINT);
-  ASSERT_TRUE(child.wait_for(120));
-  const std::string kept = faults::slurp(results);
+  EXPECT_TRUE(child.wait_for(120));
+  return faults::slurp(results);
+}
+
+// `--resume` checks the relinked programs as it checks the programs: the PR's code replaced the
+// base's +32 program between the interruption and the resume.
+TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceItsRelink) {
+  TempRepo repo;
+  commit_more_work(repo);
+  TempDir out;
+  const std::string results = out / "results.json";
+  const std::string kept = interrupted_after(repo, "16", 1, results);
   const json doc = json::parse(kept);
-  ASSERT_TRUE(doc.contains("placement_shifts")) << child.err_so_far();
+  ASSERT_TRUE(doc.contains("placement_shifts")) << kept;
   ASSERT_FALSE(doc["complete"].get<bool>()) << "finished before the interrupt could land";
 
   const std::string wt = repo.path() + "/.git/benchpr/wt/";
@@ -255,30 +262,10 @@ TEST(PlacementControl, AResumedComparisonRefusesARelinkedProgramReplacedSinceIts
 // `--rounds 6` ran 8, and resumed with `--rounds 6` it runs 8 again, reading all of them.
 TEST(PlacementControl, AResumedComparisonKeepsItsPlacementsAndWholeCycles) {
   TempRepo repo;
-  write_project(repo, 2000);
-  repo.commit("base");
-  write_project(repo, 2100);
-  repo.commit("more work");
+  commit_more_work(repo);
   TempDir out;
   const std::string results = out / "results.json";
-  const std::vector<std::string> args = {
-      "run",  "-C",        repo.path(), "--base", "HEAD~1",           "--head",
-      "HEAD", "--dry-run", "--rounds",  "6",      "--no-instructions"};
-  std::vector<std::string> first = args;
-  first.insert(first.end(), {"--output", results});
-  faults::BenchprChild child(first);
-  bool one_round = false;
-  const double deadline = faults::now_seconds() + 300;  // a hang guard only
-  while (!one_round && faults::now_seconds() < deadline && !child.wait_for(0)) {
-    try {
-      one_round = json::parse(faults::slurp(results)).value("rounds_done", 0) >= 2;
-    } catch (const json::exception&) {
-      // Not written yet.
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  child.signal(SIGINT);
-  ASSERT_TRUE(child.wait_for(120));
+  interrupted_after(repo, "6", 2, results);
   ASSERT_FALSE(json::parse(faults::slurp(results))["complete"].get<bool>())
       << "finished before the interrupt could land";
 

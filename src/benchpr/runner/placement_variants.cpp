@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
+#include "benchpr/core/base/text.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -34,12 +35,7 @@ bool plain_command(std::string_view line) {
   return line.find_first_of("'\"\\$`;|&<>\n\r") == std::string_view::npos;
 }
 
-std::string trimmed(std::string_view text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-  return std::string(text.substr(b, e - b));
-}
+std::string trimmed(std::string_view text) { return std::string(trim(text)); }
 
 }  // namespace
 
