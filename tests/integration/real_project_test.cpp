@@ -68,10 +68,11 @@ TEST(RealProject, InitThenTheSuggestedCommandComparesAGatedCMakeProject) {
   const json doc = json::parse(read_file(out / "results.json"));
 
   // latency refuses any argument: benchpr's flags reached it through the environment. Six
-  // rounds, so that one left out on a busy machine still leaves the four a verdict needs.
+  // rounds asked, eight run (a CMake project: whole cycles of the placement control's four
+  // placements), so that one left out on a busy machine still leaves the four a verdict needs.
   const json& work = benchmark_named(doc, "BM_Work");
   EXPECT_GE(rounds_compared(work), 4) << work.dump();
-  EXPECT_LE(rounds_compared(work), 6) << work.dump();
+  EXPECT_LE(rounds_compared(work), 8) << work.dump();
   EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression") << run.err;
   EXPECT_EQ(count(run.err, "takes no arguments"), 0) << run.err;
   // formatter-bench wants an argument init cannot guess: its suite is written commented out,
@@ -110,11 +111,11 @@ TEST(RealProject, InitInARepositoryOfOneCommitSuggestsARunThatWorksThere) {
   const BenchprRun run = run_benchpr(BENCHPR_BINARY, args, {}, repo.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json doc = json::parse(read_file(out / "results.json"));
-  // Six rounds, so that one left out on a busy machine (a side starved of CPU) still leaves the
-  // four a verdict needs.
+  // Six rounds asked, eight run (whole cycles of the placement control), so that one left out on
+  // a busy machine (a side starved of CPU) still leaves the four a verdict needs.
   const int compared = rounds_compared(benchmark_named(doc, "BM_Work"));
   EXPECT_GE(compared, 4) << run.err;
-  EXPECT_LE(compared, 6) << run.err;
+  EXPECT_LE(compared, 8) << run.err;
   EXPECT_EQ(benchmark_named(doc, "BM_Work")["verdict"], "regression") << run.err;
 }
 

@@ -102,13 +102,23 @@ TEST(PlacementRotation, OnlyWholeCyclesAreReadSoEveryPlacementWeighsTheSame) {
   ASSERT_EQ(all.d.size(), 12u);
   EXPECT_NEAR(mean(all.d), std::log(1.12) * 4 / 12, 1e-12);
 
-  // A cycle with a round missing (a failed run) is not read at all: its placements would weigh
-  // unequally. 16 rounds, round 11 lost: only the first cycle is read.
+  // A cycle the benchmark ran whole but that lost a round (a failed run) is read with its hole,
+  // each placement still weighing a quarter once its level is taken out. 16 rounds, round 11
+  // (the first +16 round of the second cycle) lost: 15 read, and the mean over placements is
+  // still ln(1.12) / 4.
   Results holed = rotated(16, effect, true);
   holed.series[0].head[11] = kMissing;  // plan index 11 = analysed round 11 (one warm-up first)
   const PairedRounds kept = pair_rounds(holed.series[0], analysed_rounds(holed), false);
-  ASSERT_EQ(kept.d.size(), 8u);
-  EXPECT_EQ(kept.numbers.back(), 8);
+  ASSERT_EQ(kept.d.size(), 15u);
+  EXPECT_EQ(kept.numbers.back(), 16);
+  const PlacementCentred centred = centre_placements(kept, 4);
+  EXPECT_NEAR(mean(centred.d), std::log(1.12) / 4, 1e-12);
+  // A benchmark whose last look came after round 12 ran no more: its second cycle was not run
+  // whole and is not read.
+  Results left = rotated(16, effect, true);
+  for (std::size_t i = 13; i < left.series[0].base.size(); ++i)
+    left.series[0].base[i] = left.series[0].head[i] = kMissing;
+  EXPECT_EQ(pair_rounds(left.series[0], analysed_rounds(left), false).d.size(), 8u);
 }
 
 // A session of `rounds` analysed rounds where the base runs at `base_offset` and the PR at

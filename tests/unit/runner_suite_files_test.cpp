@@ -198,6 +198,19 @@ TEST(SuiteFiles, ARoundOfAnotherPlacementRunsThatRelinkedProgramCheckedLikeThePr
   EXPECT_THROW(files.begin_round(1), TamperError);
 }
 
+// A program that was not relinked (a suite of counts only is not timed) runs as built in the
+// rounds of every placement, and records no relinked copies.
+TEST(SuiteFiles, AProgramWithoutRelinkedCopiesRunsAsBuiltInEveryPlacement) {
+  Worktrees w;
+  SuiteFiles files(w.copies, w.base, w.head);
+  files.record(w.suites(), false, {0, 16, 32, 48});
+  for (const ExecutableDigest& x : files.digests())
+    EXPECT_EQ(x.path.find(".benchpr-placement"), std::string::npos) << x.path;
+  EXPECT_NO_THROW(files.begin_round(3));
+  EXPECT_EQ(sha256_file(w.copies + "/base/0/bench"), sha256_file("/bin/true"));
+  EXPECT_NO_THROW(files.verify("core", Side::Base));
+}
+
 TEST(SuiteFiles, TheOtherSidesTrackedScriptRewrittenEndsTheComparison) {
   Worktrees w;
   SuiteFiles files(w.copies, w.base, w.head);

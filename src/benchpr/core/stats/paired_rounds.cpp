@@ -76,20 +76,25 @@ PlacementCentred centre_placements(const PairedRounds& r, int shifts) {
   const auto k = static_cast<std::size_t>(shifts);
   std::vector<double> sum(k, 0.0);
   std::vector<int> count(k, 0);
-  double all = 0;
   for (std::size_t i = 0; i < r.d.size(); ++i) {
     const auto slot = static_cast<std::size_t>(placement_slot(r.numbers[i], k));
     sum[slot] += r.d[i];
     ++count[slot];
-    all += r.d[i];
   }
-  const double grand = all / static_cast<double>(r.d.size());
+  // The mean over placements weighs each the same, also where a round of one is missing.
+  double grand = 0;
+  int present = 0;
+  for (std::size_t s = 0; s < k; ++s)
+    if (count[s] > 0) {
+      grand += sum[s] / count[s];
+      ++present;
+    }
+  grand /= present;
   for (std::size_t i = 0; i < r.d.size(); ++i) {
     const auto slot = static_cast<std::size_t>(placement_slot(r.numbers[i], k));
     out.d[i] = r.d[i] - sum[slot] / count[slot] + grand;
   }
-  for (std::size_t s = 0; s < k; ++s) out.df_cost += count[s] > 0 ? 1 : 0;
-  out.df_cost = std::max(0, out.df_cost - 1);
+  out.df_cost = std::max(0, present - 1);
   return out;
 }
 
@@ -119,12 +124,16 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
   const auto paired = [&](const AnalysedRound& r) {
     return usable(at(series.base, r.round)) && usable(at(series.head, r.round));
   };
-  std::map<int, int> cycle_count;  // paired rounds per placement cycle
+  // The last analysed round the benchmark ran in (a value on either side): its cycles up to the
+  // one that ends there were run whole, whatever a round of them lost; a cycle it left (its last
+  // look came first) or that is still running is not read.
+  int last_run = 0;
   for (const AnalysedRound& r : rounds)
-    if (r.cycle >= 0 && paired(r)) ++cycle_count[r.cycle];
+    if (usable(at(series.base, r.round)) || usable(at(series.head, r.round)))
+      last_run = std::max(last_run, r.number);
   for (const AnalysedRound& r : rounds) {
     if (!paired(r)) continue;
-    if (r.cycle >= 0 && cycle_count[r.cycle] < r.cycle_rounds) continue;
+    if (r.cycle >= 0 && (r.cycle + 1) * r.cycle_rounds > last_run) continue;
     const double b = at(series.base, r.round);
     const double h = at(series.head, r.round);
     out.d.push_back(sign * std::log(h / b));

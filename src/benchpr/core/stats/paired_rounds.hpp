@@ -34,10 +34,11 @@ struct PairedRounds {
   double cold_p = kMissing;    // the cold test's one-sided p (NaN when not tested)
 };
 
-// Pairs the rounds where both sides have a positive value. Under the placement control only whole
-// cycles are read: a cycle with a round missing (a failed run, or one after the benchmark's
-// last look) would weigh the placements unequally, and a change one placement makes would read as
-// the PR's.  The first analysed round is "cold"
+// Pairs the rounds where both sides have a positive value. Under the placement control only the
+// cycles the benchmark ran whole are read: one it left after its last look, or one still running,
+// would weigh the placements unequally, and a change one placement makes would read as the PR's.
+// A round a cycle lost (a failed or left-out run) only leaves a hole: centre_placements weighs
+// the placements equally whatever each holds. The first analysed round is "cold"
 // when its level (the mean log value of both sides) is worse than the later rounds predict:
 // a one-sided t test of round 1 against a straight line through the others (the mean with
 // fewer than 6 of them), at p < 0.002. The line keeps a slow drift of the machine from
@@ -50,12 +51,12 @@ PairedRounds pair_rounds(const BenchmarkSeries& series, const std::vector<Analys
                          bool cold_check = true);
 
 // Under the placement control: the rounds' log ratios with each placement's own mean taken out and
-// the mean of all kept, and the degrees of freedom that costs (one per placement after the first).
-// The four placements are all the 16-byte offsets of a 64-byte line, so the change read is their
-// mean and a placement's own level is not noise about it: taken out, the spread between
-// placements leaves the interval, as fixed effects of a balanced design leave an estimate
-// unchanged (each placement runs once in each order per cycle). `shifts` below 2 (no control):
-// `r.d` as it is, at no cost.
+// the mean of the placements' means put back (each placement weighs the same, also with a hole),
+// and the degrees of freedom that costs (one per placement after the first). The four placements
+// are all the 16-byte offsets of a 64-byte line, so the change read is their mean and a placement's
+// own level is not noise about it: taken out, the spread between placements leaves the interval, as
+// fixed effects of a balanced design leave an estimate unchanged (each placement runs once in each
+// order per cycle). `shifts` below 2 (no control): `r.d` as it is, at no cost.
 struct PlacementCentred {
   std::vector<double> d;
   int df_cost = 0;
