@@ -280,6 +280,41 @@ TEST(PlacementControl, AResumedComparisonKeepsItsPlacementsAndWholeCycles) {
   EXPECT_EQ(doc["analysed_rounds"], 8) << resumed.ending().err;
 }
 
+// The PR's link command makes its relinked programs: one that links other code when benchpr
+// relinks (here a faster library in place of the one built) would have three rounds in four time
+// a program that was neither built nor counted. Its relinked program is compared with the program
+// function by function; not the program moved, the control is off and the rounds run the
+// programs as built.
+TEST(PlacementControl, APRWhoseRelinkLinksOtherCodeRunsWithoutTheControl) {
+  TempRepo repo;
+  write_project(repo, 2000);
+  repo.commit("base");
+  repo.write("launch.sh",
+             "#!/bin/sh\n"
+             "case \"$*\" in *benchpr-placement*) exec $(echo \"$@\" | sed "
+             "'s/libwork.a/libwork_fast.a/');; esac\n"
+             "exec \"$@\"\n");
+  repo.write("work_fast.cpp",
+             "__attribute__((noinline)) unsigned long long hot_work(unsigned long long x) "
+             "{ return x + 1; }\n");
+  write_project(repo, 2000,
+                "set_property(GLOBAL PROPERTY RULE_LAUNCH_LINK ${CMAKE_SOURCE_DIR}/launch.sh)\n"
+                "add_library(work_fast STATIC work_fast.cpp)\n");
+  fs::permissions(repo.path() + "/launch.sh", fs::perms::owner_all);
+  repo.commit("relinks link a faster library");
+
+  TempDir out;
+  const BenchprRun r = run_benchpr_as_given(
+      BENCHPR_BINARY, {"run", "-C", repo.path(), "--base", "HEAD~1", "--head", "HEAD", "--dry-run",
+                       "--rounds", "4", "--no-instructions", "--output", out / "results.json"});
+  const json doc = json::parse(read_file(out / "results.json"));
+  EXPECT_FALSE(doc.contains("placement_shifts")) << r.err;
+  EXPECT_NE(r.err.find("relinked at +16 bytes is not the program moved (`hot_work"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("no placement control"), std::string::npos) << r.err;
+}
+
 TEST(PlacementControl, ThePRsLinkCommandMayNotWriteIntoTheBase) {
   TempRepo repo;
   write_project(repo, 2000);

@@ -39,6 +39,14 @@ TEST(PlacementVariants, TheLinkLineGetsThePadFirstAndAnotherOutput) {
   EXPECT_TRUE(shifted_link_line("c++ x.o -o ../bin/bench", "/w/build/src", "/w/build/bin/bench",
                                 "p.o", "o"));
   EXPECT_EQ(link_driver(line), "/usr/bin/c++");
+  EXPECT_EQ(link_driver("/src/launch.sh /usr/bin/x86_64-linux-gnu-g++-12 a.o -o b"),
+            "/usr/bin/x86_64-linux-gnu-g++-12");
+  EXPECT_EQ(link_driver("ccache clang++ a.o -o b"), "clang++");
+  // Behind a launcher, the pad still comes right after the driver.
+  EXPECT_EQ(shifted_link_line("/src/launch.sh /usr/bin/c++ a.o -o bench", "/w/build",
+                              "/w/build/bench", "/p.o", "/o"),
+            "/src/launch.sh /usr/bin/c++ /p.o a.o -o /o");
+  EXPECT_EQ(link_driver("/opt/ld-wrapper a.o -o b"), "/opt/ld-wrapper");
 }
 
 TEST(PlacementVariants, ALineThatIsNotOnePlainLinkOfTheProgramIsNotRewritten) {

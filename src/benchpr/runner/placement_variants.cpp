@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include "benchpr/core/base/text.hpp"
+#include "benchpr/runner/elf_symbols.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace benchpr::runner {
@@ -37,6 +41,25 @@ bool plain_command(std::string_view line) {
 
 std::string trimmed(std::string_view text) { return std::string(trim(text)); }
 
+// The index of the compiler driver among a link line's words: a launcher (RULE_LAUNCH_LINK,
+// ccache) may come first, so the first word named like a compiler (cc, gcc, g++, c++, clang,
+// clang++, with a target prefix or version suffix), else the first word.
+std::size_t driver_index(const std::vector<std::string_view>& words) {
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string name = fs::path(std::string(words[i])).filename().string();
+    if (const auto dash = name.find_last_of('-');
+        dash != std::string::npos && dash + 1 < name.size() &&
+        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dash) + 1, name.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
+      name.erase(dash);  // "g++-12"
+    for (std::string_view compiler : {"clang++", "clang", "g++", "gcc", "c++", "cc"})
+      if (name.size() >= compiler.size() &&
+          name.compare(name.size() - compiler.size(), compiler.size(), compiler) == 0)
+        return i;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string pad_assembly(int bytes) {
@@ -51,7 +74,7 @@ std::string pad_assembly(int bytes) {
 
 std::string link_driver(std::string_view line) {
   const auto words = words_of(line);
-  return words.empty() ? std::string() : std::string(words.front());
+  return words.empty() ? std::string() : std::string(words[driver_index(words)]);
 }
 
 std::optional<std::string> shifted_link_line(std::string_view line, const std::string& cwd,
@@ -70,17 +93,21 @@ std::optional<std::string> shifted_link_line(std::string_view line, const std::s
     if (out_at) return std::nullopt;  // two outputs: not a plain link
     out_at = i + 1;
   }
-  if (!out_at || words.size() < 3) return std::nullopt;
+  const std::size_t driver = driver_index(words);
+  if (!out_at || words.size() < 3 || *out_at <= driver + 1) return std::nullopt;
   const fs::path named{std::string(words[*out_at])};
   const fs::path resolved =
       (named.is_absolute() ? named : fs::path(cwd) / named).lexically_normal();
   if (resolved != fs::path(program).lexically_normal()) return std::nullopt;
-  std::string out(words[0]);
-  out += ' ';
-  out += pad_object;
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    out += ' ';
+  // The pad right after the driver: the first object it links.
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += ' ';
     out += i == *out_at ? std::string_view(output) : words[i];
+    if (i == driver) {
+      out += ' ';
+      out += pad_object;
+    }
   }
   return out;
 }
@@ -140,6 +167,36 @@ std::optional<std::string> ninja_build_dir(const std::string& root, const std::s
     if (fs::is_regular_file(dir / "build.ninja", ec)) return dir.string();
     if (dir == top || dir == dir.parent_path()) return std::nullopt;
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> relinked_differs(const std::string& program,
+                                            const std::string& variant) {
+  const ElfFunctions built = read_elf_functions(program);
+  const ElfFunctions moved = read_elf_functions(variant);
+  if (!built.error.empty()) return "its functions cannot be read: " + built.error;
+  if (!moved.error.empty())
+    return "the relinked program's functions cannot be read: " + moved.error;
+  using ByName = std::map<std::string, std::vector<const ElfFunction*>>;
+  const auto by_name = [](const ElfFunctions& file) {
+    ByName out;
+    for (const ElfFunction& f : file.functions)
+      if (f.size > 0) out[f.name].push_back(&f);
+    return out;
+  };
+  const ByName a = by_name(built);
+  const ByName b = by_name(moved);
+  if (a.empty()) return std::string("it names no function to compare");
+  for (const auto& [name, fs_a] : a) {
+    const auto it = b.find(name);
+    if (it == b.end() || it->second.size() != fs_a.size())
+      return fmt::format("`{}` is not in it as built", name);
+    for (std::size_t i = 0; i < fs_a.size(); ++i)
+      if (!same_code(*fs_a[i], built, *it->second[i], moved))
+        return fmt::format("`{}` is other code", name);
+  }
+  for (const auto& [name, fs_b] : b)
+    if (!a.count(name)) return fmt::format("`{}` is a function the program as built lacks", name);
   return std::nullopt;
 }
 

@@ -35,7 +35,8 @@ std::optional<std::string> shifted_link_line(std::string_view line, const std::s
                                              const std::string& pad_object,
                                              const std::string& output);
 
-// The compiler driver that link `line` runs (its first word).
+// The compiler driver that link `line` runs, to assemble the pad with: the first word named like a
+// compiler (a launcher may come before it), else the first word.
 std::string link_driver(std::string_view line);
 
 struct LinkScript {
@@ -56,6 +57,13 @@ std::optional<std::string> ninja_link_line(std::string_view commands);
 // The directory of the build.ninja that builds `program`: the nearest one above it, below `root`;
 // nullopt when there is none.
 std::optional<std::string> ninja_build_dir(const std::string& root, const std::string& program);
+
+// Why the relinked `variant` is not `program` with its code moved, or nullopt when it is: every
+// function of one is a function of the same name in the other, the same code as runner/elf_symbols
+// same_code reads it (a reference that reaches the same thing at another distance is the same).
+// A PR's link command makes its relinked programs: one that links other code when benchpr relinks
+// would have three rounds in four time a program that was neither built nor counted.
+std::optional<std::string> relinked_differs(const std::string& program, const std::string& variant);
 
 // Where a side's program `relative` (to its worktree `root`) relinked at `shift` bytes lives:
 // outside the build tree, so that no scan for benchmark executables finds it.

@@ -128,6 +128,11 @@ std::optional<std::string> Session::relink_side(const Results& results, Side sid
       } catch (const FileDigestError& e) {
         return fmt::format("the relinked {} cannot be read: {}", *word, e.what());
       }
+      if (const auto differs = relinked_differs(program, output))
+        return fmt::format(
+            "{} relinked at +{} bytes is not the program moved ({}): its link "
+            "command links other code when relinked",
+            *word, shift, *differs);
     }
   }
   return std::nullopt;
